@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Set up, build and run the main demo on the software device: cross-vHCA
+# memory access between a host and a DPU vHCA of one simulated BlueField card
+# (examples/cross_vhca), then the tour of the common layer
+# (examples/mlx5_sim_demo: capabilities, mkeys, pacing, a refused command).
+# Extra arguments go to both programs' EAL.
+set -eu
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+devtools/setup.sh >/dev/null
+EAL="--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=pmd.common.mlx5*:notice"
+echo "== examples/cross_vhca =="
+# shellcheck disable=SC2086
+"$BUILD_DIR/examples/cross_vhca/cross_vhca" $EAL "$@"
+echo
+echo "== examples/mlx5_sim_demo =="
+# shellcheck disable=SC2086
+"$BUILD_DIR/examples/mlx5_sim_demo/mlx5_sim_demo" $EAL "$@"

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Set up, build and run the whole test suite (meson test). The last line is
+# "tests: N passed, N failed". Exit code 0 only when every test passed.
+set -eu
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+devtools/setup.sh
+
+set +e
+meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
+rc=$?
+set -e
+log="$BUILD_DIR/meson-logs/testlog.json"
+if [ -f "$log" ]; then
+	passed=$(grep -c '"result": "OK"' "$log" || true)
+	failed=$(grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log" || true)
+	skipped=$(grep -c '"result": "SKIP"' "$log" || true)
+	echo "tests: $passed passed, $failed failed, $skipped skipped"
+fi
+exit $rc

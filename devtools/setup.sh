@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Install what the project needs on Debian 12 and build it into ./build.
+# Idempotent: packages already present are not reinstalled, an existing
+# build folder is reused. Run as root (or with sudo available).
+#
+# Environment: BUILD_DIR (default build), MESON_OPTS (extra meson options).
+set -eu
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+
+PACKAGES="libdpdk-dev dpdk-dev dpdk libibverbs-dev rdma-core ibverbs-providers
+meson ninja-build python3-pyelftools pkg-config libnuma-dev libssl-dev
+dpkg-dev valgrind"
+
+SUDO=
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+fi
+
+missing=
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing \
+		>/dev/null
+fi
+
+# The driver SDK headers come from Debian's source package of the installed
+# DPDK version; enabling deb-src needs root once.
+$SUDO buildtools/get-dpdk-sdk-headers.sh "$BUILD_DIR/sdk-include"
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+	# shellcheck disable=SC2086
+	meson setup "$BUILD_DIR" -Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" \
+		${MESON_OPTS:-} >/dev/null
+fi
+ninja -C "$BUILD_DIR"

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The common device: probe and remove, the device list, class driver
+ * dispatch, and the device context and PD (opened here or imported from the
+ * application with cmd_fd/pd_handle).
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_devargs.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_log.h"
+#include "mlx5_common_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx5_common_logtype, NOTICE)
+
+static TAILQ_HEAD(, mlx5_common_device) mlx5_devices =
+	TAILQ_HEAD_INITIALIZER(mlx5_devices);
+static struct mlx5_class_driver_list mlx5_class_drivers =
+	TAILQ_HEAD_INITIALIZER(mlx5_class_drivers);
+/* Guards both lists; probe and remove may run from any thread (hotplug). */
+static pthread_mutex_t mlx5_devices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+mlx5_class_driver_register(struct mlx5_class_driver *driver)
+{
+	pthread_mutex_lock(&mlx5_devices_lock);
+	TAILQ_INSERT_TAIL(&mlx5_class_drivers, driver, next);
+	pthread_mutex_unlock(&mlx5_devices_lock);
+}
+
+static struct mlx5_common_device *
+mlx5_common_dev_lookup(const struct rte_device *eal_dev)
+{
+	struct mlx5_common_device *cdev;
+
+	TAILQ_FOREACH(cdev, &mlx5_devices, next)
+		if (cdev->dev == eal_dev)
+			return cdev;
+	return NULL;
+}
+
+struct mlx5_common_device *
+mlx5_common_dev_get(const struct rte_device *eal_dev)
+{
+	struct mlx5_common_device *cdev;
+
+	pthread_mutex_lock(&mlx5_devices_lock);
+	cdev = eal_dev != NULL ? mlx5_common_dev_lookup(eal_dev) : NULL;
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	if (cdev == NULL)
+		rte_errno = ENODEV;
+	return cdev;
+}
+
+/* Open the device context, or import it from the application's cmd_fd. */
+static int
+mlx5_common_ctx_open(struct mlx5_common_device *cdev)
+{
+	const struct mlx5_glue *glue = cdev->glue;
+	const char *name = cdev->dev->name;
+
+	if (cdev->config.cmd_fd >= 0) {
+		cdev->ctx = glue->import_device(cdev->config.cmd_fd);
+		if (cdev->ctx == NULL) {
+			rte_errno = errno ? errno : EINVAL;
+			DRV_LOG(ERR, "%s: cannot import device context from cmd_fd=%d: %s",
+				name, cdev->config.cmd_fd, strerror(rte_errno));
+			return -rte_errno;
+		}
+		cdev->ctx_imported = true;
+		if (cdev->ibv_dev != NULL &&
+		    strcmp(cdev->ctx->device->name, cdev->ibv_dev->name) != 0) {
+			DRV_LOG(ERR, "%s: cmd_fd=%d is a context of %s, not of %s",
+				name, cdev->config.cmd_fd,
+				cdev->ctx->device->name, cdev->ibv_dev->name);
+			/* Do not close the application's fd on this error. */
+			return -EINVAL;
+		}
+		return 0;
+	}
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+
+	cdev->ctx = glue->dv_open_device(cdev->ibv_dev, &attr);
+	if (cdev->ctx == NULL) {
+		rte_errno = errno ? errno : ENODEV;
+		DRV_LOG(ERR, "%s: cannot open device %s with DEVX: %s", name,
+			cdev->ibv_dev->name, strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+static void
+mlx5_common_ctx_close(struct mlx5_common_device *cdev, bool keep_fd)
+{
+	if (cdev->ctx == NULL)
+		return;
+	/*
+	 * An imported context owns the fd the application dup'd for us and
+	 * closes it. On a probe error before we accepted the import, the fd
+	 * must stay the application's: hand the context a copy instead.
+	 */
+	if (keep_fd && cdev->ctx_imported) {
+		int copy = dup(cdev->ctx->cmd_fd);
+
+		if (copy >= 0)
+			cdev->ctx->cmd_fd = copy;
+	}
+	if (cdev->glue->close_device(cdev->ctx) != 0)
+		DRV_LOG(WARNING, "%s: closing the device context failed: %s",
+			cdev->dev->name, strerror(errno));
+	cdev->ctx = NULL;
+	cdev->ctx_imported = false;
+}
+
+/* Allocate the PD, or import the application's by pd_handle. */
+static int
+mlx5_common_pd_open(struct mlx5_common_device *cdev)
+{
+	const struct mlx5_glue *glue = cdev->glue;
+	const char *name = cdev->dev->name;
+	int ret;
+
+	if (cdev->ctx_imported) {
+		cdev->pd = glue->import_pd(cdev->ctx, cdev->config.pd_handle);
+		if (cdev->pd == NULL) {
+			rte_errno = errno ? errno : EINVAL;
+			DRV_LOG(ERR, "%s: cannot import PD pd_handle=%u: %s",
+				name, cdev->config.pd_handle,
+				strerror(rte_errno));
+			return -rte_errno;
+		}
+		cdev->pd_imported = true;
+	} else {
+		cdev->pd = glue->alloc_pd(cdev->ctx);
+		if (cdev->pd == NULL) {
+			rte_errno = errno ? errno : ENOMEM;
+			DRV_LOG(ERR, "%s: cannot allocate a PD: %s", name,
+				strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	ret = glue->query_pdn(cdev->pd, &cdev->pdn);
+	if (ret) {
+		rte_errno = ret;
+		DRV_LOG(ERR, "%s: cannot get the PD number: %s", name,
+			strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+static void
+mlx5_common_pd_close(struct mlx5_common_device *cdev)
+{
+	int ret;
+
+	if (cdev->pd == NULL)
+		return;
+	/* An imported PD belongs to the application: never deallocate it. */
+	if (cdev->pd_imported) {
+		cdev->glue->unimport_pd(cdev->pd);
+	} else {
+		ret = cdev->glue->dealloc_pd(cdev->pd);
+		if (ret)
+			DRV_LOG(WARNING, "%s: deallocating the PD failed: %s",
+				cdev->dev->name, strerror(ret));
+	}
+	cdev->pd = NULL;
+	cdev->pd_imported = false;
+}
+
+static void
+mlx5_common_classes_remove(struct mlx5_common_device *cdev)
+{
+	struct mlx5_class_driver *drv;
+
+	TAILQ_FOREACH_REVERSE(drv, &mlx5_class_drivers, mlx5_class_driver_list,
+			      next) {
+		/* Every registered driver of a class that was probed. */
+		if (!(cdev->classes_loaded & drv->drv_class))
+			continue;
+		if (drv->remove(cdev) != 0)
+			DRV_LOG(WARNING, "%s: class %s driver %s failed to remove",
+				cdev->dev->name, mlx5_class_name(drv->drv_class),
+				drv->name);
+	}
+	cdev->classes_loaded = 0;
+}
+
+static int
+mlx5_common_classes_probe(struct mlx5_common_device *cdev,
+			  struct mlx5_kvargs_ctrl *kv)
+{
+	struct mlx5_class_driver *drv;
+	uint32_t wanted = cdev->config.classes;
+	uint32_t found = 0;
+	int ret;
+
+	TAILQ_FOREACH(drv, &mlx5_class_drivers, next) {
+		if (!(wanted & drv->drv_class))
+			continue;
+		found |= drv->drv_class;
+		ret = drv->probe(cdev, kv);
+		if (ret < 0) {
+			DRV_LOG(ERR, "%s: class %s driver %s failed to probe: %s",
+				cdev->dev->name, mlx5_class_name(drv->drv_class),
+				drv->name, strerror(-ret));
+			mlx5_common_classes_remove(cdev);
+			rte_errno = -ret;
+			return ret;
+		}
+		cdev->classes_loaded |= drv->drv_class;
+	}
+	for (uint32_t cls = 1; cls != 0 && cls <= wanted; cls <<= 1)
+		if ((wanted & cls) && !(found & cls))
+			DRV_LOG(NOTICE, "%s: no %s class driver is loaded; the common device is ready for the public API only",
+				cdev->dev->name,
+				mlx5_class_name((enum mlx5_class)cls));
+	return 0;
+}
+
+/* Undo everything mlx5_common_dev_setup() did, in reverse. */
+static void
+mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
+{
+	mlx5_vhca_keys_release_all(cdev);
+	mlx5_pp_release_all(cdev);
+	mlx5_common_pd_close(cdev);
+	mlx5_common_ctx_close(cdev, keep_fd);
+	if (cdev->backend->release_device != NULL && cdev->ibv_dev != NULL)
+		cdev->backend->release_device(cdev);
+	cdev->ibv_dev = NULL;
+}
+
+static int
+mlx5_common_dev_setup(struct mlx5_common_device *cdev,
+		      struct mlx5_kvargs_ctrl *kv)
+{
+	int ret;
+
+	ret = mlx5_common_config_parse(kv, &cdev->config);
+	if (ret)
+		return ret;
+	ret = cdev->backend->find_device(cdev, kv, &cdev->ibv_dev);
+	if (ret)
+		return ret;
+	ret = mlx5_common_ctx_open(cdev);
+	if (ret)
+		return ret;
+	ret = mlx5_common_pd_open(cdev);
+	if (ret)
+		return ret;
+	ret = mlx5_devx_cmd_query_hca_attr(cdev, &cdev->caps);
+	if (ret) {
+		DRV_LOG(ERR, "%s: cannot query device capabilities",
+			cdev->dev->name);
+		return ret;
+	}
+	DRV_LOG(INFO, "%s: %s device %s, vhca_id %u, pdn %u%s", cdev->dev->name,
+		cdev->glue->name, cdev->ctx->device->name, cdev->caps.vhca_id,
+		cdev->pdn, cdev->ctx_imported ? " (imported context and PD)" :
+		"");
+	return 0;
+}
+
+int
+mlx5_common_dev_probe(struct rte_device *eal_dev,
+		      const struct mlx5_backend *backend)
+{
+	struct mlx5_kvargs_ctrl kv = { 0 };
+	struct mlx5_common_device *cdev;
+	int ret;
+
+	if (backend == NULL || backend->glue == NULL) {
+		DRV_LOG(ERR, "%s: no backend", eal_dev->name);
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	pthread_mutex_lock(&mlx5_devices_lock);
+	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
+		rte_errno = EEXIST;
+		return -EEXIST;
+	}
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	cdev = rte_zmalloc("mlx5_common_device", sizeof(*cdev), 0);
+	if (cdev == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	cdev->dev = eal_dev;
+	cdev->backend = backend;
+	cdev->glue = backend->glue;
+	rte_spinlock_init(&cdev->lock);
+	TAILQ_INIT(&cdev->pp_entries);
+	pthread_mutex_init(&cdev->keys_lock, NULL);
+	TAILQ_INIT(&cdev->keys);
+	if (eal_dev->devargs != NULL && eal_dev->devargs->args != NULL &&
+	    eal_dev->devargs->args[0] != '\0') {
+		kv.kvlist = rte_kvargs_parse(eal_dev->devargs->args, NULL);
+		if (kv.kvlist == NULL) {
+			DRV_LOG(ERR, "%s: cannot parse devargs \"%s\"",
+				eal_dev->name, eal_dev->devargs->args);
+			ret = -EINVAL;
+			goto error;
+		}
+	}
+	ret = mlx5_common_dev_setup(cdev, &kv);
+	if (ret)
+		goto error;
+	/* The private-IOVA flag must be findable once a device exists. */
+	ret = mlx5_dynflags_register();
+	if (ret)
+		goto error;
+	pthread_mutex_lock(&mlx5_devices_lock);
+	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
+	ret = mlx5_common_classes_probe(cdev, &kv);
+	if (ret == 0)
+		ret = mlx5_kvargs_check_unused(eal_dev->name, &kv);
+	if (ret) {
+		mlx5_common_classes_remove(cdev);
+		TAILQ_REMOVE(&mlx5_devices, cdev, next);
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		goto error;
+	}
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	rte_kvargs_free(kv.kvlist);
+	return 0;
+error:
+	mlx5_common_dev_teardown(cdev, true);
+	rte_kvargs_free(kv.kvlist);
+	rte_free(cdev);
+	rte_errno = -ret;
+	return ret;
+}
+
+int
+mlx5_common_dev_remove(struct rte_device *eal_dev)
+{
+	struct mlx5_common_device *cdev;
+
+	pthread_mutex_lock(&mlx5_devices_lock);
+	cdev = mlx5_common_dev_lookup(eal_dev);
+	if (cdev == NULL) {
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	mlx5_common_classes_remove(cdev);
+	TAILQ_REMOVE(&mlx5_devices, cdev, next);
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	mlx5_common_dev_teardown(cdev, false);
+	rte_free(cdev);
+	return 0;
+}

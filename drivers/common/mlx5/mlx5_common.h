@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The common device: what every mlx5 class driver (net, crypto) stands on.
+ * A bus driver (PCI/auxiliary for the rdma-core backend, vdev for the
+ * software device) calls mlx5_common_dev_probe() with its backend; the
+ * common layer parses the devargs, opens or imports the device context and
+ * PD, queries capabilities and then probes every class named by `class=`.
+ */
+
+#ifndef MLX5_COMMON_H_
+#define MLX5_COMMON_H_
+
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_bitops.h>
+#include <rte_compat.h>
+#include <rte_kvargs.h>
+#include <rte_spinlock.h>
+#include <dev_driver.h>
+
+#include "mlx5_glue.h"
+#include "mlx5_devx_cmds.h"
+
+/* Device classes a common device can be probed for (class= devarg). */
+enum mlx5_class {
+	MLX5_CLASS_INVALID = 0,
+	MLX5_CLASS_ETH = RTE_BIT32(0),
+	MLX5_CLASS_VDPA = RTE_BIT32(1),
+	MLX5_CLASS_REGEX = RTE_BIT32(2),
+	MLX5_CLASS_COMPRESS = RTE_BIT32(3),
+	MLX5_CLASS_CRYPTO = RTE_BIT32(4),
+};
+
+/*
+ * Devargs bookkeeping: every layer (common, backend, class drivers) takes the
+ * keys it knows and marks them used; whatever is left unused when the probe
+ * ends is an unknown key and fails the probe with a message naming it.
+ */
+struct mlx5_kvargs_ctrl {
+	struct rte_kvargs *kvlist;
+	bool is_used[RTE_KVARGS_MAX];
+};
+
+/* Handler for one devarg: 0, or a negative errno after logging the cause. */
+typedef int (*mlx5_kvarg_handler_t)(const char *key, const char *value,
+				    void *opaque);
+
+/* Configuration from the common devargs. */
+struct mlx5_common_dev_config {
+	uint32_t classes;        /* class=, default eth. */
+	int cmd_fd;              /* cmd_fd=, -1 if not given. */
+	uint32_t pd_handle;      /* pd_handle=, valid when cmd_fd >= 0. */
+	bool mr_ext_memseg_en;   /* mr_ext_memseg_en=, default 1. */
+	bool mr_mempool_reg_en;  /* mr_mempool_reg_en=, default 1. */
+	bool sys_mem_en;         /* sys_mem_en=, default 0. */
+};
+
+struct mlx5_common_device;
+struct mlx5_pp_entry;
+struct mlx5_vhca_key;
+
+/* A backend: how a bus driver finds and opens its devices. */
+struct mlx5_backend {
+	const char *name;
+	/* Operations table; may be filled at run time (dlopen). */
+	const struct mlx5_glue *glue;
+	/*
+	 * Take the backend's own devargs from @kv (marking them used) and
+	 * return the device to open in @ibv_dev. 0 or a negative errno.
+	 */
+	int (*find_device)(struct mlx5_common_device *cdev,
+			   struct mlx5_kvargs_ctrl *kv,
+			   struct ibv_device **ibv_dev);
+	/* Undo find_device (optional). */
+	void (*release_device)(struct mlx5_common_device *cdev);
+};
+
+struct mlx5_common_device {
+	TAILQ_ENTRY(mlx5_common_device) next;
+	struct rte_device *dev;            /* EAL device. */
+	const struct mlx5_backend *backend;
+	const struct mlx5_glue *glue;      /* backend->glue, per device. */
+	struct ibv_device *ibv_dev;        /* As found by the backend. */
+	void *backend_priv;                /* Backend's per-device data. */
+	struct ibv_context *ctx;           /* Device context (own or imported). */
+	struct ibv_pd *pd;                 /* Protection domain (own or imported). */
+	uint32_t pdn;                      /* PD number for PRM commands. */
+	bool ctx_imported;                 /* ctx came from cmd_fd. */
+	bool pd_imported;                  /* pd came from pd_handle. */
+	uint32_t classes_loaded;           /* Classes probed successfully. */
+	struct mlx5_common_dev_config config;
+	struct mlx5_hca_attr caps;         /* Queried at probe. */
+	rte_spinlock_t lock;               /* Guards the lists below. */
+	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
+	/* Keys handed out by the public API (mlx5_common_vhca.c). */
+	pthread_mutex_t keys_lock;
+	TAILQ_HEAD(, mlx5_vhca_key) keys;
+};
+
+/* A class driver (net, crypto, ...) registering with the common layer. */
+typedef int (mlx5_class_driver_probe_t)(struct mlx5_common_device *cdev,
+					struct mlx5_kvargs_ctrl *kv);
+typedef int (mlx5_class_driver_remove_t)(struct mlx5_common_device *cdev);
+
+TAILQ_HEAD(mlx5_class_driver_list, mlx5_class_driver);
+
+struct mlx5_class_driver {
+	TAILQ_ENTRY(mlx5_class_driver) next;
+	enum mlx5_class drv_class;
+	const char *name;
+	mlx5_class_driver_probe_t *probe;
+	mlx5_class_driver_remove_t *remove;
+};
+
+/**
+ * Register a class driver; call from an RTE_INIT constructor.
+ */
+__rte_internal
+void mlx5_class_driver_register(struct mlx5_class_driver *driver);
+
+/**
+ * Probe an EAL device with a backend: parse devargs, open/import the context
+ * and PD, query capabilities, probe the requested classes.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ *   Nothing is left allocated in the device on failure.
+ */
+__rte_internal
+int mlx5_common_dev_probe(struct rte_device *eal_dev,
+			  const struct mlx5_backend *backend);
+
+/**
+ * Remove an EAL device probed by mlx5_common_dev_probe().
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_common_dev_remove(struct rte_device *eal_dev);
+
+/**
+ * Find the common device of an EAL device.
+ *
+ * @return
+ *   The device, or NULL with rte_errno ENODEV.
+ */
+__rte_internal
+struct mlx5_common_device *mlx5_common_dev_get(const struct rte_device *eal_dev);
+
+/**
+ * Process the devargs named in @keys (NULL-terminated), calling @handler for
+ * each one present and marking it used.
+ *
+ * @return
+ *   0 on success, the first negative errno a handler returned otherwise
+ *   (rte_errno is set).
+ */
+__rte_internal
+int mlx5_kvargs_process(struct mlx5_kvargs_ctrl *kv, const char *const keys[],
+			mlx5_kvarg_handler_t handler, void *opaque);
+
+/**
+ * Parse a devarg value as an unsigned integer (decimal, 0x hex or 0 octal)
+ * no larger than @max. Logs the key on error.
+ *
+ * @return
+ *   0 on success, -EINVAL otherwise (rte_errno is set).
+ */
+__rte_internal
+int mlx5_kvarg_parse_u64(const char *key, const char *value, uint64_t max,
+			 uint64_t *result);
+
+#endif /* MLX5_COMMON_H_ */

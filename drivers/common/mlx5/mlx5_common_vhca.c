@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The public rte_pmd_mlx5 API: cross-vHCA export/import, private-IOVA
+ * registrations, device context/PD access and the dynamic mbuf flags.
+ *
+ * Every key handed out is an entry of the device's key list, reference
+ * counted: the same request returns the same key and takes a reference,
+ * rte_pmd_mlx5_release_key() drops one, the last drop destroys the key.
+ * The list and every device command on it run under the device's keys_lock,
+ * so calls from several threads are safe.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_log.h"
+#include "mlx5_common_private.h"
+#include "rte_pmd_mlx5.h"
+
+enum mlx5_vhca_key_kind {
+	MLX5_KEY_EXPORT,    /* Registered + allowed for other vHCAs. */
+	MLX5_KEY_PRIVATE,   /* Registered for private-IOVA mbufs. */
+	MLX5_KEY_CROSSING,  /* Crossing mkey to another vHCA's mkey. */
+	MLX5_KEY_ALIAS,     /* Alias object of another vHCA's mkey. */
+};
+
+static const char *const mlx5_key_kind_names[] = {
+	[MLX5_KEY_EXPORT] = "export",
+	[MLX5_KEY_PRIVATE] = "private registration",
+	[MLX5_KEY_CROSSING] = "crossing mkey",
+	[MLX5_KEY_ALIAS] = "alias",
+};
+
+struct mlx5_vhca_key {
+	TAILQ_ENTRY(mlx5_vhca_key) next;
+	enum mlx5_vhca_key_kind kind;
+	uint32_t mkey;          /* The key handed out. */
+	uint32_t refcnt;
+	/* Export and private registration: the range and its MR. */
+	uintptr_t va;
+	size_t len;
+	struct ibv_mr *mr;
+	/* Crossing and alias: the remote mkey and the DEVX object. */
+	uint16_t remote_vhca_id;
+	uint32_t remote_mkey;
+	struct mlx5_devx_obj *obj;
+	/* Export and alias: the access key. */
+	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+};
+
+static const char *const mlx5_dyn_flag_names[] = {
+	RTE_PMD_MLX5_PRIVATE_IOVA,
+	RTE_PMD_MLX5_FINE_GRANULARITY_INLINE,
+};
+
+int
+mlx5_dynflags_register(void)
+{
+	static const struct rte_mbuf_dynflag desc = {
+		.name = RTE_PMD_MLX5_PRIVATE_IOVA,
+	};
+	int ret;
+
+	ret = rte_mbuf_dynflag_register(&desc);
+	if (ret < 0) {
+		DRV_LOG(ERR, "cannot register dynamic mbuf flag %s: %s",
+			desc.name, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+int
+rte_pmd_common_mlx5_get_dyn_flag_names(char *names[], unsigned int n)
+{
+	unsigned int count = RTE_DIM(mlx5_dyn_flag_names);
+
+	if (names == NULL)
+		return -EINVAL;
+	if (n < count)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < count; i++)
+		if (names[i] == NULL)
+			return -EINVAL;
+	for (unsigned int i = 0; i < count; i++)
+		strlcpy(names[i], mlx5_dyn_flag_names[i],
+			RTE_MBUF_DYN_NAMESIZE);
+	return count;
+}
+
+uint64_t
+rte_pmd_mlx5_private_iova_flag(void)
+{
+	int bit = rte_mbuf_dynflag_lookup(RTE_PMD_MLX5_PRIVATE_IOVA, NULL);
+
+	if (bit < 0)
+		return 0;
+	return RTE_BIT64(bit);
+}
+
+int
+rte_pmd_mlx5_mbuf_set_private_iova(struct rte_mbuf *m, rte_iova_t iova)
+{
+	uint64_t flag = rte_pmd_mlx5_private_iova_flag();
+
+	if (flag == 0)
+		return -ENOENT;
+	m->buf_iova = iova;
+	m->ol_flags |= flag;
+	return 0;
+}
+
+/* The common device of @dev, or NULL with rte_errno ENODEV and a log. */
+static struct mlx5_common_device *
+mlx5_api_dev(struct rte_device *dev, const char *fn)
+{
+	struct mlx5_common_device *cdev = NULL;
+
+	if (dev != NULL)
+		cdev = mlx5_common_dev_get(dev);
+	if (cdev == NULL) {
+		DRV_LOG(ERR, "%s: %s is not a probed mlx5 device", fn,
+			dev != NULL ? dev->name : "NULL");
+		rte_errno = ENODEV;
+	}
+	return cdev;
+}
+
+int
+rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx, void **pd)
+{
+	struct mlx5_common_device *cdev;
+
+	if (dev == NULL || ctx == NULL || pd == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
+	*ctx = cdev->ctx;
+	*pd = cdev->pd;
+	return 0;
+}
+
+int
+rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id)
+{
+	struct mlx5_common_device *cdev;
+
+	if (dev == NULL || vhca_id == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
+	*vhca_id = cdev->caps.vhca_id;
+	return 0;
+}
+
+/* Check a user range: non-NULL, non-empty, not wrapping. */
+static int
+mlx5_range_check(const char *fn, const void *va, size_t len)
+{
+	uintptr_t start = (uintptr_t)va;
+
+	if (va == NULL || len == 0 || start + len < start) {
+		DRV_LOG(ERR, "%s: bad range [%p, +%zu): %s", fn, va, len,
+			va == NULL ? "NULL address" : len == 0 ?
+			"zero length" : "wraps around");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Register a range with the device's PD. */
+static struct ibv_mr *
+mlx5_key_reg(struct mlx5_common_device *cdev, const char *fn, void *va,
+	     size_t len, int access)
+{
+	struct ibv_mr *mr = cdev->glue->reg_mr(cdev->pd, va, len, access);
+
+	if (mr == NULL) {
+		rte_errno = errno ? errno : ENOMEM;
+		DRV_LOG(ERR, "%s: %s: cannot register [%p, +%zu): %s", fn,
+			cdev->dev->name, va, len, strerror(rte_errno));
+	}
+	return mr;
+}
+
+/* Destroy what a key holds on the device: 0 or a negative errno. */
+static int
+mlx5_key_destroy(struct mlx5_common_device *cdev, struct mlx5_vhca_key *key)
+{
+	int ret = 0;
+
+	if (key->mr != NULL) {
+		ret = cdev->glue->dereg_mr(key->mr);
+		if (ret) {
+			DRV_LOG(ERR, "%s: cannot deregister %s key 0x%08x: %s",
+				cdev->dev->name, mlx5_key_kind_names[key->kind],
+				key->mkey, strerror(ret));
+			rte_errno = ret;
+			return -ret;
+		}
+		key->mr = NULL;
+	}
+	if (key->obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(key->obj);
+		if (ret)
+			return ret;
+		key->obj = NULL;
+	}
+	return 0;
+}
+
+static void
+mlx5_key_insert(struct mlx5_common_device *cdev, struct mlx5_vhca_key *key)
+{
+	key->refcnt = 1;
+	TAILQ_INSERT_TAIL(&cdev->keys, key, next);
+}
+
+/* A live key of @kind matching @match, with a new reference; NULL if none. */
+static struct mlx5_vhca_key *
+mlx5_key_find(struct mlx5_common_device *cdev, enum mlx5_vhca_key_kind kind,
+	      bool (*match)(const struct mlx5_vhca_key *, const void *),
+	      const void *arg)
+{
+	struct mlx5_vhca_key *key;
+
+	TAILQ_FOREACH(key, &cdev->keys, next) {
+		if (key->kind == kind && match(key, arg)) {
+			key->refcnt++;
+			return key;
+		}
+	}
+	return NULL;
+}
+
+struct mlx5_range_arg {
+	uintptr_t va;
+	size_t len;
+	const uint8_t *access_key;
+};
+
+static bool
+mlx5_key_covers(const struct mlx5_vhca_key *key, const void *arg)
+{
+	const struct mlx5_range_arg *r = arg;
+
+	return r->va >= key->va && r->va + r->len <= key->va + key->len;
+}
+
+static bool
+mlx5_key_same_export(const struct mlx5_vhca_key *key, const void *arg)
+{
+	const struct mlx5_range_arg *r = arg;
+
+	return r->va == key->va && r->len == key->len &&
+	       memcmp(r->access_key, key->access_key, MLX5_ACCESS_KEY_LEN) == 0;
+}
+
+struct mlx5_remote_arg {
+	uint16_t vhca_id;
+	uint32_t mkey;
+	const uint8_t *access_key;
+};
+
+static bool
+mlx5_key_same_remote(const struct mlx5_vhca_key *key, const void *arg)
+{
+	const struct mlx5_remote_arg *r = arg;
+
+	return key->remote_vhca_id == r->vhca_id && key->remote_mkey == r->mkey &&
+	       (r->access_key == NULL ||
+		memcmp(r->access_key, key->access_key,
+		       MLX5_ACCESS_KEY_LEN) == 0);
+}
+
+int
+rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
+			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
+			uint16_t *vhca_id, uint32_t *mkey)
+{
+	struct mlx5_range_arg arg = { (uintptr_t)va, len, access_key };
+	struct mlx5_common_device *cdev;
+	struct mlx5_vhca_key *key;
+	int ret;
+
+	if (access_key == NULL || vhca_id == NULL || mkey == NULL) {
+		DRV_LOG(ERR, "%s: NULL argument", __func__);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
+	ret = mlx5_range_check(__func__, va, len);
+	if (ret)
+		return ret;
+	if (!(cdev->caps.allowed_object_for_other_vhca_access &
+	      MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY)) {
+		DRV_LOG(ERR, "%s: %s cannot let other vHCAs access its mkeys (allowed_object_for_other_vhca_access lacks MKEY)",
+			__func__, dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	pthread_mutex_lock(&cdev->keys_lock);
+	key = mlx5_key_find(cdev, MLX5_KEY_EXPORT, mlx5_key_same_export, &arg);
+	if (key != NULL)
+		goto out;
+	key = calloc(1, sizeof(*key));
+	if (key == NULL) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	key->kind = MLX5_KEY_EXPORT;
+	key->va = (uintptr_t)va;
+	key->len = len;
+	memcpy(key->access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	key->mr = mlx5_key_reg(cdev, __func__, va, len,
+			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+			       IBV_ACCESS_REMOTE_WRITE);
+	if (key->mr == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	key->mkey = key->mr->lkey;
+	ret = mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, MLX5_MKEY_INDEX(key->mkey),
+		access_key);
+	if (ret)
+		goto error;
+	mlx5_key_insert(cdev, key);
+out:
+	*vhca_id = cdev->caps.vhca_id;
+	*mkey = key->mkey;
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return 0;
+error:
+	if (key != NULL && mlx5_key_destroy(cdev, key) != 0)
+		DRV_LOG(ERR, "%s: %s: could not undo a failed export",
+			__func__, dev->name);
+	free(key);
+	pthread_mutex_unlock(&cdev->keys_lock);
+	rte_errno = -ret;
+	return ret;
+}
+
+rte_iova_t
+rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
+				    uint32_t remote_vhca_id,
+				    uint32_t remote_mkey)
+{
+	struct mlx5_remote_arg arg = { (uint16_t)remote_vhca_id, remote_mkey,
+				       NULL };
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_CROSSING,
+		.lr = true,
+		.lw = true,
+		.crossing_target_vhca_id = (uint16_t)remote_vhca_id,
+		.crossing_target_mkey = remote_mkey,
+	};
+	struct mlx5_common_device *cdev;
+	struct mlx5_vhca_key *key;
+	int err;
+
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return 0;
+	if (remote_vhca_id > UINT16_MAX) {
+		DRV_LOG(ERR, "%s: vHCA id %u out of range", __func__,
+			remote_vhca_id);
+		rte_errno = EINVAL;
+		return 0;
+	}
+	if (!cdev->caps.crossing_vhca_mkey) {
+		DRV_LOG(ERR, "%s: %s has no crossing_vhca_mkey capability",
+			__func__, dev->name);
+		rte_errno = ENOTSUP;
+		return 0;
+	}
+	attr.pd = cdev->pdn;
+	pthread_mutex_lock(&cdev->keys_lock);
+	key = mlx5_key_find(cdev, MLX5_KEY_CROSSING, mlx5_key_same_remote,
+			    &arg);
+	if (key != NULL)
+		goto out;
+	key = calloc(1, sizeof(*key));
+	if (key == NULL) {
+		err = ENOMEM;
+		goto error;
+	}
+	key->kind = MLX5_KEY_CROSSING;
+	key->remote_vhca_id = (uint16_t)remote_vhca_id;
+	key->remote_mkey = remote_mkey;
+	key->obj = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	if (key->obj == NULL) {
+		err = rte_errno;
+		DRV_LOG(ERR, "%s: %s: crossing mkey to vHCA %u mkey 0x%08x refused",
+			__func__, dev->name, remote_vhca_id, remote_mkey);
+		goto error;
+	}
+	key->mkey = key->obj->id;
+	mlx5_key_insert(cdev, key);
+out:
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
+error:
+	free(key);
+	pthread_mutex_unlock(&cdev->keys_lock);
+	rte_errno = err;
+	return 0;
+}
+
+rte_iova_t
+rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
+			uint32_t remote_mkey,
+			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN])
+{
+	struct mlx5_remote_arg arg = { (uint16_t)remote_vhca_id, remote_mkey,
+				       access_key };
+	struct mlx5_devx_alias_attr attr = {
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
+		.vhca_id = (uint16_t)remote_vhca_id,
+		.obj_id = MLX5_MKEY_INDEX(remote_mkey),
+	};
+	struct mlx5_common_device *cdev;
+	struct mlx5_vhca_key *key;
+	int err;
+
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return 0;
+	if (access_key == NULL || remote_vhca_id > UINT16_MAX) {
+		DRV_LOG(ERR, "%s: %s", __func__, access_key == NULL ?
+			"NULL access key" : "vHCA id out of range");
+		rte_errno = EINVAL;
+		return 0;
+	}
+	if (!(cdev->caps.cross_vhca_object_to_object_supported &
+	      MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY)) {
+		DRV_LOG(ERR, "%s: %s cannot map a local mkey to a remote one (cross_vhca_object_to_object_supported)",
+			__func__, dev->name);
+		rte_errno = ENOTSUP;
+		return 0;
+	}
+	memcpy(attr.access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	attr.pdn = cdev->pdn;
+	pthread_mutex_lock(&cdev->keys_lock);
+	key = mlx5_key_find(cdev, MLX5_KEY_ALIAS, mlx5_key_same_remote, &arg);
+	if (key != NULL)
+		goto out;
+	key = calloc(1, sizeof(*key));
+	if (key == NULL) {
+		err = ENOMEM;
+		goto error;
+	}
+	key->kind = MLX5_KEY_ALIAS;
+	key->remote_vhca_id = (uint16_t)remote_vhca_id;
+	key->remote_mkey = remote_mkey;
+	memcpy(key->access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	key->obj = mlx5_devx_cmd_alias_obj_create(cdev, &attr);
+	if (key->obj == NULL) {
+		err = rte_errno;
+		DRV_LOG(ERR, "%s: %s: alias of vHCA %u mkey 0x%08x refused",
+			__func__, dev->name, remote_vhca_id, remote_mkey);
+		goto error;
+	}
+	/* An alias of an mkey is used as an mkey: its id in the index bits. */
+	key->mkey = key->obj->id << 8;
+	mlx5_key_insert(cdev, key);
+out:
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
+error:
+	free(key);
+	pthread_mutex_unlock(&cdev->keys_lock);
+	rte_errno = err;
+	return 0;
+}
+
+rte_iova_t
+rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
+				  uint32_t len)
+{
+	struct mlx5_range_arg arg = { (uintptr_t)va, len, NULL };
+	struct mlx5_common_device *cdev;
+	struct mlx5_vhca_key *key;
+	int err;
+
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return 0;
+	if (mlx5_range_check(__func__, va, len) != 0)
+		return 0;
+	pthread_mutex_lock(&cdev->keys_lock);
+	key = mlx5_key_find(cdev, MLX5_KEY_PRIVATE, mlx5_key_covers, &arg);
+	if (key != NULL)
+		goto out;
+	key = calloc(1, sizeof(*key));
+	if (key == NULL) {
+		err = ENOMEM;
+		goto error;
+	}
+	key->kind = MLX5_KEY_PRIVATE;
+	key->va = (uintptr_t)va;
+	key->len = len;
+	key->mr = mlx5_key_reg(cdev, __func__, va, len, IBV_ACCESS_LOCAL_WRITE);
+	if (key->mr == NULL) {
+		err = rte_errno;
+		goto error;
+	}
+	key->mkey = key->mr->lkey;
+	mlx5_key_insert(cdev, key);
+out:
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
+error:
+	free(key);
+	pthread_mutex_unlock(&cdev->keys_lock);
+	rte_errno = err;
+	return 0;
+}
+
+int
+rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
+{
+	uint32_t mkey = iova > UINT32_MAX ? rte_pmd_mlx5_iova_to_mkey(iova) :
+					    (uint32_t)iova;
+	struct mlx5_common_device *cdev;
+	struct mlx5_vhca_key *key;
+	int ret = 0;
+
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
+	pthread_mutex_lock(&cdev->keys_lock);
+	TAILQ_FOREACH(key, &cdev->keys, next)
+		if (key->mkey == mkey)
+			break;
+	if (key == NULL) {
+		pthread_mutex_unlock(&cdev->keys_lock);
+		DRV_LOG(ERR, "%s: 0x%08x is not a live key of %s (already released?)",
+			__func__, mkey, dev->name);
+		rte_errno = ENOENT;
+		return -ENOENT;
+	}
+	if (key->refcnt > 1) {
+		key->refcnt--;
+	} else {
+		ret = mlx5_key_destroy(cdev, key);
+		if (ret == 0) {
+			TAILQ_REMOVE(&cdev->keys, key, next);
+			free(key);
+		}
+	}
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return ret;
+}
+
+void
+mlx5_vhca_keys_release_all(struct mlx5_common_device *cdev)
+{
+	struct mlx5_vhca_key *key;
+
+	pthread_mutex_lock(&cdev->keys_lock);
+	while ((key = TAILQ_FIRST(&cdev->keys)) != NULL) {
+		DRV_LOG(WARNING, "%s: %s key 0x%08x (%u references) still held at remove; destroying it",
+			cdev->dev->name, mlx5_key_kind_names[key->kind],
+			key->mkey, key->refcnt);
+		if (mlx5_key_destroy(cdev, key) != 0)
+			DRV_LOG(ERR, "%s: key 0x%08x could not be destroyed",
+				cdev->dev->name, key->mkey);
+		TAILQ_REMOVE(&cdev->keys, key, next);
+		free(key);
+	}
+	pthread_mutex_unlock(&cdev->keys_lock);
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/* DEVX command execution, error interpretation and capability queries. */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_log.h"
+#include "mlx5_devx_cmds.h"
+
+/* Status -> name and errno (rdma-core's mapping). */
+static const struct {
+	uint8_t status;
+	const char *name;
+	int err;
+} mlx5_cmd_status_table[] = {
+	{ MLX5_CMD_STAT_OK, "OK", 0 },
+	{ MLX5_CMD_STAT_INT_ERR, "INT_ERR", EIO },
+	{ MLX5_CMD_STAT_BAD_OP_ERR, "BAD_OP", EINVAL },
+	{ MLX5_CMD_STAT_BAD_PARAM_ERR, "BAD_PARAM", EINVAL },
+	{ MLX5_CMD_STAT_BAD_SYS_STATE_ERR, "BAD_SYS_STATE", EIO },
+	{ MLX5_CMD_STAT_BAD_RES_ERR, "BAD_RES", EINVAL },
+	{ MLX5_CMD_STAT_RES_BUSY, "RES_BUSY", EBUSY },
+	{ MLX5_CMD_STAT_LIM_ERR, "LIM", ENOMEM },
+	{ MLX5_CMD_STAT_BAD_RES_STATE_ERR, "BAD_RES_STATE", EINVAL },
+	{ MLX5_CMD_STAT_IX_ERR, "BAD_INDEX", EINVAL },
+	{ MLX5_CMD_STAT_NO_RES_ERR, "NO_RESOURCES", EAGAIN },
+	{ MLX5_CMD_STAT_BAD_QP_STATE_ERR, "BAD_QP_STATE", EINVAL },
+	{ MLX5_CMD_STAT_BAD_PKT_ERR, "BAD_PKT", EINVAL },
+	{ MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR, "BAD_SIZE_OUTS_CQES", EINVAL },
+	{ MLX5_CMD_STAT_BAD_INP_LEN_ERR, "BAD_INPUT_LEN", EIO },
+	{ MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "BAD_OUTPUT_LEN", EIO },
+};
+
+static const struct {
+	uint16_t opcode;
+	const char *name;
+} mlx5_cmd_opcode_table[] = {
+	{ MLX5_CMD_OP_QUERY_HCA_CAP, "QUERY_HCA_CAP" },
+	{ MLX5_CMD_OP_CREATE_MKEY, "CREATE_MKEY" },
+	{ MLX5_CMD_OP_QUERY_MKEY, "QUERY_MKEY" },
+	{ MLX5_CMD_OP_DESTROY_MKEY, "DESTROY_MKEY" },
+	{ MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS, "QUERY_SPECIAL_CONTEXTS" },
+	{ MLX5_CMD_OP_SET_PP_RATE_LIMIT, "SET_PP_RATE_LIMIT" },
+	{ MLX5_CMD_OP_QUERY_RATE_LIMIT, "QUERY_RATE_LIMIT" },
+	{ MLX5_CMD_OP_ALLOC_PD, "ALLOC_PD" },
+	{ MLX5_CMD_OP_DEALLOC_PD, "DEALLOC_PD" },
+	{ MLX5_CMD_OP_ALLOC_UAR, "ALLOC_UAR" },
+	{ MLX5_CMD_OP_DEALLOC_UAR, "DEALLOC_UAR" },
+	{ MLX5_CMD_OP_CREATE_GENERAL_OBJECT, "CREATE_GENERAL_OBJECT" },
+	{ MLX5_CMD_OP_MODIFY_GENERAL_OBJECT, "MODIFY_GENERAL_OBJECT" },
+	{ MLX5_CMD_OP_QUERY_GENERAL_OBJECT, "QUERY_GENERAL_OBJECT" },
+	{ MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY_GENERAL_OBJECT" },
+	{ MLX5_CMD_OP_CREATE_UMEM, "CREATE_UMEM" },
+	{ MLX5_CMD_OP_DESTROY_UMEM, "DESTROY_UMEM" },
+	{ MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS, "ALLOW_OTHER_VHCA_ACCESS" },
+};
+
+const char *
+mlx5_cmd_status_name(uint8_t status)
+{
+	for (size_t i = 0; i < RTE_DIM(mlx5_cmd_status_table); i++)
+		if (mlx5_cmd_status_table[i].status == status)
+			return mlx5_cmd_status_table[i].name;
+	return "UNKNOWN";
+}
+
+int
+mlx5_cmd_status_to_errno(uint8_t status)
+{
+	for (size_t i = 0; i < RTE_DIM(mlx5_cmd_status_table); i++)
+		if (mlx5_cmd_status_table[i].status == status)
+			return mlx5_cmd_status_table[i].err;
+	return EIO;
+}
+
+const char *
+mlx5_cmd_opcode_name(uint16_t opcode)
+{
+	for (size_t i = 0; i < RTE_DIM(mlx5_cmd_opcode_table); i++)
+		if (mlx5_cmd_opcode_table[i].opcode == opcode)
+			return mlx5_cmd_opcode_table[i].name;
+	return "UNKNOWN";
+}
+
+int
+mlx5_devx_cmd_error(const char *name, int err, const void *out)
+{
+	uint8_t status = 0;
+	uint32_t syndrome = 0;
+
+	if (out != NULL) {
+		status = MLX5_GET(mbox_out, out, status);
+		syndrome = MLX5_GET(mbox_out, out, syndrome);
+	}
+	if (status != MLX5_CMD_STAT_OK) {
+		DRV_LOG(ERR, "DEVX command %s failed: errno=%d (%s), status=%s(0x%x), syndrome=0x%08x",
+			name, err, strerror(err), mlx5_cmd_status_name(status),
+			status, syndrome);
+		/* The status says more than EREMOTEIO: report rdma-core's errno. */
+		err = mlx5_cmd_status_to_errno(status);
+	} else {
+		if (err == 0)
+			err = EIO;
+		DRV_LOG(ERR, "DEVX command %s failed: errno=%d (%s), no status",
+			name, err, strerror(err));
+	}
+	rte_errno = err;
+	return -err;
+}
+
+int
+mlx5_devx_cmd_exec(struct mlx5_common_device *cdev, const char *name,
+		   const void *in, size_t inlen, void *out, size_t outlen)
+{
+	int ret;
+
+	memset(out, 0, outlen);
+	ret = cdev->glue->devx_general_cmd(cdev->ctx, in, inlen, out, outlen);
+	if (ret != 0 || MLX5_GET(mbox_out, out, status) != MLX5_CMD_STAT_OK) {
+		/* Name the command as the PRM does when the opcode is known. */
+		const char *opname =
+			mlx5_cmd_opcode_name(MLX5_GET(mbox_in, in, opcode));
+
+		return mlx5_devx_cmd_error(strcmp(opname, "UNKNOWN") != 0 ?
+					   opname : name, ret, out);
+	}
+	return 0;
+}
+
+/* Run QUERY_HCA_CAP for one capability type into @out (query_hca_cap_out). */
+static int
+mlx5_devx_query_caps(struct mlx5_common_device *cdev, uint16_t cap_type,
+		     void *out)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(cap_type, MLX5_HCA_CAP_OPMOD_CUR));
+	return MLX5_DEVX_CMD(cdev, query_hca_cap, in, out);
+}
+
+static void
+mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
+{
+	attr->vhca_id = MLX5_GET(cmd_hca_cap, cap, vhca_id);
+	attr->hca_cap_2 = MLX5_GET(cmd_hca_cap, cap, hca_cap_2);
+	attr->dump_fill_mkey = MLX5_GET(cmd_hca_cap, cap, dump_fill_mkey);
+	attr->null_mkey = MLX5_GET(cmd_hca_cap, cap, null_mkey);
+	attr->qos.sup = MLX5_GET(cmd_hca_cap, cap, qos);
+	attr->crossing_vhca_mkey = MLX5_GET(cmd_hca_cap, cap,
+					    crossing_vhca_mkey);
+	attr->general_obj_types = MLX5_GET64(cmd_hca_cap, cap,
+					     general_obj_types);
+}
+
+static void
+mlx5_hca_attr_general_2(struct mlx5_hca_attr *attr, const void *cap)
+{
+	attr->cross_vhca_object_to_object_supported =
+		MLX5_GET(cmd_hca_cap_2, cap,
+			 cross_vhca_object_to_object_supported);
+	attr->allowed_object_for_other_vhca_access =
+		MLX5_GET64(cmd_hca_cap_2, cap,
+			   allowed_object_for_other_vhca_access);
+}
+
+static void
+mlx5_hca_attr_qos(struct mlx5_hca_qos_attr *qos, const void *cap)
+{
+	qos->packet_pacing = MLX5_GET(qos_cap, cap, packet_pacing);
+	qos->burst_bound = MLX5_GET(qos_cap, cap, packet_pacing_burst_bound);
+	qos->typical_size = MLX5_GET(qos_cap, cap, packet_pacing_typical_size);
+	qos->pp_uid = MLX5_GET(qos_cap, cap, packet_pacing_uid);
+	qos->max_rate_kbps = MLX5_GET(qos_cap, cap, packet_pacing_max_rate);
+	qos->min_rate_kbps = MLX5_GET(qos_cap, cap, packet_pacing_min_rate);
+	qos->rate_table_size = MLX5_GET(qos_cap, cap,
+					packet_pacing_rate_table_size);
+}
+
+int
+mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
+			     struct mlx5_hca_attr *attr)
+{
+	size_t outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	void *out;
+	void *cap;
+	int ret;
+
+	out = calloc(1, outlen);
+	if (out == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	memset(attr, 0, sizeof(*attr));
+	ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_GENERAL, out);
+	if (ret)
+		goto out;
+	mlx5_hca_attr_general(attr, cap);
+	if (attr->hca_cap_2) {
+		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_GENERAL_2, out);
+		if (ret)
+			goto out;
+		mlx5_hca_attr_general_2(attr, cap);
+	}
+	if (attr->qos.sup) {
+		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_QOS, out);
+		if (ret)
+			goto out;
+		mlx5_hca_attr_qos(&attr->qos, cap);
+	}
+out:
+	free(out);
+	return ret;
+}
+
+int
+mlx5_devx_cmd_destroy(struct mlx5_devx_obj *obj)
+{
+	int ret;
+
+	if (obj == NULL)
+		return 0;
+	ret = obj->glue->devx_obj_destroy(obj->obj);
+	if (ret != 0) {
+		DRV_LOG(ERR, "destroying DEVX object 0x%x (type 0x%x) failed: %s",
+			obj->id, obj->type, strerror(ret));
+		rte_errno = ret;
+		return -ret;
+	}
+	rte_free(obj);
+	return 0;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Typed DEVX command builders. Each builder fills a PRM mailbox, runs it
+ * through the device's backend and interprets the answer. A refused command
+ * is logged with its name, errno, status name and syndrome; rte_errno is set
+ * to the errno rdma-core maps the status to (EINVAL, ENOMEM, EBUSY, EAGAIN,
+ * EIO), or to the backend's errno when there is no status.
+ */
+
+#ifndef MLX5_DEVX_CMDS_H_
+#define MLX5_DEVX_CMDS_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_compat.h>
+
+#include "mlx5_glue.h"
+#include "mlx5_prm.h"
+
+struct mlx5_common_device;
+
+/* Packet-pacing (QoS) capabilities. */
+struct mlx5_hca_qos_attr {
+	bool sup;                 /* QoS capability block present. */
+	bool packet_pacing;
+	bool burst_bound;         /* burst_upper_bound honoured. */
+	bool typical_size;        /* typical_packet_size honoured. */
+	bool pp_uid;
+	uint32_t max_rate_kbps;
+	uint32_t min_rate_kbps;
+	uint16_t rate_table_size; /* Entries 1..size-1; 0 = unlimited. */
+};
+
+/* Capabilities read by QUERY_HCA_CAP (general, general_2, QoS). */
+struct mlx5_hca_attr {
+	uint16_t vhca_id;
+	bool hca_cap_2;
+	bool dump_fill_mkey;
+	bool null_mkey;
+	bool crossing_vhca_mkey;
+	uint64_t general_obj_types;
+	/* From cmd_hca_cap_2 (0 when hca_cap_2 is not set). */
+	uint32_t cross_vhca_object_to_object_supported;
+	uint64_t allowed_object_for_other_vhca_access;
+	struct mlx5_hca_qos_attr qos;
+};
+
+/* A DEVX object and the backend that created it. */
+struct mlx5_devx_obj {
+	struct mlx5dv_devx_obj *obj;
+	const struct mlx5_glue *glue;
+	uint32_t id;    /* Object id; for an mkey, the full key. */
+	uint16_t type;  /* General object type, or 0 for an mkey. */
+};
+
+/* One KLM entry of an indirect mkey. */
+struct mlx5_klm {
+	uint32_t byte_count;
+	uint32_t mkey;
+	uint64_t address;
+};
+
+/* Attributes of CREATE_MKEY. */
+struct mlx5_devx_mkey_attr {
+	uint32_t access_mode;  /* MLX5_MKC_ACCESS_MODE_*: MTT, KLM, CROSSING. */
+	uint64_t addr;         /* Start (I/O virtual) address. */
+	uint64_t size;         /* Length in bytes. */
+	uint32_t pd;           /* PD number. */
+	/* Local/remote access rights. */
+	bool lr, lw, rr, rw, atomic;
+	bool umr_en;
+	bool free;             /* Create in the free state (UMR fills it). */
+	/* MTT mode: the umem that backs the range. */
+	uint32_t umem_id;
+	uint64_t umem_offset;
+	uint32_t log_page_size;
+	/* KLM mode: the translation entries (may be 0 with free=1). */
+	const struct mlx5_klm *klm_array;
+	uint32_t klm_num;
+	/*
+	 * CROSSING mode: the mkey of another vHCA this one points at; with
+	 * size 0 the crossing mkey spans the whole address space (length64).
+	 */
+	uint16_t crossing_target_vhca_id;
+	uint32_t crossing_target_mkey;
+};
+
+/* What QUERY_MKEY returns. */
+struct mlx5_devx_mkey_info {
+	uint32_t access_mode;
+	bool free;
+	bool lr, lw, rr, rw, atomic;
+	uint32_t pd;
+	uint64_t start_addr;
+	uint64_t len;
+	uint32_t qpn;
+	uint16_t crossing_target_vhca_id;
+	uint32_t translations_octword_size;
+};
+
+/* Attributes of an alias object (importer side of cross-vHCA access). */
+struct mlx5_devx_alias_attr {
+	uint16_t obj_type;                 /* MLX5_GENERAL_OBJ_TYPE_MKEY. */
+	uint16_t vhca_id;                  /* Owner vHCA. */
+	uint32_t obj_id;                   /* Owner's object id (mkey >> 8). */
+	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+	uint32_t pdn;                      /* Importer's PD, in metadata. */
+};
+
+/**
+ * Name of a command status ("BAD_PARAM", ...), "UNKNOWN" for others.
+ */
+__rte_internal
+const char *mlx5_cmd_status_name(uint8_t status);
+
+/**
+ * The errno rdma-core maps a command status to.
+ */
+__rte_internal
+int mlx5_cmd_status_to_errno(uint8_t status);
+
+/**
+ * Name of a command opcode ("CREATE_MKEY", ...), "UNKNOWN" for others.
+ */
+__rte_internal
+const char *mlx5_cmd_opcode_name(uint16_t opcode);
+
+/**
+ * Run a general command through the device's backend and interpret the
+ * answer. Prefer MLX5_DEVX_CMD(), which derives the mailbox sizes.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_exec(struct mlx5_common_device *cdev, const char *name,
+		       const void *in, size_t inlen, void *out, size_t outlen);
+
+#define MLX5_DEVX_CMD(cdev, typ, in, out) \
+	mlx5_devx_cmd_exec((cdev), #typ, (in), MLX5_ST_SZ_BYTES(typ##_in), \
+			   (out), MLX5_ST_SZ_BYTES(typ##_out))
+
+/**
+ * Log a refused command and set rte_errno. Used by every builder.
+ *
+ * @return
+ *   The negative errno value set in rte_errno.
+ */
+__rte_internal
+int mlx5_devx_cmd_error(const char *name, int err, const void *out);
+
+/**
+ * Query the general, general_2 and QoS capabilities.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
+				 struct mlx5_hca_attr *attr);
+
+/**
+ * Create an mkey (MTT over a umem, KLM indirect, or crossing).
+ *
+ * @return
+ *   The object, or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
+			  const struct mlx5_devx_mkey_attr *attr);
+
+/**
+ * Query an mkey created by mlx5_devx_cmd_mkey_create().
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_mkey_query(struct mlx5_devx_obj *mkey,
+			     struct mlx5_devx_mkey_info *info);
+
+/**
+ * Create an alias general object for another vHCA's object.
+ *
+ * @return
+ *   The object (id = alias object id), or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
+			       const struct mlx5_devx_alias_attr *attr);
+
+/**
+ * Query an alias object; @status receives alias_context.status (0 = valid).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_alias_obj_query(struct mlx5_devx_obj *alias,
+				  uint32_t *status);
+
+/**
+ * Let other vHCAs of the card access one of this device's objects when they
+ * present @access_key (ALLOW_OTHER_VHCA_ACCESS).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_allow_other_vhca_access(struct mlx5_common_device *cdev,
+					  uint16_t obj_type, uint32_t obj_id,
+					  const uint8_t *access_key);
+
+/**
+ * Destroy any DEVX object created by the builders above.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ *   The object is freed only on success.
+ */
+__rte_internal
+int mlx5_devx_cmd_destroy(struct mlx5_devx_obj *obj);
+
+#endif /* MLX5_DEVX_CMDS_H_ */

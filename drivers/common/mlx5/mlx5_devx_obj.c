@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * DEVX general objects and cross-vHCA access: ALLOW_OTHER_VHCA_ACCESS on the
+ * owner's side, alias objects on the importer's side.
+ */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_log.h"
+#include "mlx5_devx_cmds.h"
+
+int
+mlx5_devx_cmd_allow_other_vhca_access(struct mlx5_common_device *cdev,
+				      uint16_t obj_type, uint32_t obj_id,
+				      const uint8_t *access_key)
+{
+	uint32_t in[MLX5_ST_SZ_DW(allow_other_vhca_access_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(allow_other_vhca_access_out)];
+
+	if (access_key == NULL) {
+		DRV_LOG(ERR, "ALLOW_OTHER_VHCA_ACCESS: no access key");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	MLX5_SET(allow_other_vhca_access_in, in, opcode,
+		 MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS);
+	MLX5_SET(allow_other_vhca_access_in, in, object_type_to_be_accessed,
+		 obj_type);
+	MLX5_SET(allow_other_vhca_access_in, in, object_id_to_be_accessed,
+		 obj_id);
+	memcpy(MLX5_ADDR_OF(allow_other_vhca_access_in, in, access_key),
+	       access_key, MLX5_ACCESS_KEY_LEN);
+	return MLX5_DEVX_CMD(cdev, allow_other_vhca_access, in, out);
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
+			       const struct mlx5_devx_alias_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_alias_obj_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = { 0 };
+	struct mlx5_devx_obj *alias;
+	void *hdr = MLX5_ADDR_OF(create_alias_obj_in, in, hdr);
+	void *ctx = MLX5_ADDR_OF(create_alias_obj_in, in, alias_ctx);
+
+	alias = rte_zmalloc("mlx5_devx_alias", sizeof(*alias), 0);
+	if (alias == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type, attr->obj_type);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, alias_object, 1);
+	MLX5_SET(alias_context, ctx, vhca_id_to_be_accessed, attr->vhca_id);
+	MLX5_SET(alias_context, ctx, object_id_to_be_accessed, attr->obj_id);
+	memcpy(MLX5_ADDR_OF(alias_context, ctx, access_key), attr->access_key,
+	       MLX5_ACCESS_KEY_LEN);
+	/* The importer's PD goes in the first dword of the metadata. */
+	*(uint32_t *)MLX5_ADDR_OF(alias_context, ctx, metadata) =
+		rte_cpu_to_be_32(attr->pdn);
+	alias->glue = cdev->glue;
+	alias->obj = cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in),
+						 out, sizeof(out));
+	if (alias->obj == NULL) {
+		mlx5_devx_cmd_error("CREATE_GENERAL_OBJECT(alias)", errno, out);
+		rte_free(alias);
+		return NULL;
+	}
+	alias->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
+	alias->type = attr->obj_type;
+	return alias;
+}
+
+int
+mlx5_devx_cmd_alias_obj_query(struct mlx5_devx_obj *alias, uint32_t *status)
+{
+	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_alias_obj_out)] = { 0 };
+	void *ctx;
+	int ret;
+
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, alias->type);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, alias->id);
+	ret = alias->glue->devx_obj_query(alias->obj, in, sizeof(in),
+					  out, sizeof(out));
+	if (ret != 0 || MLX5_GET(mbox_out, out, status) != 0)
+		return mlx5_devx_cmd_error("QUERY_GENERAL_OBJECT(alias)",
+					   ret, out);
+	ctx = MLX5_ADDR_OF(query_alias_obj_out, out, alias_ctx);
+	*status = MLX5_GET(alias_context, ctx, status);
+	return 0;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/* PRM layouts: QUERY_HCA_CAP and the capability blocks we read. */
+
+#ifndef MLX5_PRM_CAPS_H_
+#define MLX5_PRM_CAPS_H_
+
+/* op_mod of QUERY_HCA_CAP = (cap_type << 1) | current. */
+enum mlx5_hca_cap_type {
+	MLX5_HCA_CAP_GENERAL = 0x0,
+	MLX5_HCA_CAP_QOS = 0xc,
+	MLX5_HCA_CAP_GENERAL_2 = 0x20,
+};
+
+enum {
+	MLX5_HCA_CAP_OPMOD_MAX = 0x0,
+	MLX5_HCA_CAP_OPMOD_CUR = 0x1,
+};
+
+#define MLX5_HCA_CAP_OPMOD(type, cur) (((type) << 1) | (cur))
+
+/* cmd_hca_cap_2.cross_vhca_object_to_object_supported bits. */
+#define MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY 0x100
+/* cmd_hca_cap_2.allowed_object_for_other_vhca_access bits. */
+#define MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY 0x4
+
+struct mlx5_ifc_cmd_hca_cap_bits {
+	u8 reserved_at_0[0x20];
+	u8 hca_cap_2[0x1];
+	u8 reserved_at_21[0xf];
+	u8 vhca_id[0x10];
+	u8 reserved_at_40[0xb8];
+	u8 dump_fill_mkey[0x1];
+	u8 reserved_at_f9[0x20];
+	u8 null_mkey[0x1];
+	u8 reserved_at_11a[0x101];
+	u8 qos[0x1];
+	u8 reserved_at_21c[0x1e4];
+	u8 general_obj_types[0x40];
+	u8 reserved_at_440[0x172];
+	u8 crossing_vhca_mkey[0x1];
+	u8 reserved_at_5b3[0x24d];
+};
+
+struct mlx5_ifc_cmd_hca_cap_2_bits {
+	u8 reserved_at_0[0xe0];
+	u8 cross_vhca_object_to_object_supported[0x20];
+	u8 allowed_object_for_other_vhca_access[0x40];
+	u8 reserved_at_140[0x6c0];
+};
+
+struct mlx5_ifc_qos_cap_bits {
+	u8 packet_pacing[0x1];
+	u8 esw_scheduling[0x1];
+	u8 esw_bw_share[0x1];
+	u8 esw_rate_limit[0x1];
+	u8 reserved_at_4[0x1];
+	u8 packet_pacing_burst_bound[0x1];
+	u8 packet_pacing_typical_size[0x1];
+	u8 reserved_at_7[0x4];
+	u8 packet_pacing_uid[0x1];
+	u8 reserved_at_c[0x14];
+	u8 reserved_at_20[0x20];
+	u8 packet_pacing_max_rate[0x20];
+	u8 packet_pacing_min_rate[0x20];
+	u8 reserved_at_80[0x10];
+	u8 packet_pacing_rate_table_size[0x10];
+	u8 reserved_at_a0[0x760];
+};
+
+union mlx5_ifc_hca_cap_union_bits {
+	struct mlx5_ifc_cmd_hca_cap_bits cmd_hca_cap;
+	struct mlx5_ifc_cmd_hca_cap_2_bits cmd_hca_cap_2;
+	struct mlx5_ifc_qos_cap_bits qos_cap;
+	u8 reserved_at_0[0x8000];
+};
+
+struct mlx5_ifc_query_hca_cap_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_function[0x1];
+	u8 reserved_at_41[0xf];
+	u8 function_id[0x10];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_query_hca_cap_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	union mlx5_ifc_hca_cap_union_bits capability;
+};
+
+#endif /* MLX5_PRM_CAPS_H_ */

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+#ifndef RTE_PMD_MLX5_H_
+#define RTE_PMD_MLX5_H_
+
+/**
+ * @file
+ * Public API of the mlx5 common driver: cross-vHCA memory keys,
+ * private-IOVA mbufs and access to a device's context and PD.
+ *
+ * Cross-vHCA access: on a BlueField DPU, the application on the Arm cores
+ * (the "DPU" vHCA) reaches host memory through a memory key of its own that
+ * points at a key of the host's vHCA. The host exports a buffer
+ * (rte_pmd_mlx5_export_mem(): register + allow other vHCAs with a 32-byte
+ * access key) and hands (vhca_id, mkey, key) to the DPU by any channel; the
+ * DPU maps it with rte_pmd_mlx5_create_cross_vhca_mkey() (a crossing mkey)
+ * or rte_pmd_mlx5_import_mem() (an alias object opened with the key) and
+ * puts the result in mbuf->buf_iova, flagged with the RTE_PMD_MLX5_PRIVATE_IOVA
+ * dynamic flag. The mlx5 PMDs then use the key as is and do no lookup.
+ *
+ * The IOVA value of a key is the mkey in the upper 32 bits and 0 in the
+ * lower 32 (rte_pmd_mlx5_mkey_to_iova()); buffer addresses stay in
+ * mbuf->buf_addr. Every key handed out is reference counted per device:
+ * asking again for the same mapping returns the same key and takes a
+ * reference; rte_pmd_mlx5_release_key() drops one.
+ *
+ * All functions are safe to call from several threads at once.
+ *
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include <rte_common.h>
+#include <rte_compat.h>
+#include <rte_dev.h>
+#include <rte_mbuf.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Dynamic mbuf flag: buf_iova carries an mlx5 mkey, do not look it up. */
+#define RTE_PMD_MLX5_PRIVATE_IOVA "mlx5_private_iova"
+/** Dynamic mbuf flag: inline this packet's data at fine granularity. */
+#define RTE_PMD_MLX5_FINE_GRANULARITY_INLINE "mlx5_fine_granularity_inline"
+/** Length of the access key shared by the owner and the importer. */
+#define RTE_PMD_MLX5_ACCESS_KEY_LEN 32
+
+/** The buf_iova value of an mkey: mkey in the upper 32 bits, 0 below. */
+static inline rte_iova_t
+rte_pmd_mlx5_mkey_to_iova(uint32_t mkey)
+{
+	return (rte_iova_t)mkey << 32;
+}
+
+/** The mkey of a buf_iova value made by rte_pmd_mlx5_mkey_to_iova(). */
+static inline uint32_t
+rte_pmd_mlx5_iova_to_mkey(rte_iova_t iova)
+{
+	return (uint32_t)(iova >> 32);
+}
+
+/**
+ * Copy the names of the dynamic mbuf flags the mlx5 drivers support.
+ *
+ * @param names
+ *   Array of @p n pointers to buffers of at least RTE_MBUF_DYN_NAMESIZE
+ *   bytes each.
+ * @param n
+ *   Number of entries in @p names.
+ * @return
+ *   The number of names copied; -ENOMEM if @p n is smaller than the number
+ *   of names; -EINVAL if @p names or one of its first entries is NULL.
+ */
+__rte_experimental
+int rte_pmd_common_mlx5_get_dyn_flag_names(char *names[], unsigned int n);
+
+/**
+ * The mask of the RTE_PMD_MLX5_PRIVATE_IOVA dynamic flag in mbuf->ol_flags.
+ * The flag is registered when the first mlx5 device is probed.
+ *
+ * @return
+ *   The flag mask, or 0 with rte_errno set (ENOENT: not registered yet,
+ *   or another rte_mbuf_dynflag_lookup() error).
+ */
+__rte_experimental
+uint64_t rte_pmd_mlx5_private_iova_flag(void);
+
+/**
+ * Get the device context (struct ibv_context *) and protection domain
+ * (struct ibv_pd *) of an mlx5 device, e.g. to register memory with
+ * rdma-core directly or to open the same context from another library.
+ * Both stay owned by the driver and are valid until the device is removed.
+ *
+ * @return
+ *   0 on success; a negative errno value otherwise and rte_errno is set:
+ *   EINVAL if an argument is NULL, ENODEV if @p dev is not a probed mlx5
+ *   device of this driver.
+ */
+__rte_experimental
+int rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx,
+				    void **pd);
+
+/**
+ * Get the vHCA id of an mlx5 device (what the other side of a cross-vHCA
+ * mapping passes as remote_vhca_id).
+ *
+ * @return
+ *   0 on success; a negative errno value otherwise and rte_errno is set:
+ *   EINVAL (NULL argument), ENODEV (not an mlx5 device of this driver).
+ */
+__rte_experimental
+int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
+
+/**
+ * Owner side: register [@p va, @p va + @p len) with the device and allow
+ * other vHCAs of the same card to access it when they present
+ * @p access_key. The (vhca_id, mkey, access_key) triple is what the
+ * importer needs.
+ *
+ * @return
+ *   0 on success, with *vhca_id and *mkey set; a negative errno value
+ *   otherwise and rte_errno is set: EINVAL (NULL argument, zero length,
+ *   wrapping range), ENODEV (not an mlx5 device), ENOTSUP (the device
+ *   cannot let other vHCAs access mkeys), EFAULT (range not mapped),
+ *   ENOMEM, or the device's error.
+ */
+__rte_experimental
+int rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
+			    const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
+			    uint16_t *vhca_id, uint32_t *mkey);
+
+/**
+ * Importer side (the RFC's function): create a crossing mkey that points at
+ * mkey @p remote_mkey of vHCA @p remote_vhca_id. The owner must have
+ * allowed access to that mkey (rte_pmd_mlx5_export_mem()). The new key
+ * translates the same addresses as the remote mkey.
+ *
+ * @return
+ *   The buf_iova value of the new key (mkey << 32), or 0 on failure with
+ *   rte_errno set: ENODEV (@p dev is NULL or not an mlx5 device), ENOTSUP
+ *   (no crossing_vhca_mkey capability), EINVAL (unknown vHCA, a vHCA of
+ *   another card, an mkey that does not exist or was never exported),
+ *   ENOMEM.
+ */
+__rte_experimental
+rte_iova_t rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
+					       uint32_t remote_vhca_id,
+					       uint32_t remote_mkey);
+
+/**
+ * Importer side, keyed: open an alias of mkey @p remote_mkey of vHCA
+ * @p remote_vhca_id with the owner's access key. Unlike a crossing mkey,
+ * an alias proves knowledge of the key.
+ *
+ * @return
+ *   The buf_iova value of the alias key, or 0 on failure with rte_errno
+ *   set: ENODEV, ENOTSUP (no local-mkey-to-remote-mkey capability), EINVAL
+ *   (NULL key, unknown vHCA, wrong access key, mkey never exported), ENOMEM.
+ */
+__rte_experimental
+rte_iova_t rte_pmd_mlx5_import_mem(struct rte_device *dev,
+				   uint32_t remote_vhca_id, uint32_t remote_mkey,
+				   const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN]);
+
+/**
+ * Register [@p va, @p va + @p len) (reusing a registration of this device
+ * that already covers it) and return the buf_iova value of its key, for
+ * mbufs flagged with RTE_PMD_MLX5_PRIVATE_IOVA.
+ *
+ * @return
+ *   The buf_iova value, or 0 on failure with rte_errno set: ENODEV, EINVAL
+ *   (NULL @p va, zero length, wrapping range), EFAULT (range not mapped),
+ *   ENOMEM, or the device's error.
+ */
+__rte_experimental
+rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
+					     uint32_t len);
+
+/**
+ * Release one reference to a key handed out by this device (crossing,
+ * alias, private registration or export). The key is destroyed when its
+ * last reference goes; for an export, importers' access fails from then on.
+ *
+ * @param iova
+ *   The key's buf_iova value, or the mkey itself (a value below 2^32).
+ * @return
+ *   0 on success; a negative errno value otherwise and rte_errno is set:
+ *   ENODEV (not an mlx5 device), ENOENT (not a live key of this device,
+ *   e.g. already released: nothing changes), or the device's error when it
+ *   refuses to destroy the key (the key stays live).
+ */
+__rte_experimental
+int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
+
+/**
+ * Mark an mbuf's buffer as private IOVA: set buf_iova and the
+ * RTE_PMD_MLX5_PRIVATE_IOVA flag.
+ *
+ * @return
+ *   0, or -ENOENT if the flag is not registered (no mlx5 device probed).
+ */
+__rte_experimental
+int rte_pmd_mlx5_mbuf_set_private_iova(struct rte_mbuf *m, rte_iova_t iova);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_PMD_MLX5_H_ */

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The software mlx5 device ("sim" backend): the interface that tests and the
+ * datapath engine use next to the backend operations table (mlx5_glue.h).
+ *
+ * The device is a model of mlx5 hardware at the PRM level. A process holds
+ * cards 0..255; a card holds vHCAs (vhca_id 0..65535), each created the first
+ * time a probe names it and alive until the process ends. Every operation that
+ * issues a firmware command on hardware is modelled as that command: counted,
+ * subject to fault injection, and refused with a PRM status and one of the
+ * syndromes below when it breaks a rule.
+ */
+
+#ifndef MLX5_SIM_H_
+#define MLX5_SIM_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_compat.h>
+
+#include <infiniband/verbs.h>
+
+/* Driver and device names: vdev mlx5_sim<N>, ibv device mlx5_sim_c<card>_v<vhca>. */
+#define MLX5_SIM_DRIVER_NAME "mlx5_sim"
+
+/* Highest card number and vHCA id. */
+#define MLX5_SIM_MAX_CARD 255
+#define MLX5_SIM_MAX_VHCA_ID 65535
+
+/*
+ * Opcodes the sim models that the shared PRM header does not define: the
+ * kernel issues them on behalf of rdma-core (context open/close).
+ */
+#define MLX5_SIM_CMD_OP_CREATE_UCTX 0xa04
+#define MLX5_SIM_CMD_OP_DESTROY_UCTX 0xa06
+
+/* alias_context.status the sim reports once the owner revoked access. */
+#define MLX5_SIM_ALIAS_STATUS_INVALID 0x1
+
+/*
+ * Syndromes: one distinct value per rule the device enforces. The status that
+ * goes with each is in the comment; mlx5_sim_syndrome_text() gives the text.
+ */
+enum mlx5_sim_syndrome {
+	MLX5_SIM_SYND_OK = 0,
+	/* Mailbox and dispatch. */
+	MLX5_SIM_SYND_INJECTED = 0x51000001,        /* configured status */
+	MLX5_SIM_SYND_BAD_OPCODE = 0x51000002,      /* BAD_OP */
+	MLX5_SIM_SYND_IN_LEN = 0x51000003,          /* BAD_INPUT_LEN */
+	MLX5_SIM_SYND_OUT_LEN = 0x51000004,         /* BAD_OUTPUT_LEN */
+	/* QUERY_HCA_CAP. */
+	MLX5_SIM_SYND_CAP_TYPE = 0x51010001,        /* BAD_PARAM */
+	MLX5_SIM_SYND_CAP_GENERAL_2_OFF = 0x51010002, /* BAD_PARAM */
+	MLX5_SIM_SYND_CAP_QOS_OFF = 0x51010003,     /* BAD_PARAM */
+	MLX5_SIM_SYND_CAP_OTHER_FUNC = 0x51010004,  /* BAD_PARAM */
+	/* CREATE/QUERY/DESTROY_MKEY. */
+	MLX5_SIM_SYND_MKEY_ACCESS_MODE = 0x51020001, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_PD_UNKNOWN = 0x51020002, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_PD_FOREIGN = 0x51020003, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_LENGTH64 = 0x51020004,   /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_LEN_ZERO = 0x51020005,   /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_RANGE_WRAP = 0x51020006, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_MTT_NO_UMEM = 0x51020007, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_UMEM_NOT_MTT = 0x51020008, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_UMEM_UNKNOWN = 0x51020009, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_UMEM_FOREIGN = 0x5102000a, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_UMEM_RANGE = 0x5102000b, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_KLM_TOO_MANY = 0x5102000c, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_KLM_COUNT = 0x5102000d,  /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_KLM_EMPTY = 0x5102000e,  /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_KLM_ENTRY_LEN = 0x5102000f, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_KLM_ENTRY_MKEY = 0x51020010, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_CROSS_CAP = 0x51020011,  /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_CROSS_VHCA = 0x51020012, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_CROSS_TARGET = 0x51020013, /* BAD_RES */
+	MLX5_SIM_SYND_MKEY_CROSS_NOT_ALLOWED = 0x51020014, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_CROSS_START = 0x51020015, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_CROSS_FREE = 0x51020016, /* BAD_PARAM */
+	MLX5_SIM_SYND_MKEY_TABLE_FULL = 0x51020017, /* NO_RESOURCES */
+	MLX5_SIM_SYND_MKEY_INDEX_RANGE = 0x51020018, /* BAD_INDEX */
+	MLX5_SIM_SYND_MKEY_INDEX_UNKNOWN = 0x51020019, /* BAD_RES */
+	/* General objects, alias objects. */
+	MLX5_SIM_SYND_GOBJ_TYPE = 0x51030001,       /* BAD_PARAM */
+	MLX5_SIM_SYND_GOBJ_NOT_ALIAS = 0x51030002,  /* BAD_PARAM */
+	MLX5_SIM_SYND_GOBJ_UNKNOWN = 0x51030003,    /* BAD_RES */
+	MLX5_SIM_SYND_GOBJ_MODIFY = 0x51030004,     /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_CAP = 0x51030005,       /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_VHCA = 0x51030006,      /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_OBJECT = 0x51030007,    /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_NOT_ALLOWED = 0x51030008, /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_KEY = 0x51030009,       /* BAD_PARAM */
+	MLX5_SIM_SYND_ALIAS_PD_UNKNOWN = 0x5103000a, /* BAD_RES */
+	/* ALLOW_OTHER_VHCA_ACCESS. */
+	MLX5_SIM_SYND_ALLOW_CAP = 0x51040001,       /* BAD_PARAM */
+	MLX5_SIM_SYND_ALLOW_TYPE = 0x51040002,      /* BAD_PARAM */
+	MLX5_SIM_SYND_ALLOW_OBJECT = 0x51040003,    /* BAD_RES */
+	MLX5_SIM_SYND_ALLOW_FOREIGN = 0x51040004,   /* BAD_RES */
+	MLX5_SIM_SYND_ALLOW_INDIRECT = 0x51040005,  /* BAD_PARAM */
+	/* Commands behind verbs-style operations. */
+	MLX5_SIM_SYND_PD_TABLE_FULL = 0x51050001,   /* NO_RESOURCES */
+	MLX5_SIM_SYND_UAR_TABLE_FULL = 0x51050002,  /* NO_RESOURCES */
+	MLX5_SIM_SYND_UMEM_TABLE_FULL = 0x51050003, /* NO_RESOURCES */
+	MLX5_SIM_SYND_UMEM_BUSY = 0x51050004,       /* BAD_RES_STATE */
+	MLX5_SIM_SYND_UCTX_TABLE_FULL = 0x51050005, /* NO_RESOURCES */
+};
+
+/** Live objects and command counters of one vHCA. */
+struct mlx5_sim_stats {
+	uint64_t contexts;     /**< Open contexts (opened and imported). */
+	uint64_t pds;          /**< Protection domains. */
+	uint64_t mrs;          /**< Verbs memory regions (reg_mr). */
+	uint64_t mkeys;        /**< DEVX CREATE_MKEY objects + mlx5dv mkeys. */
+	uint64_t umems;        /**< DEVX umems. */
+	uint64_t uars;         /**< DEVX UAR pages. */
+	uint64_t general_objs; /**< General objects (alias objects). */
+	uint64_t pp_entries;   /**< Rate-table entries in use. */
+	uint64_t allowed;      /**< Mkeys granted to other vHCAs. */
+	uint64_t live_objects; /**< Sum of the counts above except contexts. */
+	uint64_t reclaimed;    /**< Objects freed because their file closed. */
+	uint64_t commands;     /**< Firmware commands issued. */
+	uint64_t failed_commands; /**< Commands refused (rules or faults). */
+};
+
+/**
+ * Transfer data through the device's address translation, as a DMA engine
+ * of the vHCA of @p ctx would: (lkey, addr, len) is translated through the
+ * mkey table with every check the hardware makes (key exists and is not
+ * free, variant byte, PD, access rights, range; KLM entries re-translated,
+ * crossing and alias keys followed to the owner vHCA while it still grants
+ * access), then the bytes are copied.
+ *
+ * @param ctx
+ *   A sim device context: the vHCA doing the access.
+ * @param pdn
+ *   PD number of the queue doing the access.
+ * @param lkey
+ *   Memory key.
+ * @param addr
+ *   Address in the key's address space.
+ * @param buf
+ *   Local buffer: source when @p to_memory, destination otherwise.
+ * @param len
+ *   Byte count (0 validates the key only).
+ * @param to_memory
+ *   true: device write of @p buf into memory (needs local write, lw);
+ *   false: device read of memory into @p buf (needs local read, lr).
+ * @param cqe_syndrome
+ *   Optional; on failure receives the completion syndrome
+ *   (MLX5_CQE_SYNDROME_LOCAL_PROT_ERR for every translation failure,
+ *   MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR for a length above 2^31), 0 on success.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is copied on failure:
+ *   -EINVAL @p ctx is not a sim context or @p buf is NULL with @p len > 0;
+ *   -ENOENT the key, or a key it leads to, does not exist (destroyed, wrong
+ *   variant byte);
+ *   -EACCES PD mismatch, missing access right, free key, the owner vHCA
+ *   revoked access (or the alias key no longer matches), KLM nesting deeper
+ *   than 8 levels, or an MTT write into a umem registered read-only;
+ *   -EFAULT the range is outside the key or wraps around;
+ *   -EMSGSIZE @p len is above 2^31;
+ *   -ENOMEM no memory for the translation list.
+ */
+__rte_internal
+int mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
+		 uint64_t addr, void *buf, size_t len, bool to_memory,
+		 uint8_t *cqe_syndrome);
+
+/**
+ * Arm fault injection on a vHCA, replacing its current setting.
+ *
+ * @param opcode
+ *   Opcode to fail, or -1 for any opcode.
+ * @param nth
+ *   1..: only the nth matching command counted from now fails, once;
+ *   0: every matching command fails.
+ * @param status
+ *   PRM status the failing command returns (non-zero).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -ENOENT unknown card/vHCA, -EINVAL bad opcode or status 0.
+ */
+__rte_internal
+int mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode,
+		       uint32_t nth, uint8_t status);
+
+/**
+ * Disarm fault injection on a vHCA.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -ENOENT unknown card/vHCA.
+ */
+__rte_internal
+int mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id);
+
+/**
+ * Read the live object counts and command counters of a vHCA.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -ENOENT unknown card/vHCA, -EINVAL @p st is NULL.
+ */
+__rte_internal
+int mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id,
+			struct mlx5_sim_stats *st);
+
+/**
+ * Tell which card and vHCA a sim context belongs to.
+ *
+ * @param card
+ *   Optional; receives the card number.
+ * @param vhca_id
+ *   Optional; receives the vHCA id.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -EINVAL @p ctx is not an open sim context.
+ */
+__rte_internal
+int mlx5_sim_vhca_id_of_ctx(struct ibv_context *ctx, uint16_t *card,
+			    uint16_t *vhca_id);
+
+/**
+ * Tell whether a context was opened (or imported) by the sim backend.
+ *
+ * @return
+ *   true for an open sim context, false otherwise (rte_errno untouched).
+ */
+__rte_internal
+bool mlx5_sim_is_ctx(struct ibv_context *ctx);
+
+/**
+ * The text of a sim syndrome, for logs and test messages.
+ *
+ * @return
+ *   A static string; "unknown syndrome" for values not in the table.
+ */
+__rte_internal
+const char *mlx5_sim_syndrome_text(uint32_t syndrome);
+
+#endif /* MLX5_SIM_H_ */

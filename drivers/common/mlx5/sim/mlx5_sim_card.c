@@ -1,0 +1,658 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Cards and vHCAs: the process-global registry, the device list, the
+ * accounting of commands (counters, fault injection, syndromes) and the
+ * statistics tests read.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+
+#include "mlx5_sim_priv.h"
+
+RTE_LOG_REGISTER(mlx5_sim_logtype, pmd.common.mlx5.sim, NOTICE);
+
+static struct {
+	pthread_mutex_t lock;
+	struct mlx5_sim_card *cards[MLX5_SIM_MAX_CARD + 1];
+	TAILQ_HEAD(, mlx5_sim_vhca) vhcas;
+} sim_registry = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.vhcas = TAILQ_HEAD_INITIALIZER(sim_registry.vhcas),
+};
+
+/* One rule of the device: its syndrome, status and meaning. */
+struct mlx5_sim_rule {
+	uint32_t syndrome;
+	uint8_t status;
+	const char *text;
+};
+
+static const struct mlx5_sim_rule sim_rules[] = {
+	{ MLX5_SIM_SYND_INJECTED, 0,
+	  "fault injected (fail_cmd/fail_nth)" },
+	{ MLX5_SIM_SYND_BAD_OPCODE, MLX5_CMD_STAT_BAD_OP_ERR,
+	  "opcode not implemented by the device" },
+	{ MLX5_SIM_SYND_IN_LEN, MLX5_CMD_STAT_BAD_INP_LEN_ERR,
+	  "input mailbox shorter than the command's layout" },
+	{ MLX5_SIM_SYND_OUT_LEN, MLX5_CMD_STAT_BAD_OUTP_LEN_ERR,
+	  "output mailbox shorter than the command's layout" },
+	{ MLX5_SIM_SYND_CAP_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "capability type not supported" },
+	{ MLX5_SIM_SYND_CAP_GENERAL_2_OFF, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "general_2 capabilities queried but hca_cap_2 is off" },
+	{ MLX5_SIM_SYND_CAP_QOS_OFF, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "QoS capabilities queried but qos (packet pacing) is off" },
+	{ MLX5_SIM_SYND_CAP_OTHER_FUNC, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "querying another function's capabilities is not supported" },
+	{ MLX5_SIM_SYND_MKEY_ACCESS_MODE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "mkey access mode not supported (only MTT, KLM, CROSSING)" },
+	{ MLX5_SIM_SYND_MKEY_PD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "mkc.pd is not a PD of this vHCA" },
+	{ MLX5_SIM_SYND_MKEY_PD_FOREIGN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "mkc.pd belongs to another context (uid)" },
+	{ MLX5_SIM_SYND_MKEY_LENGTH64, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "length64 (2^64-byte mkey) over a umem" },
+	{ MLX5_SIM_SYND_MKEY_LEN_ZERO, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "mkey length is 0" },
+	{ MLX5_SIM_SYND_MKEY_RANGE_WRAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "start_addr + len wraps around" },
+	{ MLX5_SIM_SYND_MKEY_MTT_NO_UMEM, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "MTT mkey without mkey_umem_valid: inline page lists not supported" },
+	{ MLX5_SIM_SYND_MKEY_UMEM_NOT_MTT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "mkey_umem_valid set for an access mode other than MTT" },
+	{ MLX5_SIM_SYND_MKEY_UMEM_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "mkey_umem_id is not a umem of this vHCA" },
+	{ MLX5_SIM_SYND_MKEY_UMEM_FOREIGN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "the umem belongs to another context (uid)" },
+	{ MLX5_SIM_SYND_MKEY_UMEM_RANGE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "[mkey_umem_offset, +len) does not fit in the umem" },
+	{ MLX5_SIM_SYND_MKEY_KLM_TOO_MANY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "translations_octword_size above the device limit" },
+	{ MLX5_SIM_SYND_MKEY_KLM_COUNT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "translations_octword_actual_size exceeds translations_octword_size" },
+	{ MLX5_SIM_SYND_MKEY_KLM_EMPTY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "KLM mkey without entries must be created free" },
+	{ MLX5_SIM_SYND_MKEY_KLM_ENTRY_LEN, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "KLM entry with byte_count 0" },
+	{ MLX5_SIM_SYND_MKEY_KLM_ENTRY_MKEY, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "KLM entry names an mkey that does not exist on this vHCA" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing mkey without the crossing_vhca_mkey capability" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_VHCA, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing_target_vhca_id is not a vHCA of this card" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_TARGET, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "crossing target mkey does not exist on the target vHCA" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_NOT_ALLOWED, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing target mkey not allowed for other-vHCA access" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_START, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing mkey start_addr must be 0" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_FREE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing mkey cannot be created free" },
+	{ MLX5_SIM_SYND_MKEY_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "mkey table full" },
+	{ MLX5_SIM_SYND_MKEY_INDEX_RANGE, MLX5_CMD_STAT_IX_ERR,
+	  "mkey index out of the table's range" },
+	{ MLX5_SIM_SYND_MKEY_INDEX_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no mkey at this index" },
+	{ MLX5_SIM_SYND_GOBJ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "general object type not supported" },
+	{ MLX5_SIM_SYND_GOBJ_NOT_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "mkey general objects exist only as aliases (alias_object=1)" },
+	{ MLX5_SIM_SYND_GOBJ_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no general object with this type and id" },
+	{ MLX5_SIM_SYND_GOBJ_MODIFY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "alias objects cannot be modified" },
+	{ MLX5_SIM_SYND_ALIAS_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "importer lacks cross_vhca_object_to_object LOCAL_MKEY_TO_REMOTE_MKEY" },
+	{ MLX5_SIM_SYND_ALIAS_VHCA, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "vhca_id_to_be_accessed is not a vHCA of this card" },
+	{ MLX5_SIM_SYND_ALIAS_OBJECT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "object_id_to_be_accessed is not an mkey of the owner vHCA" },
+	{ MLX5_SIM_SYND_ALIAS_NOT_ALLOWED, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "the owner did not allow this object for other-vHCA access" },
+	{ MLX5_SIM_SYND_ALIAS_KEY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "access_key differs from the key the owner allowed" },
+	{ MLX5_SIM_SYND_ALIAS_PD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "metadata pdn is not a PD of the importer's context" },
+	{ MLX5_SIM_SYND_ALLOW_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "allowed_object_for_other_vhca_access lacks MKEY" },
+	{ MLX5_SIM_SYND_ALLOW_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "object_type_to_be_accessed not supported (only MKEY 0xff01)" },
+	{ MLX5_SIM_SYND_ALLOW_OBJECT, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "object_id_to_be_accessed is not an mkey of this vHCA" },
+	{ MLX5_SIM_SYND_ALLOW_FOREIGN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "the mkey belongs to another context (uid)" },
+	{ MLX5_SIM_SYND_ALLOW_INDIRECT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing and alias keys cannot be offered to other vHCAs" },
+	{ MLX5_SIM_SYND_PD_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "PD table full" },
+	{ MLX5_SIM_SYND_UAR_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "UAR pages exhausted" },
+	{ MLX5_SIM_SYND_UMEM_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "umem table full" },
+	{ MLX5_SIM_SYND_UMEM_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "umem still backs an mkey" },
+	{ MLX5_SIM_SYND_UCTX_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "DEVX uid space exhausted" },
+};
+
+static const struct mlx5_sim_rule *
+sim_rule(uint32_t syndrome)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_rules); i++)
+		if (sim_rules[i].syndrome == syndrome)
+			return &sim_rules[i];
+	return NULL;
+}
+
+const char *
+mlx5_sim_syndrome_text(uint32_t syndrome)
+{
+	const struct mlx5_sim_rule *rule = sim_rule(syndrome);
+
+	return rule != NULL ? rule->text : "unknown syndrome";
+}
+
+uint8_t
+mlx5_sim_syndrome_status(uint32_t syndrome)
+{
+	const struct mlx5_sim_rule *rule = sim_rule(syndrome);
+
+	/* An unlisted syndrome is a sim bug: report an internal error. */
+	return rule != NULL && rule->status ? rule->status :
+					       MLX5_CMD_STAT_INT_ERR;
+}
+
+static const char *const sim_status_names[] = {
+	[MLX5_CMD_STAT_OK] = "OK",
+	[MLX5_CMD_STAT_INT_ERR] = "INT_ERR",
+	[MLX5_CMD_STAT_BAD_OP_ERR] = "BAD_OP",
+	[MLX5_CMD_STAT_BAD_PARAM_ERR] = "BAD_PARAM",
+	[MLX5_CMD_STAT_BAD_SYS_STATE_ERR] = "BAD_SYS_STATE",
+	[MLX5_CMD_STAT_BAD_RES_ERR] = "BAD_RES",
+	[MLX5_CMD_STAT_RES_BUSY] = "RES_BUSY",
+	[MLX5_CMD_STAT_LIM_ERR] = "LIM",
+	[MLX5_CMD_STAT_BAD_RES_STATE_ERR] = "BAD_RES_STATE",
+	[MLX5_CMD_STAT_IX_ERR] = "BAD_INDEX",
+	[MLX5_CMD_STAT_NO_RES_ERR] = "NO_RESOURCES",
+	[MLX5_CMD_STAT_BAD_QP_STATE_ERR] = "BAD_QP_STATE",
+	[MLX5_CMD_STAT_BAD_PKT_ERR] = "BAD_PKT",
+	[MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR] = "BAD_SIZE_OUTS_CQES",
+	[MLX5_CMD_STAT_BAD_INP_LEN_ERR] = "BAD_INPUT_LEN",
+	[MLX5_CMD_STAT_BAD_OUTP_LEN_ERR] = "BAD_OUTPUT_LEN",
+};
+
+const char *
+mlx5_sim_status_name(uint8_t status)
+{
+	if (status < RTE_DIM(sim_status_names) &&
+	    sim_status_names[status] != NULL)
+		return sim_status_names[status];
+	return "UNKNOWN";
+}
+
+int
+mlx5_sim_status_parse(const char *name, uint8_t *status)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_status_names); i++)
+		if (sim_status_names[i] != NULL &&
+		    strcasecmp(sim_status_names[i], name) == 0) {
+			*status = (uint8_t)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void
+mlx5_sim_registry_lock(void)
+{
+	pthread_mutex_lock(&sim_registry.lock);
+}
+
+void
+mlx5_sim_registry_unlock(void)
+{
+	pthread_mutex_unlock(&sim_registry.lock);
+}
+
+void
+mlx5_sim_vhca_lock(struct mlx5_sim_vhca *vhca)
+{
+	pthread_mutex_lock(&vhca->card->lock);
+}
+
+void
+mlx5_sim_vhca_unlock(struct mlx5_sim_vhca *vhca)
+{
+	pthread_mutex_unlock(&vhca->card->lock);
+}
+
+struct mlx5_sim_vhca *
+mlx5_sim_card_vhca(struct mlx5_sim_card *card, uint16_t vhca_id)
+{
+	struct mlx5_sim_vhca *vhca;
+
+	TAILQ_FOREACH(vhca, &card->vhcas, card_next)
+		if (vhca->vhca_id == vhca_id)
+			return vhca;
+	return NULL;
+}
+
+struct mlx5_sim_vhca *
+mlx5_sim_vhca_of_device(struct ibv_device *dev)
+{
+	struct mlx5_sim_vhca *vhca;
+
+	if (dev == NULL)
+		return NULL;
+	mlx5_sim_registry_lock();
+	TAILQ_FOREACH(vhca, &sim_registry.vhcas, next)
+		if (&vhca->ibdev == dev)
+			break;
+	mlx5_sim_registry_unlock();
+	return vhca;
+}
+
+/* Find a vHCA by card and id; registry lock held. */
+static struct mlx5_sim_vhca *
+sim_vhca_lookup(uint16_t card_id, uint16_t vhca_id)
+{
+	struct mlx5_sim_card *card;
+	struct mlx5_sim_vhca *vhca;
+
+	if (card_id > MLX5_SIM_MAX_CARD)
+		return NULL;
+	card = sim_registry.cards[card_id];
+	if (card == NULL)
+		return NULL;
+	pthread_mutex_lock(&card->lock);
+	vhca = mlx5_sim_card_vhca(card, vhca_id);
+	pthread_mutex_unlock(&card->lock);
+	return vhca;
+}
+
+/* Report a capability a later probe tries to change. */
+static int
+sim_caps_check(const struct mlx5_sim_vhca *vhca,
+	       const struct mlx5_sim_caps *caps, uint32_t given)
+{
+	const struct mlx5_sim_caps *cur = &vhca->caps;
+	static const struct {
+		uint32_t bit;
+		const char *key;
+	} keys[] = {
+		{ MLX5_SIM_CAP_HCA_CAP_2, "hca_cap_2" },
+		{ MLX5_SIM_CAP_CROSSING, "crossing" },
+		{ MLX5_SIM_CAP_PACING, "pacing" },
+		{ MLX5_SIM_CAP_PP_TABLE_SIZE, "pp_table_size" },
+		{ MLX5_SIM_CAP_PP_MIN_RATE, "pp_min_rate" },
+		{ MLX5_SIM_CAP_PP_MAX_RATE, "pp_max_rate" },
+		{ MLX5_SIM_CAP_UPDATE_TAG, "update_tag" },
+		{ MLX5_SIM_CAP_CRYPTO, "crypto" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(keys); i++) {
+		uint64_t have, want;
+
+		if (!(given & keys[i].bit))
+			continue;
+		switch (keys[i].bit) {
+		case MLX5_SIM_CAP_HCA_CAP_2:
+			have = cur->hca_cap_2;
+			want = caps->hca_cap_2;
+			break;
+		case MLX5_SIM_CAP_CROSSING:
+			have = cur->crossing;
+			want = caps->crossing;
+			break;
+		case MLX5_SIM_CAP_PACING:
+			have = cur->pacing;
+			want = caps->pacing;
+			break;
+		case MLX5_SIM_CAP_PP_TABLE_SIZE:
+			have = cur->pp_table_size;
+			want = caps->pp_table_size;
+			break;
+		case MLX5_SIM_CAP_PP_MIN_RATE:
+			have = cur->pp_min_rate;
+			want = caps->pp_min_rate;
+			break;
+		case MLX5_SIM_CAP_PP_MAX_RATE:
+			have = cur->pp_max_rate;
+			want = caps->pp_max_rate;
+			break;
+		case MLX5_SIM_CAP_UPDATE_TAG:
+			have = cur->update_tag;
+			want = caps->update_tag;
+			break;
+		default:
+			have = cur->crypto;
+			want = caps->crypto;
+			break;
+		}
+		if (have != want) {
+			SIM_LOG(ERR, "vHCA %u of card %u exists with %s=%" PRIu64
+				"; capabilities are fixed at creation, %s=%"
+				PRIu64 " refused", vhca->vhca_id,
+				vhca->card->id, keys[i].key, have, keys[i].key,
+				want);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+static struct mlx5_sim_vhca *
+sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
+	     const struct mlx5_sim_caps *caps)
+{
+	struct mlx5_sim_vhca *vhca = calloc(1, sizeof(*vhca));
+
+	if (vhca == NULL)
+		return NULL;
+	if (caps->pp_table_size > 1) {
+		vhca->pp = calloc(caps->pp_table_size - 1, sizeof(*vhca->pp));
+		if (vhca->pp == NULL) {
+			free(vhca);
+			return NULL;
+		}
+	}
+	vhca->card = card;
+	vhca->vhca_id = vhca_id;
+	vhca->caps = *caps;
+	TAILQ_INIT(&vhca->files);
+	vhca->mkey_hint = 1;
+	vhca->next_serial = 1;
+	vhca->next_variant = 0x5a;
+	vhca->next_pdn = MLX5_SIM_PDN_BASE;
+	vhca->next_umem_id = 1;
+	vhca->next_uar_page = 1;
+	vhca->next_uid = 1;
+	vhca->ibdev.node_type = IBV_NODE_CA;
+	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
+	snprintf(vhca->ibdev.name, sizeof(vhca->ibdev.name),
+		 "mlx5_sim_c%u_v%u", card->id, vhca_id);
+	snprintf(vhca->ibdev.dev_name, sizeof(vhca->ibdev.dev_name),
+		 "uverbs_sim_c%u_v%u", card->id, vhca_id);
+	snprintf(vhca->ibdev.dev_path, sizeof(vhca->ibdev.dev_path),
+		 "/sys/class/infiniband_verbs/%s", vhca->ibdev.dev_name);
+	snprintf(vhca->ibdev.ibdev_path, sizeof(vhca->ibdev.ibdev_path),
+		 "/sys/class/infiniband/%s", vhca->ibdev.name);
+	return vhca;
+}
+
+int
+mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
+		  const struct mlx5_sim_caps *caps, uint32_t caps_given,
+		  struct mlx5_sim_vhca **out)
+{
+	struct mlx5_sim_card *card;
+	struct mlx5_sim_vhca *vhca;
+	int ret = 0;
+
+	if (card_id > MLX5_SIM_MAX_CARD) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	mlx5_sim_registry_lock();
+	card = sim_registry.cards[card_id];
+	if (card == NULL) {
+		card = calloc(1, sizeof(*card));
+		if (card == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		card->id = card_id;
+		pthread_mutex_init(&card->lock, NULL);
+		TAILQ_INIT(&card->vhcas);
+		sim_registry.cards[card_id] = card;
+	}
+	pthread_mutex_lock(&card->lock);
+	vhca = mlx5_sim_card_vhca(card, vhca_id);
+	if (vhca != NULL) {
+		ret = sim_caps_check(vhca, caps, caps_given);
+	} else {
+		vhca = sim_vhca_new(card, vhca_id, caps);
+		if (vhca == NULL) {
+			ret = -ENOMEM;
+		} else {
+			TAILQ_INSERT_TAIL(&card->vhcas, vhca, card_next);
+			TAILQ_INSERT_TAIL(&sim_registry.vhcas, vhca, next);
+			SIM_LOG(INFO, "created vHCA %s: hca_cap_2=%u crossing=%u"
+				" pacing=%u pp_table_size=%u pp_rate=[%u, %u]"
+				" update_tag=%u crypto=%u", vhca->ibdev.name,
+				caps->hca_cap_2, caps->crossing, caps->pacing,
+				caps->pp_table_size, caps->pp_min_rate,
+				caps->pp_max_rate, caps->update_tag,
+				caps->crypto);
+		}
+	}
+	pthread_mutex_unlock(&card->lock);
+	if (ret == 0)
+		*out = vhca;
+out:
+	mlx5_sim_registry_unlock();
+	if (ret < 0)
+		rte_errno = -ret;
+	return ret;
+}
+
+struct ibv_device **
+mlx5_sim_get_device_list(int *num_devices)
+{
+	struct ibv_device **list;
+	struct mlx5_sim_vhca *vhca;
+	int n = 0;
+
+	mlx5_sim_registry_lock();
+	TAILQ_FOREACH(vhca, &sim_registry.vhcas, next)
+		n++;
+	list = calloc(n + 1, sizeof(*list));
+	if (list == NULL) {
+		mlx5_sim_registry_unlock();
+		errno = ENOMEM;
+		return NULL;
+	}
+	n = 0;
+	TAILQ_FOREACH(vhca, &sim_registry.vhcas, next)
+		list[n++] = &vhca->ibdev;
+	mlx5_sim_registry_unlock();
+	if (num_devices != NULL)
+		*num_devices = n;
+	return list;
+}
+
+void
+mlx5_sim_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+void
+mlx5_sim_vhca_fault_arm(struct mlx5_sim_vhca *vhca,
+			const struct mlx5_sim_fault *fault)
+{
+	mlx5_sim_vhca_lock(vhca);
+	vhca->fault = *fault;
+	vhca->fault.seen = 0;
+	mlx5_sim_vhca_unlock(vhca);
+	if (fault->armed)
+		SIM_LOG(DEBUG, "%s: fault armed: opcode %s%s nth %u status %s",
+			vhca->ibdev.name, fault->opcode < 0 ? "any" : "",
+			fault->opcode < 0 ? "" :
+			mlx5_sim_opcode_name((uint16_t)fault->opcode),
+			fault->nth, mlx5_sim_status_name(fault->status));
+}
+
+int
+mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode, uint32_t nth,
+		   uint8_t status)
+{
+	struct mlx5_sim_fault fault = {
+		.armed = true,
+		.opcode = opcode,
+		.nth = nth,
+		.status = status,
+	};
+	struct mlx5_sim_vhca *vhca;
+
+	if (opcode < -1 || opcode > UINT16_MAX || status == 0) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	mlx5_sim_registry_lock();
+	vhca = sim_vhca_lookup(card, vhca_id);
+	mlx5_sim_registry_unlock();
+	if (vhca == NULL) {
+		rte_errno = ENOENT;
+		return -ENOENT;
+	}
+	mlx5_sim_vhca_fault_arm(vhca, &fault);
+	return 0;
+}
+
+int
+mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id)
+{
+	struct mlx5_sim_fault fault = { .armed = false, .opcode = -1 };
+	struct mlx5_sim_vhca *vhca;
+
+	mlx5_sim_registry_lock();
+	vhca = sim_vhca_lookup(card, vhca_id);
+	mlx5_sim_registry_unlock();
+	if (vhca == NULL) {
+		rte_errno = ENOENT;
+		return -ENOENT;
+	}
+	mlx5_sim_vhca_fault_arm(vhca, &fault);
+	return 0;
+}
+
+int
+mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
+{
+	struct mlx5_sim_vhca *vhca;
+	const struct mlx5_sim_live *live;
+
+	if (st == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	mlx5_sim_registry_lock();
+	vhca = sim_vhca_lookup(card, vhca_id);
+	mlx5_sim_registry_unlock();
+	if (vhca == NULL) {
+		rte_errno = ENOENT;
+		return -ENOENT;
+	}
+	mlx5_sim_vhca_lock(vhca);
+	live = &vhca->live;
+	st->contexts = live->contexts;
+	st->pds = live->pds;
+	st->mrs = live->mrs;
+	st->mkeys = live->mkeys;
+	st->umems = live->umems;
+	st->uars = live->uars;
+	st->general_objs = live->general_objs;
+	st->pp_entries = live->pp_entries;
+	st->allowed = live->allowed;
+	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
+			   live->uars + live->general_objs +
+			   live->pp_entries + live->allowed;
+	st->reclaimed = vhca->reclaimed;
+	st->commands = vhca->commands;
+	st->failed_commands = vhca->failed_commands;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+uint32_t
+mlx5_sim_cmd_start(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+		   uint8_t *status)
+{
+	struct mlx5_sim_fault *fault = &vhca->fault;
+
+	vhca->commands++;
+	if (!fault->armed || (fault->opcode >= 0 && fault->opcode != opcode))
+		return MLX5_SIM_SYND_OK;
+	fault->seen++;
+	if (fault->nth != 0 && fault->seen != fault->nth)
+		return MLX5_SIM_SYND_OK;
+	if (fault->nth != 0)
+		fault->armed = false; /* The nth command fails once. */
+	*status = fault->status;
+	return MLX5_SIM_SYND_INJECTED;
+}
+
+uint8_t
+mlx5_sim_cmd_finish(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+		    uint32_t syndrome, uint8_t status)
+{
+	if (syndrome == MLX5_SIM_SYND_OK)
+		return MLX5_CMD_STAT_OK;
+	if (syndrome != MLX5_SIM_SYND_INJECTED)
+		status = mlx5_sim_syndrome_status(syndrome);
+	if (status == MLX5_CMD_STAT_OK)
+		status = MLX5_CMD_STAT_INT_ERR; /* A refusal is never OK. */
+	vhca->failed_commands++;
+	SIM_LOG(DEBUG, "%s: %s (0x%x) refused: status %s (0x%x),"
+		" syndrome 0x%08x: %s", vhca->ibdev.name,
+		mlx5_sim_opcode_name(opcode), opcode,
+		mlx5_sim_status_name(status), status, syndrome,
+		mlx5_sim_syndrome_text(syndrome));
+	return status;
+}
+
+/*
+ * At exit, free the vHCAs nobody uses any more, so that a clean run leaves
+ * nothing allocated; a vHCA with open files is kept (its objects are the
+ * caller's leak, reported by the stats).
+ */
+RTE_FINI(mlx5_sim_registry_fini)
+{
+	unsigned int i;
+
+	mlx5_sim_registry_lock();
+	for (i = 0; i <= MLX5_SIM_MAX_CARD; i++) {
+		struct mlx5_sim_card *card = sim_registry.cards[i];
+		struct mlx5_sim_vhca *vhca, *tmp;
+
+		if (card == NULL)
+			continue;
+		pthread_mutex_lock(&card->lock);
+		for (vhca = TAILQ_FIRST(&card->vhcas); vhca != NULL; vhca = tmp) {
+			tmp = TAILQ_NEXT(vhca, card_next);
+			if (!TAILQ_EMPTY(&vhca->files))
+				continue;
+			TAILQ_REMOVE(&card->vhcas, vhca, card_next);
+			TAILQ_REMOVE(&sim_registry.vhcas, vhca, next);
+			free(vhca->mkeys);
+			free(vhca->pp);
+			free(vhca);
+		}
+		pthread_mutex_unlock(&card->lock);
+		if (TAILQ_EMPTY(&card->vhcas)) {
+			sim_registry.cards[i] = NULL;
+			pthread_mutex_destroy(&card->lock);
+			free(card);
+		}
+	}
+	mlx5_sim_registry_unlock();
+}

@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The DEVX mailbox interpreter: the table of commands the device knows,
+ * the entry points (general command, object create/query/modify/destroy),
+ * the checks the kernel makes before a command reaches firmware, the
+ * firmware's length checks, and QUERY_HCA_CAP.
+ *
+ * A command refused by the device fills status and syndrome in the output
+ * mailbox and returns EREMOTEIO (NULL + errno EREMOTEIO for object create).
+ * A call the kernel refuses never becomes a command: it returns EINVAL (or
+ * EOPNOTSUPP on a context opened without DEVX) and is not counted.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+/* general_obj_types bits (1 << object type) the device implements. */
+#define SIM_OBJ_TYPE_UCTX 0x4
+#define SIM_OBJ_TYPE_UMEM 0x5
+
+/* Which entry point may carry a command. */
+enum sim_cmd_class {
+	SIM_CMD_GENERAL,  /* devx_general_cmd. */
+	SIM_CMD_CREATE,   /* devx_obj_create. */
+	SIM_CMD_QUERY,    /* devx_obj_query on the object it names. */
+	SIM_CMD_MODIFY,   /* devx_obj_modify on the object it names. */
+	SIM_CMD_DESTROY,  /* Issued by devx_obj_destroy only. */
+	SIM_CMD_KERNEL,   /* Issued by the kernel for verbs-style calls. */
+};
+
+struct sim_cmd_desc {
+	uint16_t opcode;
+	const char *name;
+	enum sim_cmd_class cls;
+	uint32_t in_min;   /* Bytes of the input layout. */
+	uint32_t out_min;  /* Bytes of the output layout. */
+};
+
+#define SIM_CMD(op, cls, in_t, out_t) \
+	{ MLX5_CMD_OP_ ## op, #op, cls, MLX5_ST_SZ_BYTES(in_t), \
+	  MLX5_ST_SZ_BYTES(out_t) }
+
+static const struct sim_cmd_desc sim_cmds[] = {
+	SIM_CMD(QUERY_HCA_CAP, SIM_CMD_GENERAL, query_hca_cap_in,
+		query_hca_cap_out),
+	SIM_CMD(CREATE_MKEY, SIM_CMD_CREATE, create_mkey_in, create_mkey_out),
+	SIM_CMD(QUERY_MKEY, SIM_CMD_QUERY, query_mkey_in, query_mkey_out),
+	SIM_CMD(DESTROY_MKEY, SIM_CMD_DESTROY, destroy_mkey_in,
+		destroy_mkey_out),
+	SIM_CMD(QUERY_SPECIAL_CONTEXTS, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(SET_PP_RATE_LIMIT, SIM_CMD_KERNEL, set_pp_rate_limit_in,
+		set_pp_rate_limit_out),
+	SIM_CMD(QUERY_RATE_LIMIT, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(ALLOC_PD, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(DEALLOC_PD, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(ALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(DEALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(CREATE_GENERAL_OBJECT, SIM_CMD_CREATE, general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr),
+	SIM_CMD(MODIFY_GENERAL_OBJECT, SIM_CMD_MODIFY, general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr),
+	SIM_CMD(QUERY_GENERAL_OBJECT, SIM_CMD_QUERY, general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr),
+	SIM_CMD(DESTROY_GENERAL_OBJECT, SIM_CMD_DESTROY,
+		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr),
+	{ MLX5_SIM_CMD_OP_CREATE_UCTX, "CREATE_UCTX", SIM_CMD_KERNEL,
+	  MLX5_ST_SZ_BYTES(mbox_in), MLX5_ST_SZ_BYTES(mbox_out) },
+	{ MLX5_SIM_CMD_OP_DESTROY_UCTX, "DESTROY_UCTX", SIM_CMD_KERNEL,
+	  MLX5_ST_SZ_BYTES(mbox_in), MLX5_ST_SZ_BYTES(mbox_out) },
+	SIM_CMD(CREATE_UMEM, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(DESTROY_UMEM, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(ALLOW_OTHER_VHCA_ACCESS, SIM_CMD_GENERAL,
+		allow_other_vhca_access_in, allow_other_vhca_access_out),
+};
+
+/*
+ * Smallest mailboxes that reach the device: an input whose opcode can be
+ * read and an output that can carry status and syndrome. Anything shorter
+ * than a command's layout past that is the device's BAD_INPUT_LEN or
+ * BAD_OUTPUT_LEN. (The kernel asks for 16 bytes each; the sim takes 8 so
+ * that the device's length checks can be exercised.)
+ */
+#define SIM_DEVX_MIN_IN MLX5_BYTE_OFF(mbox_in, reserved_at_40)
+#define SIM_DEVX_MIN_OUT MLX5_BYTE_OFF(mbox_out, reserved_at_40)
+
+static const char *const sim_cmd_class_names[] = {
+	[SIM_CMD_GENERAL] = "devx_general_cmd",
+	[SIM_CMD_CREATE] = "devx_obj_create",
+	[SIM_CMD_QUERY] = "devx_obj_query",
+	[SIM_CMD_MODIFY] = "devx_obj_modify",
+	[SIM_CMD_DESTROY] = "devx_obj_destroy",
+	[SIM_CMD_KERNEL] = "the kernel",
+};
+
+static const struct sim_cmd_desc *
+sim_cmd_desc(uint16_t opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_cmds); i++)
+		if (sim_cmds[i].opcode == opcode)
+			return &sim_cmds[i];
+	return NULL;
+}
+
+const char *
+mlx5_sim_opcode_name(uint16_t opcode)
+{
+	const struct sim_cmd_desc *desc = sim_cmd_desc(opcode);
+
+	return desc != NULL ? desc->name : "UNKNOWN";
+}
+
+int
+mlx5_sim_opcode_parse(const char *name, uint16_t *opcode)
+{
+	static const char prefix[] = "MLX5_CMD_OP_";
+	unsigned int i;
+
+	if (strncasecmp(name, prefix, sizeof(prefix) - 1) == 0)
+		name += sizeof(prefix) - 1;
+	for (i = 0; i < RTE_DIM(sim_cmds); i++)
+		if (strcasecmp(sim_cmds[i].name, name) == 0) {
+			*opcode = sim_cmds[i].opcode;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* QUERY_HCA_CAP: the general, general_2 and QoS blocks. */
+static uint32_t
+sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
+{
+	void *cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	const struct mlx5_sim_caps *caps = &vhca->caps;
+	bool crossing = mlx5_sim_vhca_crossing(vhca);
+	uint16_t type = MLX5_GET(query_hca_cap_in, in, op_mod) >> 1;
+
+	if (MLX5_GET(query_hca_cap_in, in, other_function))
+		return MLX5_SIM_SYND_CAP_OTHER_FUNC;
+	/* The current and maximum values are the same on the sim. */
+	switch (type) {
+	case MLX5_HCA_CAP_GENERAL:
+		MLX5_SET(cmd_hca_cap, cap, vhca_id, vhca->vhca_id);
+		MLX5_SET(cmd_hca_cap, cap, hca_cap_2, caps->hca_cap_2);
+		MLX5_SET(cmd_hca_cap, cap, dump_fill_mkey, 1);
+		MLX5_SET(cmd_hca_cap, cap, null_mkey, 1);
+		MLX5_SET(cmd_hca_cap, cap, qos, caps->pacing);
+		MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
+			   RTE_BIT64(SIM_OBJ_TYPE_UCTX) |
+			   RTE_BIT64(SIM_OBJ_TYPE_UMEM));
+		MLX5_SET(cmd_hca_cap, cap, crossing_vhca_mkey, crossing);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_GENERAL_2:
+		if (!caps->hca_cap_2)
+			return MLX5_SIM_SYND_CAP_GENERAL_2_OFF;
+		MLX5_SET(cmd_hca_cap_2, cap,
+			 cross_vhca_object_to_object_supported,
+			 crossing ?
+			 MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY :
+			 0);
+		MLX5_SET64(cmd_hca_cap_2, cap,
+			   allowed_object_for_other_vhca_access,
+			   crossing ? MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY :
+			   0);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_QOS:
+		if (!caps->pacing)
+			return MLX5_SIM_SYND_CAP_QOS_OFF;
+		MLX5_SET(qos_cap, cap, packet_pacing, 1);
+		MLX5_SET(qos_cap, cap, packet_pacing_burst_bound, 1);
+		MLX5_SET(qos_cap, cap, packet_pacing_typical_size, 1);
+		MLX5_SET(qos_cap, cap, packet_pacing_uid, 1);
+		MLX5_SET(qos_cap, cap, packet_pacing_max_rate, caps->pp_max_rate);
+		MLX5_SET(qos_cap, cap, packet_pacing_min_rate, caps->pp_min_rate);
+		MLX5_SET(qos_cap, cap, packet_pacing_rate_table_size,
+			 caps->pp_table_size);
+		return MLX5_SIM_SYND_OK;
+	default:
+		return MLX5_SIM_SYND_CAP_TYPE;
+	}
+}
+
+/* Run the handler of a command whose lengths were checked. */
+static uint32_t
+sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
+	     size_t inlen, void *out, size_t outlen,
+	     struct mlx5_sim_devx_obj *obj)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_HCA_CAP:
+		return sim_cmd_query_hca_cap(file->vhca, in, out);
+	case MLX5_CMD_OP_CREATE_MKEY:
+		return mlx5_sim_cmd_create_mkey(file, in, inlen, out, obj);
+	case MLX5_CMD_OP_QUERY_MKEY:
+		return mlx5_sim_cmd_query_mkey(file, in, out, outlen);
+	case MLX5_CMD_OP_DESTROY_MKEY:
+		return mlx5_sim_cmd_destroy_mkey(file, in);
+	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
+		return mlx5_sim_cmd_create_gobj(file, in, inlen, out, obj);
+	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
+		return mlx5_sim_cmd_query_gobj(file, in, out, outlen);
+	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
+		return mlx5_sim_cmd_modify_gobj(file, in);
+	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
+		return mlx5_sim_cmd_destroy_gobj(file, in);
+	case MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS:
+		return mlx5_sim_cmd_allow_access(file, in);
+	default:
+		return MLX5_SIM_SYND_BAD_OPCODE;
+	}
+}
+
+/*
+ * One DEVX command through the device: counted, maybe injected, length
+ * checked, executed; the object handle of a create/destroy is linked or
+ * unlinked with the object under the same lock.
+ *
+ * @return 0, or EREMOTEIO with status and syndrome in @p out.
+ */
+static int
+sim_devx_run(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
+	     size_t inlen, void *out, size_t outlen,
+	     struct mlx5_sim_devx_obj *obj)
+{
+	const struct sim_cmd_desc *desc = sim_cmd_desc(opcode);
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	uint8_t status = 0;
+	uint32_t synd;
+
+	mlx5_sim_vhca_lock(vhca);
+	memset(out, 0, outlen);
+	synd = mlx5_sim_cmd_start(vhca, opcode, &status);
+	if (synd == MLX5_SIM_SYND_OK) {
+		if (desc == NULL)
+			synd = MLX5_SIM_SYND_BAD_OPCODE;
+		else if (inlen < desc->in_min)
+			synd = MLX5_SIM_SYND_IN_LEN;
+		else if (outlen < desc->out_min)
+			synd = MLX5_SIM_SYND_OUT_LEN;
+		else
+			synd = sim_cmd_exec(file, opcode, in, inlen, out,
+					    outlen, obj);
+	}
+	status = mlx5_sim_cmd_finish(vhca, opcode, synd, status);
+	if (status != MLX5_CMD_STAT_OK) {
+		MLX5_SET(mbox_out, out, status, status);
+		MLX5_SET(mbox_out, out, syndrome, synd);
+	} else if (desc != NULL && desc->cls == SIM_CMD_CREATE) {
+		TAILQ_INSERT_TAIL(&file->objs, obj, next);
+	} else if (desc != NULL && desc->cls == SIM_CMD_DESTROY) {
+		TAILQ_REMOVE(&file->objs, obj, next);
+	}
+	mlx5_sim_vhca_unlock(vhca);
+	return status != MLX5_CMD_STAT_OK ? EREMOTEIO : 0;
+}
+
+/*
+ * What the kernel checks before a DEVX mailbox reaches firmware: a DEVX
+ * context, mailboxes holding at least their 8-byte headers, and an opcode
+ * allowed at this entry point (unknown opcodes go on, to be refused by the
+ * device with BAD_OP).
+ *
+ * @return 0 and the opcode, or a positive errno.
+ */
+static int
+sim_devx_front(struct mlx5_sim_file *file, enum sim_cmd_class cls,
+	       const void *in, size_t inlen, void *out, size_t outlen,
+	       uint16_t *opcode)
+{
+	const struct sim_cmd_desc *desc;
+
+	if (!file->devx)
+		return EOPNOTSUPP;
+	if (in == NULL || out == NULL || inlen < SIM_DEVX_MIN_IN ||
+	    outlen < SIM_DEVX_MIN_OUT)
+		return EINVAL;
+	*opcode = MLX5_GET(mbox_in, in, opcode);
+	desc = sim_cmd_desc(*opcode);
+	if (desc != NULL && desc->cls != cls) {
+		SIM_LOG(DEBUG, "%s: %s (0x%x) cannot go through %s (it goes"
+			" through %s): EINVAL", file->vhca->ibdev.name,
+			desc->name, *opcode, sim_cmd_class_names[cls],
+			sim_cmd_class_names[desc->cls]);
+		return EINVAL;
+	}
+	return 0;
+}
+
+int
+mlx5_sim_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen,
+		     void *out, size_t outlen)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	uint16_t opcode;
+	int ret;
+
+	if (sctx == NULL)
+		return EINVAL;
+	ret = sim_devx_front(sctx->file, SIM_CMD_GENERAL, in, inlen, out,
+			     outlen, &opcode);
+	if (ret != 0)
+		return ret;
+	return sim_devx_run(sctx->file, opcode, in, inlen, out, outlen, NULL);
+}
+
+struct mlx5dv_devx_obj *
+mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
+		    void *out, size_t outlen)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_devx_obj *obj;
+	uint16_t opcode;
+	int ret;
+
+	if (sctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ret = sim_devx_front(sctx->file, SIM_CMD_CREATE, in, inlen, out,
+			     outlen, &opcode);
+	if (ret != 0) {
+		errno = ret;
+		return NULL;
+	}
+	obj = calloc(1, sizeof(*obj));
+	if (obj == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->magic = MLX5_SIM_MAGIC_OBJ;
+	obj->file = sctx->file;
+	ret = sim_devx_run(sctx->file, opcode, in, inlen, out, outlen, obj);
+	if (ret != 0) {
+		free(obj);
+		errno = ret;
+		return NULL;
+	}
+	return (struct mlx5dv_devx_obj *)obj;
+}
+
+static struct mlx5_sim_devx_obj *
+sim_obj_get(struct mlx5dv_devx_obj *dv)
+{
+	struct mlx5_sim_devx_obj *obj = (struct mlx5_sim_devx_obj *)dv;
+
+	return obj != NULL && obj->magic == MLX5_SIM_MAGIC_OBJ ? obj : NULL;
+}
+
+/*
+ * The kernel lets a query/modify through only for the object it names. A
+ * mailbox too short to name one goes on to the device's length check.
+ */
+static bool
+sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
+	      const void *in, size_t inlen)
+{
+	const struct sim_cmd_desc *desc = sim_cmd_desc(opcode);
+
+	if (desc == NULL || inlen < desc->in_min)
+		return true;
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_MKEY:
+		return obj->kind == MLX5_SIM_OBJ_MKEY &&
+		       MLX5_GET(query_mkey_in, in, mkey_index) == obj->index;
+	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
+	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
+		return obj->kind == MLX5_SIM_OBJ_ALIAS &&
+		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
+		       obj->obj_type &&
+		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_id) ==
+		       obj->index;
+	default:
+		return true;
+	}
+}
+
+static int
+sim_obj_cmd(struct mlx5dv_devx_obj *dv, enum sim_cmd_class cls,
+	    const void *in, size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5_sim_devx_obj *obj = sim_obj_get(dv);
+	uint16_t opcode;
+	int ret;
+
+	if (obj == NULL)
+		return EINVAL;
+	ret = sim_devx_front(obj->file, cls, in, inlen, out, outlen, &opcode);
+	if (ret != 0)
+		return ret;
+	if (!sim_obj_named(obj, opcode, in, inlen)) {
+		SIM_LOG(DEBUG, "%s: %s (0x%x) names another object than the"
+			" one it is issued on: EINVAL",
+			obj->file->vhca->ibdev.name,
+			mlx5_sim_opcode_name(opcode), opcode);
+		return EINVAL;
+	}
+	return sim_devx_run(obj->file, opcode, in, inlen, out, outlen, NULL);
+}
+
+int
+mlx5_sim_obj_query(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	return sim_obj_cmd(obj, SIM_CMD_QUERY, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
+		    size_t inlen, void *out, size_t outlen)
+{
+	return sim_obj_cmd(obj, SIM_CMD_MODIFY, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
+{
+	struct mlx5_sim_devx_obj *obj = sim_obj_get(dv);
+	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = { 0 };
+	uint16_t opcode;
+	int ret;
+
+	if (obj == NULL)
+		return EINVAL;
+	/* The destroy mailbox the kernel saved when the object was made. */
+	if (obj->kind == MLX5_SIM_OBJ_MKEY) {
+		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
+		opcode = MLX5_CMD_OP_DESTROY_MKEY;
+		MLX5_SET(destroy_mkey_in, in, opcode, opcode);
+		MLX5_SET(destroy_mkey_in, in, mkey_index, obj->index);
+	} else {
+		opcode = MLX5_CMD_OP_DESTROY_GENERAL_OBJECT;
+		MLX5_SET(general_obj_in_cmd_hdr, in, opcode, opcode);
+		MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, obj->obj_type);
+		MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj->index);
+	}
+	ret = sim_devx_run(obj->file, opcode, in, sizeof(in), out, sizeof(out),
+			   obj);
+	if (ret != 0)
+		return ret;
+	obj->magic = MLX5_SIM_MAGIC_DEAD;
+	free(obj);
+	return 0;
+}
+
+/*
+ * Verbs queues (QP, CQ, SRQ, WQ, RSS indirection table) do not exist on the
+ * sim yet: DEVX access to them and the QP lag-port/UDP-port calls are not
+ * supported.
+ */
+
+int
+mlx5_sim_qp_query(struct ibv_qp *qp __rte_unused, const void *in __rte_unused,
+		  size_t inlen __rte_unused, void *out __rte_unused,
+		  size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_qp_modify(struct ibv_qp *qp __rte_unused, const void *in __rte_unused,
+		   size_t inlen __rte_unused, void *out __rte_unused,
+		   size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_cq_query(struct ibv_cq *cq __rte_unused, const void *in __rte_unused,
+		  size_t inlen __rte_unused, void *out __rte_unused,
+		  size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_cq_modify(struct ibv_cq *cq __rte_unused, const void *in __rte_unused,
+		   size_t inlen __rte_unused, void *out __rte_unused,
+		   size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_srq_query(struct ibv_srq *srq __rte_unused,
+		   const void *in __rte_unused, size_t inlen __rte_unused,
+		   void *out __rte_unused, size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_srq_modify(struct ibv_srq *srq __rte_unused,
+		    const void *in __rte_unused, size_t inlen __rte_unused,
+		    void *out __rte_unused, size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_wq_query(struct ibv_wq *wq __rte_unused, const void *in __rte_unused,
+		  size_t inlen __rte_unused, void *out __rte_unused,
+		  size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_wq_modify(struct ibv_wq *wq __rte_unused, const void *in __rte_unused,
+		   size_t inlen __rte_unused, void *out __rte_unused,
+		   size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl __rte_unused,
+		       const void *in __rte_unused, size_t inlen __rte_unused,
+		       void *out __rte_unused, size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl __rte_unused,
+			const void *in __rte_unused, size_t inlen __rte_unused,
+			void *out __rte_unused, size_t outlen __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_query_qp_lag_port(struct ibv_qp *qp __rte_unused,
+			   uint8_t *port_num __rte_unused,
+			   uint8_t *active_port_num __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_modify_qp_lag_port(struct ibv_qp *qp __rte_unused,
+			    uint8_t port_num __rte_unused)
+{
+	return EOPNOTSUPP;
+}
+
+int
+mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp __rte_unused,
+			     uint16_t udp_sport __rte_unused)
+{
+	return EOPNOTSUPP;
+}

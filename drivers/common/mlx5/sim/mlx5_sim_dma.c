@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Device memory access: translation of (lkey, address, length) through the
+ * mkey table with the checks the hardware makes, then a copy on the
+ * process's own memory. The whole range is translated before a byte moves,
+ * so a failed check copies nothing; both happen under the card lock, so an
+ * owner cannot destroy a key between the check and the copy.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "mlx5_sim_priv.h"
+
+/* Deepest chain of indirections (KLM in KLM, crossing, alias) followed. */
+#define SIM_DMA_MAX_DEPTH 8
+/* Largest byte count of one data segment (2^31). */
+#define SIM_DMA_MAX_LEN (UINT64_C(1) << 31)
+/* Segments kept inline before the list goes to the heap. */
+#define SIM_DMA_INLINE_SEGS 8
+
+/* PD check of the first key: the caller's pdn. Below it: the key's own. */
+#define SIM_PDN_OWN UINT32_MAX
+
+struct sim_dma_seg {
+	uint8_t *host;
+	size_t len;
+};
+
+struct sim_dma_list {
+	struct sim_dma_seg *segs;
+	uint32_t num;
+	uint32_t cap;
+	struct sim_dma_seg inl[SIM_DMA_INLINE_SEGS];
+};
+
+static int
+sim_dma_push(struct sim_dma_list *list, uint8_t *host, uint64_t len)
+{
+	if (list->num == list->cap) {
+		uint32_t cap = list->cap * 2;
+		struct sim_dma_seg *segs;
+
+		if (list->segs == list->inl) {
+			segs = malloc(cap * sizeof(*segs));
+			if (segs != NULL)
+				memcpy(segs, list->inl, sizeof(list->inl));
+		} else {
+			segs = realloc(list->segs, cap * sizeof(*segs));
+		}
+		if (segs == NULL)
+			return -ENOMEM;
+		list->segs = segs;
+		list->cap = cap;
+	}
+	list->segs[list->num].host = host;
+	list->segs[list->num].len = (size_t)len;
+	list->num++;
+	return 0;
+}
+
+/* [addr, addr + len) inside the range of @p mkey, without wrapping? */
+static bool
+sim_range_in(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len)
+{
+	if (addr < mkey->start || (len != 0 && addr + len - 1 < addr))
+		return false;
+	if (mkey->length64)
+		return true;
+	if (addr - mkey->start > mkey->len)
+		return false;
+	return len <= mkey->len - (addr - mkey->start);
+}
+
+static int sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
+		     uint64_t addr, uint64_t len, bool write, unsigned int depth,
+		     struct sim_dma_list *list);
+
+/* Split a range over the entries of a KLM mkey. */
+static int
+sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+	      uint64_t addr, uint64_t len, bool write, unsigned int depth,
+	      struct sim_dma_list *list)
+{
+	uint64_t off = addr - mkey->start;
+	uint64_t base = 0;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < mkey->u.klm.num && len > 0; i++) {
+		const struct mlx5_sim_klm_entry *e = &mkey->u.klm.entries[i];
+		uint64_t in_entry, chunk;
+
+		if (off >= base + e->byte_count) {
+			base += e->byte_count;
+			continue;
+		}
+		in_entry = off - base;
+		chunk = RTE_MIN(len, (uint64_t)e->byte_count - in_entry);
+		/* Each entry is a key of its own: same PD, same checks. */
+		ret = sim_xlate(vhca, e->mkey, mkey->pdn, e->address + in_entry,
+				chunk, write, depth + 1, list);
+		if (ret < 0)
+			return ret;
+		off += chunk;
+		len -= chunk;
+		base += e->byte_count;
+	}
+	/* The entries end before the range does. */
+	return len == 0 ? 0 : -EFAULT;
+}
+
+/* Follow a crossing or alias key to the owner's mkey. */
+static int
+sim_xlate_remote(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len,
+		 bool write, unsigned int depth, struct sim_dma_list *list)
+{
+	const struct mlx5_sim_remote *r = mkey->kind == MLX5_SIM_MKEY_CROSSING ?
+					  &mkey->u.cross.target :
+					  &mkey->u.alias.target;
+	struct mlx5_sim_mkey *target = mlx5_sim_remote_get(r);
+
+	if (target == NULL)
+		return -ENOENT; /* The owner destroyed it. */
+	if (!target->allowed)
+		return -EACCES;
+	/* The crossing path carries no key; an alias carries the owner's. */
+	if (mkey->kind == MLX5_SIM_MKEY_ALIAS &&
+	    memcmp(target->access_key, mkey->u.alias.access_key,
+		   MLX5_ACCESS_KEY_LEN) != 0)
+		return -EACCES;
+	/* The target's own rules apply, with its own (the owner's) PD. */
+	return sim_xlate(r->vhca, target->index << 8 | target->variant,
+			 SIM_PDN_OWN, addr, len, write, depth + 1, list);
+}
+
+static int
+sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
+	  uint64_t addr, uint64_t len, bool write, unsigned int depth,
+	  struct sim_dma_list *list)
+{
+	struct mlx5_sim_mkey *mkey;
+	uint64_t off;
+
+	if (depth > SIM_DMA_MAX_DEPTH)
+		return -EACCES;
+	mkey = mlx5_sim_mkey_by_key(vhca, key);
+	if (mkey == NULL)
+		return -ENOENT;
+	if (pdn != SIM_PDN_OWN && mkey->pdn != pdn)
+		return -EACCES;
+	if (mkey->free)
+		return -EACCES;
+	if (mkey->kind == MLX5_SIM_MKEY_ALIAS)
+		return sim_xlate_remote(mkey, addr, len, write, depth, list);
+	if (write ? !mkey->lw : !mkey->lr)
+		return -EACCES;
+	if (!sim_range_in(mkey, addr, len))
+		return -EFAULT;
+	off = addr - mkey->start;
+	switch (mkey->kind) {
+	case MLX5_SIM_MKEY_VA:
+		return len ? sim_dma_push(list, (uint8_t *)(uintptr_t)addr,
+					  len) : 0;
+	case MLX5_SIM_MKEY_MTT:
+		/* A umem registered without local write is mapped read-only. */
+		if (write && !(mkey->u.mtt.umem->access & IBV_ACCESS_LOCAL_WRITE))
+			return -EACCES;
+		return len ? sim_dma_push(list, mkey->u.mtt.umem->addr +
+					  mkey->u.mtt.offset + off, len) : 0;
+	case MLX5_SIM_MKEY_KLM:
+		return sim_xlate_klm(vhca, mkey, addr, len, write, depth, list);
+	case MLX5_SIM_MKEY_CROSSING:
+		return sim_xlate_remote(mkey, addr, len, write, depth, list);
+	default:
+		return -EACCES;
+	}
+}
+
+int
+mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
+	     uint64_t addr, void *buf, size_t len, bool to_memory,
+	     uint8_t *cqe_syndrome)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct sim_dma_list list = {
+		.segs = list.inl,
+		.cap = SIM_DMA_INLINE_SEGS,
+	};
+	struct mlx5_sim_vhca *vhca;
+	uint8_t synd = 0;
+	uint8_t *p = buf;
+	uint32_t i;
+	int ret;
+
+	if (sctx == NULL || (buf == NULL && len > 0)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if ((uint64_t)len > SIM_DMA_MAX_LEN) {
+		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	if (len > 0 && addr + len - 1 < addr) {
+		synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		ret = -EFAULT;
+		goto out;
+	}
+	vhca = sctx->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	ret = sim_xlate(vhca, lkey, pdn, addr, len, to_memory, 0, &list);
+	if (ret == 0) {
+		for (i = 0; i < list.num; i++) {
+			if (to_memory)
+				memcpy(list.segs[i].host, p, list.segs[i].len);
+			else
+				memcpy(p, list.segs[i].host, list.segs[i].len);
+			p += list.segs[i].len;
+		}
+	} else if (ret != -ENOMEM) {
+		/* Bad key, PD, rights or range: a local protection error. */
+		synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	}
+	mlx5_sim_vhca_unlock(vhca);
+	if (list.segs != list.inl)
+		free(list.segs);
+	if (ret < 0)
+		SIM_LOG(DEBUG, "%s: DMA %s lkey 0x%08x pdn 0x%x addr 0x%" PRIx64
+			" len %zu failed: %s", vhca->ibdev.name,
+			to_memory ? "write" : "read", lkey, pdn, addr, len,
+			strerror(-ret));
+out:
+	if (cqe_syndrome != NULL)
+		*cqe_syndrome = synd;
+	if (ret < 0)
+		rte_errno = -ret;
+	return ret;
+}

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Memory keys: the mkey table of a vHCA, CREATE_MKEY / QUERY_MKEY /
+ * DESTROY_MKEY (MTT over a umem, KLM indirect, crossing to another vHCA)
+ * and mlx5dv_create_mkey / mlx5dv_destroy_mkey.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "mlx5_devx_cmds.h"
+#include "mlx5_sim_priv.h"
+
+/* Flags mlx5dv_create_mkey knows (rdma-core v44). */
+#define SIM_DV_MKEY_FLAGS (MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT | \
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE | \
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO | \
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG | \
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE)
+
+/* Make room for one more slot in the table (card lock held). */
+static int
+sim_mkey_table_grow(struct mlx5_sim_vhca *vhca)
+{
+	uint32_t slots = vhca->mkey_slots ? vhca->mkey_slots * 2 : 64;
+	struct mlx5_sim_mkey **table;
+
+	if (slots > MLX5_SIM_MKEY_TABLE_SIZE)
+		slots = MLX5_SIM_MKEY_TABLE_SIZE;
+	if (slots <= vhca->mkey_slots)
+		return -ENOSPC;
+	table = realloc(vhca->mkeys, slots * sizeof(*table));
+	if (table == NULL)
+		return -ENOMEM;
+	memset(table + vhca->mkey_slots, 0,
+	       (slots - vhca->mkey_slots) * sizeof(*table));
+	vhca->mkeys = table;
+	vhca->mkey_slots = slots;
+	return 0;
+}
+
+uint32_t
+mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
+{
+	struct mlx5_sim_mkey *mkey;
+	uint32_t index;
+
+	/* Index 0 is never handed out: key 0 is never valid. */
+	if (vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE - 1)
+		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	for (index = RTE_MAX(vhca->mkey_hint, 1u); index < vhca->mkey_slots;
+	     index++)
+		if (vhca->mkeys[index] == NULL)
+			break;
+	if (index >= vhca->mkey_slots) {
+		index = vhca->mkey_slots ? vhca->mkey_slots : 1;
+		if (sim_mkey_table_grow(vhca) < 0)
+			return MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	}
+	mkey = calloc(1, sizeof(*mkey));
+	if (mkey == NULL)
+		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	mkey->index = index;
+	mkey->serial = vhca->next_serial++;
+	vhca->mkeys[index] = mkey;
+	vhca->mkey_count++;
+	vhca->mkey_hint = index + 1;
+	*out = mkey;
+	return MLX5_SIM_SYND_OK;
+}
+
+struct mlx5_sim_mkey *
+mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca, uint32_t index)
+{
+	return index < vhca->mkey_slots ? vhca->mkeys[index] : NULL;
+}
+
+struct mlx5_sim_mkey *
+mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca, uint32_t key)
+{
+	struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_at(vhca,
+						      MLX5_MKEY_INDEX(key));
+
+	if (mkey == NULL || mkey->variant != MLX5_MKEY_VARIANT(key))
+		return NULL;
+	return mkey;
+}
+
+struct mlx5_sim_mkey *
+mlx5_sim_remote_get(const struct mlx5_sim_remote *r)
+{
+	struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_at(r->vhca, r->index);
+
+	return mkey != NULL && mkey->serial == r->serial ? mkey : NULL;
+}
+
+void
+mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
+{
+	switch (mkey->origin) {
+	case MLX5_SIM_ORIGIN_MR:
+		vhca->live.mrs--;
+		break;
+	case MLX5_SIM_ORIGIN_ALIAS:
+		vhca->live.general_objs--;
+		break;
+	default:
+		vhca->live.mkeys--;
+		break;
+	}
+	/* The grant goes with the key: crossing/alias users see it gone. */
+	if (mkey->allowed)
+		vhca->live.allowed--;
+	if (mkey->pd != NULL)
+		mkey->pd->users--;
+	if (mkey->kind == MLX5_SIM_MKEY_MTT)
+		mkey->u.mtt.umem->users--;
+	else if (mkey->kind == MLX5_SIM_MKEY_KLM)
+		free(mkey->u.klm.entries);
+	vhca->mkeys[mkey->index] = NULL;
+	vhca->mkey_count--;
+	if (mkey->index < vhca->mkey_hint)
+		vhca->mkey_hint = mkey->index;
+	free(mkey);
+}
+
+void
+mlx5_sim_mkey_reclaim(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
+{
+	vhca->reclaimed += mkey->allowed ? 2 : 1;
+	mlx5_sim_mkey_release(vhca, mkey);
+}
+
+/* Validate the translation part of an MTT mkey. */
+static uint32_t
+sim_mkey_check_mtt(struct mlx5_sim_file *file, const void *in, uint64_t len,
+		   struct mlx5_sim_umem **umem_out, uint64_t *offset)
+{
+	struct mlx5_sim_umem *umem;
+	uint64_t off;
+
+	if (!MLX5_GET(create_mkey_in, in, mkey_umem_valid))
+		return MLX5_SIM_SYND_MKEY_MTT_NO_UMEM;
+	umem = mlx5_sim_umem_find(file->vhca,
+				  MLX5_GET(create_mkey_in, in, mkey_umem_id));
+	if (umem == NULL)
+		return MLX5_SIM_SYND_MKEY_UMEM_UNKNOWN;
+	if (umem->file != file)
+		return MLX5_SIM_SYND_MKEY_UMEM_FOREIGN;
+	off = MLX5_GET64(create_mkey_in, in, mkey_umem_offset);
+	if (off > umem->size || len > umem->size - off)
+		return MLX5_SIM_SYND_MKEY_UMEM_RANGE;
+	*umem_out = umem;
+	*offset = off;
+	return MLX5_SIM_SYND_OK;
+}
+
+/* Validate and copy the KLM entries of an indirect mkey. */
+static uint32_t
+sim_mkey_check_klm(struct mlx5_sim_file *file, const void *in, size_t inlen,
+		   bool is_free, struct mlx5_sim_klm_entry **entries_out,
+		   uint32_t *num_out)
+{
+	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
+				       memory_key_mkey_entry);
+	uint32_t size = MLX5_GET(mkc, mkc, translations_octword_size);
+	uint32_t num = MLX5_GET(create_mkey_in, in,
+				translations_octword_actual_size);
+	const uint8_t *klm = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	struct mlx5_sim_klm_entry *entries;
+	uint32_t i;
+
+	if (size > MLX5_SIM_MAX_KLM_ENTRIES || num > MLX5_SIM_MAX_KLM_ENTRIES)
+		return MLX5_SIM_SYND_MKEY_KLM_TOO_MANY;
+	if (num > size)
+		return MLX5_SIM_SYND_MKEY_KLM_COUNT;
+	if (num == 0) {
+		*entries_out = NULL;
+		*num_out = 0;
+		return is_free ? MLX5_SIM_SYND_OK : MLX5_SIM_SYND_MKEY_KLM_EMPTY;
+	}
+	if (inlen < MLX5_ST_SZ_BYTES(create_mkey_in) +
+		    (size_t)num * MLX5_ST_SZ_BYTES(klm))
+		return MLX5_SIM_SYND_IN_LEN;
+	for (i = 0; i < num; i++) {
+		const void *e = klm + (size_t)i * MLX5_ST_SZ_BYTES(klm);
+
+		if (MLX5_GET(klm, e, byte_count) == 0)
+			return MLX5_SIM_SYND_MKEY_KLM_ENTRY_LEN;
+		if (mlx5_sim_mkey_by_key(file->vhca,
+					 MLX5_GET(klm, e, mkey)) == NULL)
+			return MLX5_SIM_SYND_MKEY_KLM_ENTRY_MKEY;
+	}
+	entries = calloc(num, sizeof(*entries));
+	if (entries == NULL)
+		return MLX5_SIM_SYND_MKEY_TABLE_FULL; /* Out of device memory. */
+	for (i = 0; i < num; i++) {
+		const void *e = klm + (size_t)i * MLX5_ST_SZ_BYTES(klm);
+
+		entries[i].byte_count = MLX5_GET(klm, e, byte_count);
+		entries[i].mkey = MLX5_GET(klm, e, mkey);
+		entries[i].address = MLX5_GET64(klm, e, address);
+	}
+	*entries_out = entries;
+	*num_out = num;
+	return MLX5_SIM_SYND_OK;
+}
+
+/* Validate a crossing mkey: the target must be offered to other vHCAs. */
+static uint32_t
+sim_mkey_check_crossing(struct mlx5_sim_file *file, const void *mkc,
+			uint64_t start, bool is_free,
+			struct mlx5_sim_remote *target)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_vhca *owner;
+	struct mlx5_sim_mkey *tmkey;
+
+	if (!mlx5_sim_vhca_crossing(vhca))
+		return MLX5_SIM_SYND_MKEY_CROSS_CAP;
+	if (is_free)
+		return MLX5_SIM_SYND_MKEY_CROSS_FREE;
+	if (start != 0)
+		return MLX5_SIM_SYND_MKEY_CROSS_START;
+	owner = mlx5_sim_card_vhca(vhca->card,
+				   MLX5_GET(mkc, mkc, crossing_target_vhca_id));
+	if (owner == NULL)
+		return MLX5_SIM_SYND_MKEY_CROSS_VHCA;
+	/* In CROSSING mode translations_octword_size carries the target. */
+	tmkey = mlx5_sim_mkey_by_key(owner,
+				     MLX5_GET(mkc, mkc,
+					      translations_octword_size));
+	if (tmkey == NULL)
+		return MLX5_SIM_SYND_MKEY_CROSS_TARGET;
+	if (!tmkey->allowed)
+		return MLX5_SIM_SYND_MKEY_CROSS_NOT_ALLOWED;
+	target->vhca = owner;
+	target->index = tmkey->index;
+	target->serial = tmkey->serial;
+	return MLX5_SIM_SYND_OK;
+}
+
+uint32_t
+mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
+			 size_t inlen, void *out, struct mlx5_sim_devx_obj *obj)
+{
+	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
+				       memory_key_mkey_entry);
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	uint32_t mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
+			MLX5_GET(mkc, mkc, access_mode_4_2) << 2;
+	bool is_free = MLX5_GET(mkc, mkc, free);
+	uint64_t start = MLX5_GET64(mkc, mkc, start_addr);
+	bool length64 = MLX5_GET(mkc, mkc, length64);
+	uint64_t len = length64 ? 0 : MLX5_GET64(mkc, mkc, len);
+	struct mlx5_sim_klm_entry *entries = NULL;
+	struct mlx5_sim_remote target = { NULL, 0, 0 };
+	struct mlx5_sim_umem *umem = NULL;
+	struct mlx5_sim_pd_obj *pd;
+	struct mlx5_sim_file *pd_owner = NULL;
+	struct mlx5_sim_mkey *mkey;
+	uint64_t umem_offset = 0;
+	uint32_t num = 0;
+	uint32_t synd;
+
+	if (mode != MLX5_MKC_ACCESS_MODE_MTT &&
+	    mode != MLX5_MKC_ACCESS_MODE_KLM &&
+	    mode != MLX5_MKC_ACCESS_MODE_CROSSING)
+		return MLX5_SIM_SYND_MKEY_ACCESS_MODE;
+	if (mode != MLX5_MKC_ACCESS_MODE_MTT &&
+	    MLX5_GET(create_mkey_in, in, mkey_umem_valid))
+		return MLX5_SIM_SYND_MKEY_UMEM_NOT_MTT;
+	pd = mlx5_sim_pd_find(vhca, MLX5_GET(mkc, mkc, pd), &pd_owner);
+	if (pd == NULL)
+		return MLX5_SIM_SYND_MKEY_PD_UNKNOWN;
+	if (pd_owner != file)
+		return MLX5_SIM_SYND_MKEY_PD_FOREIGN;
+	/* No umem spans 2^64 bytes. */
+	if (length64 && mode == MLX5_MKC_ACCESS_MODE_MTT)
+		return MLX5_SIM_SYND_MKEY_LENGTH64;
+	if (!is_free && !length64 && len == 0)
+		return MLX5_SIM_SYND_MKEY_LEN_ZERO;
+	if (len != 0 && start + len - 1 < start)
+		return MLX5_SIM_SYND_MKEY_RANGE_WRAP;
+	switch (mode) {
+	case MLX5_MKC_ACCESS_MODE_MTT:
+		synd = sim_mkey_check_mtt(file, in, len, &umem, &umem_offset);
+		break;
+	case MLX5_MKC_ACCESS_MODE_KLM:
+		synd = sim_mkey_check_klm(file, in, inlen, is_free, &entries,
+					  &num);
+		break;
+	default:
+		synd = sim_mkey_check_crossing(file, mkc, start, is_free,
+					       &target);
+		break;
+	}
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
+	synd = mlx5_sim_mkey_alloc(vhca, &mkey);
+	if (synd != MLX5_SIM_SYND_OK) {
+		free(entries);
+		return synd;
+	}
+	mkey->origin = MLX5_SIM_ORIGIN_DEVX;
+	mkey->access_mode = mode;
+	mkey->variant = MLX5_GET(mkc, mkc, mkey_7_0);
+	mkey->file = file;
+	mkey->pd = pd;
+	mkey->pdn = pd->pdn;
+	mkey->free = is_free;
+	mkey->umr_en = MLX5_GET(mkc, mkc, umr_en);
+	mkey->a = MLX5_GET(mkc, mkc, a);
+	mkey->rw = MLX5_GET(mkc, mkc, rw);
+	mkey->rr = MLX5_GET(mkc, mkc, rr);
+	mkey->lw = MLX5_GET(mkc, mkc, lw);
+	mkey->lr = MLX5_GET(mkc, mkc, lr);
+	mkey->en_rinval = MLX5_GET(mkc, mkc, en_rinval);
+	mkey->crypto_en = MLX5_GET(mkc, mkc, crypto_en);
+	mkey->log_page_size = MLX5_GET(mkc, mkc, log_page_size);
+	mkey->qpn = MLX5_GET(mkc, mkc, qpn);
+	mkey->start = start;
+	mkey->len = len;
+	mkey->length64 = length64;
+	mkey->translations_octword_size =
+		MLX5_GET(mkc, mkc, translations_octword_size);
+	switch (mode) {
+	case MLX5_MKC_ACCESS_MODE_MTT:
+		mkey->kind = MLX5_SIM_MKEY_MTT;
+		mkey->u.mtt.umem = umem;
+		mkey->u.mtt.offset = umem_offset;
+		umem->users++;
+		break;
+	case MLX5_MKC_ACCESS_MODE_KLM:
+		mkey->kind = MLX5_SIM_MKEY_KLM;
+		mkey->u.klm.entries = entries;
+		mkey->u.klm.num = num;
+		break;
+	default:
+		mkey->kind = MLX5_SIM_MKEY_CROSSING;
+		mkey->u.cross.target = target;
+		mkey->u.cross.vhca_id = target.vhca->vhca_id;
+		mkey->u.cross.key = mkey->translations_octword_size;
+		break;
+	}
+	pd->users++;
+	vhca->live.mkeys++;
+	MLX5_SET(create_mkey_out, out, mkey_index, mkey->index);
+	obj->kind = MLX5_SIM_OBJ_MKEY;
+	obj->index = mkey->index;
+	obj->serial = mkey->serial;
+	return MLX5_SIM_SYND_OK;
+}
+
+/* Find the mkey a QUERY/DESTROY_MKEY names. */
+static uint32_t
+sim_mkey_lookup_index(struct mlx5_sim_vhca *vhca, uint32_t index,
+		      struct mlx5_sim_mkey **mkey)
+{
+	if (index >= MLX5_SIM_MKEY_TABLE_SIZE)
+		return MLX5_SIM_SYND_MKEY_INDEX_RANGE;
+	*mkey = mlx5_sim_mkey_at(vhca, index);
+	return *mkey != NULL ? MLX5_SIM_SYND_OK :
+			       MLX5_SIM_SYND_MKEY_INDEX_UNKNOWN;
+}
+
+uint32_t
+mlx5_sim_cmd_query_mkey(struct mlx5_sim_file *file, const void *in,
+			void *out, size_t outlen)
+{
+	void *mkc = MLX5_ADDR_OF(query_mkey_out, out, memory_key_mkey_entry);
+	struct mlx5_sim_mkey *mkey;
+	uint32_t synd;
+	uint32_t i;
+
+	synd = sim_mkey_lookup_index(file->vhca,
+				     MLX5_GET(query_mkey_in, in, mkey_index),
+				     &mkey);
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
+	MLX5_SET(mkc, mkc, free, mkey->free);
+	MLX5_SET(mkc, mkc, access_mode_1_0, mkey->access_mode & 0x3);
+	MLX5_SET(mkc, mkc, access_mode_4_2, mkey->access_mode >> 2);
+	MLX5_SET(mkc, mkc, umr_en, mkey->umr_en);
+	MLX5_SET(mkc, mkc, a, mkey->a);
+	MLX5_SET(mkc, mkc, rw, mkey->rw);
+	MLX5_SET(mkc, mkc, rr, mkey->rr);
+	MLX5_SET(mkc, mkc, lw, mkey->lw);
+	MLX5_SET(mkc, mkc, lr, mkey->lr);
+	MLX5_SET(mkc, mkc, qpn, mkey->qpn);
+	MLX5_SET(mkc, mkc, mkey_7_0, mkey->variant);
+	MLX5_SET(mkc, mkc, en_rinval, mkey->en_rinval);
+	MLX5_SET(mkc, mkc, pd, mkey->pdn);
+	MLX5_SET64(mkc, mkc, start_addr, mkey->start);
+	MLX5_SET64(mkc, mkc, len, mkey->len);
+	MLX5_SET(mkc, mkc, length64, mkey->length64);
+	MLX5_SET(mkc, mkc, translations_octword_size,
+		 mkey->translations_octword_size);
+	if (mkey->kind == MLX5_SIM_MKEY_CROSSING)
+		MLX5_SET(mkc, mkc, crossing_target_vhca_id,
+			 mkey->u.cross.vhca_id);
+	MLX5_SET(mkc, mkc, log_page_size, mkey->log_page_size);
+	MLX5_SET(mkc, mkc, crypto_en, mkey->crypto_en);
+	/* The first two KLM entries, when the mailbox has room for them. */
+	if (mkey->kind != MLX5_SIM_MKEY_KLM)
+		return MLX5_SIM_SYND_OK;
+	for (i = 0; i < RTE_MIN(mkey->u.klm.num, 2u); i++) {
+		void *e = i == 0 ?
+			MLX5_ADDR_OF(query_mkey_out, out, bsf0_klm0_pas_mtt0_1) :
+			MLX5_ADDR_OF(query_mkey_out, out, bsf1_klm1_pas_mtt2_3);
+
+		if ((size_t)((uint8_t *)e - (uint8_t *)out) +
+		    MLX5_ST_SZ_BYTES(klm) > outlen)
+			break;
+		MLX5_SET(klm, e, byte_count, mkey->u.klm.entries[i].byte_count);
+		MLX5_SET(klm, e, mkey, mkey->u.klm.entries[i].mkey);
+		MLX5_SET64(klm, e, address, mkey->u.klm.entries[i].address);
+	}
+	return MLX5_SIM_SYND_OK;
+}
+
+uint32_t
+mlx5_sim_cmd_destroy_mkey(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_mkey *mkey;
+	uint32_t synd;
+
+	synd = sim_mkey_lookup_index(file->vhca,
+				     MLX5_GET(destroy_mkey_in, in, mkey_index),
+				     &mkey);
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
+	mlx5_sim_mkey_release(file->vhca, mkey);
+	return MLX5_SIM_SYND_OK;
+}
+
+struct mlx5dv_mkey *
+mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
+{
+	struct mlx5_sim_dv_mkey *dvmk;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_mkey *mkey = NULL;
+	struct mlx5_sim_pd *spd;
+	uint32_t flags, entries;
+	uint8_t status = 0;
+	uint32_t synd;
+
+	spd = attr != NULL ? mlx5_sim_pd_get(attr->pd) : NULL;
+	if (spd == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	file = spd->obj->file;
+	vhca = file->vhca;
+	flags = attr->create_flags;
+	/* The man page: INDIRECT is mandatory, unknown bits refused. */
+	if (!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT) ||
+	    (flags & ~SIM_DV_MKEY_FLAGS) ||
+	    ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO) &&
+	     !vhca->caps.crypto) ||
+	    ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG) &&
+	     !vhca->caps.update_tag) ||
+	    /* It is a DEVX CREATE_MKEY underneath. */
+	    !file->devx) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	entries = RTE_ALIGN_CEIL((uint32_t)attr->max_entries, 4u);
+	if (entries == 0 || entries > UINT16_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dvmk = calloc(1, sizeof(*dvmk));
+	if (dvmk == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	mlx5_sim_vhca_lock(vhca);
+	if (!spd->obj->alive) {
+		mlx5_sim_vhca_unlock(vhca);
+		free(dvmk);
+		errno = EINVAL;
+		return NULL;
+	}
+	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_MKEY, &status);
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = mlx5_sim_mkey_alloc(vhca, &mkey);
+	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_MKEY, synd,
+				     status);
+	if (status != MLX5_CMD_STAT_OK) {
+		mlx5_sim_vhca_unlock(vhca);
+		free(dvmk);
+		errno = mlx5_cmd_status_to_errno(status);
+		return NULL;
+	}
+	/* A free KLM mkey that a UMR fills later. */
+	mkey->kind = MLX5_SIM_MKEY_KLM;
+	mkey->origin = MLX5_SIM_ORIGIN_DV;
+	mkey->access_mode = MLX5_MKC_ACCESS_MODE_KLM;
+	mkey->variant = vhca->next_variant++;
+	mkey->file = file;
+	mkey->pd = spd->obj;
+	mkey->pdn = spd->obj->pdn;
+	mkey->free = true;
+	mkey->umr_en = true;
+	mkey->lr = true;
+	mkey->qpn = MLX5_MKC_QPN_ANY;
+	mkey->dv_flags = flags;
+	mkey->en_rinval =
+		!!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE);
+	mkey->crypto_en = !!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
+	mkey->translations_octword_size = entries;
+	spd->obj->users++;
+	vhca->live.mkeys++;
+	dvmk->dv.lkey = mkey->index << 8 | mkey->variant;
+	dvmk->dv.rkey = dvmk->dv.lkey;
+	dvmk->magic = MLX5_SIM_MAGIC_DVMK;
+	dvmk->file = file;
+	dvmk->index = mkey->index;
+	dvmk->serial = mkey->serial;
+	TAILQ_INSERT_TAIL(&file->dv_mkeys, dvmk, next);
+	mlx5_sim_vhca_unlock(vhca);
+	attr->max_entries = (uint16_t)entries;
+	return &dvmk->dv;
+}
+
+int
+mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
+{
+	struct mlx5_sim_dv_mkey *dvmk;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_mkey *mkey;
+	uint8_t status = 0;
+	uint32_t synd;
+
+	if (dv == NULL)
+		return EINVAL;
+	dvmk = container_of(dv, struct mlx5_sim_dv_mkey, dv);
+	if (dvmk->magic != MLX5_SIM_MAGIC_DVMK)
+		return EINVAL;
+	vhca = dvmk->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DESTROY_MKEY, &status);
+	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DESTROY_MKEY, synd,
+				     status);
+	if (status != MLX5_CMD_STAT_OK) {
+		mlx5_sim_vhca_unlock(vhca);
+		return mlx5_cmd_status_to_errno(status);
+	}
+	mkey = mlx5_sim_mkey_at(vhca, dvmk->index);
+	if (mkey != NULL && mkey->serial == dvmk->serial)
+		mlx5_sim_mkey_release(vhca, mkey);
+	TAILQ_REMOVE(&dvmk->file->dv_mkeys, dvmk, next);
+	mlx5_sim_vhca_unlock(vhca);
+	dvmk->magic = MLX5_SIM_MAGIC_DEAD;
+	free(dvmk);
+	return 0;
+}

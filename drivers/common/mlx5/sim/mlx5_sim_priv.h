@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Internal model of the software device, shared by the sim/ files.
+ *
+ * Locking: the registry lock guards the card table, the list of every vHCA
+ * and the list of every open "uverbs file". One lock per card guards the
+ * state of all the vHCAs of that card (objects, tables, counters, fault
+ * setting): cross-vHCA commands and DMA through crossing/alias keys read the
+ * owner and the importer together, and a card is the unit of cross-vHCA
+ * access, so one lock per card gives them a consistent view without lock
+ * ordering between vHCAs. Order: registry lock, then card lock.
+ *
+ * Lifetime: cards and vHCAs are never freed. Objects belong to a file (the
+ * model of a uverbs file, identified by the inode of a memfd) and are
+ * reclaimed when the last context of the file closes. Links that cross vHCAs
+ * (crossing and alias keys) hold (vHCA, mkey index, serial), never a pointer
+ * to the target object, so a destroyed target is detected, never dereferenced.
+ */
+
+#ifndef MLX5_SIM_PRIV_H_
+#define MLX5_SIM_PRIV_H_
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include <rte_bitops.h>
+#include <rte_log.h>
+
+#include "mlx5_glue.h"
+#include "mlx5_prm.h"
+#include "mlx5_sim.h"
+
+extern int mlx5_sim_logtype;
+
+#define SIM_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx5_sim_logtype, \
+		"mlx5_sim: " fmt "\n", ## __VA_ARGS__)
+
+/* Table limits of a vHCA. */
+#define MLX5_SIM_MKEY_TABLE_SIZE (1u << 16) /* Indices 1..size-1. */
+#define MLX5_SIM_MAX_PDS 4096
+#define MLX5_SIM_MAX_UMEMS 4096
+#define MLX5_SIM_MAX_UARS 1024
+#define MLX5_SIM_MAX_UCTX 4096
+#define MLX5_SIM_MAX_KLM_ENTRIES (1u << 16)
+/* First PD number: far from PD handles, so that mixing them up shows. */
+#define MLX5_SIM_PDN_BASE 0x100
+
+/* Magic values of the handles given to callers. */
+#define MLX5_SIM_MAGIC_CTX 0x53494d43u  /* "SIMC" */
+#define MLX5_SIM_MAGIC_PD 0x53494d50u   /* "SIMP" */
+#define MLX5_SIM_MAGIC_MR 0x53494d4du   /* "SIMM" */
+#define MLX5_SIM_MAGIC_OBJ 0x53494d4fu  /* "SIMO" */
+#define MLX5_SIM_MAGIC_UMEM 0x53494d55u /* "SIMU" */
+#define MLX5_SIM_MAGIC_UAR 0x53494d52u  /* "SIMR" */
+#define MLX5_SIM_MAGIC_DVMK 0x53494d4bu /* "SIMK" */
+#define MLX5_SIM_MAGIC_PP 0x53494d51u   /* "SIMQ" */
+#define MLX5_SIM_MAGIC_DEAD 0xdeadbeefu
+
+struct mlx5_sim_card;
+struct mlx5_sim_vhca;
+struct mlx5_sim_file;
+
+/* Capabilities, fixed when the vHCA is created. */
+struct mlx5_sim_caps {
+	bool hca_cap_2;
+	bool crossing;     /* Cross-vHCA caps (effective only with hca_cap_2). */
+	bool pacing;
+	bool update_tag;
+	bool crypto;
+	uint16_t pp_table_size;
+	uint32_t pp_min_rate;
+	uint32_t pp_max_rate;
+};
+
+/* Fault injection setting. */
+struct mlx5_sim_fault {
+	bool armed;
+	int opcode;        /* -1: any. */
+	uint32_t nth;      /* 0: every matching command. */
+	uint8_t status;
+	uint32_t seen;     /* Matching commands since arming. */
+};
+
+/* A protection domain: one per ALLOC_PD, shared by its handles. */
+struct mlx5_sim_pd_obj {
+	TAILQ_ENTRY(mlx5_sim_pd_obj) next;  /* In file->pd_objs. */
+	struct mlx5_sim_file *file;
+	uint32_t handle;   /* ibv_pd.handle, per file. */
+	uint32_t pdn;      /* PD number, per vHCA. */
+	uint32_t users;    /* MRs, mkeys, alias objects using it. */
+	uint32_t handles;  /* struct mlx5_sim_pd referring to it. */
+	bool alive;        /* false once deallocated (handles may remain). */
+};
+
+/* A caller's ibv_pd: the allocating one or an import. */
+struct mlx5_sim_pd {
+	struct ibv_pd ibpd;
+	uint32_t magic;
+	bool imported;
+	struct mlx5_sim_pd_obj *obj;
+	TAILQ_ENTRY(mlx5_sim_pd) next;      /* In file->pds. */
+};
+
+/* A registered umem. */
+struct mlx5_sim_umem {
+	struct mlx5dv_devx_umem dv;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	uint8_t *addr;
+	size_t size;
+	uint32_t access;
+	uint32_t users;    /* MTT mkeys over it. */
+	TAILQ_ENTRY(mlx5_sim_umem) next;
+};
+
+/* A UAR page. */
+struct mlx5_sim_uar {
+	struct mlx5dv_devx_uar dv;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	void *page;
+	TAILQ_ENTRY(mlx5_sim_uar) next;
+};
+
+/* How an mkey translates. */
+enum mlx5_sim_mkey_kind {
+	MLX5_SIM_MKEY_VA,       /* Verbs MR: the process's virtual addresses. */
+	MLX5_SIM_MKEY_MTT,      /* Over a umem. */
+	MLX5_SIM_MKEY_KLM,      /* Indirect: entries of other mkeys. */
+	MLX5_SIM_MKEY_CROSSING, /* Another vHCA's mkey, same addresses. */
+	MLX5_SIM_MKEY_ALIAS,    /* Alias object of another vHCA's mkey. */
+};
+
+/* Who created an mkey (and so how it is destroyed). */
+enum mlx5_sim_mkey_origin {
+	MLX5_SIM_ORIGIN_DEVX,   /* CREATE_MKEY through devx_obj_create. */
+	MLX5_SIM_ORIGIN_DV,     /* mlx5dv_create_mkey. */
+	MLX5_SIM_ORIGIN_MR,     /* reg_mr. */
+	MLX5_SIM_ORIGIN_ALIAS,  /* CREATE_GENERAL_OBJECT alias. */
+};
+
+struct mlx5_sim_klm_entry {
+	uint32_t byte_count;
+	uint32_t mkey;
+	uint64_t address;
+};
+
+/* A link to another vHCA's mkey: resolved at each use. */
+struct mlx5_sim_remote {
+	struct mlx5_sim_vhca *vhca;
+	uint32_t index;
+	uint64_t serial;
+};
+
+/* One entry of the mkey table. */
+struct mlx5_sim_mkey {
+	uint32_t index;
+	uint8_t variant;
+	uint64_t serial;           /* Unique per vHCA: detects index reuse. */
+	enum mlx5_sim_mkey_kind kind;
+	enum mlx5_sim_mkey_origin origin;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t pdn;
+	bool free, umr_en, a, rw, rr, lw, lr, en_rinval;
+	uint8_t crypto_en;
+	uint8_t access_mode;       /* PRM access mode as created. */
+	uint8_t log_page_size;
+	uint32_t qpn;
+	uint32_t dv_flags;         /* mlx5dv_create_mkey create_flags. */
+	uint64_t start;
+	uint64_t len;
+	bool length64;             /* [start, 2^64): len is not used. */
+	uint32_t translations_octword_size;
+	union {
+		struct {
+			struct mlx5_sim_umem *umem;
+			uint64_t offset;
+		} mtt;
+		struct {
+			uint32_t num;
+			struct mlx5_sim_klm_entry *entries;
+		} klm;
+		struct {
+			struct mlx5_sim_remote target;
+			uint32_t key;      /* Target key as given (carried, not checked). */
+			uint16_t vhca_id;
+		} cross;
+		struct {
+			struct mlx5_sim_remote target;
+			uint16_t vhca_id;
+			uint32_t obj_id;
+			uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+		} alias;
+	} u;
+	/* ALLOW_OTHER_VHCA_ACCESS grant. */
+	bool allowed;
+	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+};
+
+/* The caller's handle for a DEVX object. */
+enum mlx5_sim_obj_kind {
+	MLX5_SIM_OBJ_MKEY,
+	MLX5_SIM_OBJ_ALIAS,
+};
+
+struct mlx5_sim_devx_obj {
+	uint32_t magic;
+	enum mlx5_sim_obj_kind kind;
+	struct mlx5_sim_file *file;
+	uint32_t index;            /* mkey index (alias: obj_id). */
+	uint64_t serial;
+	uint16_t obj_type;         /* General object type (alias). */
+	TAILQ_ENTRY(mlx5_sim_devx_obj) next;
+};
+
+/* Verbs MR and mlx5dv mkey handles. */
+struct mlx5_sim_mr {
+	struct ibv_mr ibmr;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	uint32_t index;
+	uint64_t serial;
+	TAILQ_ENTRY(mlx5_sim_mr) next;
+};
+
+struct mlx5_sim_dv_mkey {
+	struct mlx5dv_mkey dv;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	uint32_t index;
+	uint64_t serial;
+	TAILQ_ENTRY(mlx5_sim_dv_mkey) next;
+};
+
+/* Packet pacing: table entries per vHCA, handles per file. */
+struct mlx5_sim_pp_entry {
+	uint32_t refcount;
+	bool dedicated;
+	uint16_t uid;
+	uint8_t ctx[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
+};
+
+struct mlx5_sim_pp {
+	struct mlx5dv_pp dv;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	TAILQ_ENTRY(mlx5_sim_pp) next;
+};
+
+/* A context handed to the caller. */
+struct mlx5_sim_ctx {
+	struct ibv_context ibctx;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	TAILQ_ENTRY(mlx5_sim_ctx) next;
+};
+
+/* The model of a uverbs file: what contexts share and objects belong to. */
+struct mlx5_sim_file {
+	TAILQ_ENTRY(mlx5_sim_file) next;       /* In the registry. */
+	TAILQ_ENTRY(mlx5_sim_file) vhca_next;  /* In vhca->files. */
+	struct mlx5_sim_vhca *vhca;
+	dev_t st_dev;
+	ino_t st_ino;
+	bool devx;             /* A DEVX uid (uctx) was created. */
+	uint16_t uid;
+	uint32_t next_pd_handle;
+	TAILQ_HEAD(, mlx5_sim_ctx) ctxs;
+	TAILQ_HEAD(, mlx5_sim_pd_obj) pd_objs;
+	TAILQ_HEAD(, mlx5_sim_pd) pds;
+	TAILQ_HEAD(, mlx5_sim_mr) mrs;
+	TAILQ_HEAD(, mlx5_sim_devx_obj) objs;
+	TAILQ_HEAD(, mlx5_sim_dv_mkey) dv_mkeys;
+	TAILQ_HEAD(, mlx5_sim_umem) umems;
+	TAILQ_HEAD(, mlx5_sim_uar) uars;
+	TAILQ_HEAD(, mlx5_sim_pp) pps;
+};
+
+/* Live object counts of a vHCA (guarded by the card lock). */
+struct mlx5_sim_live {
+	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
+	uint64_t pp_entries, allowed;
+};
+
+struct mlx5_sim_vhca {
+	struct ibv_device ibdev;               /* Name mlx5_sim_c<card>_v<id>. */
+	TAILQ_ENTRY(mlx5_sim_vhca) next;       /* In the registry. */
+	TAILQ_ENTRY(mlx5_sim_vhca) card_next;  /* In card->vhcas. */
+	struct mlx5_sim_card *card;
+	uint16_t vhca_id;
+	struct mlx5_sim_caps caps;
+	struct mlx5_sim_fault fault;
+	TAILQ_HEAD(, mlx5_sim_file) files;
+	/* Mkey table: slots[index], grown on demand up to the table size. */
+	struct mlx5_sim_mkey **mkeys;
+	uint32_t mkey_slots;
+	uint32_t mkey_hint;
+	uint32_t mkey_count;
+	uint64_t next_serial;
+	uint8_t next_variant;
+	/* Number spaces. */
+	uint32_t next_pdn;
+	uint32_t next_umem_id;
+	uint32_t next_uar_page;
+	uint16_t next_uid;
+	uint32_t pd_count, umem_count, uar_count, uctx_count;
+	/* Packet pacing table: entries[i] is index i + 1. */
+	struct mlx5_sim_pp_entry *pp;
+	/* Accounting. */
+	struct mlx5_sim_live live;
+	uint64_t reclaimed;
+	uint64_t commands;
+	uint64_t failed_commands;
+};
+
+struct mlx5_sim_card {
+	uint16_t id;
+	pthread_mutex_t lock;
+	TAILQ_HEAD(, mlx5_sim_vhca) vhcas;
+};
+
+/* Registry (mlx5_sim_card.c). */
+void mlx5_sim_registry_lock(void);
+void mlx5_sim_registry_unlock(void);
+/* Lock/unlock the card of a vHCA. */
+void mlx5_sim_vhca_lock(struct mlx5_sim_vhca *vhca);
+void mlx5_sim_vhca_unlock(struct mlx5_sim_vhca *vhca);
+/* Find a vHCA of a card (card lock held). */
+struct mlx5_sim_vhca *mlx5_sim_card_vhca(struct mlx5_sim_card *card,
+					 uint16_t vhca_id);
+/* The vHCA of a sim ibv_device, or NULL (registry lock not held). */
+struct mlx5_sim_vhca *mlx5_sim_vhca_of_device(struct ibv_device *dev);
+/* Create a vHCA, or find it and check its capabilities. */
+int mlx5_sim_vhca_get(uint16_t card, uint16_t vhca_id,
+		      const struct mlx5_sim_caps *caps, uint32_t caps_given,
+		      struct mlx5_sim_vhca **vhca);
+/* Replace the fault setting of a vHCA. */
+void mlx5_sim_vhca_fault_arm(struct mlx5_sim_vhca *vhca,
+			     const struct mlx5_sim_fault *fault);
+/* Bits of caps_given: which capability devargs a probe named. */
+enum {
+	MLX5_SIM_CAP_HCA_CAP_2 = RTE_BIT32(0),
+	MLX5_SIM_CAP_CROSSING = RTE_BIT32(1),
+	MLX5_SIM_CAP_PACING = RTE_BIT32(2),
+	MLX5_SIM_CAP_PP_TABLE_SIZE = RTE_BIT32(3),
+	MLX5_SIM_CAP_PP_MIN_RATE = RTE_BIT32(4),
+	MLX5_SIM_CAP_PP_MAX_RATE = RTE_BIT32(5),
+	MLX5_SIM_CAP_UPDATE_TAG = RTE_BIT32(6),
+	MLX5_SIM_CAP_CRYPTO = RTE_BIT32(7),
+};
+/* Effective cross-vHCA capability. */
+static inline bool
+mlx5_sim_vhca_crossing(const struct mlx5_sim_vhca *vhca)
+{
+	return vhca->caps.hca_cap_2 && vhca->caps.crossing;
+}
+
+/* Commands (mlx5_sim_card.c): accounting, faults, syndromes, names. */
+uint32_t mlx5_sim_cmd_start(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+			    uint8_t *status);
+uint8_t mlx5_sim_cmd_finish(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+			    uint32_t syndrome, uint8_t status);
+uint8_t mlx5_sim_syndrome_status(uint32_t syndrome);
+const char *mlx5_sim_opcode_name(uint16_t opcode);
+int mlx5_sim_opcode_parse(const char *name, uint16_t *opcode);
+const char *mlx5_sim_status_name(uint8_t status);
+int mlx5_sim_status_parse(const char *name, uint8_t *status);
+
+/* Contexts and files (mlx5_sim_ctx.c). */
+struct mlx5_sim_ctx *mlx5_sim_ctx_get(struct ibv_context *ctx);
+struct mlx5_sim_pd *mlx5_sim_pd_get(struct ibv_pd *pd);
+struct mlx5_sim_pd_obj *mlx5_sim_pd_find(struct mlx5_sim_vhca *vhca,
+					 uint32_t pdn,
+					 struct mlx5_sim_file **owner);
+struct mlx5_sim_umem *mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca,
+					 uint32_t umem_id);
+
+/* Mkey table (mlx5_sim_mkey.c). */
+uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
+			     struct mlx5_sim_mkey **mkey);
+void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
+			   struct mlx5_sim_mkey *mkey);
+struct mlx5_sim_mkey *mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca,
+				       uint32_t index);
+struct mlx5_sim_mkey *mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca,
+					   uint32_t key);
+struct mlx5_sim_mkey *mlx5_sim_remote_get(const struct mlx5_sim_remote *r);
+uint32_t mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
+				  size_t inlen, void *out,
+				  struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_query_mkey(struct mlx5_sim_file *file, const void *in,
+				 void *out, size_t outlen);
+uint32_t mlx5_sim_cmd_destroy_mkey(struct mlx5_sim_file *file,
+				   const void *in);
+void mlx5_sim_mkey_reclaim(struct mlx5_sim_vhca *vhca,
+			   struct mlx5_sim_mkey *mkey);
+
+/* General objects and cross-vHCA access (mlx5_sim_obj.c). */
+uint32_t mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
+				  size_t inlen, void *out,
+				  struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_query_gobj(struct mlx5_sim_file *file, const void *in,
+				 void *out, size_t outlen);
+uint32_t mlx5_sim_cmd_modify_gobj(struct mlx5_sim_file *file, const void *in);
+uint32_t mlx5_sim_cmd_destroy_gobj(struct mlx5_sim_file *file,
+				   const void *in);
+uint32_t mlx5_sim_cmd_allow_access(struct mlx5_sim_file *file,
+				   const void *in);
+
+/* Packet pacing (mlx5_sim_pp.c). */
+void mlx5_sim_pp_reclaim(struct mlx5_sim_file *file);
+
+/* The backend (mlx5_sim_vdev.c). */
+extern const struct mlx5_glue mlx5_sim_glue;
+
+/* Backend operations, spread over the files above. */
+struct ibv_device **mlx5_sim_get_device_list(int *num_devices);
+void mlx5_sim_free_device_list(struct ibv_device **list);
+struct ibv_context *mlx5_sim_open_device(struct ibv_device *device,
+					 struct mlx5dv_context_attr *attr);
+int mlx5_sim_close_device(struct ibv_context *ctx);
+struct ibv_context *mlx5_sim_import_device(int cmd_fd);
+struct ibv_pd *mlx5_sim_alloc_pd(struct ibv_context *ctx);
+int mlx5_sim_dealloc_pd(struct ibv_pd *pd);
+struct ibv_pd *mlx5_sim_import_pd(struct ibv_context *ctx, uint32_t pd_handle);
+void mlx5_sim_unimport_pd(struct ibv_pd *pd);
+int mlx5_sim_query_pdn(struct ibv_pd *pd, uint32_t *pdn);
+struct ibv_mr *mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			       int access);
+int mlx5_sim_dereg_mr(struct ibv_mr *mr);
+struct mlx5dv_devx_umem *mlx5_sim_umem_reg(struct ibv_context *ctx,
+					   void *addr, size_t size,
+					   uint32_t access);
+int mlx5_sim_umem_dereg(struct mlx5dv_devx_umem *umem);
+struct mlx5dv_devx_uar *mlx5_sim_alloc_uar(struct ibv_context *ctx,
+					   uint32_t flags);
+void mlx5_sim_free_uar(struct mlx5dv_devx_uar *uar);
+struct mlx5dv_devx_obj *mlx5_sim_obj_create(struct ibv_context *ctx,
+					    const void *in, size_t inlen,
+					    void *out, size_t outlen);
+int mlx5_sim_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
+		       size_t inlen, void *out, size_t outlen);
+int mlx5_sim_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
+			size_t inlen, void *out, size_t outlen);
+int mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *obj);
+int mlx5_sim_general_cmd(struct ibv_context *ctx, const void *in,
+			 size_t inlen, void *out, size_t outlen);
+struct mlx5dv_mkey *mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
+int mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+struct mlx5dv_pp *mlx5_sim_pp_alloc(struct ibv_context *ctx,
+				    size_t pp_context_sz,
+				    const void *pp_context, uint32_t flags);
+void mlx5_sim_pp_free(struct mlx5dv_pp *pp);
+int mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen,
+		      void *out, size_t outlen);
+int mlx5_sim_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
+		       void *out, size_t outlen);
+int mlx5_sim_cq_query(struct ibv_cq *cq, const void *in, size_t inlen,
+		      void *out, size_t outlen);
+int mlx5_sim_cq_modify(struct ibv_cq *cq, const void *in, size_t inlen,
+		       void *out, size_t outlen);
+int mlx5_sim_srq_query(struct ibv_srq *srq, const void *in, size_t inlen,
+		       void *out, size_t outlen);
+int mlx5_sim_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen,
+			void *out, size_t outlen);
+int mlx5_sim_wq_query(struct ibv_wq *wq, const void *in, size_t inlen,
+		      void *out, size_t outlen);
+int mlx5_sim_wq_modify(struct ibv_wq *wq, const void *in, size_t inlen,
+		       void *out, size_t outlen);
+int mlx5_sim_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+			   size_t inlen, void *out, size_t outlen);
+int mlx5_sim_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+			    size_t inlen, void *out, size_t outlen);
+int mlx5_sim_query_qp_lag_port(struct ibv_qp *qp, uint8_t *port_num,
+			       uint8_t *active_port_num);
+int mlx5_sim_modify_qp_lag_port(struct ibv_qp *qp, uint8_t port_num);
+int mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport);
+
+#endif /* MLX5_SIM_PRIV_H_ */

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The software device as a DPDK driver: the "sim" backend (operations table
+ * and device lookup from devargs) and the vdev driver "mlx5_sim" whose
+ * devices mlx5_sim0, mlx5_sim1, ... are probed through the common layer.
+ *
+ *   --vdev=mlx5_sim0,card=0,vhca_id=2,class=eth:crypto
+ *
+ * Devargs of the software device (the common layer takes class, cmd_fd,
+ * pd_handle, mr_ext_memseg_en, mr_mempool_reg_en and sys_mem_en, and rejects
+ * unknown keys). Integers are decimal or 0x hexadecimal.
+ *
+ *   key            range               default      meaning
+ *   card           0..255              0            card holding the vHCA;
+ *                                                   cross-vHCA access works
+ *                                                   only inside a card
+ *   vhca_id        0..65535            N of         vHCA of the card; created
+ *                                      mlx5_sim<N>  by the first probe naming
+ *                                                   it, alive until exit
+ *   crossing       0|1                 1            crossing_vhca_mkey,
+ *                                                   cross_vhca_object_to_object
+ *                                                   (LOCAL_MKEY_TO_REMOTE_MKEY)
+ *                                                   and
+ *                                                   allowed_object_for_other_
+ *                                                   vhca_access (MKEY) caps
+ *   hca_cap_2      0|1                 1            general_2 capability
+ *                                                   block; 0 also hides the
+ *                                                   cross-vHCA caps
+ *   pacing         0|1                 1            qos + packet_pacing caps
+ *                                                   and the rate table
+ *   pp_table_size  2..65535            128          rate table size; indices
+ *                                                   1..size-1 (0 = unlimited)
+ *   pp_min_rate    0..4294967295 kbps  1000         lowest rate accepted
+ *   pp_max_rate    0..4294967295 kbps  100000000    highest rate accepted;
+ *                                                   pp_min_rate <= pp_max_rate
+ *   update_tag     0|1                 1            mlx5dv_create_mkey
+ *                                                   accepts UPDATE_TAG
+ *   crypto         0|1                 1            mlx5dv_create_mkey
+ *                                                   accepts CRYPTO
+ *   fail_cmd       opcode 0..0xffff    none         fault injection: the
+ *                  or name                          command to fail
+ *                  (CREATE_MKEY, ...)
+ *   fail_nth       1..4294967295       none         fault injection: fail
+ *                                                   the nth command (of
+ *                                                   fail_cmd if given, else
+ *                                                   of any opcode) counted
+ *                                                   from the probe, once
+ *   fail_status    status 1..255 or    0x3          status of the injected
+ *                  name (BAD_PARAM,    BAD_PARAM    failure; needs fail_cmd
+ *                  NO_RESOURCES, ...)               or fail_nth
+ *
+ * fail_cmd alone fails every command with that opcode; fail_nth alone fails
+ * the nth command of any opcode once; both fail the nth command of that
+ * opcode once. Each probe of a vHCA replaces its fault setting (no fail_*
+ * key: no fault). Capabilities are fixed when the vHCA is created: a later
+ * probe of the same vHCA giving a capability key with another value fails
+ * with EEXIST. A malformed or out-of-range value fails with EINVAL.
+ *
+ * Command names: QUERY_HCA_CAP, CREATE_MKEY, QUERY_MKEY, DESTROY_MKEY,
+ * QUERY_SPECIAL_CONTEXTS, SET_PP_RATE_LIMIT, QUERY_RATE_LIMIT, ALLOC_PD,
+ * DEALLOC_PD, ALLOC_UAR, DEALLOC_UAR, CREATE_GENERAL_OBJECT,
+ * MODIFY_GENERAL_OBJECT, QUERY_GENERAL_OBJECT, DESTROY_GENERAL_OBJECT,
+ * CREATE_UCTX, DESTROY_UCTX, CREATE_UMEM, DESTROY_UMEM,
+ * ALLOW_OTHER_VHCA_ACCESS (case-insensitive, optional MLX5_CMD_OP_ prefix).
+ * Status names: INT_ERR, BAD_OP, BAD_PARAM, BAD_SYS_STATE, BAD_RES, RES_BUSY,
+ * LIM, BAD_RES_STATE, BAD_INDEX, NO_RESOURCES, BAD_QP_STATE, BAD_PKT,
+ * BAD_SIZE_OUTS_CQES, BAD_INPUT_LEN, BAD_OUTPUT_LEN.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <bus_vdev_driver.h>
+
+#include "mlx5_common.h"
+#include "mlx5_sim_priv.h"
+
+#define SIM_DEFAULT_PP_TABLE_SIZE 128
+#define SIM_DEFAULT_PP_MIN_RATE 1000
+#define SIM_DEFAULT_PP_MAX_RATE 100000000
+
+static const char *const sim_devarg_keys[] = {
+	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_table_size",
+	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "fail_cmd",
+	"fail_nth", "fail_status", NULL,
+};
+
+/* What the devargs of one probe say. */
+struct sim_devargs {
+	uint16_t card;
+	bool vhca_id_set;
+	uint16_t vhca_id;
+	struct mlx5_sim_caps caps;
+	uint32_t caps_given;        /* MLX5_SIM_CAP_* keys present. */
+	bool fail_cmd_set;
+	uint16_t fail_cmd;
+	bool fail_nth_set;
+	uint32_t fail_nth;
+	bool fail_status_set;
+	uint8_t fail_status;
+};
+
+/* Parse an unsigned integer in [min, max]; log key and value otherwise. */
+static int
+sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
+	       uint64_t *result)
+{
+	unsigned long long v;
+	char *end = NULL;
+
+	if (value == NULL || *value == '\0' || *value == '-' || *value == '+' ||
+	    *value == ' ')
+		goto bad;
+	errno = 0;
+	v = strtoull(value, &end, 0);
+	if (errno != 0 || end == NULL || *end != '\0' || v < min || v > max)
+		goto bad;
+	*result = v;
+	return 0;
+bad:
+	SIM_LOG(ERR, "devarg %s=%s: expected an integer in [%" PRIu64 ", %"
+		PRIu64 "]", key, value != NULL ? value : "", min, max);
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
+
+/* A 0|1 capability devarg. */
+static int
+sim_parse_bool(const char *key, const char *value, bool *result)
+{
+	uint64_t v;
+	int ret = sim_parse_uint(key, value, 0, 1, &v);
+
+	if (ret == 0)
+		*result = v != 0;
+	return ret;
+}
+
+static int
+sim_parse_fail_cmd(const char *key, const char *value, uint16_t *opcode)
+{
+	uint64_t v;
+
+	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
+		if (sim_parse_uint(key, value, 0, UINT16_MAX, &v) < 0)
+			return -EINVAL;
+		*opcode = (uint16_t)v;
+		return 0;
+	}
+	if (value != NULL && mlx5_sim_opcode_parse(value, opcode) == 0)
+		return 0;
+	SIM_LOG(ERR, "devarg %s=%s: expected an opcode (0..0xffff) or a"
+		" command name such as CREATE_MKEY", key,
+		value != NULL ? value : "");
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
+
+static int
+sim_parse_fail_status(const char *key, const char *value, uint8_t *status)
+{
+	uint64_t v;
+
+	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
+		if (sim_parse_uint(key, value, 1, UINT8_MAX, &v) < 0)
+			return -EINVAL;
+		*status = (uint8_t)v;
+		return 0;
+	}
+	if (value != NULL && mlx5_sim_status_parse(value, status) == 0 &&
+	    *status != MLX5_CMD_STAT_OK)
+		return 0;
+	SIM_LOG(ERR, "devarg %s=%s: expected a non-zero status (1..255) or a"
+		" status name such as BAD_PARAM", key,
+		value != NULL ? value : "");
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
+
+static int
+sim_devarg_handler(const char *key, const char *value, void *opaque)
+{
+	struct sim_devargs *da = opaque;
+	struct mlx5_sim_caps *caps = &da->caps;
+	uint64_t v;
+	int ret;
+
+	if (strcmp(key, "card") == 0) {
+		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_CARD, &v);
+		da->card = (uint16_t)v;
+	} else if (strcmp(key, "vhca_id") == 0) {
+		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_VHCA_ID, &v);
+		da->vhca_id = (uint16_t)v;
+		da->vhca_id_set = true;
+	} else if (strcmp(key, "crossing") == 0) {
+		ret = sim_parse_bool(key, value, &caps->crossing);
+		da->caps_given |= MLX5_SIM_CAP_CROSSING;
+	} else if (strcmp(key, "hca_cap_2") == 0) {
+		ret = sim_parse_bool(key, value, &caps->hca_cap_2);
+		da->caps_given |= MLX5_SIM_CAP_HCA_CAP_2;
+	} else if (strcmp(key, "pacing") == 0) {
+		ret = sim_parse_bool(key, value, &caps->pacing);
+		da->caps_given |= MLX5_SIM_CAP_PACING;
+	} else if (strcmp(key, "pp_table_size") == 0) {
+		ret = sim_parse_uint(key, value, 2, UINT16_MAX, &v);
+		caps->pp_table_size = (uint16_t)v;
+		da->caps_given |= MLX5_SIM_CAP_PP_TABLE_SIZE;
+	} else if (strcmp(key, "pp_min_rate") == 0) {
+		ret = sim_parse_uint(key, value, 0, UINT32_MAX, &v);
+		caps->pp_min_rate = (uint32_t)v;
+		da->caps_given |= MLX5_SIM_CAP_PP_MIN_RATE;
+	} else if (strcmp(key, "pp_max_rate") == 0) {
+		ret = sim_parse_uint(key, value, 0, UINT32_MAX, &v);
+		caps->pp_max_rate = (uint32_t)v;
+		da->caps_given |= MLX5_SIM_CAP_PP_MAX_RATE;
+	} else if (strcmp(key, "update_tag") == 0) {
+		ret = sim_parse_bool(key, value, &caps->update_tag);
+		da->caps_given |= MLX5_SIM_CAP_UPDATE_TAG;
+	} else if (strcmp(key, "crypto") == 0) {
+		ret = sim_parse_bool(key, value, &caps->crypto);
+		da->caps_given |= MLX5_SIM_CAP_CRYPTO;
+	} else if (strcmp(key, "fail_cmd") == 0) {
+		ret = sim_parse_fail_cmd(key, value, &da->fail_cmd);
+		da->fail_cmd_set = true;
+	} else if (strcmp(key, "fail_nth") == 0) {
+		ret = sim_parse_uint(key, value, 1, UINT32_MAX, &v);
+		da->fail_nth = (uint32_t)v;
+		da->fail_nth_set = true;
+	} else if (strcmp(key, "fail_status") == 0) {
+		ret = sim_parse_fail_status(key, value, &da->fail_status);
+		da->fail_status_set = true;
+	} else {
+		/* mlx5_kvargs_process() passes only the keys listed. */
+		SIM_LOG(ERR, "devarg %s=%s: not a sim key", key,
+			value != NULL ? value : "");
+		rte_errno = EINVAL;
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* vhca_id default: N of the device name mlx5_sim<N>. */
+static int
+sim_vhca_id_from_name(const char *name, uint16_t *vhca_id)
+{
+	size_t plen = strlen(MLX5_SIM_DRIVER_NAME);
+	unsigned long v;
+	char *end = NULL;
+
+	if (name == NULL || strncmp(name, MLX5_SIM_DRIVER_NAME, plen) != 0 ||
+	    name[plen] < '0' || name[plen] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(name + plen, &end, 10);
+	if (errno != 0 || *end != '\0' || v > MLX5_SIM_MAX_VHCA_ID)
+		return -EINVAL;
+	*vhca_id = (uint16_t)v;
+	return 0;
+}
+
+static int
+sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
+		struct ibv_device **ibv_dev)
+{
+	struct sim_devargs da = {
+		.card = 0,
+		.caps = {
+			.hca_cap_2 = true,
+			.crossing = true,
+			.pacing = true,
+			.update_tag = true,
+			.crypto = true,
+			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
+			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
+			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
+		},
+		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
+	};
+	struct mlx5_sim_fault fault = { .armed = false, .opcode = -1 };
+	const char *name = cdev->dev != NULL ? cdev->dev->name : NULL;
+	struct mlx5_sim_vhca *vhca;
+	int ret;
+
+	ret = mlx5_kvargs_process(kv, sim_devarg_keys, sim_devarg_handler,
+				  &da);
+	if (ret < 0)
+		return ret;
+	if (da.caps.pp_min_rate > da.caps.pp_max_rate) {
+		SIM_LOG(ERR, "devargs pp_min_rate=%u pp_max_rate=%u: the"
+			" minimum rate is above the maximum",
+			da.caps.pp_min_rate, da.caps.pp_max_rate);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (da.fail_status_set && !da.fail_cmd_set && !da.fail_nth_set) {
+		SIM_LOG(ERR, "devarg fail_status=%s: needs fail_cmd or fail_nth",
+			mlx5_sim_status_name(da.fail_status));
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (!da.vhca_id_set &&
+	    sim_vhca_id_from_name(name, &da.vhca_id) < 0) {
+		SIM_LOG(ERR, "device %s: no vhca_id devarg and no number in the"
+			" name (mlx5_sim<N>) to take it from",
+			name != NULL ? name : "(unnamed)");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = mlx5_sim_vhca_get(da.card, da.vhca_id, &da.caps, da.caps_given,
+				&vhca);
+	if (ret < 0)
+		return ret;
+	if (da.fail_cmd_set || da.fail_nth_set) {
+		fault.armed = true;
+		fault.opcode = da.fail_cmd_set ? da.fail_cmd : -1;
+		fault.nth = da.fail_nth_set ? da.fail_nth : 0;
+		fault.status = da.fail_status;
+	}
+	mlx5_sim_vhca_fault_arm(vhca, &fault);
+	*ibv_dev = &vhca->ibdev;
+	SIM_LOG(DEBUG, "device %s is %s", name != NULL ? name : "(unnamed)",
+		vhca->ibdev.name);
+	return 0;
+}
+
+const struct mlx5_glue mlx5_sim_glue = {
+	.name = "sim",
+	.get_device_list = mlx5_sim_get_device_list,
+	.free_device_list = mlx5_sim_free_device_list,
+	.dv_open_device = mlx5_sim_open_device,
+	.close_device = mlx5_sim_close_device,
+	.import_device = mlx5_sim_import_device,
+	.alloc_pd = mlx5_sim_alloc_pd,
+	.dealloc_pd = mlx5_sim_dealloc_pd,
+	.import_pd = mlx5_sim_import_pd,
+	.unimport_pd = mlx5_sim_unimport_pd,
+	.query_pdn = mlx5_sim_query_pdn,
+	.reg_mr = mlx5_sim_reg_mr,
+	.dereg_mr = mlx5_sim_dereg_mr,
+	.devx_obj_create = mlx5_sim_obj_create,
+	.devx_obj_query = mlx5_sim_obj_query,
+	.devx_obj_modify = mlx5_sim_obj_modify,
+	.devx_obj_destroy = mlx5_sim_obj_destroy,
+	.devx_general_cmd = mlx5_sim_general_cmd,
+	.devx_umem_reg = mlx5_sim_umem_reg,
+	.devx_umem_dereg = mlx5_sim_umem_dereg,
+	.devx_alloc_uar = mlx5_sim_alloc_uar,
+	.devx_free_uar = mlx5_sim_free_uar,
+	.dv_create_mkey = mlx5_sim_dv_create_mkey,
+	.dv_destroy_mkey = mlx5_sim_dv_destroy_mkey,
+	.dv_pp_alloc = mlx5_sim_pp_alloc,
+	.dv_pp_free = mlx5_sim_pp_free,
+	.devx_qp_query = mlx5_sim_qp_query,
+	.devx_qp_modify = mlx5_sim_qp_modify,
+	.devx_cq_query = mlx5_sim_cq_query,
+	.devx_cq_modify = mlx5_sim_cq_modify,
+	.devx_srq_query = mlx5_sim_srq_query,
+	.devx_srq_modify = mlx5_sim_srq_modify,
+	.devx_wq_query = mlx5_sim_wq_query,
+	.devx_wq_modify = mlx5_sim_wq_modify,
+	.devx_ind_tbl_query = mlx5_sim_ind_tbl_query,
+	.devx_ind_tbl_modify = mlx5_sim_ind_tbl_modify,
+	.dv_query_qp_lag_port = mlx5_sim_query_qp_lag_port,
+	.dv_modify_qp_lag_port = mlx5_sim_modify_qp_lag_port,
+	.dv_modify_qp_udp_sport = mlx5_sim_modify_qp_udp_sport,
+};
+
+static const struct mlx5_backend mlx5_sim_backend = {
+	.name = "sim",
+	.glue = &mlx5_sim_glue,
+	.find_device = sim_find_device,
+	.release_device = NULL, /* vHCAs live until the process ends. */
+};
+
+static int
+mlx5_sim_vdev_probe(struct rte_vdev_device *vdev)
+{
+	return mlx5_common_dev_probe(&vdev->device, &mlx5_sim_backend);
+}
+
+static int
+mlx5_sim_vdev_remove(struct rte_vdev_device *vdev)
+{
+	return mlx5_common_dev_remove(&vdev->device);
+}
+
+static struct rte_vdev_driver mlx5_sim_vdev_driver = {
+	.probe = mlx5_sim_vdev_probe,
+	.remove = mlx5_sim_vdev_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(mlx5_sim, mlx5_sim_vdev_driver);
+RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
+	"card=<0-255> "
+	"vhca_id=<0-65535> "
+	"crossing=<0|1> "
+	"hca_cap_2=<0|1> "
+	"pacing=<0|1> "
+	"pp_table_size=<2-65535> "
+	"pp_min_rate=<kbps> "
+	"pp_max_rate=<kbps> "
+	"update_tag=<0|1> "
+	"crypto=<0|1> "
+	"fail_cmd=<opcode|name> "
+	"fail_nth=<n> "
+	"fail_status=<status|name> "
+	"class=<eth|crypto> "
+	"cmd_fd=<fd> "
+	"pd_handle=<handle> "
+	"mr_ext_memseg_en=<0|1> "
+	"mr_mempool_reg_en=<0|1> "
+	"sys_mem_en=<0|1>");

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Cross-vHCA memory access on a (software) BlueField card.
+ *
+ * One card, two vHCAs: the host PF (vhca 1) and the DPU's Arm side (vhca 2).
+ * The host exports a buffer with an access key; the DPU maps it twice — a
+ * crossing mkey (the RFC's rte_pmd_mlx5_create_cross_vhca_mkey) and a keyed
+ * alias (rte_pmd_mlx5_import_mem) — then the device reads and writes host
+ * memory through each, and the bytes are checked. Finally the host revokes
+ * the export and the DPU's access fails cleanly.
+ *
+ * On real hardware the two halves run in two processes (host and Arm) and
+ * exchange (vhca_id, mkey, access key) over any channel; here one process
+ * probes both vHCAs of the software card:
+ *
+ *   build/examples/cross_vhca --no-huge -m 256 --no-pci --no-shconf -l 0 \
+ *       --vdev=mlx5_sim0,card=0,vhca_id=1 --vdev=mlx5_sim1,card=0,vhca_id=2
+ *
+ * Without --vdev arguments the program probes exactly these two devices.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus.h>
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <bus_driver.h>
+
+#include <mlx5_common.h>
+#include <mlx5_sim.h>
+#include <rte_pmd_mlx5.h>
+
+#define HOST_NAME "mlx5_sim0"
+#define DPU_NAME "mlx5_sim1"
+#define BUF_LEN (16 * 4096)
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { \
+		printf("  ok: " __VA_ARGS__); \
+		printf("\n"); \
+	} else { \
+		printf("  FAILED: " __VA_ARGS__); \
+		printf(" (rte_errno %d: %s)\n", rte_errno, \
+		       rte_strerror(rte_errno)); \
+		failures++; \
+	} \
+} while (0)
+
+static int
+cmp_name(const struct rte_device *dev, const void *name)
+{
+	return strcmp(dev->name, name);
+}
+
+static struct rte_device *
+find_or_probe(const char *name, const char *args)
+{
+	struct rte_bus *bus = rte_bus_find_by_name("vdev");
+	struct rte_device *dev = bus->find_device(NULL, cmp_name, name);
+
+	if (dev == NULL && rte_vdev_init(name, args) == 0)
+		dev = bus->find_device(NULL, cmp_name, name);
+	return dev;
+}
+
+/*
+ * The DPU's device moves bytes through a key, as a queue of its would: the
+ * software device's DMA entry point with the DPU's context and PD.
+ */
+static int
+dpu_dma(struct rte_device *dpu, rte_iova_t iova, void *addr, void *buf,
+	size_t len, bool write, uint8_t *syndrome)
+{
+	struct mlx5_common_device *cdev = mlx5_common_dev_get(dpu);
+
+	return mlx5_sim_dma(cdev->ctx, cdev->pdn,
+			    rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)addr,
+			    buf, len, write, syndrome);
+}
+
+static void
+dpu_round_trip(struct rte_device *dpu, const char *how, rte_iova_t iova,
+	       uint8_t *host_buf)
+{
+	char msg[64], back[64];
+	uint8_t syndrome = 0;
+
+	snprintf(msg, sizeof(msg), "DPU wrote this via the %s", how);
+	CHECK(dpu_dma(dpu, iova, host_buf + 4096, msg, sizeof(msg), true,
+		      &syndrome) == 0, "%s: DPU writes host memory", how);
+	CHECK(memcmp(host_buf + 4096, msg, sizeof(msg)) == 0,
+	      "%s: host reads \"%s\"", how, (char *)host_buf + 4096);
+	CHECK(dpu_dma(dpu, iova, host_buf, back, sizeof(back), false,
+		      &syndrome) == 0 && strcmp(back, (char *)host_buf) == 0,
+	      "%s: DPU reads host memory: \"%s\"", how, back);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN] =
+		"shared by host and DPU only...";
+	struct rte_device *host, *dpu;
+	rte_iova_t crossing, alias;
+	uint8_t *host_buf, syndrome = 0;
+	struct mlx5_sim_stats st;
+	uint16_t host_vhca, dpu_vhca;
+	uint32_t host_mkey;
+	struct rte_mbuf m;
+	char tmp[16];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (rte_eal_init(argc, argv) < 0) {
+		printf("EAL init failed\n");
+		return 1;
+	}
+	host = find_or_probe(HOST_NAME, "card=0,vhca_id=1");
+	dpu = find_or_probe(DPU_NAME, "card=0,vhca_id=2");
+	if (host == NULL || dpu == NULL) {
+		printf("cannot probe %s and %s\n", HOST_NAME, DPU_NAME);
+		return 1;
+	}
+	rte_pmd_mlx5_get_vhca_id(host, &host_vhca);
+	rte_pmd_mlx5_get_vhca_id(dpu, &dpu_vhca);
+	printf("host: %s (vhca %u), DPU: %s (vhca %u)\n", host->name, host_vhca,
+	       dpu->name, dpu_vhca);
+
+	printf("host side:\n");
+	host_buf = aligned_alloc(4096, BUF_LEN);
+	memset(host_buf, 0, BUF_LEN);
+	strcpy((char *)host_buf, "host memory, page 0");
+	CHECK(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN, access_key,
+				      &host_vhca, &host_mkey) == 0,
+	      "exported %d bytes at %p: vhca %u, mkey 0x%08x", BUF_LEN,
+	      (void *)host_buf, host_vhca, host_mkey);
+
+	printf("DPU side, crossing mkey (RFC):\n");
+	crossing = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, host_vhca,
+						       host_mkey);
+	CHECK(crossing != 0, "crossing mkey, buf_iova 0x%016llx",
+	      (unsigned long long)crossing);
+	dpu_round_trip(dpu, "crossing mkey", crossing, host_buf);
+
+	printf("DPU side, keyed alias:\n");
+	alias = rte_pmd_mlx5_import_mem(dpu, host_vhca, host_mkey, access_key);
+	CHECK(alias != 0, "alias mkey, buf_iova 0x%016llx",
+	      (unsigned long long)alias);
+	dpu_round_trip(dpu, "alias", alias, host_buf);
+	{
+		uint8_t wrong[RTE_PMD_MLX5_ACCESS_KEY_LEN] = "a guess";
+
+		CHECK(rte_pmd_mlx5_import_mem(dpu, host_vhca, host_mkey,
+					      wrong) == 0 && rte_errno == EINVAL,
+		      "a wrong access key is refused (EINVAL)");
+	}
+
+	printf("DPU side, an mbuf over host memory:\n");
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = host_buf;
+	CHECK(rte_pmd_mlx5_mbuf_set_private_iova(&m, crossing) == 0 &&
+	      (m.ol_flags & rte_pmd_mlx5_private_iova_flag()),
+	      "buf_iova 0x%016llx flagged %s: the PMD uses mkey 0x%08x as is",
+	      (unsigned long long)m.buf_iova, RTE_PMD_MLX5_PRIVATE_IOVA,
+	      rte_pmd_mlx5_iova_to_mkey(m.buf_iova));
+
+	printf("host revokes:\n");
+	CHECK(rte_pmd_mlx5_release_key(host, host_mkey) == 0,
+	      "host released its export (mkey destroyed)");
+	CHECK(dpu_dma(dpu, crossing, host_buf, tmp, sizeof(tmp), false,
+		      &syndrome) < 0,
+	      "DPU read through the crossing mkey fails: %s, CQE syndrome 0x%x",
+	      rte_strerror(rte_errno), syndrome);
+	CHECK(dpu_dma(dpu, alias, host_buf, tmp, sizeof(tmp), true,
+		      &syndrome) < 0,
+	      "DPU write through the alias fails: %s, CQE syndrome 0x%x",
+	      rte_strerror(rte_errno), syndrome);
+	CHECK(rte_pmd_mlx5_release_key(dpu, crossing) == 0 &&
+	      rte_pmd_mlx5_release_key(dpu, alias) == 0,
+	      "DPU released its keys");
+	CHECK(rte_pmd_mlx5_release_key(dpu, alias) == -ENOENT,
+	      "a second release is refused (ENOENT)");
+
+	rte_vdev_uninit(DPU_NAME);
+	rte_vdev_uninit(HOST_NAME);
+	for (uint16_t v = 1; v <= 2; v++) {
+		CHECK(mlx5_sim_vhca_stats(0, v, &st) == 0 &&
+		      st.live_objects == 0 && st.contexts == 0 &&
+		      st.reclaimed == 0,
+		      "vhca %u empty after remove (%llu live, %llu reclaimed)",
+		      v, (unsigned long long)st.live_objects,
+		      (unsigned long long)st.reclaimed);
+	}
+	free(host_buf);
+	rte_eal_cleanup();
+	printf("%s\n", failures ? "cross_vhca: FAILED" : "cross_vhca: OK");
+	return failures ? 1 : 0;
+}

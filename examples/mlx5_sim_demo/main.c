@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * A tour of the common mlx5 layer on the software device: probe, the
+ * capabilities the device reports, mkeys of each kind (with data moved by the
+ * device through them), packet-pacing entries, a command the device refuses,
+ * and a teardown that leaves nothing alive.
+ *
+ *   build/examples/mlx5_sim_demo --no-huge -m 256 --no-pci --no-shconf -l 0
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus.h>
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <bus_driver.h>
+
+#include <mlx5_common.h>
+#include <mlx5_common_pp.h>
+#include <mlx5_devx_cmds.h>
+#include <mlx5_sim.h>
+
+#define DEMO_DEV "mlx5_sim0"
+#define DEMO_ARGS "card=0,vhca_id=1,pp_table_size=16"
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("FAILED: " __VA_ARGS__); \
+		printf(" (rte_errno %d: %s)\n", rte_errno, \
+		       rte_strerror(rte_errno)); \
+		exit(1); \
+	} \
+} while (0)
+
+static int
+cmp_name(const struct rte_device *dev, const void *name)
+{
+	return strcmp(dev->name, name);
+}
+
+static void
+show_caps(const struct mlx5_common_device *cdev)
+{
+	const struct mlx5_hca_attr *c = &cdev->caps;
+
+	printf("device %s: backend %s, ibv device %s, vhca_id %u, pdn %u\n",
+	       cdev->dev->name, cdev->glue->name, cdev->ctx->device->name,
+	       c->vhca_id, cdev->pdn);
+	printf("  general: hca_cap_2=%d crossing_vhca_mkey=%d null_mkey=%d\n",
+	       c->hca_cap_2, c->crossing_vhca_mkey, c->null_mkey);
+	printf("  general_2: cross_vhca_object_to_object=0x%x allowed_object_for_other_vhca_access=0x%llx\n",
+	       c->cross_vhca_object_to_object_supported,
+	       (unsigned long long)c->allowed_object_for_other_vhca_access);
+	printf("  qos: packet_pacing=%d rate range [%u, %u] kbps, table size %u\n",
+	       c->qos.packet_pacing, c->qos.min_rate_kbps, c->qos.max_rate_kbps,
+	       c->qos.rate_table_size);
+}
+
+static void
+demo_mkeys(struct mlx5_common_device *cdev)
+{
+	const size_t len = 2 * 4096;
+	uint8_t *buf = aligned_alloc(4096, len);
+	char msg[] = "written by the device through an indirect mkey";
+	char back[sizeof(msg)];
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_devx_obj *mtt, *klm_mkey;
+	struct mlx5_devx_mkey_info info;
+	uint8_t syndrome = 0;
+
+	CHECK(buf != NULL, "buffer");
+	memset(buf, 0, len);
+	umem = cdev->glue->devx_umem_reg(cdev->ctx, buf, len,
+					 IBV_ACCESS_LOCAL_WRITE);
+	CHECK(umem != NULL, "umem registration");
+	struct mlx5_devx_mkey_attr mattr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = (uintptr_t)buf, .size = len, .pd = cdev->pdn,
+		.lr = true, .lw = true, .umem_id = umem->umem_id,
+		.log_page_size = 12,
+	};
+	mtt = mlx5_devx_cmd_mkey_create(cdev, &mattr);
+	CHECK(mtt != NULL, "MTT mkey");
+	CHECK(mlx5_devx_cmd_mkey_query(mtt, &info) == 0, "QUERY_MKEY");
+	printf("MTT mkey 0x%08x: umem %u, [0x%llx, +%llu), pd %u, lr=%d lw=%d\n",
+	       mtt->id, umem->umem_id, (unsigned long long)info.start_addr,
+	       (unsigned long long)info.len, info.pd, info.lr, info.lw);
+
+	/* An indirect view of the second page at I/O address 0. */
+	struct mlx5_klm klm = {
+		.byte_count = 4096, .mkey = mtt->id,
+		.address = (uintptr_t)buf + 4096,
+	};
+	struct mlx5_devx_mkey_attr kattr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.addr = 0, .size = 4096, .pd = cdev->pdn, .lr = true, .lw = true,
+		.klm_array = &klm, .klm_num = 1,
+	};
+	klm_mkey = mlx5_devx_cmd_mkey_create(cdev, &kattr);
+	CHECK(klm_mkey != NULL, "KLM mkey");
+	CHECK(mlx5_sim_dma(cdev->ctx, cdev->pdn, klm_mkey->id, 100, msg,
+			   sizeof(msg), true, &syndrome) == 0, "device write");
+	CHECK(memcmp(buf + 4096 + 100, msg, sizeof(msg)) == 0,
+	      "bytes landed at page 2 + 100");
+	CHECK(mlx5_sim_dma(cdev->ctx, cdev->pdn, mtt->id,
+			   (uintptr_t)buf + 4196, back, sizeof(back), false,
+			   &syndrome) == 0, "device read");
+	printf("KLM mkey 0x%08x -> MTT mkey: device wrote \"%s\", read it back through the MTT mkey\n",
+	       klm_mkey->id, back);
+	CHECK(mlx5_sim_dma(cdev->ctx, cdev->pdn, klm_mkey->id, 4090, msg,
+			   sizeof(msg), true, &syndrome) != 0,
+	      "out-of-range write must fail");
+	printf("write past the end of the KLM mkey: refused, CQE syndrome 0x%x\n",
+	       syndrome);
+
+	/* mlx5dv_create_mkey rounds max_entries up to a multiple of 4. */
+	struct mlx5dv_mkey_init_attr dv = {
+		.pd = cdev->pd,
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 5,
+	};
+	struct mlx5dv_mkey *dvm = cdev->glue->dv_create_mkey(&dv);
+
+	CHECK(dvm != NULL, "mlx5dv_create_mkey");
+	printf("mlx5dv_create_mkey(INDIRECT, max_entries=5): lkey=rkey=0x%08x, max_entries now %u\n",
+	       dvm->lkey, dv.max_entries);
+	CHECK(cdev->glue->dv_destroy_mkey(dvm) == 0, "destroy dv mkey");
+
+	/* A command the device refuses: an MTT mkey over a umem that is not there. */
+	mattr.umem_id = umem->umem_id + 1000;
+	printf("creating an mkey over umem %u (does not exist):\n",
+	       mattr.umem_id);
+	CHECK(mlx5_devx_cmd_mkey_create(cdev, &mattr) == NULL,
+	      "the device must refuse");
+	printf("  refused: rte_errno %d (%s)\n", rte_errno,
+	       rte_strerror(rte_errno));
+
+	CHECK(mlx5_devx_cmd_destroy(klm_mkey) == 0, "destroy KLM");
+	CHECK(mlx5_devx_cmd_destroy(mtt) == 0, "destroy MTT");
+	CHECK(cdev->glue->devx_umem_dereg(umem) == 0, "umem dereg");
+	free(buf);
+}
+
+static void
+demo_pacing(struct mlx5_common_device *cdev)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 10000 };
+	struct mlx5_pp_entry *a, *b, *c, *bad = NULL;
+
+	CHECK(mlx5_pp_alloc(cdev, &attr, &a) == 0, "shared entry");
+	CHECK(mlx5_pp_alloc(cdev, &attr, &b) == 0, "shared entry");
+	attr.dedicated = true;
+	CHECK(mlx5_pp_alloc(cdev, &attr, &c) == 0, "dedicated entry");
+	printf("pacing 10 Mbps: shared -> index %u, shared again -> index %u, dedicated -> index %u\n",
+	       a->index, b->index, c->index);
+	attr.rate_kbps = cdev->caps.qos.max_rate_kbps + 1;
+	CHECK(mlx5_pp_alloc(cdev, &attr, &bad) < 0, "out-of-range rate");
+	printf("pacing at %u kbps (above the device maximum): refused, %s\n",
+	       attr.rate_kbps, rte_strerror(rte_errno));
+	CHECK(mlx5_pp_free(cdev, a) == 0 && mlx5_pp_free(cdev, b) == 0 &&
+	      mlx5_pp_free(cdev, c) == 0, "free entries");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct mlx5_common_device *cdev;
+	struct mlx5_sim_stats st;
+	struct rte_device *dev;
+	struct rte_bus *vdev_bus;
+	uint16_t card, vhca;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	CHECK(rte_eal_init(argc, argv) >= 0, "EAL init");
+	vdev_bus = rte_bus_find_by_name("vdev");
+	dev = vdev_bus->find_device(NULL, cmp_name, DEMO_DEV);
+	if (dev == NULL) {
+		CHECK(rte_vdev_init(DEMO_DEV, DEMO_ARGS) == 0, "probe "
+		      DEMO_DEV);
+		dev = vdev_bus->find_device(NULL, cmp_name, DEMO_DEV);
+	}
+	cdev = mlx5_common_dev_get(dev);
+	CHECK(cdev != NULL, "common device");
+	CHECK(mlx5_sim_vhca_id_of_ctx(cdev->ctx, &card, &vhca) == 0,
+	      "a software device");
+	show_caps(cdev);
+	demo_mkeys(cdev);
+	demo_pacing(cdev);
+	CHECK(mlx5_sim_vhca_stats(card, vhca, &st) == 0, "stats");
+	printf("before remove: %llu context(s), %llu PD(s), %llu live objects, %llu commands run (%llu refused)\n",
+	       (unsigned long long)st.contexts, (unsigned long long)st.pds,
+	       (unsigned long long)st.live_objects,
+	       (unsigned long long)st.commands,
+	       (unsigned long long)st.failed_commands);
+	CHECK(rte_vdev_uninit(DEMO_DEV) == 0, "remove");
+	CHECK(mlx5_sim_vhca_stats(card, vhca, &st) == 0, "stats");
+	printf("after remove: %llu contexts, %llu live objects, %llu reclaimed\n",
+	       (unsigned long long)st.contexts,
+	       (unsigned long long)st.live_objects,
+	       (unsigned long long)st.reclaimed);
+	CHECK(st.contexts == 0 && st.live_objects == 0 && st.reclaimed == 0,
+	      "teardown leaves nothing");
+	rte_eal_cleanup();
+	printf("demo finished: OK\n");
+	return 0;
+}

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The DEVX command layer against the software device: mailbox validation
+ * (lengths, opcode, parameters), refused commands reported with status and
+ * syndrome, mkeys (MTT over a umem, KLM indirect, crossing capability) and
+ * mlx5dv_create_mkey's rules, each proven by breaking it.
+ */
+
+#include <stdlib.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_sim.h"
+
+#define DX_CARD 30
+
+static struct mlx5_common_device *cdev;
+
+static int
+dx_case_setup(void)
+{
+	if (sim_probe("mlx5_sim0", "card=30,vhca_id=0") != 0)
+		return TEST_FAILED;
+	cdev = sim_cdev("mlx5_sim0");
+	return cdev != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+dx_case_teardown(void)
+{
+	mlx5_sim_fault_clear(DX_CARD, 0);
+	sim_remove("mlx5_sim1");
+	sim_remove("mlx5_sim0");
+	cdev = NULL;
+}
+
+/* Run a raw general command; return the backend's result. */
+static int
+raw_cmd(const void *in, size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return cdev->glue->devx_general_cmd(cdev->ctx, in, inlen, out, outlen);
+}
+
+static int
+test_mailbox_validation(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	size_t outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	uint8_t *out = calloc(1, outlen);
+
+	TEST_ASSERT_NOT_NULL(out, "");
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL, 1));
+	TEST_ASSERT_SUCCESS(raw_cmd(in, sizeof(in), out, outlen), "valid");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), 0, "");
+
+	TEST_ASSERT_EQUAL(raw_cmd(in, 8, out, outlen), EREMOTEIO, "short in");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_INP_LEN_ERR, "");
+	TEST_ASSERT(MLX5_GET(mbox_out, out, syndrome) != 0, "a syndrome");
+
+	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, 16), EREMOTEIO,
+			  "short out");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "");
+
+	MLX5_SET(query_hca_cap_in, in, op_mod, MLX5_HCA_CAP_OPMOD(0x7, 1));
+	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, outlen), EREMOTEIO,
+			  "unknown capability type");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+
+	MLX5_SET(query_hca_cap_in, in, opcode, 0x7ff);
+	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, outlen), EREMOTEIO,
+			  "unknown opcode");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_OP_ERR, "");
+	free(out);
+	return TEST_SUCCESS;
+}
+
+static int
+test_refusal_reported(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(mbox_out)];
+	const char *log;
+	int ret;
+
+	MLX5_SET(query_hca_cap_in, in, opcode, 0x7ff);
+	mlx5_test_log_capture_start();
+	ret = mlx5_devx_cmd_exec(cdev, "TEST_BOGUS", in, sizeof(in), out,
+				 sizeof(out));
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT_EQUAL(ret, -EINVAL, "BAD_OP maps to EINVAL");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(strstr(log, "TEST_BOGUS") != NULL, "names the command");
+	TEST_ASSERT(strstr(log, "BAD_OP") != NULL, "names the status");
+	TEST_ASSERT(strstr(log, "syndrome=0x") != NULL, "gives the syndrome");
+	return TEST_SUCCESS;
+}
+
+/* A page-aligned buffer registered as a umem. */
+struct dx_buf {
+	uint8_t *va;
+	size_t len;
+	struct mlx5dv_devx_umem *umem;
+};
+
+static int
+dx_buf_get(struct dx_buf *b, size_t len)
+{
+	b->len = len;
+	b->va = aligned_alloc(4096, len);
+	if (b->va == NULL)
+		return -ENOMEM;
+	memset(b->va, 0, len);
+	b->umem = cdev->glue->devx_umem_reg(cdev->ctx, b->va, len,
+					    IBV_ACCESS_LOCAL_WRITE);
+	if (b->umem == NULL) {
+		free(b->va);
+		return -errno;
+	}
+	return 0;
+}
+
+static void
+dx_buf_put(struct dx_buf *b)
+{
+	if (b->umem != NULL)
+		cdev->glue->devx_umem_dereg(b->umem);
+	free(b->va);
+	memset(b, 0, sizeof(*b));
+}
+
+static struct mlx5_devx_obj *
+dx_mtt(struct dx_buf *b, bool lw)
+{
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = (uintptr_t)b->va,
+		.size = b->len,
+		.pd = cdev->pdn,
+		.lr = true,
+		.lw = lw,
+		.umem_id = b->umem->umem_id,
+		.log_page_size = 12,
+	};
+
+	return mlx5_devx_cmd_mkey_create(cdev, &attr);
+}
+
+static int
+test_mkey_mtt(void)
+{
+	struct mlx5_devx_mkey_info info;
+	struct mlx5_devx_obj *mkey, *ro;
+	long live = sim_live(DX_CARD, 0);
+	uint8_t data[64], back[64], syn = 0;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 8192), "umem");
+	mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(mkey, "MTT mkey");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_mkey_query(mkey, &info), "query");
+	TEST_ASSERT_EQUAL(info.access_mode, MLX5_MKC_ACCESS_MODE_MTT, "");
+	TEST_ASSERT_EQUAL(info.pd, cdev->pdn, "");
+	TEST_ASSERT(info.start_addr == (uintptr_t)b.va, "");
+	TEST_ASSERT_EQUAL(info.len, 8192, "");
+	TEST_ASSERT(info.lr && info.lw && !info.rr && !info.rw, "");
+	TEST_ASSERT(!info.free, "");
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7 + 1);
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
+		(uintptr_t)b.va + 4000, data, sizeof(data), true, &syn),
+		"device write across a page");
+	TEST_ASSERT(memcmp(b.va + 4000, data, sizeof(data)) == 0, "bytes");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
+		(uintptr_t)b.va + 4000, back, sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(back, data, sizeof(data)) == 0, "read back");
+
+	/* Translation checks, each broken once. */
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
+		(uintptr_t)b.va + 8190, data, 4, false, &syn) < 0,
+		"range past the end");
+	TEST_ASSERT(syn != 0, "an error CQE syndrome");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
+		(uintptr_t)b.va - 1, data, 4, false, &syn) < 0,
+		"range before the start");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn + 1, mkey->id,
+		(uintptr_t)b.va, data, 4, false, &syn) < 0, "wrong PD");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id ^ 0x1,
+		(uintptr_t)b.va, data, 4, false, &syn) < 0, "wrong variant");
+	ro = dx_mtt(&b, false);
+	TEST_ASSERT_NOT_NULL(ro, "read-only mkey");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, ro->id,
+		(uintptr_t)b.va, data, 4, true, &syn) < 0,
+		"write through a read-only mkey");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, ro->id,
+		(uintptr_t)b.va, back, 4, false, &syn), "read is allowed");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(ro), "");
+
+	uint32_t key = mkey->id;
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "destroy");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, key, (uintptr_t)b.va,
+		data, 4, false, &syn) < 0, "a destroyed mkey translates nothing");
+	dx_buf_put(&b);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "all freed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mkey_mtt_errors(void)
+{
+	long live = sim_live(DX_CARD, 0);
+	struct mlx5_devx_mkey_attr attr;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "umem");
+	attr = (struct mlx5_devx_mkey_attr){
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = (uintptr_t)b.va, .size = 4096, .pd = cdev->pdn,
+		.lr = true, .umem_id = b.umem->umem_id + 77,
+	};
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "unknown umem");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	attr.umem_id = b.umem->umem_id;
+	attr.size = 8192;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "range larger than the umem");
+	attr.size = 4096;
+	attr.pd = cdev->pdn + 100;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "PD of nobody");
+	attr.pd = cdev->pdn;
+	attr.size = 0;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "zero length");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	attr.size = 4096;
+	attr.access_mode = MLX5_MKC_ACCESS_MODE_PA;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "physical addressing is not for applications");
+	dx_buf_put(&b);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "nothing left behind");
+	TEST_ASSERT_EQUAL(sim_reclaimed(DX_CARD, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mkey_klm(void)
+{
+	struct dx_buf b1, b2;
+	struct mlx5_devx_obj *m1, *m2, *ind;
+	struct mlx5_devx_mkey_info info;
+	uint8_t data[32], back[32], syn;
+	long live = sim_live(DX_CARD, 0);
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b1, 4096), "");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b2, 4096), "");
+	m1 = dx_mtt(&b1, true);
+	m2 = dx_mtt(&b2, true);
+	TEST_ASSERT(m1 != NULL && m2 != NULL, "");
+	/* Indirect range [0, 8192): 4096 bytes of b1 then 4096 of b2. */
+	struct mlx5_klm klm[2] = {
+		{ .byte_count = 4096, .mkey = m1->id, .address = (uintptr_t)b1.va },
+		{ .byte_count = 4096, .mkey = m2->id, .address = (uintptr_t)b2.va },
+	};
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.addr = 0, .size = 8192, .pd = cdev->pdn, .lr = true, .lw = true,
+		.klm_array = klm, .klm_num = 2,
+	};
+
+	ind = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(ind, "KLM mkey");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_mkey_query(ind, &info), "");
+	TEST_ASSERT_EQUAL(info.access_mode, MLX5_MKC_ACCESS_MODE_KLM, "");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(0xa0 + i);
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, ind->id,
+		4096 - 16, data, sizeof(data), true, &syn),
+		"a write that spans both entries");
+	TEST_ASSERT(memcmp(b1.va + 4096 - 16, data, 16) == 0, "first half");
+	TEST_ASSERT(memcmp(b2.va, data + 16, 16) == 0, "second half");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, ind->id,
+		4096 - 16, back, sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(back, data, sizeof(data)) == 0, "");
+
+	/* An entry naming an mkey that does not exist. */
+	klm[1].mkey = m2->id + 0x10000;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL,
+		    "KLM entry with an unknown mkey");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(ind), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m1), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m2), "");
+	dx_buf_put(&b1);
+	dx_buf_put(&b2);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mkey_crossing_needs_cap(void)
+{
+	struct mlx5_common_device *nc;
+	struct mlx5_sim_stats before, after;
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_CROSSING,
+		.addr = 0x1000, .size = 4096, .lr = true,
+		.crossing_target_vhca_id = 0, .crossing_target_mkey = 0x100,
+	};
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=31,vhca_id=0,crossing=0"), "");
+	nc = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(nc, "");
+	attr.pd = nc->pdn;
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(31, 0, &before), "");
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(nc, &attr) == NULL, "");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "capability checked up front");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(31, 0, &after), "");
+	TEST_ASSERT_EQUAL(after.commands, before.commands, "no command sent");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(31, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_dv_create_mkey(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	static const struct { uint16_t req, got; } round[] = {
+		{ 1, 4 }, { 3, 4 }, { 4, 4 }, { 5, 8 }, { 8, 8 }, { 13, 16 },
+	};
+	struct mlx5dv_mkey_init_attr attr = { .pd = cdev->pd };
+	long live = sim_live(DX_CARD, 0);
+	struct mlx5dv_mkey *mkey;
+	uint8_t syn, byte = 0;
+
+	attr.max_entries = 4;
+	attr.create_flags = 0;
+	errno = 0;
+	TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EOPNOTSUPP,
+		    "flags 0");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT | (1u << 5);
+	TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EOPNOTSUPP,
+		    "unknown flag bit");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+	TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EOPNOTSUPP,
+		    "without INDIRECT");
+	for (size_t i = 0; i < RTE_DIM(round); i++) {
+		attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT;
+		attr.max_entries = round[i].req;
+		mkey = g->dv_create_mkey(&attr);
+		TEST_ASSERT_NOT_NULL(mkey, "max_entries %u", round[i].req);
+		TEST_ASSERT_EQUAL(attr.max_entries, round[i].got,
+				  "rounded up to a multiple of 4, written back");
+		TEST_ASSERT_EQUAL(mkey->lkey, mkey->rkey, "lkey == rkey");
+		TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->lkey, 0,
+			&byte, 1, false, &syn) < 0,
+			"a free (never filled) indirect mkey translates nothing");
+		TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
+	}
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+	attr.max_entries = 2;
+	mkey = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(mkey, "every known flag on a capable device");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+
+	/* A device without UPDATE_TAG refuses it. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=32,vhca_id=0,update_tag=0"), "");
+	struct mlx5_common_device *nt = sim_cdev("mlx5_sim1");
+
+	TEST_ASSERT_NOT_NULL(nt, "");
+	attr.pd = nt->pd;
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG;
+	errno = 0;
+	TEST_ASSERT(nt->glue->dv_create_mkey(&attr) == NULL &&
+		    errno == EOPNOTSUPP, "UPDATE_TAG unsupported");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(32, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mkey_fault(void)
+{
+	long live = sim_live(DX_CARD, 0);
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(DX_CARD, 0,
+		MLX5_CMD_OP_CREATE_MKEY, 1, MLX5_CMD_STAT_LIM_ERR), "");
+	TEST_ASSERT(dx_mtt(&b, true) == NULL, "injected refusal");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "LIM maps to ENOMEM");
+	struct mlx5_devx_obj *m = dx_mtt(&b, true);
+
+	TEST_ASSERT_NOT_NULL(m, "a one-shot fault fails once");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case devx_cases[] = {
+	{ "mailbox_validation", test_mailbox_validation },
+	{ "refusal_reported", test_refusal_reported },
+	{ "mkey_mtt", test_mkey_mtt },
+	{ "mkey_mtt_errors", test_mkey_mtt_errors },
+	{ "mkey_klm", test_mkey_klm },
+	{ "mkey_crossing_needs_cap", test_mkey_crossing_needs_cap },
+	{ "dv_create_mkey", test_dv_create_mkey },
+	{ "mkey_fault", test_mkey_fault },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite devx_suite = {
+	.name = "devx",
+	.case_setup = dx_case_setup,
+	.case_teardown = dx_case_teardown,
+	.cases = devx_cases,
+};
+
+MLX5_TEST_MAIN(devx_suite)

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Packet pacing: the device's rate table (through the backend, as rdma-core's
+ * mlx5dv_pp_alloc) and the common layer's service over it.
+ */
+
+#include "mlx5_test.h"
+#include "mlx5_test_sim.h"
+#include <mlx5_common_pp.h>
+
+#define PP_CARD 20
+#define PP_TABLE 8
+
+static struct mlx5_common_device *cdev;
+
+static int
+pp_case_setup(void)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args),
+		 "card=%d,pp_table_size=%d,pp_min_rate=100,pp_max_rate=1000000",
+		 PP_CARD, PP_TABLE);
+	if (sim_probe("mlx5_sim0", args) != 0)
+		return TEST_FAILED;
+	cdev = sim_cdev("mlx5_sim0");
+	return cdev != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+pp_case_teardown(void)
+{
+	sim_remove("mlx5_sim0");
+	cdev = NULL;
+}
+
+/* Build a 48-byte rate-limit context. */
+static void
+pp_ctx(uint8_t *ctx, uint32_t rate, uint32_t burst)
+{
+	memset(ctx, 0, MLX5_ST_SZ_BYTES(set_pp_rate_limit_context));
+	MLX5_SET(set_pp_rate_limit_context, ctx, rate_limit, rate);
+	MLX5_SET(set_pp_rate_limit_context, ctx, burst_upper_bound, burst);
+}
+
+static int
+test_backend_rules(void)
+{
+	uint8_t ctx[48];
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_pp *pp;
+
+	pp_ctx(ctx, 1000, 0);
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 0, ctx, 0) == NULL &&
+		    errno == EINVAL, "context size 0");
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 49, ctx, 0) == NULL &&
+		    errno == EINVAL, "context size 49");
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 2) == NULL &&
+		    errno == EOPNOTSUPP, "unknown flag");
+	pp_ctx(ctx, 0, 0);
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+		    errno == EINVAL, "rate 0");
+	pp_ctx(ctx, 99, 0);
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+		    errno == EINVAL, "rate below min");
+	pp_ctx(ctx, 1000001, 0);
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+		    errno == EINVAL, "rate above max");
+	/* A 4-byte context: the rest reads as zero. */
+	pp_ctx(ctx, 100, 0);
+	pp = g->dv_pp_alloc(cdev->ctx, 4, ctx, 0);
+	TEST_ASSERT_NOT_NULL(pp, "short context");
+	TEST_ASSERT(pp->index >= 1 && pp->index < PP_TABLE, "index %u",
+		    pp->index);
+	g->dv_pp_free(pp);
+	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 2, "back to context + PD");
+	return TEST_SUCCESS;
+}
+
+static int
+test_backend_shared_dedicated(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_pp *a, *b, *c, *d;
+	struct mlx5_sim_stats st;
+	uint8_t ctx[48];
+
+	pp_ctx(ctx, 5000, 0);
+	a = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	b = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	TEST_ASSERT_EQUAL(a->index, b->index, "identical shared contexts share");
+	c = g->dv_pp_alloc(cdev->ctx, 48, ctx,
+			   MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX);
+	TEST_ASSERT_NOT_NULL(c, "");
+	TEST_ASSERT(c->index != a->index, "dedicated takes a new index");
+	pp_ctx(ctx, 5000, 64);
+	d = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(d, "");
+	TEST_ASSERT(d->index != a->index && d->index != c->index,
+		    "a different context is a different entry");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pp_entries, 3, "a/b share one entry");
+	g->dv_pp_free(a);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pp_entries, 3, "b still holds the shared entry");
+	g->dv_pp_free(b);
+	g->dv_pp_free(c);
+	g->dv_pp_free(d);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pp_entries, 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_backend_table_full(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_pp *pp[PP_TABLE];
+	bool seen[PP_TABLE] = { false };
+	uint8_t ctx[48];
+	int i;
+
+	/* Indices 1..size-1: size-1 entries fit. */
+	for (i = 0; i < PP_TABLE - 1; i++) {
+		pp_ctx(ctx, 1000 + i, 0);
+		pp[i] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+		TEST_ASSERT_NOT_NULL(pp[i], "entry %d", i);
+		TEST_ASSERT(pp[i]->index >= 1 && pp[i]->index < PP_TABLE, "");
+		TEST_ASSERT(!seen[pp[i]->index], "index %u given twice",
+			    pp[i]->index);
+		seen[pp[i]->index] = true;
+	}
+	pp_ctx(ctx, 9999, 0);
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+		    errno == ENOSPC, "table full");
+	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx,
+		    MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX) == NULL &&
+		    errno == ENOSPC, "table full, dedicated");
+	/* A shared request identical to a live entry still succeeds. */
+	pp_ctx(ctx, 1000, 0);
+	pp[PP_TABLE - 1] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(pp[PP_TABLE - 1], "sharing needs no new index");
+	for (i = 0; i < PP_TABLE; i++)
+		g->dv_pp_free(pp[i]);
+	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 2, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_service(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 2000 };
+	struct mlx5_pp_entry *a, *b, *c;
+
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &a), "");
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &b), "");
+	TEST_ASSERT_EQUAL(a->index, b->index, "shared");
+	attr.dedicated = true;
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &c), "");
+	TEST_ASSERT(c->index != a->index, "dedicated");
+	TEST_ASSERT_SUCCESS(mlx5_pp_free(cdev, a), "");
+	TEST_ASSERT_SUCCESS(mlx5_pp_free(cdev, b), "");
+	TEST_ASSERT_EQUAL(mlx5_pp_free(cdev, b), -EINVAL, "double free");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	/* c is left allocated on purpose: remove must release it. */
+	(void)c;
+	return TEST_SUCCESS;
+}
+
+static int
+test_service_checks_caps_first(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 50 };
+	struct mlx5_sim_stats before, after;
+	struct mlx5_pp_entry *e = NULL;
+
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &before), "");
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "below min");
+	attr.rate_kbps = 2000000;
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "above max");
+	attr.rate_kbps = 0;
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "zero");
+	attr.rate_kbps = 1000;
+	attr.rate_mode = 7;
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "mode");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
+	TEST_ASSERT_EQUAL(after.commands, before.commands,
+			  "refused before reaching the device");
+	TEST_ASSERT(e == NULL, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_service_no_pacing(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 1000 };
+	struct mlx5_common_device *np;
+	struct mlx5_pp_entry *e;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=21,vhca_id=0,pacing=0"), "");
+	np = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(np, "");
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(np, &attr, &e), -ENOTSUP, "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(21, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_service_device_refusal(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 1000 };
+	struct mlx5_pp_entry *e;
+	long live = sim_live(PP_CARD, 0);
+
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(PP_CARD, 0,
+		MLX5_CMD_OP_SET_PP_RATE_LIMIT, 1, MLX5_CMD_STAT_NO_RES_ERR), "");
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EAGAIN,
+			  "NO_RESOURCES maps to EAGAIN");
+	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), live, "nothing half-built");
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &e), "one-shot fault");
+	TEST_ASSERT_SUCCESS(mlx5_pp_free(cdev, e), "");
+	mlx5_sim_fault_clear(PP_CARD, 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_remove_releases_entries(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 3000, .dedicated = true };
+	struct mlx5_pp_entry *e;
+
+	for (int i = 0; i < 3; i++)
+		TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &e), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 0, "entries freed at remove");
+	TEST_ASSERT_EQUAL(sim_reclaimed(PP_CARD, 0), 0, "not leaked to close");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case pp_cases[] = {
+	{ "backend_rules", test_backend_rules },
+	{ "backend_shared_dedicated", test_backend_shared_dedicated },
+	{ "backend_table_full", test_backend_table_full },
+	{ "service", test_service },
+	{ "service_checks_caps_first", test_service_checks_caps_first },
+	{ "service_no_pacing", test_service_no_pacing },
+	{ "service_device_refusal", test_service_device_refusal },
+	{ "remove_releases_entries", test_remove_releases_entries },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite pp_suite = {
+	.name = "pp",
+	.case_setup = pp_case_setup,
+	.case_teardown = pp_case_teardown,
+	.cases = pp_cases,
+};
+
+MLX5_TEST_MAIN(pp_suite)

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The common device on the software device: probe and remove, capabilities
+ * from devargs, every devarg error, context/PD import, and a fault-injection
+ * sweep over the probe's commands. Every failure must leave nothing alive.
+ */
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_sim.h"
+
+static int
+test_probe_remove(void)
+{
+	struct mlx5_common_device *cdev;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=1,vhca_id=7"), "probe");
+	cdev = sim_cdev("mlx5_sim0");
+	TEST_ASSERT_NOT_NULL(cdev, "common device after probe");
+	TEST_ASSERT(cdev->ctx != NULL && cdev->pd != NULL, "context and PD");
+	TEST_ASSERT(!cdev->ctx_imported && !cdev->pd_imported, "own ctx/PD");
+	TEST_ASSERT_EQUAL(cdev->caps.vhca_id, 7, "vhca_id from QUERY_HCA_CAP");
+	TEST_ASSERT(cdev->caps.hca_cap_2, "default hca_cap_2");
+	TEST_ASSERT(cdev->caps.crossing_vhca_mkey, "default crossing cap");
+	TEST_ASSERT(cdev->caps.cross_vhca_object_to_object_supported &
+		    MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY, "");
+	TEST_ASSERT(cdev->caps.allowed_object_for_other_vhca_access &
+		    MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY, "");
+	TEST_ASSERT(cdev->caps.qos.sup && cdev->caps.qos.packet_pacing, "");
+	TEST_ASSERT_EQUAL(cdev->caps.qos.rate_table_size, 128, "default size");
+	TEST_ASSERT_EQUAL(cdev->config.classes, MLX5_CLASS_ETH, "default class");
+	TEST_ASSERT(cdev->config.mr_ext_memseg_en, "default on");
+	TEST_ASSERT(cdev->config.mr_mempool_reg_en, "default on");
+	TEST_ASSERT(!cdev->config.sys_mem_en, "default off");
+	TEST_ASSERT(sim_live(1, 7) > 0, "context and PD are alive");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "remove");
+	TEST_ASSERT(sim_cdev("mlx5_sim0") == NULL, "gone from the device list");
+	TEST_ASSERT_EQUAL(sim_live(1, 7), 0, "nothing alive after remove");
+	TEST_ASSERT_EQUAL(sim_reclaimed(1, 7), 0, "nothing leaked");
+	return TEST_SUCCESS;
+}
+
+static int
+test_caps_from_devargs(void)
+{
+	struct mlx5_common_device *cdev;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0",
+		"card=2,vhca_id=5,crossing=0,pp_table_size=16,pp_min_rate=500,pp_max_rate=2000,class=eth:crypto,sys_mem_en=1,mr_ext_memseg_en=0,mr_mempool_reg_en=0"),
+		"probe");
+	cdev = sim_cdev("mlx5_sim0");
+	TEST_ASSERT_NOT_NULL(cdev, "");
+	TEST_ASSERT(!cdev->caps.crossing_vhca_mkey, "crossing=0");
+	TEST_ASSERT_EQUAL(cdev->caps.qos.rate_table_size, 16, "");
+	TEST_ASSERT_EQUAL(cdev->caps.qos.min_rate_kbps, 500, "");
+	TEST_ASSERT_EQUAL(cdev->caps.qos.max_rate_kbps, 2000, "");
+	TEST_ASSERT_EQUAL(cdev->config.classes,
+			  MLX5_CLASS_ETH | MLX5_CLASS_CRYPTO, "");
+	TEST_ASSERT(cdev->config.sys_mem_en, "");
+	TEST_ASSERT(!cdev->config.mr_ext_memseg_en, "");
+	TEST_ASSERT(!cdev->config.mr_mempool_reg_en, "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0",
+		"card=2,vhca_id=6,hca_cap_2=0,pacing=0"), "probe");
+	cdev = sim_cdev("mlx5_sim0");
+	TEST_ASSERT_NOT_NULL(cdev, "");
+	TEST_ASSERT(!cdev->caps.hca_cap_2, "hca_cap_2=0");
+	TEST_ASSERT_EQUAL(cdev->caps.allowed_object_for_other_vhca_access, 0,
+			  "no general_2 block read");
+	TEST_ASSERT(!cdev->caps.qos.packet_pacing, "pacing=0");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(2, 5) + sim_live(2, 6), 0, "");
+	return TEST_SUCCESS;
+}
+
+/* Devargs that must fail the probe, and the key the log must name. */
+static const struct {
+	const char *args;
+	int err;
+	const char *named;
+} bad_devargs[] = {
+	{ "card=10,foo=1", EINVAL, "foo" },
+	{ "card=10,class=bogus", EINVAL, "bogus" },
+	{ "card=10,class=", EINVAL, "class" },
+	{ "card=10,class", EINVAL, "class" },
+	{ "card=10,mr_ext_memseg_en=2", EINVAL, "mr_ext_memseg_en" },
+	{ "card=10,mr_mempool_reg_en=-1", EINVAL, "mr_mempool_reg_en" },
+	{ "card=10,sys_mem_en=yes", EINVAL, "sys_mem_en" },
+	{ "card=10,cmd_fd=3", EINVAL, "pd_handle" },
+	{ "card=10,pd_handle=1", EINVAL, "cmd_fd" },
+	{ "card=10,cmd_fd=x,pd_handle=1", EINVAL, "cmd_fd" },
+	{ "card=256", EINVAL, "card" },
+	{ "card=10,vhca_id=65536", EINVAL, "vhca_id" },
+	{ "card=10,crossing=2", EINVAL, "crossing" },
+	{ "card=10,pp_table_size=1", EINVAL, "pp_table_size" },
+	{ "card=10,pp_min_rate=10,pp_max_rate=5", EINVAL, "pp_m" },
+	{ "card=10,fail_status=zzz", EINVAL, "fail_status" },
+	{ "card=10,fail_cmd=NOT_A_COMMAND", EINVAL, "fail_cmd" },
+	{ "card=10,fail_nth=0x", EINVAL, "fail_nth" },
+};
+
+static int
+test_devargs_errors(void)
+{
+	for (size_t i = 0; i < RTE_DIM(bad_devargs); i++) {
+		const char *log;
+		int ret;
+
+		mlx5_test_log_capture_start();
+		ret = sim_probe("mlx5_sim0", bad_devargs[i].args);
+		log = mlx5_test_log_capture_stop();
+		TEST_ASSERT_EQUAL(ret, -bad_devargs[i].err, "devargs \"%s\"",
+				  bad_devargs[i].args);
+		TEST_ASSERT(strstr(log, bad_devargs[i].named) != NULL,
+			    "the error log names \"%s\" for \"%s\"",
+			    bad_devargs[i].named, bad_devargs[i].args);
+		TEST_ASSERT(sim_cdev("mlx5_sim0") == NULL, "no device left");
+		TEST_ASSERT(sim_eal_dev("mlx5_sim0") == NULL,
+			    "no vdev left");
+		/* The vHCA may not exist (bad card); if it does, it is empty. */
+		TEST_ASSERT(sim_live(10, 0) <= 0, "nothing alive after \"%s\"",
+			    bad_devargs[i].args);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_caps_fixed_per_vhca(void)
+{
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=3,crossing=1"), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_probe("mlx5_sim0", "card=3,crossing=0"), -EEXIST,
+			  "capabilities of an existing vHCA cannot change");
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=3,crossing=1"),
+			    "same capabilities are fine");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(3, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static bool
+fd_is_open(int fd)
+{
+	return fcntl(fd, F_GETFD) != -1;
+}
+
+static int
+test_import_ctx_pd(void)
+{
+	struct mlx5_common_device *a, *b;
+	struct mlx5_sim_stats st;
+	char args[128];
+	int fd;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=4,vhca_id=0"), "");
+	a = sim_cdev("mlx5_sim0");
+	TEST_ASSERT_NOT_NULL(a, "");
+	fd = dup(a->ctx->cmd_fd);
+	TEST_ASSERT(fd >= 0, "dup");
+	snprintf(args, sizeof(args), "card=4,vhca_id=0,cmd_fd=%d,pd_handle=%u",
+		 fd, a->pd->handle);
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", args), "import");
+	b = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(b, "");
+	TEST_ASSERT(b->ctx_imported && b->pd_imported, "flags");
+	TEST_ASSERT_EQUAL(b->pdn, a->pdn, "the same PD");
+	TEST_ASSERT(b->ctx != a->ctx, "a context of its own");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(4, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pds, 1, "the PD is shared, not duplicated");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT(!fd_is_open(fd), "the imported context closed its cmd_fd");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(4, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pds, 1, "the imported PD was un-imported, not freed");
+	TEST_ASSERT_EQUAL(st.contexts, 1, "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(4, 0), 0, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(4, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_import_errors(void)
+{
+	struct mlx5_common_device *a;
+	char args[128];
+	long live;
+	int fd;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=5,vhca_id=0"), "");
+	a = sim_cdev("mlx5_sim0");
+	TEST_ASSERT_NOT_NULL(a, "");
+	live = sim_live(5, 0);
+	fd = dup(a->ctx->cmd_fd);
+	TEST_ASSERT(fd >= 0, "dup");
+
+	/* A PD handle that does not exist. */
+	snprintf(args, sizeof(args), "card=5,vhca_id=0,cmd_fd=%d,pd_handle=%u",
+		 fd, a->pd->handle + 1000);
+	TEST_ASSERT(sim_probe("mlx5_sim1", args) < 0, "bad pd_handle");
+	TEST_ASSERT(fd_is_open(fd), "a failed probe leaves the fd to the application");
+	TEST_ASSERT_EQUAL(sim_live(5, 0), live, "nothing left behind");
+
+	/* A context of another vHCA than the one the devargs name. */
+	snprintf(args, sizeof(args), "card=5,vhca_id=1,cmd_fd=%d,pd_handle=%u",
+		 fd, a->pd->handle);
+	TEST_ASSERT_EQUAL(sim_probe("mlx5_sim1", args), -EINVAL,
+			  "cmd_fd of another device");
+	TEST_ASSERT(fd_is_open(fd), "");
+	TEST_ASSERT_EQUAL(sim_live(5, 0), live, "");
+	TEST_ASSERT_EQUAL(sim_live(5, 1), 0, "");
+	close(fd);
+
+	/* An fd that is not a device context at all. */
+	fd = open("/dev/null", O_RDONLY);
+	snprintf(args, sizeof(args), "card=5,vhca_id=0,cmd_fd=%d,pd_handle=%u",
+		 fd, a->pd->handle);
+	TEST_ASSERT(sim_probe("mlx5_sim1", args) < 0, "not a context fd");
+	close(fd);
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(5, 0), 0, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(5, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_fault_sweep(void)
+{
+	unsigned int failures = 0;
+	char args[64];
+	unsigned int n;
+
+	for (n = 1; n <= 64; n++) {
+		int ret;
+
+		snprintf(args, sizeof(args), "card=6,fail_nth=%u", n);
+		ret = sim_probe("mlx5_sim0", args);
+		if (ret == 0)
+			break;
+		failures++;
+		TEST_ASSERT(ret < 0, "negative errno");
+		TEST_ASSERT(sim_cdev("mlx5_sim0") == NULL, "fail_nth=%u", n);
+		TEST_ASSERT_EQUAL(sim_live(6, 0), 0,
+				  "command %u failed: nothing alive", n);
+		TEST_ASSERT_EQUAL(sim_reclaimed(6, 0), 0, "fail_nth=%u", n);
+	}
+	TEST_ASSERT(n <= 64, "the probe succeeds once faults run out");
+	/* open, PD, 3 capability queries at least. */
+	TEST_ASSERT(failures >= 5, "only %u commands in a probe", failures);
+	printf("    probe issues %u commands; each failure was clean\n",
+	       failures);
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(6, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_fault_status_errno(void)
+{
+	static const struct { const char *status; int err; } t[] = {
+		{ "BAD_PARAM", EINVAL }, { "NO_RESOURCES", EAGAIN },
+		{ "LIM", ENOMEM }, { "RES_BUSY", EBUSY }, { "INT_ERR", EIO },
+		{ "0x9", EINVAL },
+	};
+
+	for (size_t i = 0; i < RTE_DIM(t); i++) {
+		char args[96];
+		const char *log;
+		int ret;
+
+		snprintf(args, sizeof(args),
+			 "card=7,fail_cmd=QUERY_HCA_CAP,fail_status=%s",
+			 t[i].status);
+		mlx5_test_log_capture_start();
+		ret = sim_probe("mlx5_sim0", args);
+		log = mlx5_test_log_capture_stop();
+		TEST_ASSERT_EQUAL(ret, -t[i].err, "status %s", t[i].status);
+		TEST_ASSERT(strstr(log, "QUERY_HCA_CAP") != NULL,
+			    "the log names the command");
+		if (t[i].status[0] != '0')
+			TEST_ASSERT(strstr(log, t[i].status) != NULL,
+				    "the log names status %s", t[i].status);
+		TEST_ASSERT(strstr(log, "syndrome") != NULL, "and the syndrome");
+		TEST_ASSERT_EQUAL(sim_live(7, 0), 0, "");
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_remove_unknown(void)
+{
+	struct rte_device fake = { .name = "not_ours" };
+
+	TEST_ASSERT_EQUAL(mlx5_common_dev_remove(&fake), -ENODEV, "");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+	TEST_ASSERT(mlx5_common_dev_get(&fake) == NULL, "");
+	TEST_ASSERT(mlx5_common_dev_get(NULL) == NULL, "");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case probe_cases[] = {
+	{ "probe_remove", test_probe_remove },
+	{ "caps_from_devargs", test_caps_from_devargs },
+	{ "devargs_errors", test_devargs_errors },
+	{ "caps_fixed_per_vhca", test_caps_fixed_per_vhca },
+	{ "import_ctx_pd", test_import_ctx_pd },
+	{ "import_errors", test_import_errors },
+	{ "fault_sweep", test_fault_sweep },
+	{ "fault_status_errno", test_fault_status_errno },
+	{ "remove_unknown", test_remove_unknown },
+	{ NULL, NULL },
+};
+
+static void
+probe_case_teardown(void)
+{
+	/* Leave no device behind for the next case, whatever happened. */
+	sim_remove("mlx5_sim1");
+	sim_remove("mlx5_sim0");
+}
+
+static const struct mlx5_test_suite probe_suite = {
+	.name = "probe",
+	.case_teardown = probe_case_teardown,
+	.cases = probe_cases,
+};
+
+MLX5_TEST_MAIN(probe_suite)

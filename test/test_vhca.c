@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The public rte_pmd_mlx5 API on a simulated BlueField card: a host vHCA
+ * exports memory, a DPU vHCA maps it (crossing mkey and keyed alias) and
+ * moves bytes through the device; every documented errno is provoked, keys
+ * are reference counted, calls race from several threads, and every teardown
+ * leaves the device empty.
+ */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include <rte_pmd_mlx5.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_sim.h"
+
+#define CARD 50
+#define HOST_VHCA 1
+#define DPU_VHCA 2
+#define BUF_LEN (64 * 1024)
+
+static struct rte_device *host, *dpu;
+static struct mlx5_common_device *host_cdev, *dpu_cdev;
+static uint8_t *host_buf;
+static const uint8_t key_a[RTE_PMD_MLX5_ACCESS_KEY_LEN] = "an access key of 32 bytes......";
+static const uint8_t key_b[RTE_PMD_MLX5_ACCESS_KEY_LEN] = "another key, also 32 bytes.....";
+
+static int
+vhca_case_setup(void)
+{
+	if (sim_probe("mlx5_sim0", "card=50,vhca_id=1") != 0 ||
+	    sim_probe("mlx5_sim1", "card=50,vhca_id=2") != 0)
+		return TEST_FAILED;
+	host = sim_eal_dev("mlx5_sim0");
+	dpu = sim_eal_dev("mlx5_sim1");
+	host_cdev = sim_cdev("mlx5_sim0");
+	dpu_cdev = sim_cdev("mlx5_sim1");
+	host_buf = aligned_alloc(4096, BUF_LEN);
+	if (host_buf == NULL)
+		return TEST_FAILED;
+	for (int i = 0; i < BUF_LEN; i++)
+		host_buf[i] = (uint8_t)(i * 13 + 5);
+	return TEST_SUCCESS;
+}
+
+static void
+vhca_case_teardown(void)
+{
+	sim_remove("mlx5_sim2");
+	sim_remove("mlx5_sim1");
+	sim_remove("mlx5_sim0");
+	free(host_buf);
+	host_buf = NULL;
+}
+
+/* The DPU reads/writes host memory through @iova's key. */
+static int
+dpu_dma(rte_iova_t iova, uintptr_t addr, void *buf, size_t len, bool write,
+	uint8_t *syn)
+{
+	return mlx5_sim_dma(dpu_cdev->ctx, dpu_cdev->pdn,
+			    rte_pmd_mlx5_iova_to_mkey(iova), addr, buf, len,
+			    write, syn);
+}
+
+static int
+test_dyn_flags(void)
+{
+	char a[RTE_MBUF_DYN_NAMESIZE], b[RTE_MBUF_DYN_NAMESIZE];
+	char *names[2] = { a, b };
+	char *holes[2] = { a, NULL };
+	struct rte_mbuf m;
+
+	TEST_ASSERT_EQUAL(rte_pmd_common_mlx5_get_dyn_flag_names(names, 2), 2,
+			  "");
+	TEST_ASSERT(strcmp(a, RTE_PMD_MLX5_PRIVATE_IOVA) == 0, "%s", a);
+	TEST_ASSERT(strcmp(a, "mlx5_private_iova") == 0, "spelled right");
+	TEST_ASSERT(strcmp(b, RTE_PMD_MLX5_FINE_GRANULARITY_INLINE) == 0, "");
+	TEST_ASSERT_EQUAL(rte_pmd_common_mlx5_get_dyn_flag_names(names, 1),
+			  -ENOMEM, "n too small");
+	TEST_ASSERT_EQUAL(rte_pmd_common_mlx5_get_dyn_flag_names(holes, 2),
+			  -EINVAL, "NULL entry");
+	TEST_ASSERT_EQUAL(rte_pmd_common_mlx5_get_dyn_flag_names(NULL, 2),
+			  -EINVAL, "NULL array");
+	TEST_ASSERT(rte_mbuf_dynflag_lookup(RTE_PMD_MLX5_PRIVATE_IOVA, NULL) >= 0,
+		    "registered when a device was probed");
+	TEST_ASSERT(rte_pmd_mlx5_private_iova_flag() != 0, "");
+	memset(&m, 0, sizeof(m));
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_mbuf_set_private_iova(&m,
+			    rte_pmd_mlx5_mkey_to_iova(0x1234)), "");
+	TEST_ASSERT(m.ol_flags & rte_pmd_mlx5_private_iova_flag(), "flag set");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_iova_to_mkey(m.buf_iova), 0x1234, "");
+	TEST_ASSERT_EQUAL(m.buf_iova & 0xffffffff, 0, "lower 32 bits are 0");
+	return TEST_SUCCESS;
+}
+
+static int
+test_ctx_pd_vhca_id(void)
+{
+	struct rte_device fake = { .name = "fake0" };
+	void *ctx = NULL, *pd = NULL;
+	uint16_t id = 0;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_get_dev_ctx_and_pd(host, &ctx, &pd), "");
+	TEST_ASSERT(ctx == host_cdev->ctx && pd == host_cdev->pd, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(NULL, &ctx, &pd),
+			  -EINVAL, "");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(host, NULL, &pd),
+			  -EINVAL, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(host, &ctx, NULL),
+			  -EINVAL, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(&fake, &ctx, &pd),
+			  -ENODEV, "not an mlx5 device");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_get_vhca_id(host, &id), "");
+	TEST_ASSERT_EQUAL(id, HOST_VHCA, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_get_vhca_id(dpu, &id), "");
+	TEST_ASSERT_EQUAL(id, DPU_VHCA, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_vhca_id(&fake, &id), -ENODEV, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_vhca_id(host, NULL), -EINVAL, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_crossing_dma(void)
+{
+	long host_live = sim_live(CARD, HOST_VHCA);
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	uint8_t back[256], data[256], syn = 0;
+	rte_iova_t iova, again;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "export");
+	TEST_ASSERT_EQUAL(vhca, HOST_VHCA, "");
+	iova = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	TEST_ASSERT(iova != 0, "crossing mkey (rte_errno %d)", rte_errno);
+	TEST_ASSERT_EQUAL(iova & 0xffffffff, 0, "mkey in the upper 32 bits");
+	TEST_ASSERT_SUCCESS(dpu_dma(iova, (uintptr_t)host_buf + 1000, back,
+				    sizeof(back), false, &syn), "DPU reads host");
+	TEST_ASSERT(memcmp(back, host_buf + 1000, sizeof(back)) == 0, "bytes");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)~i;
+	TEST_ASSERT_SUCCESS(dpu_dma(iova, (uintptr_t)host_buf + BUF_LEN - 256,
+				    data, sizeof(data), true, &syn),
+			    "DPU writes host");
+	TEST_ASSERT(memcmp(host_buf + BUF_LEN - 256, data, sizeof(data)) == 0,
+		    "host sees the DPU's bytes");
+	TEST_ASSERT(dpu_dma(iova, (uintptr_t)host_buf + BUF_LEN - 8, data, 16,
+			    false, &syn) < 0, "past the exported range");
+	TEST_ASSERT(mlx5_sim_dma(dpu_cdev->ctx, dpu_cdev->pdn + 1,
+		rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)host_buf, back, 8,
+		false, &syn) < 0, "the importer's PD is enforced");
+
+	/* The same mapping again is the same key with one more reference. */
+	again = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	TEST_ASSERT(again == iova, "reference counted");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, again), "");
+	TEST_ASSERT_SUCCESS(dpu_dma(iova, (uintptr_t)host_buf, back, 8, false,
+				    &syn), "one reference left");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, iova), "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(dpu, iova), -ENOENT,
+			  "double release");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey),
+			    "an mkey value releases too");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live, "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_alias_dma(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	uint8_t back[64], syn;
+	rte_iova_t iova;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_b) == 0,
+		    "wrong access key");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, mkey, NULL) == 0, "");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL key");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live,
+			  "refusals leave nothing");
+	iova = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+	TEST_ASSERT(iova != 0, "alias (rte_errno %d)", rte_errno);
+	TEST_ASSERT_SUCCESS(dpu_dma(iova, (uintptr_t)host_buf + 4096, back,
+				    sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(back, host_buf + 4096, sizeof(back)) == 0, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, iova), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_import_errors(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	struct rte_device *other;
+	uint16_t vhca;
+	uint32_t mkey, never;
+	void *ctx, *pd;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, 4096,
+			    key_a, &vhca, &mkey), "");
+	/* An mkey the host registered but never exported. */
+	never = rte_pmd_mlx5_iova_to_mkey(rte_pmd_mlx5_get_buf_private_iova(host,
+		host_buf + 8192, 4096));
+	TEST_ASSERT(never != 0, "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, never) == 0,
+		    "crossing to a never-exported mkey");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, never, key_a) == 0,
+		    "alias of a never-exported mkey");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, 999, mkey) == 0,
+		    "unknown vHCA");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, 70000, mkey) == 0,
+		    "vHCA id out of range");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca,
+		    mkey + 0x100000) == 0, "an mkey that does not exist");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(NULL, vhca, mkey) == 0,
+		    "NULL device");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+
+	/* A vHCA of another card cannot be reached. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim2", "card=51,vhca_id=2"), "");
+	other = sim_eal_dev("mlx5_sim2");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(other, vhca, mkey) == 0,
+		    "other card");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(other, vhca, mkey, key_a) == 0, "");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_get_dev_ctx_and_pd(other, &ctx, &pd), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+	TEST_ASSERT_EQUAL(sim_live(51, 2), 0, "");
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, never), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_export_errors(void)
+{
+	long host_live = sim_live(CARD, HOST_VHCA);
+	struct rte_device fake = { .name = "fake0" };
+	uint16_t vhca;
+	uint32_t mkey;
+	void *hole;
+
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(host, host_buf, 0, key_a,
+		&vhca, &mkey), -EINVAL, "zero length");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(host, NULL, 10, key_a,
+		&vhca, &mkey), -EINVAL, "NULL address");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(host,
+		(void *)(UINTPTR_MAX - 10), 100, key_a, &vhca, &mkey), -EINVAL,
+		"wrapping range");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(host, host_buf, 10, NULL,
+		&vhca, &mkey), -EINVAL, "NULL key");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(&fake, host_buf, 10, key_a,
+		&vhca, &mkey), -ENODEV, "");
+	hole = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(hole != MAP_FAILED, "");
+	munmap(hole, 8192);
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(host, hole, 8192, key_a,
+		&vhca, &mkey), -EFAULT, "unmapped range");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_revoke(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	rte_iova_t cross, alias;
+	uint8_t back[16], syn = 0;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	alias = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+	TEST_ASSERT(cross != 0 && alias != 0, "");
+	TEST_ASSERT_SUCCESS(dpu_dma(cross, (uintptr_t)host_buf, back, 16, false,
+				    &syn), "");
+	/* The host revokes: its mkey is destroyed. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "revoke");
+	syn = 0;
+	TEST_ASSERT(dpu_dma(cross, (uintptr_t)host_buf, back, 16, false, &syn)
+		    < 0, "crossing access after revocation");
+	TEST_ASSERT(syn != 0, "an error CQE syndrome");
+	TEST_ASSERT(dpu_dma(alias, (uintptr_t)host_buf, back, 16, true, &syn)
+		    < 0, "alias access after revocation");
+	/* The importer can still release its now-dead keys. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_caps_up_front(void)
+{
+	struct mlx5_sim_stats before, after;
+	struct rte_device *nc;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, 4096,
+			    key_a, &vhca, &mkey), "");
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim2", "card=50,vhca_id=3,crossing=0"),
+			    "");
+	nc = sim_eal_dev("mlx5_sim2");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, 3, &before), "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(nc, vhca, mkey) == 0, "");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "no crossing_vhca_mkey");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(nc, vhca, mkey, key_a) == 0, "");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "no object-to-object");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(nc, host_buf, 4096, key_a,
+		&vhca, &mkey), -ENOTSUP, "cannot allow other vHCAs");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, 3, &after), "");
+	TEST_ASSERT_EQUAL(after.commands, before.commands,
+			  "refused before any command");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_private_iova(void)
+{
+	long host_live = sim_live(CARD, HOST_VHCA);
+	struct rte_device fake = { .name = "fake0" };
+	rte_iova_t iova, inner;
+	uint8_t data[32], syn;
+	void *hole;
+
+	iova = rte_pmd_mlx5_get_buf_private_iova(host, host_buf, 8192);
+	TEST_ASSERT(iova != 0, "");
+	TEST_ASSERT_EQUAL(iova & 0xffffffff, 0, "");
+	inner = rte_pmd_mlx5_get_buf_private_iova(host, host_buf + 100, 200);
+	TEST_ASSERT(inner == iova, "a covering registration is reused");
+	memset(data, 0x5c, sizeof(data));
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(host_cdev->ctx, host_cdev->pdn,
+		rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)host_buf + 8000,
+		data, sizeof(data), true, &syn), "the key works for the device");
+	TEST_ASSERT(host_buf[8000] == 0x5c, "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(host, host_buf, 0) == 0,
+		    "zero length");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(host, NULL, 10) == 0, "");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(host,
+		    (void *)(UINTPTR_MAX - 10), 100) == 0, "wrapping");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(&fake, host_buf, 10) == 0,
+		    "");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(NULL, host_buf, 10) == 0,
+		    "");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+	hole = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(hole != MAP_FAILED, "");
+	munmap(hole, 4096);
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(host, hole, 4096) == 0,
+		    "unmapped");
+	TEST_ASSERT_EQUAL(rte_errno, EFAULT, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, inner), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, iova), "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(host, iova), -ENOENT, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(&fake, iova), -ENODEV, "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live, "");
+	return TEST_SUCCESS;
+}
+
+#define RACE_THREADS 4
+#define RACE_LOOPS 300
+
+struct race_arg {
+	unsigned int id;
+	uint16_t vhca;
+	uint32_t mkey;
+	int failures;
+};
+
+static void *
+race_worker(void *p)
+{
+	struct race_arg *a = p;
+
+	for (unsigned int i = 0; i < RACE_LOOPS; i++) {
+		size_t off = ((a->id * RACE_LOOPS + i) % 15) * 4096;
+		rte_iova_t priv, cross, alias;
+
+		priv = rte_pmd_mlx5_get_buf_private_iova(host, host_buf + off,
+							 4096);
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, a->vhca,
+							    a->mkey);
+		alias = rte_pmd_mlx5_import_mem(dpu, a->vhca, a->mkey, key_a);
+		if (priv == 0 || cross == 0 || alias == 0)
+			a->failures++;
+		if (priv && rte_pmd_mlx5_release_key(host, priv) != 0)
+			a->failures++;
+		if (cross && rte_pmd_mlx5_release_key(dpu, cross) != 0)
+			a->failures++;
+		if (alias && rte_pmd_mlx5_release_key(dpu, alias) != 0)
+			a->failures++;
+	}
+	return NULL;
+}
+
+static int
+test_concurrency(void)
+{
+	long host_live = sim_live(CARD, HOST_VHCA);
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	struct race_arg args[RACE_THREADS];
+	pthread_t th[RACE_THREADS];
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	for (unsigned int t = 0; t < RACE_THREADS; t++) {
+		args[t] = (struct race_arg){ .id = t, .vhca = vhca,
+					     .mkey = mkey };
+		TEST_ASSERT_SUCCESS(pthread_create(&th[t], NULL, race_worker,
+						   &args[t]), "");
+	}
+	for (unsigned int t = 0; t < RACE_THREADS; t++) {
+		pthread_join(th[t], NULL);
+		TEST_ASSERT_EQUAL(args[t].failures, 0, "thread %u", t);
+	}
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live,
+			  "every reference came back");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_remove_releases_keys(void)
+{
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey), "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a), "");
+	TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(dpu, host_buf, 64), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), 0, "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), 0, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CARD, HOST_VHCA), 0, "not leaked");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CARD, DPU_VHCA), 0, "not leaked");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case vhca_cases[] = {
+	{ "dyn_flags", test_dyn_flags },
+	{ "ctx_pd_vhca_id", test_ctx_pd_vhca_id },
+	{ "crossing_dma", test_crossing_dma },
+	{ "alias_dma", test_alias_dma },
+	{ "import_errors", test_import_errors },
+	{ "export_errors", test_export_errors },
+	{ "revoke", test_revoke },
+	{ "caps_up_front", test_caps_up_front },
+	{ "private_iova", test_private_iova },
+	{ "concurrency", test_concurrency },
+	{ "remove_releases_keys", test_remove_releases_keys },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite vhca_suite = {
+	.name = "vhca",
+	.case_setup = vhca_case_setup,
+	.case_teardown = vhca_case_teardown,
+	.cases = vhca_cases,
+};
+
+MLX5_TEST_MAIN(vhca_suite)
