@@ -40,7 +40,7 @@ $SUDO buildtools/get-dpdk-sdk-headers.sh "$BUILD_DIR/sdk-include"
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 	# shellcheck disable=SC2086
-	meson setup "$BUILD_DIR" -Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" \
+	meson setup "$BUILD_DIR" -Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" -Dwerror=true \
 		${MESON_OPTS:-} >/dev/null
 fi
 ninja -C "$BUILD_DIR"

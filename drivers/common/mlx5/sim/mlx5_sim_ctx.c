@@ -68,7 +68,7 @@ mlx5_sim_ctx_get(struct ibv_context *ctx)
 	/* Only a context opened on a sim device may be read as ours. */
 	if (ctx == NULL || mlx5_sim_vhca_of_device(ctx->device) == NULL)
 		return NULL;
-	sctx = container_of(ctx, struct mlx5_sim_ctx, ibctx);
+	sctx = MLX5_SIM_OF(ctx, struct mlx5_sim_ctx, ibctx);
 	return sctx->magic == MLX5_SIM_MAGIC_CTX ? sctx : NULL;
 }
 
@@ -418,7 +418,7 @@ mlx5_sim_pd_get(struct ibv_pd *pd)
 	 */
 	if (pd == NULL)
 		return NULL;
-	spd = container_of(pd, struct mlx5_sim_pd, ibpd);
+	spd = MLX5_SIM_OF(pd, struct mlx5_sim_pd, ibpd);
 	return spd->magic == MLX5_SIM_MAGIC_PD ? spd : NULL;
 }
 
@@ -733,7 +733,7 @@ mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 
 	if (ibmr == NULL)
 		return EINVAL;
-	mr = container_of(ibmr, struct mlx5_sim_mr, ibmr);
+	mr = MLX5_SIM_OF(ibmr, struct mlx5_sim_mr, ibmr);
 	if (mr->magic != MLX5_SIM_MAGIC_MR)
 		return EINVAL;
 	vhca = mr->file->vhca;
@@ -845,7 +845,7 @@ mlx5_sim_umem_dereg(struct mlx5dv_devx_umem *dv)
 
 	if (dv == NULL)
 		return EINVAL;
-	umem = container_of(dv, struct mlx5_sim_umem, dv);
+	umem = MLX5_SIM_OF(dv, struct mlx5_sim_umem, dv);
 	if (umem->magic != MLX5_SIM_MAGIC_UMEM)
 		return EINVAL;
 	vhca = umem->file->vhca;
@@ -957,7 +957,7 @@ mlx5_sim_free_uar(struct mlx5dv_devx_uar *dv)
 
 	if (dv == NULL)
 		return;
-	uar = container_of(dv, struct mlx5_sim_uar, dv);
+	uar = MLX5_SIM_OF(dv, struct mlx5_sim_uar, dv);
 	if (uar->magic != MLX5_SIM_MAGIC_UAR)
 		return;
 	vhca = uar->file->vhca;

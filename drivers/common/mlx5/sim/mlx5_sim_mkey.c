@@ -543,7 +543,7 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 
 	if (dv == NULL)
 		return EINVAL;
-	dvmk = container_of(dv, struct mlx5_sim_dv_mkey, dv);
+	dvmk = MLX5_SIM_OF(dv, struct mlx5_sim_dv_mkey, dv);
 	if (dvmk->magic != MLX5_SIM_MAGIC_DVMK)
 		return EINVAL;
 	vhca = dvmk->file->vhca;

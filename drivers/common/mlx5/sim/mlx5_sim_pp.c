@@ -158,7 +158,7 @@ mlx5_sim_pp_free(struct mlx5dv_pp *dv)
 
 	if (dv == NULL)
 		return;
-	pp = container_of(dv, struct mlx5_sim_pp, dv);
+	pp = MLX5_SIM_OF(dv, struct mlx5_sim_pp, dv);
 	if (pp->magic != MLX5_SIM_MAGIC_PP)
 		return;
 	vhca = pp->file->vhca;

@@ -25,6 +25,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
 #include <sys/types.h>
@@ -37,6 +38,15 @@
 #include "mlx5_sim.h"
 
 extern int mlx5_sim_logtype;
+
+/*
+ * The sim object that embeds rdma-core's public struct at @member. Unlike
+ * DPDK's container_of(), the cast goes through void *: the public structs
+ * (struct mlx5dv_pp, 2-byte aligned) are less aligned than ours, which
+ * clang's -Wcast-align reports on a direct cast.
+ */
+#define MLX5_SIM_OF(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 #define SIM_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5_sim_logtype, \
