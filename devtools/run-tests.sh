@@ -13,6 +13,21 @@ set +e
 meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
 rc=$?
 set -e
+
+# Warnings are defects under clang too: build everything once more with it.
+if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_CLANG:-}" ]; then
+	if [ ! -f "$BUILD_DIR-clang/build.ninja" ]; then
+		CC=clang meson setup "$BUILD_DIR-clang" -Dwerror=true \
+			-Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" >/dev/null
+	fi
+	if ninja -C "$BUILD_DIR-clang" >"$BUILD_DIR-clang/build-output.log" 2>&1; then
+		echo "clang build: no warnings"
+	else
+		cat "$BUILD_DIR-clang/build-output.log"
+		echo "clang build: FAILED (warnings are errors)"
+		rc=1
+	fi
+fi
 log="$BUILD_DIR/meson-logs/testlog.json"
 if [ -f "$log" ]; then
 	passed=$(grep -c '"result": "OK"' "$log" || true)
