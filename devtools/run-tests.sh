@@ -12,6 +12,11 @@ devtools/setup.sh
 set +e
 meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
 rc=$?
+# The C suites once more under valgrind memcheck (errors, definite leaks).
+if command -v valgrind >/dev/null 2>&1 && [ -z "${SKIP_VALGRIND:-}" ]; then
+	meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 \
+		--setup=valgrind --suite unit || rc=1
+fi
 set -e
 
 # Warnings are defects under clang too: build everything once more with it.
@@ -28,11 +33,14 @@ if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_CLANG:-}" ]; then
 		rc=1
 	fi
 fi
-log="$BUILD_DIR/meson-logs/testlog.json"
-if [ -f "$log" ]; then
-	passed=$(grep -c '"result": "OK"' "$log" || true)
-	failed=$(grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log" || true)
-	skipped=$(grep -c '"result": "SKIP"' "$log" || true)
+logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json 2>/dev/null || true)
+if [ -n "$logs" ]; then
+	# shellcheck disable=SC2086
+	passed=$(cat $logs | grep -c '"result": "OK"' || true)
+	# shellcheck disable=SC2086
+	failed=$(cat $logs | grep -c -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' || true)
+	# shellcheck disable=SC2086
+	skipped=$(cat $logs | grep -c '"result": "SKIP"' || true)
 	echo "tests: $passed passed, $failed failed, $skipped skipped"
 fi
 exit $rc

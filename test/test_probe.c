@@ -255,8 +255,11 @@ test_fault_sweep(void)
 	TEST_ASSERT(failures >= 5, "only %u commands in a probe", failures);
 	printf("    probe issues %u commands; each failure was clean\n",
 	       failures);
+	/* The last fail_nth is still armed: disarm it before the remove. */
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_clear(6, 0), "");
 	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
 	TEST_ASSERT_EQUAL(sim_live(6, 0), 0, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(6, 0), 0, "remove destroyed everything");
 	return TEST_SUCCESS;
 }
 
@@ -293,6 +296,27 @@ test_fault_status_errno(void)
 }
 
 static int
+test_remove_refused_destroy(void)
+{
+	const char *log;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", "card=8"), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(8, 0, MLX5_CMD_OP_DEALLOC_PD, 0,
+					       MLX5_CMD_STAT_RES_BUSY), "");
+	mlx5_test_log_capture_start();
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"),
+			    "remove completes when the device refuses a destroy");
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT(strstr(log, "deallocating the PD failed") != NULL,
+		    "the refusal is logged");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_clear(8, 0), "");
+	TEST_ASSERT_EQUAL(sim_live(8, 0), 0,
+			  "closing the context reclaimed the PD");
+	TEST_ASSERT_EQUAL(sim_reclaimed(8, 0), 1, "and counted it");
+	return TEST_SUCCESS;
+}
+
+static int
 test_remove_unknown(void)
 {
 	struct rte_device fake = { .name = "not_ours" };
@@ -313,6 +337,7 @@ static const struct mlx5_test_case probe_cases[] = {
 	{ "import_errors", test_import_errors },
 	{ "fault_sweep", test_fault_sweep },
 	{ "fault_status_errno", test_fault_status_errno },
+	{ "remove_refused_destroy", test_remove_refused_destroy },
 	{ "remove_unknown", test_remove_unknown },
 	{ NULL, NULL },
 };
