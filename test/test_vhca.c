@@ -480,7 +480,46 @@ test_remove_releases_keys(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_bad_device_everywhere(void)
+{
+	struct rte_device fake = { .name = "fake0" };
+	struct rte_device *bad[] = { NULL, &fake };
+	uint16_t vhca;
+	uint32_t mkey;
+	void *ctx, *pd;
+
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		int want = bad[i] == NULL ? EINVAL : ENODEV;
+
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(bad[i], &ctx,
+				  &pd), -want, "");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_vhca_id(bad[i], &vhca), -want,
+				  "");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(bad[i], host_buf, 64,
+				  key_a, &vhca, &mkey), -ENODEV, "");
+		TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+		TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(bad[i], 1,
+			    0x100) == 0 && rte_errno == ENODEV, "");
+		TEST_ASSERT(rte_pmd_mlx5_import_mem(bad[i], 1, 0x100, key_a) == 0 &&
+			    rte_errno == ENODEV, "");
+		TEST_ASSERT(rte_pmd_mlx5_get_buf_private_iova(bad[i], host_buf,
+			    64) == 0 && rte_errno == ENODEV, "");
+		TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(bad[i], 0x100),
+				  -ENODEV, "");
+	}
+	/* Keys of one device are not keys of another. */
+	rte_iova_t iova = rte_pmd_mlx5_get_buf_private_iova(host, host_buf, 64);
+
+	TEST_ASSERT(iova != 0, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(dpu, iova), -ENOENT,
+			  "released on the wrong device");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, iova), "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case vhca_cases[] = {
+	{ "bad_device_everywhere", test_bad_device_everywhere },
 	{ "dyn_flags", test_dyn_flags },
 	{ "ctx_pd_vhca_id", test_ctx_pd_vhca_id },
 	{ "crossing_dma", test_crossing_dma },
