@@ -225,68 +225,178 @@ mlx5_key_destroy(struct mlx5_common_device *cdev, struct mlx5_vhca_key *key)
 	return 0;
 }
 
-static void
-mlx5_key_insert(struct mlx5_common_device *cdev, struct mlx5_vhca_key *key)
+/* Matches a live key against a request (same kind already checked). */
+typedef bool (mlx5_key_match_t)(const struct mlx5_vhca_key *key,
+				const struct mlx5_vhca_key *req);
+/* Creates on the device what @key describes: 0 or a negative errno. */
+typedef int (mlx5_key_create_t)(struct mlx5_common_device *cdev,
+				struct mlx5_vhca_key *key);
+
+/* A private registration covering the requested range. */
+static bool
+mlx5_key_covers(const struct mlx5_vhca_key *key,
+		const struct mlx5_vhca_key *req)
 {
-	key->refcnt = 1;
-	TAILQ_INSERT_TAIL(&cdev->keys, key, next);
+	return req->va >= key->va && req->va + req->len <= key->va + key->len;
 }
 
-/* A live key of @kind matching @match, with a new reference; NULL if none. */
-static struct mlx5_vhca_key *
-mlx5_key_find(struct mlx5_common_device *cdev, enum mlx5_vhca_key_kind kind,
-	      bool (*match)(const struct mlx5_vhca_key *, const void *),
-	      const void *arg)
+/* An export of the same range with the same access key. */
+static bool
+mlx5_key_same_export(const struct mlx5_vhca_key *key,
+		     const struct mlx5_vhca_key *req)
+{
+	return req->va == key->va && req->len == key->len &&
+	       memcmp(req->access_key, key->access_key,
+		      MLX5_ACCESS_KEY_LEN) == 0;
+}
+
+/* A crossing mkey to the same remote mkey. */
+static bool
+mlx5_key_same_remote(const struct mlx5_vhca_key *key,
+		     const struct mlx5_vhca_key *req)
+{
+	return key->remote_vhca_id == req->remote_vhca_id &&
+	       key->remote_mkey == req->remote_mkey;
+}
+
+/* An alias of the same remote mkey opened with the same access key. */
+static bool
+mlx5_key_same_alias(const struct mlx5_vhca_key *key,
+		    const struct mlx5_vhca_key *req)
+{
+	return mlx5_key_same_remote(key, req) &&
+	       memcmp(req->access_key, key->access_key,
+		      MLX5_ACCESS_KEY_LEN) == 0;
+}
+
+/*
+ * The key @req asks for: a live one that @match accepts gets one more
+ * reference; otherwise a new one is made by @create and listed.
+ */
+static int
+mlx5_key_get(struct mlx5_common_device *cdev, const struct mlx5_vhca_key *req,
+	     mlx5_key_match_t *match, mlx5_key_create_t *create,
+	     uint32_t *mkey)
 {
 	struct mlx5_vhca_key *key;
+	int ret;
 
+	pthread_mutex_lock(&cdev->keys_lock);
 	TAILQ_FOREACH(key, &cdev->keys, next) {
-		if (key->kind == kind && match(key, arg)) {
+		if (key->kind == req->kind && match(key, req)) {
 			key->refcnt++;
-			return key;
+			*mkey = key->mkey;
+			pthread_mutex_unlock(&cdev->keys_lock);
+			return 0;
 		}
 	}
-	return NULL;
+	key = malloc(sizeof(*key));
+	if (key == NULL) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	*key = *req;
+	ret = create(cdev, key);
+	if (ret)
+		goto error;
+	key->refcnt = 1;
+	TAILQ_INSERT_TAIL(&cdev->keys, key, next);
+	*mkey = key->mkey;
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return 0;
+error:
+	free(key);
+	pthread_mutex_unlock(&cdev->keys_lock);
+	rte_errno = -ret;
+	return ret;
 }
 
-struct mlx5_range_arg {
-	uintptr_t va;
-	size_t len;
-	const uint8_t *access_key;
-};
-
-static bool
-mlx5_key_covers(const struct mlx5_vhca_key *key, const void *arg)
+/* Register the range and allow other vHCAs to reach it with the key. */
+static int
+mlx5_key_create_export(struct mlx5_common_device *cdev,
+		       struct mlx5_vhca_key *key)
 {
-	const struct mlx5_range_arg *r = arg;
+	int ret;
 
-	return r->va >= key->va && r->va + r->len <= key->va + key->len;
+	key->mr = mlx5_key_reg(cdev, "rte_pmd_mlx5_export_mem",
+			       (void *)key->va, key->len,
+			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+			       IBV_ACCESS_REMOTE_WRITE);
+	if (key->mr == NULL)
+		return -rte_errno;
+	key->mkey = key->mr->lkey;
+	ret = mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, MLX5_MKEY_INDEX(key->mkey),
+		key->access_key);
+	if (ret) {
+		if (mlx5_key_destroy(cdev, key) != 0)
+			DRV_LOG(ERR, "%s: could not undo a failed export",
+				cdev->dev->name);
+		rte_errno = -ret;
+	}
+	return ret;
 }
 
-static bool
-mlx5_key_same_export(const struct mlx5_vhca_key *key, const void *arg)
+/* Register the range for private-IOVA mbufs (local access only). */
+static int
+mlx5_key_create_private(struct mlx5_common_device *cdev,
+			struct mlx5_vhca_key *key)
 {
-	const struct mlx5_range_arg *r = arg;
-
-	return r->va == key->va && r->len == key->len &&
-	       memcmp(r->access_key, key->access_key, MLX5_ACCESS_KEY_LEN) == 0;
+	key->mr = mlx5_key_reg(cdev, "rte_pmd_mlx5_get_buf_private_iova",
+			       (void *)key->va, key->len,
+			       IBV_ACCESS_LOCAL_WRITE);
+	if (key->mr == NULL)
+		return -rte_errno;
+	key->mkey = key->mr->lkey;
+	return 0;
 }
 
-struct mlx5_remote_arg {
-	uint16_t vhca_id;
-	uint32_t mkey;
-	const uint8_t *access_key;
-};
-
-static bool
-mlx5_key_same_remote(const struct mlx5_vhca_key *key, const void *arg)
+/* A crossing mkey over the whole address space of the remote mkey. */
+static int
+mlx5_key_create_crossing(struct mlx5_common_device *cdev,
+			 struct mlx5_vhca_key *key)
 {
-	const struct mlx5_remote_arg *r = arg;
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_CROSSING,
+		.pd = cdev->pdn,
+		.lr = true,
+		.lw = true,
+		.crossing_target_vhca_id = key->remote_vhca_id,
+		.crossing_target_mkey = key->remote_mkey,
+	};
 
-	return key->remote_vhca_id == r->vhca_id && key->remote_mkey == r->mkey &&
-	       (r->access_key == NULL ||
-		memcmp(r->access_key, key->access_key,
-		       MLX5_ACCESS_KEY_LEN) == 0);
+	key->obj = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	if (key->obj == NULL) {
+		DRV_LOG(ERR, "%s: crossing mkey to vHCA %u mkey 0x%08x refused",
+			cdev->dev->name, key->remote_vhca_id, key->remote_mkey);
+		return -rte_errno;
+	}
+	key->mkey = key->obj->id;
+	return 0;
+}
+
+/* An alias object of the remote mkey, opened with the access key. */
+static int
+mlx5_key_create_alias(struct mlx5_common_device *cdev,
+		      struct mlx5_vhca_key *key)
+{
+	struct mlx5_devx_alias_attr attr = {
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
+		.vhca_id = key->remote_vhca_id,
+		.obj_id = MLX5_MKEY_INDEX(key->remote_mkey),
+		.pdn = cdev->pdn,
+	};
+
+	memcpy(attr.access_key, key->access_key, MLX5_ACCESS_KEY_LEN);
+	key->obj = mlx5_devx_cmd_alias_obj_create(cdev, &attr);
+	if (key->obj == NULL) {
+		DRV_LOG(ERR, "%s: alias of vHCA %u mkey 0x%08x refused",
+			cdev->dev->name, key->remote_vhca_id, key->remote_mkey);
+		return -rte_errno;
+	}
+	/* An alias of an mkey is used as an mkey: its id in the index bits. */
+	key->mkey = key->obj->id << 8;
+	return 0;
 }
 
 int
@@ -294,9 +404,12 @@ rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
 			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
 			uint16_t *vhca_id, uint32_t *mkey)
 {
-	struct mlx5_range_arg arg = { (uintptr_t)va, len, access_key };
+	struct mlx5_vhca_key req = {
+		.kind = MLX5_KEY_EXPORT,
+		.va = (uintptr_t)va,
+		.len = len,
+	};
 	struct mlx5_common_device *cdev;
-	struct mlx5_vhca_key *key;
 	int ret;
 
 	if (access_key == NULL || vhca_id == NULL || mkey == NULL) {
@@ -317,46 +430,28 @@ rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
-	pthread_mutex_lock(&cdev->keys_lock);
-	key = mlx5_key_find(cdev, MLX5_KEY_EXPORT, mlx5_key_same_export, &arg);
-	if (key != NULL)
-		goto out;
-	key = calloc(1, sizeof(*key));
-	if (key == NULL) {
-		ret = -ENOMEM;
-		goto error;
-	}
-	key->kind = MLX5_KEY_EXPORT;
-	key->va = (uintptr_t)va;
-	key->len = len;
-	memcpy(key->access_key, access_key, MLX5_ACCESS_KEY_LEN);
-	key->mr = mlx5_key_reg(cdev, __func__, va, len,
-			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-			       IBV_ACCESS_REMOTE_WRITE);
-	if (key->mr == NULL) {
-		ret = -rte_errno;
-		goto error;
-	}
-	key->mkey = key->mr->lkey;
-	ret = mlx5_devx_cmd_allow_other_vhca_access(cdev,
-		MLX5_GENERAL_OBJ_TYPE_MKEY, MLX5_MKEY_INDEX(key->mkey),
-		access_key);
-	if (ret)
-		goto error;
-	mlx5_key_insert(cdev, key);
-out:
-	*vhca_id = cdev->caps.vhca_id;
-	*mkey = key->mkey;
-	pthread_mutex_unlock(&cdev->keys_lock);
-	return 0;
-error:
-	if (key != NULL && mlx5_key_destroy(cdev, key) != 0)
-		DRV_LOG(ERR, "%s: %s: could not undo a failed export",
-			__func__, dev->name);
-	free(key);
-	pthread_mutex_unlock(&cdev->keys_lock);
-	rte_errno = -ret;
+	memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	ret = mlx5_key_get(cdev, &req, mlx5_key_same_export,
+			   mlx5_key_create_export, mkey);
+	if (ret == 0)
+		*vhca_id = cdev->caps.vhca_id;
 	return ret;
+}
+
+/* Common checks of the two importer functions; NULL if they fail. */
+static struct mlx5_common_device *
+mlx5_import_dev(struct rte_device *dev, const char *fn,
+		uint32_t remote_vhca_id)
+{
+	struct mlx5_common_device *cdev = mlx5_api_dev(dev, fn);
+
+	if (cdev != NULL && remote_vhca_id > UINT16_MAX) {
+		DRV_LOG(ERR, "%s: vHCA id %u out of range", fn,
+			remote_vhca_id);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return cdev;
 }
 
 rte_iova_t
@@ -364,65 +459,27 @@ rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
 				    uint32_t remote_vhca_id,
 				    uint32_t remote_mkey)
 {
-	struct mlx5_remote_arg arg = { (uint16_t)remote_vhca_id, remote_mkey,
-				       NULL };
-	struct mlx5_devx_mkey_attr attr = {
-		.access_mode = MLX5_MKC_ACCESS_MODE_CROSSING,
-		.lr = true,
-		.lw = true,
-		.crossing_target_vhca_id = (uint16_t)remote_vhca_id,
-		.crossing_target_mkey = remote_mkey,
+	struct mlx5_vhca_key req = {
+		.kind = MLX5_KEY_CROSSING,
+		.remote_vhca_id = (uint16_t)remote_vhca_id,
+		.remote_mkey = remote_mkey,
 	};
 	struct mlx5_common_device *cdev;
-	struct mlx5_vhca_key *key;
-	int err;
+	uint32_t mkey;
 
-	cdev = mlx5_api_dev(dev, __func__);
+	cdev = mlx5_import_dev(dev, __func__, remote_vhca_id);
 	if (cdev == NULL)
 		return 0;
-	if (remote_vhca_id > UINT16_MAX) {
-		DRV_LOG(ERR, "%s: vHCA id %u out of range", __func__,
-			remote_vhca_id);
-		rte_errno = EINVAL;
-		return 0;
-	}
 	if (!cdev->caps.crossing_vhca_mkey) {
 		DRV_LOG(ERR, "%s: %s has no crossing_vhca_mkey capability",
 			__func__, dev->name);
 		rte_errno = ENOTSUP;
 		return 0;
 	}
-	attr.pd = cdev->pdn;
-	pthread_mutex_lock(&cdev->keys_lock);
-	key = mlx5_key_find(cdev, MLX5_KEY_CROSSING, mlx5_key_same_remote,
-			    &arg);
-	if (key != NULL)
-		goto out;
-	key = calloc(1, sizeof(*key));
-	if (key == NULL) {
-		err = ENOMEM;
-		goto error;
-	}
-	key->kind = MLX5_KEY_CROSSING;
-	key->remote_vhca_id = (uint16_t)remote_vhca_id;
-	key->remote_mkey = remote_mkey;
-	key->obj = mlx5_devx_cmd_mkey_create(cdev, &attr);
-	if (key->obj == NULL) {
-		err = rte_errno;
-		DRV_LOG(ERR, "%s: %s: crossing mkey to vHCA %u mkey 0x%08x refused",
-			__func__, dev->name, remote_vhca_id, remote_mkey);
-		goto error;
-	}
-	key->mkey = key->obj->id;
-	mlx5_key_insert(cdev, key);
-out:
-	pthread_mutex_unlock(&cdev->keys_lock);
-	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
-error:
-	free(key);
-	pthread_mutex_unlock(&cdev->keys_lock);
-	rte_errno = err;
-	return 0;
+	if (mlx5_key_get(cdev, &req, mlx5_key_same_remote,
+			 mlx5_key_create_crossing, &mkey) != 0)
+		return 0;
+	return rte_pmd_mlx5_mkey_to_iova(mkey);
 }
 
 rte_iova_t
@@ -430,23 +487,19 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 			uint32_t remote_mkey,
 			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN])
 {
-	struct mlx5_remote_arg arg = { (uint16_t)remote_vhca_id, remote_mkey,
-				       access_key };
-	struct mlx5_devx_alias_attr attr = {
-		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
-		.vhca_id = (uint16_t)remote_vhca_id,
-		.obj_id = MLX5_MKEY_INDEX(remote_mkey),
+	struct mlx5_vhca_key req = {
+		.kind = MLX5_KEY_ALIAS,
+		.remote_vhca_id = (uint16_t)remote_vhca_id,
+		.remote_mkey = remote_mkey,
 	};
 	struct mlx5_common_device *cdev;
-	struct mlx5_vhca_key *key;
-	int err;
+	uint32_t mkey;
 
-	cdev = mlx5_api_dev(dev, __func__);
+	cdev = mlx5_import_dev(dev, __func__, remote_vhca_id);
 	if (cdev == NULL)
 		return 0;
-	if (access_key == NULL || remote_vhca_id > UINT16_MAX) {
-		DRV_LOG(ERR, "%s: %s", __func__, access_key == NULL ?
-			"NULL access key" : "vHCA id out of range");
+	if (access_key == NULL) {
+		DRV_LOG(ERR, "%s: NULL access key", __func__);
 		rte_errno = EINVAL;
 		return 0;
 	}
@@ -457,82 +510,34 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 		rte_errno = ENOTSUP;
 		return 0;
 	}
-	memcpy(attr.access_key, access_key, MLX5_ACCESS_KEY_LEN);
-	attr.pdn = cdev->pdn;
-	pthread_mutex_lock(&cdev->keys_lock);
-	key = mlx5_key_find(cdev, MLX5_KEY_ALIAS, mlx5_key_same_remote, &arg);
-	if (key != NULL)
-		goto out;
-	key = calloc(1, sizeof(*key));
-	if (key == NULL) {
-		err = ENOMEM;
-		goto error;
-	}
-	key->kind = MLX5_KEY_ALIAS;
-	key->remote_vhca_id = (uint16_t)remote_vhca_id;
-	key->remote_mkey = remote_mkey;
-	memcpy(key->access_key, access_key, MLX5_ACCESS_KEY_LEN);
-	key->obj = mlx5_devx_cmd_alias_obj_create(cdev, &attr);
-	if (key->obj == NULL) {
-		err = rte_errno;
-		DRV_LOG(ERR, "%s: %s: alias of vHCA %u mkey 0x%08x refused",
-			__func__, dev->name, remote_vhca_id, remote_mkey);
-		goto error;
-	}
-	/* An alias of an mkey is used as an mkey: its id in the index bits. */
-	key->mkey = key->obj->id << 8;
-	mlx5_key_insert(cdev, key);
-out:
-	pthread_mutex_unlock(&cdev->keys_lock);
-	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
-error:
-	free(key);
-	pthread_mutex_unlock(&cdev->keys_lock);
-	rte_errno = err;
-	return 0;
+	memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	if (mlx5_key_get(cdev, &req, mlx5_key_same_alias,
+			 mlx5_key_create_alias, &mkey) != 0)
+		return 0;
+	return rte_pmd_mlx5_mkey_to_iova(mkey);
 }
 
 rte_iova_t
 rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
 				  uint32_t len)
 {
-	struct mlx5_range_arg arg = { (uintptr_t)va, len, NULL };
+	struct mlx5_vhca_key req = {
+		.kind = MLX5_KEY_PRIVATE,
+		.va = (uintptr_t)va,
+		.len = len,
+	};
 	struct mlx5_common_device *cdev;
-	struct mlx5_vhca_key *key;
-	int err;
+	uint32_t mkey;
 
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return 0;
 	if (mlx5_range_check(__func__, va, len) != 0)
 		return 0;
-	pthread_mutex_lock(&cdev->keys_lock);
-	key = mlx5_key_find(cdev, MLX5_KEY_PRIVATE, mlx5_key_covers, &arg);
-	if (key != NULL)
-		goto out;
-	key = calloc(1, sizeof(*key));
-	if (key == NULL) {
-		err = ENOMEM;
-		goto error;
-	}
-	key->kind = MLX5_KEY_PRIVATE;
-	key->va = (uintptr_t)va;
-	key->len = len;
-	key->mr = mlx5_key_reg(cdev, __func__, va, len, IBV_ACCESS_LOCAL_WRITE);
-	if (key->mr == NULL) {
-		err = rte_errno;
-		goto error;
-	}
-	key->mkey = key->mr->lkey;
-	mlx5_key_insert(cdev, key);
-out:
-	pthread_mutex_unlock(&cdev->keys_lock);
-	return rte_pmd_mlx5_mkey_to_iova(key->mkey);
-error:
-	free(key);
-	pthread_mutex_unlock(&cdev->keys_lock);
-	rte_errno = err;
-	return 0;
+	if (mlx5_key_get(cdev, &req, mlx5_key_covers, mlx5_key_create_private,
+			 &mkey) != 0)
+		return 0;
+	return rte_pmd_mlx5_mkey_to_iova(mkey);
 }
 
 int
