@@ -518,6 +518,66 @@ test_bad_device_everywhere(void)
 	return TEST_SUCCESS;
 }
 
+/* Every command of export, crossing and alias failed in turn: clean errors. */
+static int
+test_fault_sweep(void)
+{
+	long host_live = sim_live(CARD, HOST_VHCA);
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	unsigned int host_fail = 0, dpu_fail = 0;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	/* Owner side: export = register (CREATE_MKEY) + ALLOW. */
+	for (unsigned int n = 1; n <= 4; n++) {
+		int ret;
+
+		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(CARD, HOST_VHCA, -1, n,
+			MLX5_CMD_STAT_NO_RES_ERR), "");
+		ret = rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN, key_a,
+					      &vhca, &mkey);
+		mlx5_sim_fault_clear(CARD, HOST_VHCA);
+		if (ret == 0) {
+			TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey),
+					    "");
+		} else {
+			host_fail++;
+			TEST_ASSERT_EQUAL(ret, -EAGAIN, "NO_RESOURCES at %u", n);
+		}
+		TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live,
+				  "host clean after fault %u", n);
+	}
+	TEST_ASSERT_EQUAL(host_fail, 2, "both export commands were hit");
+
+	/* Importer side: crossing (CREATE_MKEY), alias (CREATE_GENERAL_OBJECT). */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	for (unsigned int n = 1; n <= 4; n++) {
+		rte_iova_t cross, alias;
+
+		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(CARD, DPU_VHCA, -1, n,
+			MLX5_CMD_STAT_LIM_ERR), "");
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+		if (cross == 0)
+			TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "LIM at %u", n);
+		alias = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+		if (alias == 0)
+			TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "LIM at %u", n);
+		mlx5_sim_fault_clear(CARD, DPU_VHCA);
+		dpu_fail += (cross == 0) + (alias == 0);
+		if (cross)
+			TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+		if (alias)
+			TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
+		TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live,
+				  "DPU clean after fault %u", n);
+	}
+	TEST_ASSERT_EQUAL(dpu_fail, 2, "both import commands were hit");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case vhca_cases[] = {
 	{ "bad_device_everywhere", test_bad_device_everywhere },
 	{ "dyn_flags", test_dyn_flags },
@@ -530,6 +590,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "caps_up_front", test_caps_up_front },
 	{ "private_iova", test_private_iova },
 	{ "concurrency", test_concurrency },
+	{ "fault_sweep", test_fault_sweep },
 	{ "remove_releases_keys", test_remove_releases_keys },
 	{ NULL, NULL },
 };
