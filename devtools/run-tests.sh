@@ -9,6 +9,17 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 devtools/setup.sh
 
+# The MR memory-event suite (mr_events) needs EAL's dynamic memory mode,
+# hence hugepages. As root, reserve a few 2 MB pages for the run and give
+# them back afterwards; otherwise that suite skips itself.
+hp=/proc/sys/vm/nr_hugepages
+if [ "$(id -u)" = 0 ] && [ -w "$hp" ] && [ "$(cat "$hp")" = 0 ] &&
+		[ -z "${SKIP_HUGEPAGES:-}" ]; then
+	trap 'echo 0 > '"$hp" EXIT
+	echo 128 > "$hp" || true
+	echo "reserved $(cat "$hp") hugepages for the run"
+fi
+
 set +e
 meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
 rc=$?

@@ -51,6 +51,9 @@ fake_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	/* A class driver has the context, the PD and the caps to work with. */
 	if (cdev->ctx == NULL || cdev->pd == NULL)
 		return -EINVAL;
+	/* And finds its device without deadlocking on the device list. */
+	if (mlx5_common_dev_get(cdev->dev) != cdev)
+		return -ENODEV;
 	fake.probes++;
 	fake.cdev = cdev;
 	return 0;

@@ -20,15 +20,20 @@
 
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
+#include "mlx5_common_mr.h"
 #include "mlx5_common_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5_common_logtype, NOTICE)
 
 static TAILQ_HEAD(, mlx5_common_device) mlx5_devices =
 	TAILQ_HEAD_INITIALIZER(mlx5_devices);
+/* Class drivers register from constructors, before any probe. */
 static struct mlx5_class_driver_list mlx5_class_drivers =
 	TAILQ_HEAD_INITIALIZER(mlx5_class_drivers);
-/* Guards both lists; probe and remove may run from any thread (hotplug). */
+/*
+ * Guards both lists; probe and remove may run from any thread (hotplug).
+ * Never held while a class driver runs: it may look devices up.
+ */
 static pthread_mutex_t mlx5_devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void
@@ -48,6 +53,21 @@ mlx5_common_dev_lookup(const struct rte_device *eal_dev)
 		if (cdev->dev == eal_dev)
 			return cdev;
 	return NULL;
+}
+
+int
+mlx5_range_check(const char *fn, const void *addr, size_t len)
+{
+	uintptr_t start = (uintptr_t)addr;
+
+	if (addr == NULL || len == 0 || start + len < start) {
+		DRV_LOG(ERR, "%s: bad range [%p, +%zu): %s", fn, addr, len,
+			addr == NULL ? "NULL address" : len == 0 ?
+			"zero length" : "wraps around");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 struct mlx5_common_device *
@@ -239,6 +259,7 @@ mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
 {
 	mlx5_vhca_keys_release_all(cdev);
 	mlx5_pp_release_all(cdev);
+	mlx5_mr_cache_destroy(cdev); /* MRs hold the PD. */
 	mlx5_common_pd_close(cdev);
 	mlx5_common_ctx_close(cdev, keep_fd);
 	if (cdev->backend->release_device != NULL && cdev->ibv_dev != NULL)
@@ -270,6 +291,9 @@ mlx5_common_dev_setup(struct mlx5_common_device *cdev,
 			cdev->dev->name);
 		return ret;
 	}
+	ret = mlx5_mr_cache_create(cdev);
+	if (ret)
+		return ret;
 	DRV_LOG(INFO, "%s: %s device %s, vhca_id %u, pdn %u%s", cdev->dev->name,
 		cdev->glue->name, cdev->ctx->device->name, cdev->caps.vhca_id,
 		cdev->pdn, cdev->ctx_imported ? " (imported context and PD)" :
@@ -327,18 +351,23 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	ret = mlx5_dynflags_register();
 	if (ret)
 		goto error;
+	/*
+	 * Listed before the classes probe, so that they (and the public API)
+	 * find the device; the list lock is not held while they run.
+	 */
 	pthread_mutex_lock(&mlx5_devices_lock);
 	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
+	pthread_mutex_unlock(&mlx5_devices_lock);
 	ret = mlx5_common_classes_probe(cdev, &kv);
 	if (ret == 0)
 		ret = mlx5_kvargs_check_unused(eal_dev->name, &kv);
 	if (ret) {
 		mlx5_common_classes_remove(cdev);
+		pthread_mutex_lock(&mlx5_devices_lock);
 		TAILQ_REMOVE(&mlx5_devices, cdev, next);
 		pthread_mutex_unlock(&mlx5_devices_lock);
 		goto error;
 	}
-	pthread_mutex_unlock(&mlx5_devices_lock);
 	rte_kvargs_free(kv.kvlist);
 	return 0;
 error:
@@ -361,9 +390,9 @@ mlx5_common_dev_remove(struct rte_device *eal_dev)
 		rte_errno = ENODEV;
 		return -ENODEV;
 	}
-	mlx5_common_classes_remove(cdev);
 	TAILQ_REMOVE(&mlx5_devices, cdev, next);
 	pthread_mutex_unlock(&mlx5_devices_lock);
+	mlx5_common_classes_remove(cdev);
 	mlx5_common_dev_teardown(cdev, false);
 	rte_free(cdev);
 	return 0;

@@ -59,9 +59,11 @@ struct mlx5_common_dev_config {
 	bool mr_ext_memseg_en;   /* mr_ext_memseg_en=, default 1. */
 	bool mr_mempool_reg_en;  /* mr_mempool_reg_en=, default 1. */
 	bool sys_mem_en;         /* sys_mem_en=, default 0. */
+	bool mr_whole_mem_en;    /* mr_whole_mem_en=, default 0. */
 };
 
 struct mlx5_common_device;
+struct mlx5_mr_cache;
 struct mlx5_pp_entry;
 struct mlx5_vhca_key;
 
@@ -96,6 +98,7 @@ struct mlx5_common_device {
 	uint32_t classes_loaded;           /* Classes probed successfully. */
 	struct mlx5_common_dev_config config;
 	struct mlx5_hca_attr caps;         /* Queried at probe. */
+	struct mlx5_mr_cache *mr_cache;    /* MRs (mlx5_common_mr.h). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
 	/* Keys handed out by the public API (mlx5_common_vhca.c). */

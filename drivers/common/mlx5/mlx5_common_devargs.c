@@ -179,6 +179,8 @@ mlx5_common_arg(const char *key, const char *value, void *opaque)
 		cfg->mr_mempool_reg_en = v;
 	else if (strcmp(key, MLX5_ARG_SYS_MEM_EN) == 0)
 		cfg->sys_mem_en = v;
+	else if (strcmp(key, MLX5_ARG_MR_WHOLE_MEM_EN) == 0)
+		cfg->mr_whole_mem_en = v;
 	return 0;
 }
 
@@ -189,7 +191,7 @@ mlx5_common_config_parse(struct mlx5_kvargs_ctrl *kv,
 	static const char *const keys[] = {
 		MLX5_ARG_CLASS, MLX5_ARG_CMD_FD, MLX5_ARG_PD_HANDLE,
 		MLX5_ARG_MR_EXT_MEMSEG_EN, MLX5_ARG_MR_MEMPOOL_REG_EN,
-		MLX5_ARG_SYS_MEM_EN, NULL,
+		MLX5_ARG_SYS_MEM_EN, MLX5_ARG_MR_WHOLE_MEM_EN, NULL,
 	};
 	struct mlx5_common_args args = { .cfg = cfg };
 	int ret;
@@ -200,6 +202,7 @@ mlx5_common_config_parse(struct mlx5_kvargs_ctrl *kv,
 	cfg->mr_ext_memseg_en = true;
 	cfg->mr_mempool_reg_en = true;
 	cfg->sys_mem_en = false;
+	cfg->mr_whole_mem_en = false;
 	ret = mlx5_kvargs_process(kv, keys, mlx5_common_arg, &args);
 	if (ret)
 		return ret;

@@ -16,6 +16,7 @@
 #define MLX5_ARG_MR_EXT_MEMSEG_EN "mr_ext_memseg_en"
 #define MLX5_ARG_MR_MEMPOOL_REG_EN "mr_mempool_reg_en"
 #define MLX5_ARG_SYS_MEM_EN "sys_mem_en"
+#define MLX5_ARG_MR_WHOLE_MEM_EN "mr_whole_mem_en"
 
 /* Parse the common keys into @cfg (defaults for absent keys). */
 int mlx5_common_config_parse(struct mlx5_kvargs_ctrl *kv,
@@ -36,5 +37,11 @@ void mlx5_vhca_keys_release_all(struct mlx5_common_device *cdev);
 
 /* Register the dynamic mbuf flags (idempotent): 0 or a negative errno. */
 int mlx5_dynflags_register(void);
+
+/*
+ * Check a caller's memory range: non-NULL, non-empty, not wrapping.
+ * 0, or -EINVAL with rte_errno set and a log line naming @fn and the fault.
+ */
+int mlx5_range_check(const char *fn, const void *addr, size_t len);
 
 #endif /* MLX5_COMMON_PRIVATE_H_ */

@@ -168,22 +168,6 @@ rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id)
 	return 0;
 }
 
-/* Check a user range: non-NULL, non-empty, not wrapping. */
-static int
-mlx5_range_check(const char *fn, const void *va, size_t len)
-{
-	uintptr_t start = (uintptr_t)va;
-
-	if (va == NULL || len == 0 || start + len < start) {
-		DRV_LOG(ERR, "%s: bad range [%p, +%zu): %s", fn, va, len,
-			va == NULL ? "NULL address" : len == 0 ?
-			"zero length" : "wraps around");
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* Register a range with the device's PD. */
 static struct ibv_mr *
 mlx5_key_reg(struct mlx5_common_device *cdev, const char *fn, void *va,

@@ -48,6 +48,13 @@ struct mlx5_glue {
 	int (*close_device)(struct ibv_context *ctx);
 	/** ibv_import_device(): takes ownership of cmd_fd on success. */
 	struct ibv_context *(*import_device)(int cmd_fd);
+	/**
+	 * ibv_query_device_ex(): device attributes, among them the
+	 * on-demand paging capabilities (odp_caps). input may be NULL.
+	 */
+	int (*query_device_ex)(struct ibv_context *ctx,
+			       const struct ibv_query_device_ex_input *input,
+			       struct ibv_device_attr_ex *attr);
 
 	/* Protection domains. */
 	struct ibv_pd *(*alloc_pd)(struct ibv_context *ctx);
@@ -58,7 +65,11 @@ struct mlx5_glue {
 	/** mlx5dv_init_obj(MLX5DV_OBJ_PD): the PD number. */
 	int (*query_pdn)(struct ibv_pd *pd, uint32_t *pdn);
 
-	/* Memory regions (verbs). */
+	/*
+	 * Memory regions (verbs). IBV_ACCESS_ON_DEMAND with addr NULL and
+	 * length SIZE_MAX is rdma-core's implicit ODP MR: every address of
+	 * the process, paged in on access.
+	 */
 	struct ibv_mr *(*reg_mr)(struct ibv_pd *pd, void *addr, size_t length,
 				 int access);
 	int (*dereg_mr)(struct ibv_mr *mr);

@@ -8,7 +8,7 @@
  * own, unchanged. Where the prototypes already match, the table points at
  * rdma-core directly (the compiler checks the types); a wrapper exists only
  * where the call shape differs (query_pdn) or where rdma-core's header
- * routes the call through an inline helper (reg_mr).
+ * routes the call through an inline helper (reg_mr, query_device_ex).
  *
  * This file is compiled into the common library (-Dibverbs_link=shared) or
  * alone into the glue module (-Dibverbs_link=dlopen). It must therefore not
@@ -73,6 +73,28 @@ mlx5_ibv_query_pdn(struct ibv_pd *pd, uint32_t *pdn)
 	return 0;
 }
 
+/**
+ * Query the extended device attributes (ibv_query_device_ex() is a header
+ * inline that dispatches through the context's operations).
+ *
+ * @param ctx
+ *   Device context.
+ * @param input
+ *   Extension input, or NULL.
+ * @param[out] attr
+ *   Attributes, among them odp_caps.
+ *
+ * @return
+ *   0 on success, otherwise the positive errno value rdma-core returned.
+ */
+static int
+mlx5_ibv_query_device_ex(struct ibv_context *ctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr)
+{
+	return ibv_query_device_ex(ctx, input, attr);
+}
+
 const char mlx5_ibv_glue_version[] = MLX5_GLUE_VERSION;
 
 const struct mlx5_glue mlx5_ibv_glue = {
@@ -84,6 +106,7 @@ const struct mlx5_glue mlx5_ibv_glue = {
 	.dv_open_device = mlx5dv_open_device,
 	.close_device = ibv_close_device,
 	.import_device = ibv_import_device,
+	.query_device_ex = mlx5_ibv_query_device_ex,
 
 	/* Protection domains. */
 	.alloc_pd = ibv_alloc_pd,

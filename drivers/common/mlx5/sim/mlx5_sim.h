@@ -163,7 +163,8 @@ struct mlx5_sim_stats {
  *   -EACCES PD mismatch, missing access right, free key, the owner vHCA
  *   revoked access (or the alias key no longer matches), KLM nesting deeper
  *   than 8 levels, or an MTT write into a umem registered read-only;
- *   -EFAULT the range is outside the key or wraps around;
+ *   -EFAULT the range is outside the key or wraps around, or (on-demand
+ *   paging key) is not mapped in the process;
  *   -EMSGSIZE @p len is above 2^31;
  *   -ENOMEM no memory for the translation list.
  */

@@ -305,6 +305,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_PP_MAX_RATE, "pp_max_rate" },
 		{ MLX5_SIM_CAP_UPDATE_TAG, "update_tag" },
 		{ MLX5_SIM_CAP_CRYPTO, "crypto" },
+		{ MLX5_SIM_CAP_ODP, "odp" },
 	};
 	unsigned int i;
 
@@ -341,6 +342,10 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		case MLX5_SIM_CAP_UPDATE_TAG:
 			have = cur->update_tag;
 			want = caps->update_tag;
+			break;
+		case MLX5_SIM_CAP_ODP:
+			have = cur->odp;
+			want = caps->odp;
 			break;
 		default:
 			have = cur->crypto;
@@ -437,11 +442,12 @@ mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
 			TAILQ_INSERT_TAIL(&sim_registry.vhcas, vhca, next);
 			SIM_LOG(INFO, "created vHCA %s: hca_cap_2=%u crossing=%u"
 				" pacing=%u pp_table_size=%u pp_rate=[%u, %u]"
-				" update_tag=%u crypto=%u", vhca->ibdev.name,
-				caps->hca_cap_2, caps->crossing, caps->pacing,
+				" update_tag=%u crypto=%u odp=%u",
+				vhca->ibdev.name, caps->hca_cap_2,
+				caps->crossing, caps->pacing,
 				caps->pp_table_size, caps->pp_min_rate,
 				caps->pp_max_rate, caps->update_tag,
-				caps->crypto);
+				caps->crypto, caps->odp);
 		}
 	}
 	pthread_mutex_unlock(&card->lock);

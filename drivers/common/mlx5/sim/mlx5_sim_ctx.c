@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -36,10 +37,11 @@ sim_page_size(void)
 /*
  * The kernel pins the pages of an MR or umem before any command: a range
  * that is not mapped fails with EFAULT. mincore() checks the mapping
- * without touching the memory.
+ * without touching the memory. An ODP page fault makes the same check at
+ * access time (mlx5_sim_dma.c).
  */
-static int
-sim_range_mapped(const void *addr, size_t len)
+int
+mlx5_sim_range_mapped(const void *addr, size_t len)
 {
 	uintptr_t page = sim_page_size();
 	uintptr_t cur = RTE_ALIGN_FLOOR((uintptr_t)addr, page);
@@ -404,6 +406,46 @@ mlx5_sim_close_device(struct ibv_context *ctx)
 	return 0;
 }
 
+/*
+ * Extended device attributes: what rdma-core reports for an mlx5 device,
+ * reduced to what the model has; odp_caps follows the odp devarg. A query
+ * of cached attributes, not a firmware command.
+ */
+int
+mlx5_sim_query_device_ex(struct ibv_context *ctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr)
+{
+	const uint32_t odp_transport = IBV_ODP_SUPPORT_SEND |
+				       IBV_ODP_SUPPORT_RECV |
+				       IBV_ODP_SUPPORT_WRITE |
+				       IBV_ODP_SUPPORT_READ;
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_vhca *vhca;
+
+	if (sctx == NULL || attr == NULL || (input != NULL && input->comp_mask))
+		return EINVAL;
+	vhca = sctx->file->vhca;
+	memset(attr, 0, sizeof(*attr));
+	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
+		 "sim");
+	attr->orig_attr.vendor_id = 0x02c9; /* Mellanox. */
+	attr->orig_attr.max_mr_size = UINT64_MAX;
+	attr->orig_attr.page_size_cap = sim_page_size();
+	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE - 1;
+	attr->orig_attr.max_pd = MLX5_SIM_MAX_PDS;
+	attr->orig_attr.phys_port_cnt = 1;
+	attr->phys_port_cnt_ex = 1;
+	if (vhca->caps.odp) {
+		attr->odp_caps.general_caps = IBV_ODP_SUPPORT |
+					      IBV_ODP_SUPPORT_IMPLICIT;
+		attr->odp_caps.per_transport_caps.rc_odp_caps = odp_transport;
+		attr->odp_caps.per_transport_caps.ud_odp_caps =
+			IBV_ODP_SUPPORT_SEND;
+	}
+	return 0;
+}
+
 /* Protection domains. */
 
 struct mlx5_sim_pd *
@@ -639,7 +681,18 @@ mlx5_sim_query_pdn(struct ibv_pd *pd, uint32_t *pdn)
 #define SIM_MR_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		       IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
 		       IBV_ACCESS_MW_BIND | IBV_ACCESS_HUGETLB | \
-		       IBV_ACCESS_OPTIONAL_RANGE)
+		       IBV_ACCESS_OPTIONAL_RANGE | IBV_ACCESS_ON_DEMAND)
+
+/*
+ * rdma-core's implicit ODP MR: address 0 (NULL), length SIZE_MAX, with
+ * IBV_ACCESS_ON_DEMAND; it translates every address of the process.
+ */
+static bool
+sim_mr_implicit(const void *addr, size_t length, int access)
+{
+	return addr == NULL && length == SIZE_MAX &&
+	       (access & IBV_ACCESS_ON_DEMAND);
+}
 
 struct ibv_mr *
 mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
@@ -649,11 +702,15 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	struct mlx5_sim_mkey *mkey = NULL;
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_mr *mr;
+	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	bool implicit = sim_mr_implicit(addr, length, access);
 	uint8_t status = 0;
 	uint32_t synd;
 
 	if (spd == NULL || length == 0 ||
 	    (uintptr_t)addr + length - 1 < (uintptr_t)addr ||
+	    /* The whole space is an implicit ODP MR or nothing. */
+	    (addr == NULL && length == SIZE_MAX && !implicit) ||
 	    (access & ~SIM_MR_ACCESS) ||
 	    /* Remote write and atomics need local write (IB spec). */
 	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
@@ -663,7 +720,13 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	}
 	file = spd->obj->file;
 	vhca = file->vhca;
-	errno = sim_range_mapped(addr, length);
+	/* The kernel refuses ODP on a device without it (ib_check_mr_access). */
+	if (odp && !vhca->caps.odp) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/* ODP pins nothing: pages are checked when the device touches them. */
+	errno = odp ? 0 : mlx5_sim_range_mapped(addr, length);
 	if (errno != 0)
 		return NULL;
 	mr = calloc(1, sizeof(*mr));
@@ -703,7 +766,9 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
 	mkey->qpn = MLX5_MKC_QPN_ANY;
 	mkey->start = (uintptr_t)addr;
-	mkey->len = length;
+	mkey->len = implicit ? 0 : length;
+	mkey->length64 = implicit;
+	mkey->odp = odp;
 	spd->obj->users++;
 	vhca->live.mrs++;
 	mr->ibmr.context = pd->context;
@@ -798,7 +863,7 @@ mlx5_sim_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 		errno = EINVAL;
 		return NULL;
 	}
-	errno = sim_range_mapped(addr, size);
+	errno = mlx5_sim_range_mapped(addr, size);
 	if (errno != 0)
 		return NULL;
 	vhca = sctx->file->vhca;

@@ -168,6 +168,10 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	off = addr - mkey->start;
 	switch (mkey->kind) {
 	case MLX5_SIM_MKEY_VA:
+		/* An ODP page fault on memory the process has not mapped fails. */
+		if (len && mkey->odp &&
+		    mlx5_sim_range_mapped((void *)(uintptr_t)addr, len) != 0)
+			return -EFAULT;
 		return len ? sim_dma_push(list, (uint8_t *)(uintptr_t)addr,
 					  len) : 0;
 	case MLX5_SIM_MKEY_MTT:

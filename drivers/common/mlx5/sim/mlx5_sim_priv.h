@@ -84,6 +84,7 @@ struct mlx5_sim_caps {
 	bool pacing;
 	bool update_tag;
 	bool crypto;
+	bool odp;          /* On-demand paging, implicit ODP included. */
 	uint16_t pp_table_size;
 	uint32_t pp_min_rate;
 	uint32_t pp_max_rate;
@@ -188,6 +189,7 @@ struct mlx5_sim_mkey {
 	uint64_t start;
 	uint64_t len;
 	bool length64;             /* [start, 2^64): len is not used. */
+	bool odp;                  /* Paged on access: unmapped memory faults. */
 	uint32_t translations_octword_size;
 	union {
 		struct {
@@ -365,6 +367,7 @@ enum {
 	MLX5_SIM_CAP_PP_MAX_RATE = RTE_BIT32(5),
 	MLX5_SIM_CAP_UPDATE_TAG = RTE_BIT32(6),
 	MLX5_SIM_CAP_CRYPTO = RTE_BIT32(7),
+	MLX5_SIM_CAP_ODP = RTE_BIT32(8),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -392,6 +395,8 @@ struct mlx5_sim_pd_obj *mlx5_sim_pd_find(struct mlx5_sim_vhca *vhca,
 					 struct mlx5_sim_file **owner);
 struct mlx5_sim_umem *mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca,
 					 uint32_t umem_id);
+/* 0 if [addr, addr + len) is mapped in the process, else a positive errno. */
+int mlx5_sim_range_mapped(const void *addr, size_t len);
 
 /* Mkey table (mlx5_sim_mkey.c). */
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
@@ -438,6 +443,9 @@ struct ibv_context *mlx5_sim_open_device(struct ibv_device *device,
 					 struct mlx5dv_context_attr *attr);
 int mlx5_sim_close_device(struct ibv_context *ctx);
 struct ibv_context *mlx5_sim_import_device(int cmd_fd);
+int mlx5_sim_query_device_ex(struct ibv_context *ctx,
+			     const struct ibv_query_device_ex_input *input,
+			     struct ibv_device_attr_ex *attr);
 struct ibv_pd *mlx5_sim_alloc_pd(struct ibv_context *ctx);
 int mlx5_sim_dealloc_pd(struct ibv_pd *pd);
 struct ibv_pd *mlx5_sim_import_pd(struct ibv_context *ctx, uint32_t pd_handle);

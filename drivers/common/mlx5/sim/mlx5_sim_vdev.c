@@ -10,8 +10,9 @@
  *   --vdev=mlx5_sim0,card=0,vhca_id=2,class=eth:crypto
  *
  * Devargs of the software device (the common layer takes class, cmd_fd,
- * pd_handle, mr_ext_memseg_en, mr_mempool_reg_en and sys_mem_en, and rejects
- * unknown keys). Integers are decimal or 0x hexadecimal.
+ * pd_handle, mr_ext_memseg_en, mr_mempool_reg_en, sys_mem_en and
+ * mr_whole_mem_en, and rejects unknown keys). Integers are decimal or 0x
+ * hexadecimal.
  *
  *   key            range               default      meaning
  *   card           0..255              0            card holding the vHCA;
@@ -40,6 +41,14 @@
  *                                                   accepts UPDATE_TAG
  *   crypto         0|1                 1            mlx5dv_create_mkey
  *                                                   accepts CRYPTO
+ *   odp            0|1                 1            on-demand paging:
+ *                                                   odp_caps report
+ *                                                   IBV_ODP_SUPPORT and
+ *                                                   _IMPLICIT; reg_mr
+ *                                                   takes ON_DEMAND,
+ *                                                   (NULL, SIZE_MAX) is
+ *                                                   the implicit MR of
+ *                                                   every mapped address
  *   fail_cmd       opcode 0..0xffff    none         fault injection: the
  *                  or name                          command to fail
  *                  (CREATE_MKEY, ...)
@@ -80,6 +89,7 @@
 #include <bus_vdev_driver.h>
 
 #include "mlx5_common.h"
+#include "mlx5_common_mr.h"
 #include "mlx5_sim_priv.h"
 
 #define SIM_DEFAULT_PP_TABLE_SIZE 128
@@ -88,8 +98,8 @@
 
 static const char *const sim_devarg_keys[] = {
 	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_table_size",
-	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "fail_cmd",
-	"fail_nth", "fail_status", NULL,
+	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "odp",
+	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
 
 /* What the devargs of one probe say. */
@@ -226,6 +236,9 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "crypto") == 0) {
 		ret = sim_parse_bool(key, value, &caps->crypto);
 		da->caps_given |= MLX5_SIM_CAP_CRYPTO;
+	} else if (strcmp(key, "odp") == 0) {
+		ret = sim_parse_bool(key, value, &caps->odp);
+		da->caps_given |= MLX5_SIM_CAP_ODP;
 	} else if (strcmp(key, "fail_cmd") == 0) {
 		ret = sim_parse_fail_cmd(key, value, &da->fail_cmd);
 		da->fail_cmd_set = true;
@@ -277,6 +290,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.pacing = true,
 			.update_tag = true,
 			.crypto = true,
+			.odp = true,
 			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
 			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
 			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
@@ -337,6 +351,7 @@ const struct mlx5_glue mlx5_sim_glue = {
 	.dv_open_device = mlx5_sim_open_device,
 	.close_device = mlx5_sim_close_device,
 	.import_device = mlx5_sim_import_device,
+	.query_device_ex = mlx5_sim_query_device_ex,
 	.alloc_pd = mlx5_sim_alloc_pd,
 	.dealloc_pd = mlx5_sim_dealloc_pd,
 	.import_pd = mlx5_sim_import_pd,
@@ -391,9 +406,26 @@ mlx5_sim_vdev_remove(struct rte_vdev_device *vdev)
 	return mlx5_common_dev_remove(&vdev->device);
 }
 
+/* rte_dev_dma_map()/unmap(): explicit registration of external memory. */
+static int
+mlx5_sim_vdev_dma_map(struct rte_vdev_device *vdev, void *addr, uint64_t iova,
+		      size_t len)
+{
+	return mlx5_mr_dev_dma_map(&vdev->device, addr, iova, len);
+}
+
+static int
+mlx5_sim_vdev_dma_unmap(struct rte_vdev_device *vdev, void *addr,
+			uint64_t iova, size_t len)
+{
+	return mlx5_mr_dev_dma_unmap(&vdev->device, addr, iova, len);
+}
+
 static struct rte_vdev_driver mlx5_sim_vdev_driver = {
 	.probe = mlx5_sim_vdev_probe,
 	.remove = mlx5_sim_vdev_remove,
+	.dma_map = mlx5_sim_vdev_dma_map,
+	.dma_unmap = mlx5_sim_vdev_dma_unmap,
 };
 
 RTE_PMD_REGISTER_VDEV(mlx5_sim, mlx5_sim_vdev_driver);
@@ -408,6 +440,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"pp_max_rate=<kbps> "
 	"update_tag=<0|1> "
 	"crypto=<0|1> "
+	"odp=<0|1> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "
@@ -416,4 +449,5 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"pd_handle=<handle> "
 	"mr_ext_memseg_en=<0|1> "
 	"mr_mempool_reg_en=<0|1> "
-	"sys_mem_en=<0|1>");
+	"sys_mem_en=<0|1> "
+	"mr_whole_mem_en=<0|1>");

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Internal to the MR files (mlx5_common_mr*.c): the device's MR cache, the
+ * MR objects and the operations the files share.
+ *
+ * Locking, outermost first:
+ *   EAL memory lock (rte_mcfg_mem_*): held while a registration over DPDK
+ *     memory is made, so the memory cannot go away meanwhile; EAL holds it
+ *     while it runs a memory event callback;
+ *   mp_rwlock: the mempool registrations;
+ *   rwlock: the MR list, the global table and writes to gen.
+ * A queue's own caches take no lock: one thread uses a queue at a time.
+ */
+
+#ifndef MLX5_COMMON_MR_PRIVATE_H_
+#define MLX5_COMMON_MR_PRIVATE_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_config.h>
+#include <rte_rwlock.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_mr.h"
+
+/*
+ * The global table: disjoint ranges sorted by address, kept apart (starts,
+ * ends, lkeys) so that the search reads a dense array. The arrays hold cap
+ * (a power of two) entries; entries past len start at UINTPTR_MAX, so that
+ * a search of depth ceil(log2(len)) never needs a bounds check.
+ */
+struct mlx5_mr_table {
+	uintptr_t *starts;
+	uintptr_t *ends;
+	uint32_t *lkeys;
+	uint32_t len;
+	uint32_t cap;
+	uint32_t depth;
+};
+
+/* Where an MR comes from, which decides who may destroy it. */
+enum mlx5_mr_kind {
+	MLX5_MR_ON_DEMAND,  /* Over a DPDK memory chunk, made by a lookup. */
+	MLX5_MR_MEMPOOL,    /* Over a mempool chunk, held by registrations. */
+	MLX5_MR_EXTERNAL,   /* mlx5_mr_ext_register(). */
+};
+
+struct mlx5_mr {
+	TAILQ_ENTRY(mlx5_mr) next;  /* In cache->mrs while alive. */
+	struct ibv_mr *ibv_mr;      /* The device registration. */
+	uintptr_t start;
+	uintptr_t end;
+	uint32_t lkey;
+	enum mlx5_mr_kind kind;
+	uint32_t refcnt;            /* Mempool registrations holding it. */
+	bool dead;                  /* Invalidated: out of list and table. */
+};
+
+TAILQ_HEAD(mlx5_mr_list, mlx5_mr);
+
+/* A registered mempool: its MRs sorted by address. */
+struct mlx5_mempool_reg {
+	TAILQ_ENTRY(mlx5_mempool_reg) next;
+	struct rte_mempool *mp;
+	uint32_t mrs_n;
+	struct mlx5_mr *mrs[];
+};
+
+/* The MR state of a common device (cdev->mr_cache). */
+struct mlx5_mr_cache {
+	uint32_t gen;                   /* Moves on every invalidation. */
+	rte_rwlock_t rwlock;
+	struct mlx5_mr_table table;     /* Disjoint ranges of the live MRs. */
+	struct mlx5_mr_list mrs;
+	uint32_t mr_count;
+	rte_rwlock_t mp_rwlock;
+	TAILQ_HEAD(, mlx5_mempool_reg) mempools;
+	uint32_t mempool_count;
+	struct mlx5_common_device *cdev;
+	const char *name;               /* Device name, for logs. */
+	bool ext_memseg;                /* mr_ext_memseg_en. */
+	bool mem_events;                /* Subscribed to EAL memory events. */
+	bool mempool_events;            /* Subscribed to mempool events. */
+	struct ibv_mr *whole_mr;        /* mr_whole_mem_en: implicit ODP MR. */
+	uint32_t whole_lkey;
+	uint64_t created;
+	uint64_t destroyed;
+	uint64_t invalidated;
+};
+
+/*
+ * The largest index i of global table @t with starts[i] <= addr (0 when
+ * there is none): a binary search whose steps are unrolled and free of
+ * branches, entered at the table's depth. Indices up to 2^depth - 1 < cap
+ * are read; entries past len are UINTPTR_MAX, so they never move i.
+ */
+static __rte_always_inline uint32_t
+mlx5_mr_table_index(const struct mlx5_mr_table *t, uintptr_t addr)
+{
+	const uintptr_t *s = t->starts;
+	uint32_t i = 0;
+
+#ifdef RTE_ARCH_X86_64
+	/* lea, cmp, cmov: three instructions a level (the compiler branches). */
+#define MLX5_MR_STEP(k) \
+	case k: { \
+		uint32_t j; \
+		__asm__("leal %c[h](%q[i]), %[j]\n\t" \
+			"cmpq %[addr], (%[s], %q[j], 8)\n\t" \
+			"cmovbe %[j], %[i]" \
+			: [i] "+r" (i), [j] "=&r" (j) \
+			: [h] "i" (1u << ((k) - 1)), [s] "r" (s), \
+			  [addr] "r" (addr) \
+			: "cc", "memory"); \
+	} \
+		__attribute__((fallthrough));
+#else
+#define MLX5_MR_STEP(k) \
+	case k: \
+		if (s[i + (1u << ((k) - 1))] <= addr) \
+			i += 1u << ((k) - 1); \
+		__attribute__((fallthrough));
+#endif
+	switch (t->depth) {
+	default:
+		/* Deeper than the ladder: halve down to it first. */
+		for (uint32_t h = 1u << (t->depth - 1); h > (1u << 19); h >>= 1)
+			if (s[i + h] <= addr)
+				i += h;
+		__attribute__((fallthrough));
+	MLX5_MR_STEP(20) MLX5_MR_STEP(19) MLX5_MR_STEP(18) MLX5_MR_STEP(17)
+	MLX5_MR_STEP(16) MLX5_MR_STEP(15) MLX5_MR_STEP(14) MLX5_MR_STEP(13)
+	MLX5_MR_STEP(12) MLX5_MR_STEP(11) MLX5_MR_STEP(10) MLX5_MR_STEP(9)
+	MLX5_MR_STEP(8) MLX5_MR_STEP(7) MLX5_MR_STEP(6) MLX5_MR_STEP(5)
+	MLX5_MR_STEP(4) MLX5_MR_STEP(3) MLX5_MR_STEP(2) MLX5_MR_STEP(1)
+	case 0:
+		break;
+	}
+#undef MLX5_MR_STEP
+	return i;
+}
+
+/* The entry of global table @t covering @addr, or -1. */
+static __rte_always_inline int32_t
+mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
+{
+	uint32_t i = mlx5_mr_table_index(t, addr);
+
+	if (t->starts[i] <= addr && addr < t->ends[i])
+		return (int32_t)i;
+	return -1;
+}
+
+/* A queue table's nodes: keys, then ends, then lkeys (node 0: none). */
+#define MLX5_MR_QT_NODES (MLX5_MR_QUEUE_TABLE_N + 1)
+#define MLX5_MR_QT_KEY(t, i) ((t)->nodes[i])
+#define MLX5_MR_QT_END(t, i) ((t)->nodes[MLX5_MR_QT_NODES + (i)])
+#define MLX5_MR_QT_LKEY(t, i) \
+	(((uint32_t *)&(t)->nodes[2 * MLX5_MR_QT_NODES])[i])
+
+/*
+ * The node of a queue table whose range starts last at or before @addr,
+ * 0 if none: eight steps down the tree, each going right when the node's
+ * key (start - 1) is below @addr; the answer is where it last went right.
+ */
+static __rte_always_inline uintptr_t
+mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
+{
+	const uintptr_t *keys = t->nodes;
+	uintptr_t i = 1;
+
+#ifdef RTE_ARCH_X86_64
+	/* cmp sets the carry when keys[i] < addr, adc doubles i and adds it:
+	 * two instructions a level (the compiler needs four). */
+#define MLX5_MR_QT_STEP "cmpq %[addr], (%[keys], %[i], 8)\n\tadcq %[i], %[i]\n\t"
+	__asm__(MLX5_MR_QT_STEP MLX5_MR_QT_STEP MLX5_MR_QT_STEP
+		MLX5_MR_QT_STEP MLX5_MR_QT_STEP MLX5_MR_QT_STEP
+		MLX5_MR_QT_STEP MLX5_MR_QT_STEP
+		: [i] "+r" (i)
+		: [keys] "r" (keys), [addr] "r" (addr),
+		  "m" (*(const uintptr_t (*)[MLX5_MR_QT_NODES])keys)
+		: "cc");
+#undef MLX5_MR_QT_STEP
+#else
+	for (unsigned int level = 0; level < 8; level++)
+		i = 2 * i + (keys[i] < addr);
+#endif
+	return i >> (__builtin_ctzl(i) + 1);
+}
+
+/* Queue tables (mlx5_common_mr_table.c). */
+int mlx5_mr_qtable_init(struct mlx5_mr_qtable *t);
+void mlx5_mr_qtable_free(struct mlx5_mr_qtable *t);
+void mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t);
+int mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r);
+
+/* The global table (mlx5_common_mr_table.c). */
+int mlx5_mr_table_init(struct mlx5_mr_table *t, uint32_t cap);
+void mlx5_mr_table_free(struct mlx5_mr_table *t);
+int mlx5_mr_table_cover(struct mlx5_mr_table *t, const struct mlx5_mr_range *r);
+int mlx5_mr_table_rebuild(struct mlx5_mr_table *t,
+			  const struct mlx5_mr_list *mrs);
+
+/* MRs and the global table (mlx5_common_mr.c). */
+struct mlx5_mr *mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start,
+			    uintptr_t end, enum mlx5_mr_kind kind);
+void mlx5_mr_destroy(struct mlx5_mr_cache *cache, struct mlx5_mr *mr);
+int mlx5_mr_insert(struct mlx5_mr_cache *cache, struct mlx5_mr *mr);
+void mlx5_mr_unlink(struct mlx5_mr_cache *cache, struct mlx5_mr *mr,
+		    struct mlx5_mr_list *graveyard);
+void mlx5_mr_retire(struct mlx5_mr_cache *cache,
+		    struct mlx5_mr_list *graveyard);
+void mlx5_mr_republish(struct mlx5_mr_cache *cache);
+int mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
+			  struct mlx5_mr_range *r, uint32_t *gen);
+int mlx5_mr_register_addr(struct mlx5_mr_cache *cache, uintptr_t addr,
+			  struct mlx5_mr_range *r, uint32_t *gen);
+struct mlx5_mr_cache *mlx5_mr_cache_of(struct mlx5_common_device *cdev,
+				       const char *fn);
+
+/* Mempool registrations (mlx5_common_mr_mempool.c). */
+int mlx5_mr_mempool_subscribe(struct mlx5_mr_cache *cache);
+void mlx5_mr_mempool_unsubscribe(struct mlx5_mr_cache *cache);
+void mlx5_mr_mempool_release_all(struct mlx5_mr_cache *cache);
+int mlx5_mr_mempool_lookup(struct mlx5_mr_cache *cache, struct rte_mempool *mp,
+			   uintptr_t addr, struct mlx5_mr_range *r,
+			   uint32_t *gen);
+
+#endif /* MLX5_COMMON_MR_PRIVATE_H_ */
