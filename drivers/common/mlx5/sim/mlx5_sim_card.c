@@ -287,6 +287,32 @@ sim_vhca_lookup(uint16_t card_id, uint16_t vhca_id)
 	return vhca;
 }
 
+/* The value of the capability devarg @bit in @caps. */
+static uint64_t
+sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
+{
+	switch (bit) {
+	case MLX5_SIM_CAP_HCA_CAP_2:
+		return caps->hca_cap_2;
+	case MLX5_SIM_CAP_CROSSING:
+		return caps->crossing;
+	case MLX5_SIM_CAP_PACING:
+		return caps->pacing;
+	case MLX5_SIM_CAP_PP_TABLE_SIZE:
+		return caps->pp_table_size;
+	case MLX5_SIM_CAP_PP_MIN_RATE:
+		return caps->pp_min_rate;
+	case MLX5_SIM_CAP_PP_MAX_RATE:
+		return caps->pp_max_rate;
+	case MLX5_SIM_CAP_UPDATE_TAG:
+		return caps->update_tag;
+	case MLX5_SIM_CAP_ODP:
+		return caps->odp;
+	default:
+		return caps->crypto;
+	}
+}
+
 /* Report a capability a later probe tries to change. */
 static int
 sim_caps_check(const struct mlx5_sim_vhca *vhca,
@@ -314,44 +340,8 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 
 		if (!(given & keys[i].bit))
 			continue;
-		switch (keys[i].bit) {
-		case MLX5_SIM_CAP_HCA_CAP_2:
-			have = cur->hca_cap_2;
-			want = caps->hca_cap_2;
-			break;
-		case MLX5_SIM_CAP_CROSSING:
-			have = cur->crossing;
-			want = caps->crossing;
-			break;
-		case MLX5_SIM_CAP_PACING:
-			have = cur->pacing;
-			want = caps->pacing;
-			break;
-		case MLX5_SIM_CAP_PP_TABLE_SIZE:
-			have = cur->pp_table_size;
-			want = caps->pp_table_size;
-			break;
-		case MLX5_SIM_CAP_PP_MIN_RATE:
-			have = cur->pp_min_rate;
-			want = caps->pp_min_rate;
-			break;
-		case MLX5_SIM_CAP_PP_MAX_RATE:
-			have = cur->pp_max_rate;
-			want = caps->pp_max_rate;
-			break;
-		case MLX5_SIM_CAP_UPDATE_TAG:
-			have = cur->update_tag;
-			want = caps->update_tag;
-			break;
-		case MLX5_SIM_CAP_ODP:
-			have = cur->odp;
-			want = caps->odp;
-			break;
-		default:
-			have = cur->crypto;
-			want = caps->crypto;
-			break;
-		}
+		have = sim_cap_value(cur, keys[i].bit);
+		want = sim_cap_value(caps, keys[i].bit);
 		if (have != want) {
 			SIM_LOG(ERR, "vHCA %u of card %u exists with %s=%" PRIu64
 				"; capabilities are fixed at creation, %s=%"

@@ -704,8 +704,7 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	struct mlx5_sim_mr *mr;
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	bool implicit = sim_mr_implicit(addr, length, access);
-	uint8_t status = 0;
-	uint32_t synd;
+	int ret;
 
 	if (spd == NULL || length == 0 ||
 	    (uintptr_t)addr + length - 1 < (uintptr_t)addr ||
@@ -734,42 +733,22 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 		errno = ENOMEM;
 		return NULL;
 	}
-	mlx5_sim_vhca_lock(vhca);
-	if (!spd->obj->alive) {
-		mlx5_sim_vhca_unlock(vhca);
+	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_MR, &mkey);
+	if (ret != 0) {
 		free(mr);
-		errno = EINVAL;
-		return NULL;
-	}
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_MKEY, &status);
-	if (synd == MLX5_SIM_SYND_OK)
-		synd = mlx5_sim_mkey_alloc(vhca, &mkey);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_MKEY, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
-		mlx5_sim_vhca_unlock(vhca);
-		free(mr);
-		errno = mlx5_cmd_status_to_errno(status);
+		errno = ret;
 		return NULL;
 	}
 	mkey->kind = MLX5_SIM_MKEY_VA;
-	mkey->origin = MLX5_SIM_ORIGIN_MR;
 	mkey->access_mode = MLX5_MKC_ACCESS_MODE_MTT;
-	mkey->variant = vhca->next_variant++;
-	mkey->file = file;
-	mkey->pd = spd->obj;
-	mkey->pdn = spd->obj->pdn;
-	mkey->lr = true; /* Local read is implicit in verbs. */
 	mkey->lw = !!(access & IBV_ACCESS_LOCAL_WRITE);
 	mkey->rr = !!(access & IBV_ACCESS_REMOTE_READ);
 	mkey->rw = !!(access & IBV_ACCESS_REMOTE_WRITE);
 	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
-	mkey->qpn = MLX5_MKC_QPN_ANY;
 	mkey->start = (uintptr_t)addr;
 	mkey->len = implicit ? 0 : length;
 	mkey->length64 = implicit;
 	mkey->odp = odp;
-	spd->obj->users++;
 	vhca->live.mrs++;
 	mr->ibmr.context = pd->context;
 	mr->ibmr.pd = pd;

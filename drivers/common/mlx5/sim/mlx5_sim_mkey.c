@@ -441,6 +441,43 @@ mlx5_sim_cmd_destroy_mkey(struct mlx5_sim_file *file, const void *in)
 	return MLX5_SIM_SYND_OK;
 }
 
+int
+mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
+			   enum mlx5_sim_mkey_origin origin,
+			   struct mlx5_sim_mkey **out)
+{
+	struct mlx5_sim_file *file = spd->obj->file;
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_mkey *mkey = NULL;
+	uint8_t status = 0;
+	uint32_t synd;
+
+	mlx5_sim_vhca_lock(vhca);
+	if (!spd->obj->alive) {
+		mlx5_sim_vhca_unlock(vhca);
+		return EINVAL;
+	}
+	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_MKEY, &status);
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = mlx5_sim_mkey_alloc(vhca, &mkey);
+	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_MKEY, synd,
+				     status);
+	if (status != MLX5_CMD_STAT_OK) {
+		mlx5_sim_vhca_unlock(vhca);
+		return mlx5_cmd_status_to_errno(status);
+	}
+	mkey->origin = origin;
+	mkey->variant = vhca->next_variant++;
+	mkey->file = file;
+	mkey->pd = spd->obj;
+	mkey->pdn = spd->obj->pdn;
+	mkey->lr = true; /* Local read is implicit in verbs. */
+	mkey->qpn = MLX5_MKC_QPN_ANY;
+	spd->obj->users++;
+	*out = mkey;
+	return 0;
+}
+
 struct mlx5dv_mkey *
 mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 {
@@ -450,8 +487,7 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	struct mlx5_sim_mkey *mkey = NULL;
 	struct mlx5_sim_pd *spd;
 	uint32_t flags, entries;
-	uint8_t status = 0;
-	uint32_t synd;
+	int ret;
 
 	spd = attr != NULL ? mlx5_sim_pd_get(attr->pd) : NULL;
 	if (spd == NULL) {
@@ -483,42 +519,22 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	mlx5_sim_vhca_lock(vhca);
-	if (!spd->obj->alive) {
-		mlx5_sim_vhca_unlock(vhca);
+	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_DV, &mkey);
+	if (ret != 0) {
 		free(dvmk);
-		errno = EINVAL;
-		return NULL;
-	}
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_MKEY, &status);
-	if (synd == MLX5_SIM_SYND_OK)
-		synd = mlx5_sim_mkey_alloc(vhca, &mkey);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_MKEY, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
-		mlx5_sim_vhca_unlock(vhca);
-		free(dvmk);
-		errno = mlx5_cmd_status_to_errno(status);
+		errno = ret;
 		return NULL;
 	}
 	/* A free KLM mkey that a UMR fills later. */
 	mkey->kind = MLX5_SIM_MKEY_KLM;
-	mkey->origin = MLX5_SIM_ORIGIN_DV;
 	mkey->access_mode = MLX5_MKC_ACCESS_MODE_KLM;
-	mkey->variant = vhca->next_variant++;
-	mkey->file = file;
-	mkey->pd = spd->obj;
-	mkey->pdn = spd->obj->pdn;
 	mkey->free = true;
 	mkey->umr_en = true;
-	mkey->lr = true;
-	mkey->qpn = MLX5_MKC_QPN_ANY;
 	mkey->dv_flags = flags;
 	mkey->en_rinval =
 		!!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE);
 	mkey->crypto_en = !!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
 	mkey->translations_octword_size = entries;
-	spd->obj->users++;
 	vhca->live.mkeys++;
 	dvmk->dv.lkey = mkey->index << 8 | mkey->variant;
 	dvmk->dv.rkey = dvmk->dv.lkey;

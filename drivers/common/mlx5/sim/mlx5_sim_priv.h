@@ -399,6 +399,16 @@ struct mlx5_sim_umem *mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca,
 int mlx5_sim_range_mapped(const void *addr, size_t len);
 
 /* Mkey table (mlx5_sim_mkey.c). */
+/*
+ * CREATE_MKEY of a key made through verbs (reg_mr, mlx5dv_create_mkey) on
+ * PD @spd, counted and subject to faults like any command. On success the
+ * vHCA lock is held and *out is the new mkey with its identity, PD, local
+ * read and "any QP" filled; otherwise the lock is not held and the return
+ * value is a positive errno.
+ */
+int mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
+			       enum mlx5_sim_mkey_origin origin,
+			       struct mlx5_sim_mkey **out);
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);
 void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
