@@ -38,6 +38,7 @@
 
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
+#include "mlx5_common_mr.h"
 #include "mlx5_os_glue.h"
 
 #define MLX5_OS_PCI_VENDOR_ID_MELLANOX 0x15b3
@@ -505,10 +506,41 @@ static const struct rte_pci_id mlx5_os_pci_ids[] = {
 	{ .vendor_id = 0 }, /* End of table. */
 };
 
+/* rte_dev_dma_map()/unmap(): explicit registration of external memory. */
+static int
+mlx5_os_pci_dma_map(struct rte_pci_device *pci_dev, void *addr, uint64_t iova,
+		    size_t len)
+{
+	return mlx5_mr_dev_dma_map(&pci_dev->device, addr, iova, len);
+}
+
+static int
+mlx5_os_pci_dma_unmap(struct rte_pci_device *pci_dev, void *addr,
+		      uint64_t iova, size_t len)
+{
+	return mlx5_mr_dev_dma_unmap(&pci_dev->device, addr, iova, len);
+}
+
+static int
+mlx5_os_auxiliary_dma_map(struct rte_auxiliary_device *dev, void *addr,
+			  uint64_t iova, size_t len)
+{
+	return mlx5_mr_dev_dma_map(&dev->device, addr, iova, len);
+}
+
+static int
+mlx5_os_auxiliary_dma_unmap(struct rte_auxiliary_device *dev, void *addr,
+			    uint64_t iova, size_t len)
+{
+	return mlx5_mr_dev_dma_unmap(&dev->device, addr, iova, len);
+}
+
 static struct rte_pci_driver mlx5_os_pci_driver = {
 	.id_table = mlx5_os_pci_ids,
 	.probe = mlx5_os_pci_probe,
 	.remove = mlx5_os_pci_remove,
+	.dma_map = mlx5_os_pci_dma_map,
+	.dma_unmap = mlx5_os_pci_dma_unmap,
 	/*
 	 * No RTE_PCI_DRV_NEED_MAPPING: the device stays with mlx5_core.
 	 * No RTE_PCI_DRV_PROBE_AGAIN: mlx5_common_dev_probe() refuses a
@@ -523,6 +555,8 @@ static struct rte_auxiliary_driver mlx5_os_auxiliary_driver = {
 	.match = mlx5_os_auxiliary_match,
 	.probe = mlx5_os_auxiliary_probe,
 	.remove = mlx5_os_auxiliary_remove,
+	.dma_map = mlx5_os_auxiliary_dma_map,
+	.dma_unmap = mlx5_os_auxiliary_dma_unmap,
 };
 
 RTE_PMD_REGISTER_PCI(mlx5c_pci, mlx5_os_pci_driver);
