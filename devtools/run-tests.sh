@@ -44,6 +44,39 @@ if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_CLANG:-}" ]; then
 		rc=1
 	fi
 fi
+# -Dibverbs_link=dlopen: the common library must not need rdma-core's
+# libraries, and must run the software device when the glue is missing.
+if [ -z "${SKIP_DLOPEN:-}" ]; then
+	dl="$BUILD_DIR-dlopen"
+	if [ ! -f "$dl/build.ninja" ]; then
+		meson setup "$dl" -Dibverbs_link=dlopen -Dwerror=true \
+			-Dexamples=false \
+			-Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" >/dev/null
+	fi
+	if ! ninja -C "$dl" >"$dl/build-output.log" 2>&1; then
+		cat "$dl/build-output.log"
+		echo "dlopen build: FAILED"
+		rc=1
+	elif readelf -d "$dl"/drivers/librte_common_mlx5.so |
+			grep -E 'NEEDED.*lib(ibverbs|mlx5)\.' ; then
+		echo "dlopen build: FAILED, the common library links rdma-core"
+		rc=1
+	else
+		# Hide the glue: nothing of rdma-core can be loaded.
+		glue=$(ls "$dl"/drivers/librte_common_mlx5_glue.so.glue.*[0-9])
+		mv "$glue" "$glue.hidden"
+		if MLX5_GLUE_PATH=/nonexistent "$dl/test/test_vhca" \
+				>"$dl/test_vhca.log" 2>&1; then
+			echo "dlopen build: no rdma-core library needed; software device works without the glue"
+		else
+			cat "$dl/test_vhca.log"
+			echo "dlopen build: FAILED without the glue"
+			rc=1
+		fi
+		mv "$glue.hidden" "$glue"
+	fi
+fi
+
 logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json 2>/dev/null || true)
 if [ -n "$logs" ]; then
 	# shellcheck disable=SC2086
