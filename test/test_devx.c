@@ -415,6 +415,86 @@ test_mkey_fault(void)
 	return TEST_SUCCESS;
 }
 
+/* Objects in use cannot be destroyed; the user stays intact. */
+static int
+test_busy_objects(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	long live = sim_live(DX_CARD, 0);
+	struct mlx5_devx_obj *mkey;
+	struct mlx5_sim_stats st;
+	uint8_t byte = 0x42, syn;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(mkey, "");
+	TEST_ASSERT_EQUAL(g->devx_umem_dereg(b.umem), EINVAL,
+			  "a umem that backs an mkey (BAD_RES_STATE)");
+	TEST_ASSERT_EQUAL(g->dealloc_pd(cdev->pd), EBUSY,
+			  "a PD that an mkey uses");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
+		(uintptr_t)b.va, &byte, 1, true, &syn),
+		"both refusals left the mkey working");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(DX_CARD, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.umems, 1, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+/* Alias objects through the typed builders: create, query, status. */
+static int
+test_alias_builders(void)
+{
+	static const uint8_t key[MLX5_ACCESS_KEY_LEN] = "builder test key";
+	struct mlx5_devx_alias_attr attr = {
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
+		.vhca_id = 0,
+	};
+	struct mlx5_common_device *imp;
+	struct mlx5_devx_obj *owner_mkey, *alias;
+	uint32_t status = 0xff;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	owner_mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(owner_mkey, "");
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=30,vhca_id=1"), "");
+	imp = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(imp, "");
+	attr.obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
+	memcpy(attr.access_key, key, sizeof(key));
+	attr.pdn = imp->pdn;
+	TEST_ASSERT(mlx5_devx_cmd_alias_obj_create(imp, &attr) == NULL,
+		    "an mkey never allowed for other vHCAs");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_EQUAL(mlx5_devx_cmd_allow_other_vhca_access(cdev, 0x1234,
+		attr.obj_id, key), -EINVAL, "an object type other than MKEY");
+	TEST_ASSERT_EQUAL(mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id + 77, key), -EINVAL,
+		"an mkey that does not exist");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id, key), "");
+	attr.pdn = imp->pdn + 50;
+	TEST_ASSERT(mlx5_devx_cmd_alias_obj_create(imp, &attr) == NULL,
+		    "metadata names a PD the importer does not have");
+	attr.pdn = imp->pdn;
+	alias = mlx5_devx_cmd_alias_obj_create(imp, &attr);
+	TEST_ASSERT_NOT_NULL(alias, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_alias_obj_query(alias, &status), "");
+	TEST_ASSERT_EQUAL(status, 0, "valid while the owner's mkey lives");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "owner revokes");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_alias_obj_query(alias, &status), "");
+	TEST_ASSERT(status != 0, "the alias reports its target gone");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(alias), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 1), 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "mailbox_validation", test_mailbox_validation },
 	{ "refusal_reported", test_refusal_reported },
@@ -424,6 +504,8 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "mkey_crossing_needs_cap", test_mkey_crossing_needs_cap },
 	{ "dv_create_mkey", test_dv_create_mkey },
 	{ "mkey_fault", test_mkey_fault },
+	{ "busy_objects", test_busy_objects },
+	{ "alias_builders", test_alias_builders },
 	{ NULL, NULL },
 };
 
