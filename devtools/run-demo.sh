@@ -4,7 +4,8 @@
 # Set up, build and run the main demo on the software device: cross-vHCA
 # memory access between a host and a DPU vHCA of one simulated BlueField card
 # (examples/cross_vhca), then the tour of the common layer
-# (examples/mlx5_sim_demo: capabilities, mkeys, pacing, a refused command).
+# (examples/mlx5_sim_demo: capabilities, mkeys, pacing, a refused command,
+# MR lookups).
 # Extra arguments go to both programs' EAL.
 set -eu
 
