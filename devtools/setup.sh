@@ -39,8 +39,9 @@ fi
 $SUDO buildtools/get-dpdk-sdk-headers.sh "$BUILD_DIR/sdk-include"
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+	sdk="$(cd "$BUILD_DIR" && pwd)/sdk-include"
 	# shellcheck disable=SC2086
-	meson setup "$BUILD_DIR" -Dsdk_headers="$(pwd)/$BUILD_DIR/sdk-include" -Dwerror=true \
+	meson setup "$BUILD_DIR" -Dsdk_headers="$sdk" -Dwerror=true \
 		${MESON_OPTS:-} >/dev/null
 fi
 ninja -C "$BUILD_DIR"

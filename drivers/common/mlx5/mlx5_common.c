@@ -356,6 +356,13 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	 * find the device; the list lock is not held while they run.
 	 */
 	pthread_mutex_lock(&mlx5_devices_lock);
+	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
+		/* Another thread probed the same device meanwhile. */
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
+		ret = -EEXIST;
+		goto error;
+	}
 	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
 	pthread_mutex_unlock(&mlx5_devices_lock);
 	ret = mlx5_common_classes_probe(cdev, &kv);

@@ -81,6 +81,7 @@ mlx5_pp_alloc(struct mlx5_common_device *cdev,
 	MLX5_SET(set_pp_rate_limit_context, ctx, rate_mode, attr->rate_mode);
 	MLX5_SET(set_pp_rate_limit_context, ctx, typical_packet_size,
 		 attr->typical_pkt_size);
+	errno = 0;
 	e->pp = cdev->glue->dv_pp_alloc(cdev->ctx, sizeof(ctx), ctx,
 		attr->dedicated ? MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX : 0);
 	if (e->pp == NULL) {

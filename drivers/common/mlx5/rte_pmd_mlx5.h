@@ -26,7 +26,9 @@
  * asking again for the same mapping returns the same key and takes a
  * reference; rte_pmd_mlx5_release_key() drops one.
  *
- * All functions are safe to call from several threads at once.
+ * All functions are safe to call from several threads at once, but, as
+ * for every DPDK device API, not while the device they name is being
+ * probed or removed: a removal frees the device's state under a caller.
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -125,8 +127,9 @@ int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
  *
  * @return
  *   0 on success, with *vhca_id and *mkey set; a negative errno value
- *   otherwise and rte_errno is set: EINVAL (NULL argument, zero length,
- *   wrapping range), ENODEV (not an mlx5 device), ENOTSUP (the device
+ *   otherwise and rte_errno is set: EINVAL (NULL va, access_key, vhca_id
+ *   or mkey, zero length, wrapping range), ENODEV (@p dev NULL or not an
+ *   mlx5 device), ENOTSUP (the device
  *   cannot let other vHCAs access mkeys), EFAULT (range not mapped),
  *   ENOMEM, or the device's error.
  */
