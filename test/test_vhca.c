@@ -11,6 +11,7 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -578,6 +579,63 @@ test_fault_sweep(void)
 	return TEST_SUCCESS;
 }
 
+struct unplug_arg {
+	int started;
+	int stop;
+	unsigned int calls;
+	unsigned int after_remove;  /* Calls that found the device gone. */
+	unsigned int wrong;         /* Failures other than ENODEV. */
+};
+
+static void *
+unplug_worker(void *p)
+{
+	struct unplug_arg *a = p;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+		rte_iova_t iova = rte_pmd_mlx5_get_buf_private_iova(dpu,
+			host_buf + (a->calls % 8) * 4096, 4096);
+
+		if (iova != 0) {
+			int ret = rte_pmd_mlx5_release_key(dpu, iova);
+
+			/* The removal may come between the two calls. */
+			if (ret != 0 && ret != -ENODEV)
+				a->wrong++;
+		} else if (rte_errno == ENODEV) {
+			a->after_remove++;
+		} else {
+			a->wrong++;
+		}
+		a->calls++;
+		__atomic_store_n(&a->started, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* Hot-unplug while another thread calls the API on the device. */
+static int
+test_remove_while_calling(void)
+{
+	struct unplug_arg a = { 0 };
+	pthread_t th;
+
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, unplug_worker, &a), "");
+	while (!__atomic_load_n(&a.started, __ATOMIC_ACQUIRE))
+		sched_yield();
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "remove under calls");
+	while (a.after_remove < 100)
+		sched_yield();
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	printf("    %u calls, %u after the removal (ENODEV)\n", a.calls,
+	       a.after_remove);
+	TEST_ASSERT_EQUAL(a.wrong, 0, "only ENODEV once the device is gone");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), 0, "nothing left");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CARD, DPU_VHCA), 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case vhca_cases[] = {
 	{ "bad_device_everywhere", test_bad_device_everywhere },
 	{ "dyn_flags", test_dyn_flags },
@@ -592,6 +650,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "concurrency", test_concurrency },
 	{ "fault_sweep", test_fault_sweep },
 	{ "remove_releases_keys", test_remove_releases_keys },
+	{ "remove_while_calling", test_remove_while_calling },
 	{ NULL, NULL },
 };
 

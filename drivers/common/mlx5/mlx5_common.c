@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,6 +69,35 @@ mlx5_range_check(const char *fn, const void *addr, size_t len)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+struct mlx5_common_device *
+mlx5_common_dev_acquire(const struct rte_device *eal_dev)
+{
+	struct mlx5_common_device *cdev;
+
+	pthread_mutex_lock(&mlx5_devices_lock);
+	cdev = eal_dev != NULL ? mlx5_common_dev_lookup(eal_dev) : NULL;
+	if (cdev != NULL)
+		__atomic_fetch_add(&cdev->users, 1, __ATOMIC_ACQUIRE);
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	if (cdev == NULL)
+		rte_errno = ENODEV;
+	return cdev;
+}
+
+void
+mlx5_common_dev_release(struct mlx5_common_device *cdev)
+{
+	__atomic_fetch_sub(&cdev->users, 1, __ATOMIC_RELEASE);
+}
+
+/* Once unlisted, nobody new can hold @cdev: wait for those who do. */
+static void
+mlx5_common_dev_wait_users(struct mlx5_common_device *cdev)
+{
+	while (__atomic_load_n(&cdev->users, __ATOMIC_ACQUIRE) != 0)
+		sched_yield();
 }
 
 struct mlx5_common_device *
@@ -373,6 +403,7 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 		pthread_mutex_lock(&mlx5_devices_lock);
 		TAILQ_REMOVE(&mlx5_devices, cdev, next);
 		pthread_mutex_unlock(&mlx5_devices_lock);
+		mlx5_common_dev_wait_users(cdev);
 		goto error;
 	}
 	rte_kvargs_free(kv.kvlist);
@@ -399,6 +430,7 @@ mlx5_common_dev_remove(struct rte_device *eal_dev)
 	}
 	TAILQ_REMOVE(&mlx5_devices, cdev, next);
 	pthread_mutex_unlock(&mlx5_devices_lock);
+	mlx5_common_dev_wait_users(cdev);
 	mlx5_common_classes_remove(cdev);
 	mlx5_common_dev_teardown(cdev, false);
 	rte_free(cdev);

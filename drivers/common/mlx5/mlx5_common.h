@@ -99,6 +99,7 @@ struct mlx5_common_device {
 	struct mlx5_common_dev_config config;
 	struct mlx5_hca_attr caps;         /* Queried at probe. */
 	struct mlx5_mr_cache *mr_cache;    /* MRs (mlx5_common_mr.h). */
+	uint32_t users;                    /* API calls in flight (acquire). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
 	/* Keys handed out by the public API (mlx5_common_vhca.c). */
@@ -156,6 +157,24 @@ int mlx5_common_dev_remove(struct rte_device *eal_dev);
  */
 __rte_internal
 struct mlx5_common_device *mlx5_common_dev_get(const struct rte_device *eal_dev);
+
+/**
+ * Find the common device of an EAL device and hold it: its removal waits
+ * until every holder called mlx5_common_dev_release(). For public API calls
+ * that may race with hot-unplug.
+ *
+ * @return
+ *   The device, or NULL with rte_errno ENODEV.
+ */
+__rte_internal
+struct mlx5_common_device *
+mlx5_common_dev_acquire(const struct rte_device *eal_dev);
+
+/**
+ * Stop holding a device taken with mlx5_common_dev_acquire().
+ */
+__rte_internal
+void mlx5_common_dev_release(struct mlx5_common_device *cdev);
 
 /**
  * Process the devargs named in @keys (NULL-terminated), calling @handler for

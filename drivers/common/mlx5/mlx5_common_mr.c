@@ -434,16 +434,30 @@ int
 mlx5_mr_dev_dma_map(struct rte_device *dev, void *addr, uint64_t iova,
 		    size_t len)
 {
+	struct mlx5_common_device *cdev = mlx5_common_dev_acquire(dev);
+	int ret;
+
 	RTE_SET_USED(iova);
-	return mlx5_mr_ext_register(mlx5_common_dev_get(dev), addr, len);
+	if (cdev == NULL)
+		return -ENODEV;
+	ret = mlx5_mr_ext_register(cdev, addr, len);
+	mlx5_common_dev_release(cdev);
+	return ret;
 }
 
 int
 mlx5_mr_dev_dma_unmap(struct rte_device *dev, void *addr, uint64_t iova,
 		      size_t len)
 {
+	struct mlx5_common_device *cdev = mlx5_common_dev_acquire(dev);
+	int ret;
+
 	RTE_SET_USED(iova);
-	return mlx5_mr_ext_unregister(mlx5_common_dev_get(dev), addr, len);
+	if (cdev == NULL)
+		return -ENODEV;
+	ret = mlx5_mr_ext_unregister(cdev, addr, len);
+	mlx5_common_dev_release(cdev);
+	return ret;
 }
 
 int

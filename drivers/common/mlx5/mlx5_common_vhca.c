@@ -119,17 +119,22 @@ rte_pmd_mlx5_mbuf_set_private_iova(struct rte_mbuf *m, rte_iova_t iova)
 	return 0;
 }
 
-/* The common device of @dev, or NULL with rte_errno ENODEV and a log. */
+/*
+ * The common device of @dev, held until mlx5_common_dev_release() so that a
+ * removal cannot free it under the call; NULL with rte_errno ENODEV and a
+ * log if @dev is not a probed mlx5 device.
+ */
 static struct mlx5_common_device *
 mlx5_api_dev(struct rte_device *dev, const char *fn)
 {
 	struct mlx5_common_device *cdev = NULL;
 
 	if (dev != NULL)
-		cdev = mlx5_common_dev_get(dev);
+		cdev = mlx5_common_dev_acquire(dev);
 	if (cdev == NULL) {
-		DRV_LOG(ERR, "%s: %s is not a probed mlx5 device", fn,
-			dev != NULL ? dev->name : "NULL");
+		/* Not dereferenced: it may be a device removed meanwhile. */
+		DRV_LOG(ERR, "%s: device %p is not a probed mlx5 device", fn,
+			(void *)dev);
 		rte_errno = ENODEV;
 	}
 	return cdev;
@@ -149,6 +154,7 @@ rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx, void **pd)
 		return -ENODEV;
 	*ctx = cdev->ctx;
 	*pd = cdev->pd;
+	mlx5_common_dev_release(cdev);
 	return 0;
 }
 
@@ -165,6 +171,7 @@ rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id)
 	if (cdev == NULL)
 		return -ENODEV;
 	*vhca_id = cdev->caps.vhca_id;
+	mlx5_common_dev_release(cdev);
 	return 0;
 }
 
@@ -383,16 +390,42 @@ mlx5_key_create_alias(struct mlx5_common_device *cdev,
 	return 0;
 }
 
-int
-rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
-			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
-			uint16_t *vhca_id, uint32_t *mkey)
+/* rte_pmd_mlx5_export_mem() on a held device. */
+static int
+mlx5_export_mem(struct mlx5_common_device *cdev, void *va, size_t len,
+		const uint8_t *access_key, uint16_t *vhca_id, uint32_t *mkey)
 {
+	const char *fn = "rte_pmd_mlx5_export_mem";
 	struct mlx5_vhca_key req = {
 		.kind = MLX5_KEY_EXPORT,
 		.va = (uintptr_t)va,
 		.len = len,
 	};
+	int ret;
+
+	ret = mlx5_range_check(fn, va, len);
+	if (ret)
+		return ret;
+	if (!(cdev->caps.allowed_object_for_other_vhca_access &
+	      MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY)) {
+		DRV_LOG(ERR, "%s: %s cannot let other vHCAs access its mkeys (allowed_object_for_other_vhca_access lacks MKEY)",
+			fn, cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
+	ret = mlx5_key_get(cdev, &req, mlx5_key_same_export,
+			   mlx5_key_create_export, mkey);
+	if (ret == 0)
+		*vhca_id = cdev->caps.vhca_id;
+	return ret;
+}
+
+int
+rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
+			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
+			uint16_t *vhca_id, uint32_t *mkey)
+{
 	struct mlx5_common_device *cdev;
 	int ret;
 
@@ -404,21 +437,8 @@ rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return -ENODEV;
-	ret = mlx5_range_check(__func__, va, len);
-	if (ret)
-		return ret;
-	if (!(cdev->caps.allowed_object_for_other_vhca_access &
-	      MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY)) {
-		DRV_LOG(ERR, "%s: %s cannot let other vHCAs access its mkeys (allowed_object_for_other_vhca_access lacks MKEY)",
-			__func__, dev->name);
-		rte_errno = ENOTSUP;
-		return -ENOTSUP;
-	}
-	memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
-	ret = mlx5_key_get(cdev, &req, mlx5_key_same_export,
-			   mlx5_key_create_export, mkey);
-	if (ret == 0)
-		*vhca_id = cdev->caps.vhca_id;
+	ret = mlx5_export_mem(cdev, va, len, access_key, vhca_id, mkey);
+	mlx5_common_dev_release(cdev);
 	return ret;
 }
 
@@ -432,6 +452,7 @@ mlx5_import_dev(struct rte_device *dev, const char *fn,
 	if (cdev != NULL && remote_vhca_id > UINT16_MAX) {
 		DRV_LOG(ERR, "%s: vHCA id %u out of range", fn,
 			remote_vhca_id);
+		mlx5_common_dev_release(cdev);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -449,6 +470,7 @@ rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
 		.remote_mkey = remote_mkey,
 	};
 	struct mlx5_common_device *cdev;
+	rte_iova_t iova = 0;
 	uint32_t mkey;
 
 	cdev = mlx5_import_dev(dev, __func__, remote_vhca_id);
@@ -458,12 +480,12 @@ rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
 		DRV_LOG(ERR, "%s: %s has no crossing_vhca_mkey capability",
 			__func__, dev->name);
 		rte_errno = ENOTSUP;
-		return 0;
+	} else if (mlx5_key_get(cdev, &req, mlx5_key_same_remote,
+				mlx5_key_create_crossing, &mkey) == 0) {
+		iova = rte_pmd_mlx5_mkey_to_iova(mkey);
 	}
-	if (mlx5_key_get(cdev, &req, mlx5_key_same_remote,
-			 mlx5_key_create_crossing, &mkey) != 0)
-		return 0;
-	return rte_pmd_mlx5_mkey_to_iova(mkey);
+	mlx5_common_dev_release(cdev);
+	return iova;
 }
 
 rte_iova_t
@@ -477,6 +499,7 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 		.remote_mkey = remote_mkey,
 	};
 	struct mlx5_common_device *cdev;
+	rte_iova_t iova = 0;
 	uint32_t mkey;
 
 	cdev = mlx5_import_dev(dev, __func__, remote_vhca_id);
@@ -485,20 +508,19 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 	if (access_key == NULL) {
 		DRV_LOG(ERR, "%s: NULL access key", __func__);
 		rte_errno = EINVAL;
-		return 0;
-	}
-	if (!(cdev->caps.cross_vhca_object_to_object_supported &
-	      MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY)) {
+	} else if (!(cdev->caps.cross_vhca_object_to_object_supported &
+		     MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY)) {
 		DRV_LOG(ERR, "%s: %s cannot map a local mkey to a remote one (cross_vhca_object_to_object_supported)",
 			__func__, dev->name);
 		rte_errno = ENOTSUP;
-		return 0;
+	} else {
+		memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
+		if (mlx5_key_get(cdev, &req, mlx5_key_same_alias,
+				 mlx5_key_create_alias, &mkey) == 0)
+			iova = rte_pmd_mlx5_mkey_to_iova(mkey);
 	}
-	memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
-	if (mlx5_key_get(cdev, &req, mlx5_key_same_alias,
-			 mlx5_key_create_alias, &mkey) != 0)
-		return 0;
-	return rte_pmd_mlx5_mkey_to_iova(mkey);
+	mlx5_common_dev_release(cdev);
+	return iova;
 }
 
 rte_iova_t
@@ -511,17 +533,18 @@ rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
 		.len = len,
 	};
 	struct mlx5_common_device *cdev;
+	rte_iova_t iova = 0;
 	uint32_t mkey;
 
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return 0;
-	if (mlx5_range_check(__func__, va, len) != 0)
-		return 0;
-	if (mlx5_key_get(cdev, &req, mlx5_key_covers, mlx5_key_create_private,
-			 &mkey) != 0)
-		return 0;
-	return rte_pmd_mlx5_mkey_to_iova(mkey);
+	if (mlx5_range_check(__func__, va, len) == 0 &&
+	    mlx5_key_get(cdev, &req, mlx5_key_covers, mlx5_key_create_private,
+			 &mkey) == 0)
+		iova = rte_pmd_mlx5_mkey_to_iova(mkey);
+	mlx5_common_dev_release(cdev);
+	return iova;
 }
 
 int
@@ -541,13 +564,11 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 		if (key->mkey == mkey)
 			break;
 	if (key == NULL) {
-		pthread_mutex_unlock(&cdev->keys_lock);
 		DRV_LOG(ERR, "%s: 0x%08x is not a live key of %s (already released?)",
 			__func__, mkey, dev->name);
 		rte_errno = ENOENT;
-		return -ENOENT;
-	}
-	if (key->refcnt > 1) {
+		ret = -ENOENT;
+	} else if (key->refcnt > 1) {
 		key->refcnt--;
 	} else {
 		ret = mlx5_key_destroy(cdev, key);
@@ -557,6 +578,7 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 		}
 	}
 	pthread_mutex_unlock(&cdev->keys_lock);
+	mlx5_common_dev_release(cdev);
 	return ret;
 }
 

@@ -26,9 +26,9 @@
  * asking again for the same mapping returns the same key and takes a
  * reference; rte_pmd_mlx5_release_key() drops one.
  *
- * All functions are safe to call from several threads at once, but, as
- * for every DPDK device API, not while the device they name is being
- * probed or removed: a removal frees the device's state under a caller.
+ * All functions are safe to call from several threads at once, also while
+ * the device they name is being removed: a removal waits for the calls in
+ * progress on that device, and later calls fail with ENODEV.
  *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
