@@ -704,6 +704,63 @@ test_mempool_extbuf_share(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A pinned-extbuf pool whose registration at first use is refused: the
+ * next misses do not ask the device again until memory changes.
+ */
+static int
+test_mempool_extbuf_refused(void)
+{
+	const unsigned int n = 64;
+	size_t len = RTE_ALIGN_CEIL(n * RTE_MBUF_DEFAULT_BUF_SIZE, PAGE);
+	uint8_t *area = aligned_alloc(PAGE, len);
+	struct rte_pktmbuf_extmem ext = {
+		.buf_ptr = area,
+		.buf_iova = (rte_iova_t)(uintptr_t)area,
+		.buf_len = len,
+		.elt_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+	};
+	struct mlx5_sim_stats before, after;
+	long live = sim_live(CARD, 0);
+	struct rte_mempool *mp;
+	struct rte_mbuf *m;
+
+	TEST_ASSERT_NOT_NULL(area, "");
+	mp = rte_pktmbuf_pool_create_extbuf("mr_ext_refused", n, 0, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    SOCKET_ID_ANY, &ext, 1);
+	TEST_ASSERT_NOT_NULL(mp, "");
+	m = rte_pktmbuf_alloc(mp);
+	TEST_ASSERT_NOT_NULL(m, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(CARD, 0, MLX5_CMD_OP_CREATE_MKEY,
+					       0, MLX5_CMD_STAT_NO_RES_ERR), "");
+	mlx5_mr_ctrl_flush(&ctrl);
+	TEST_ASSERT(mlx5_mr_mb2lkey(&ctrl, m) == MLX5_MR_LKEY_INVALID,
+		    "the device refuses every registration");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, 0, &before), "");
+	for (int i = 0; i < 10; i++)
+		TEST_ASSERT(mlx5_mr_mb2lkey(&ctrl, m) == MLX5_MR_LKEY_INVALID,
+			    "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, 0, &after), "");
+	TEST_ASSERT_EQUAL(after.commands, before.commands,
+			  "no new attempt on every miss");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_clear(CARD, 0), "");
+	rte_pktmbuf_free(m);
+	rte_mempool_free(mp);
+	/* A new pool over the same buffers gets its own try. */
+	mp = rte_pktmbuf_pool_create_extbuf("mr_ext_refused", n, 0, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    SOCKET_ID_ANY, &ext, 1);
+	TEST_ASSERT_NOT_NULL(mp, "");
+	TEST_ASSERT_EQUAL(check_pool_mbufs(cdev, &ctrl, mp, n), TEST_SUCCESS,
+			  "");
+	rte_mempool_free(mp);
+	TEST_ASSERT_SUCCESS(no_mr_left(cdev, 0), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, 0), live, "");
+	free(area);
+	return TEST_SUCCESS;
+}
+
 /* A registration the device refuses: logged, the pool works on demand. */
 static int
 test_mempool_refused(void)
@@ -1039,6 +1096,7 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "mempool_chunks", test_mempool_chunks },
 	{ "mempool_extbuf_share", test_mempool_extbuf_share },
 	{ "mempool_refused", test_mempool_refused },
+	{ "mempool_extbuf_refused", test_mempool_extbuf_refused },
 	{ "free_while_looking_up", test_free_while_looking_up },
 	{ "free_external_while_looking_up",
 	  test_free_external_while_looking_up },

@@ -398,7 +398,20 @@ mlx5_mr_mempool_lookup(struct mlx5_mr_cache *cache, struct rte_mempool *mp,
 	/* A pinned-external-buffer pool the events left for its first use. */
 	if (ret == -ESRCH && cache->mempool_events &&
 	    mlx5_mempool_is_extbuf(mp)) {
-		mlx5_mempool_reg_create(cache, mp);
+		uint32_t now = __atomic_load_n(&cache->gen, __ATOMIC_ACQUIRE);
+
+		if (__atomic_load_n(&cache->extbuf_failed_mp,
+				    __ATOMIC_RELAXED) == mp &&
+		    __atomic_load_n(&cache->extbuf_failed_gen,
+				    __ATOMIC_RELAXED) == now)
+			return ret; /* Failed already; go on below. */
+		if (mlx5_mempool_reg_create(cache, mp) != 0) {
+			__atomic_store_n(&cache->extbuf_failed_gen, now,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&cache->extbuf_failed_mp, mp,
+					 __ATOMIC_RELAXED);
+			return ret;
+		}
 		ret = mlx5_mempool_reg_lookup(cache, mp, addr, r, gen);
 	}
 	return ret;
@@ -425,6 +438,10 @@ mlx5_mempool_event_cb(enum rte_mempool_event event, struct rte_mempool *mp,
 		break;
 	case RTE_MEMPOOL_EVENT_DESTROY:
 		mlx5_mempool_reg_destroy(cache, mp);
+		/* A new pool at the same address deserves its own try. */
+		__atomic_compare_exchange_n(&cache->extbuf_failed_mp, &mp, NULL,
+					    false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
 		break;
 	}
 }

@@ -86,6 +86,13 @@ struct mlx5_mr_cache {
 	bool ext_memseg;                /* mr_ext_memseg_en. */
 	bool mem_events;                /* Subscribed to EAL memory events. */
 	bool mempool_events;            /* Subscribed to mempool events. */
+	/*
+	 * The last pinned-external-buffer pool whose registration at first
+	 * use failed, and the generation then: not retried on every lookup
+	 * miss, only once memory changed (or after its DESTROY event).
+	 */
+	struct rte_mempool *extbuf_failed_mp;
+	uint32_t extbuf_failed_gen;
 	struct ibv_mr *whole_mr;        /* mr_whole_mem_en: implicit ODP MR. */
 	uint32_t whole_lkey;
 	uint64_t created;
