@@ -638,6 +638,15 @@ test_mempool_chunks(void)
 	return TEST_SUCCESS;
 }
 
+/* A pool of @n mbufs whose data buffers are the pinned area of @ext. */
+static struct rte_mempool *
+extbuf_pool(const char *name, unsigned int n, struct rte_pktmbuf_extmem *ext)
+{
+	return rte_pktmbuf_pool_create_extbuf(name, n, 0, 0,
+					      RTE_MBUF_DEFAULT_BUF_SIZE,
+					      SOCKET_ID_ANY, ext, 1);
+}
+
 /* Pinned external buffers: their memory is registered, and shared. */
 static int
 test_mempool_extbuf_share(void)
@@ -656,9 +665,7 @@ test_mempool_extbuf_share(void)
 
 	TEST_ASSERT_NOT_NULL(area, "");
 	/* Alone: the pool registers the buffers' memory, one MR... */
-	a = rte_pktmbuf_pool_create_extbuf("mr_ext_a", n, 0, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
-					   SOCKET_ID_ANY, &ext, 1);
+	a = extbuf_pool("mr_ext_a", n, &ext);
 	TEST_ASSERT_NOT_NULL(a, "%s", rte_strerror(rte_errno));
 	TEST_ASSERT_EQUAL(mr_stats(cdev).mempools, 0,
 			  "ready before its mbufs point at the buffers");
@@ -669,9 +676,7 @@ test_mempool_extbuf_share(void)
 	TEST_ASSERT_EQUAL(st.mempools, 1, "");
 	TEST_ASSERT_EQUAL(st.mrs, 1, "the buffers' chunk");
 	/* A second pool over the same buffers shares the MR. */
-	b = rte_pktmbuf_pool_create_extbuf("mr_ext_b", n, 0, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
-					   SOCKET_ID_ANY, &ext, 1);
+	b = extbuf_pool("mr_ext_b", n, &ext);
 	TEST_ASSERT_NOT_NULL(b, "");
 	TEST_ASSERT_SUCCESS(mlx5_mr_mempool_register(cdev, b),
 			    "explicitly, as a class driver at queue setup");
@@ -687,9 +692,7 @@ test_mempool_extbuf_share(void)
 	/* Registered explicitly first: the pool shares that MR. */
 	TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev, area,
 						 RTE_ALIGN_CEIL(len, PAGE)), "");
-	a = rte_pktmbuf_pool_create_extbuf("mr_ext_c", n, 0, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
-					   SOCKET_ID_ANY, &ext, 1);
+	a = extbuf_pool("mr_ext_c", n, &ext);
 	TEST_ASSERT_NOT_NULL(a, "");
 	TEST_ASSERT_EQUAL(check_pool_mbufs(cdev, &ctrl, a, n), TEST_SUCCESS,
 			  "");
@@ -726,9 +729,7 @@ test_mempool_extbuf_refused(void)
 	struct rte_mbuf *m;
 
 	TEST_ASSERT_NOT_NULL(area, "");
-	mp = rte_pktmbuf_pool_create_extbuf("mr_ext_refused", n, 0, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE,
-					    SOCKET_ID_ANY, &ext, 1);
+	mp = extbuf_pool("mr_ext_refused", n, &ext);
 	TEST_ASSERT_NOT_NULL(mp, "");
 	m = rte_pktmbuf_alloc(mp);
 	TEST_ASSERT_NOT_NULL(m, "");
@@ -748,9 +749,7 @@ test_mempool_extbuf_refused(void)
 	rte_pktmbuf_free(m);
 	rte_mempool_free(mp);
 	/* A new pool over the same buffers gets its own try. */
-	mp = rte_pktmbuf_pool_create_extbuf("mr_ext_refused", n, 0, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE,
-					    SOCKET_ID_ANY, &ext, 1);
+	mp = extbuf_pool("mr_ext_refused", n, &ext);
 	TEST_ASSERT_NOT_NULL(mp, "");
 	TEST_ASSERT_EQUAL(check_pool_mbufs(cdev, &ctrl, mp, n), TEST_SUCCESS,
 			  "");

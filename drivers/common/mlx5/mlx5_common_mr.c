@@ -430,34 +430,35 @@ mlx5_mr_ext_unregister(struct mlx5_common_device *cdev, void *addr,
 	return 0;
 }
 
-int
-mlx5_mr_dev_dma_map(struct rte_device *dev, void *addr, uint64_t iova,
-		    size_t len)
+/* rte_dev_dma_map()/unmap() on a device held for the call. */
+static int
+mlx5_mr_dev_dma(struct rte_device *dev, void *addr, size_t len, bool map)
 {
 	struct mlx5_common_device *cdev = mlx5_common_dev_acquire(dev);
 	int ret;
 
-	RTE_SET_USED(iova);
 	if (cdev == NULL)
 		return -ENODEV;
-	ret = mlx5_mr_ext_register(cdev, addr, len);
+	ret = map ? mlx5_mr_ext_register(cdev, addr, len) :
+		    mlx5_mr_ext_unregister(cdev, addr, len);
 	mlx5_common_dev_release(cdev);
 	return ret;
+}
+
+int
+mlx5_mr_dev_dma_map(struct rte_device *dev, void *addr, uint64_t iova,
+		    size_t len)
+{
+	RTE_SET_USED(iova);
+	return mlx5_mr_dev_dma(dev, addr, len, true);
 }
 
 int
 mlx5_mr_dev_dma_unmap(struct rte_device *dev, void *addr, uint64_t iova,
 		      size_t len)
 {
-	struct mlx5_common_device *cdev = mlx5_common_dev_acquire(dev);
-	int ret;
-
 	RTE_SET_USED(iova);
-	if (cdev == NULL)
-		return -ENODEV;
-	ret = mlx5_mr_ext_unregister(cdev, addr, len);
-	mlx5_common_dev_release(cdev);
-	return ret;
+	return mlx5_mr_dev_dma(dev, addr, len, false);
 }
 
 int
