@@ -13,29 +13,86 @@ SDK="$(cd "$BUILD_DIR" && pwd)/sdk-include"
 rm -f "$BUILD_DIR"/meson-logs/testlog*.json
 
 # The MR memory-event suite (mr_events) needs EAL's dynamic memory mode,
-# hence hugepages. As root, reserve a few 2 MB pages for the run and give
-# them back afterwards; otherwise that suite skips itself.
-hp=/proc/sys/vm/nr_hugepages
-hp_reserved=
+# hence hugepages. As root: take the smallest hugepage size the kernel
+# offers, make sure a few pages of it are free (reserving more for the run),
+# and mount a private hugetlbfs of exactly that size for the suite
+# (MLX5_TEST_HUGE_DIR). A private mount keeps EAL off every other size:
+# machines differ (a 1 GB size exposed or not, hugetlbfs mounted or not).
+# Everything is given back at exit: page count and mount.
+HUGE_MB_WANTED=128
+hp_nr=
+hp_orig=
+hp_mnt=
 hidden_glue=
 cleanup() {
 	if [ -n "$hidden_glue" ]; then
 		mv "$hidden_glue.hidden" "$hidden_glue" 2>/dev/null || true
 	fi
-	if [ -n "$hp_reserved" ]; then
-		echo 0 > "$hp"
+	if [ -n "$hp_mnt" ]; then
+		umount "$hp_mnt" 2>/dev/null || umount -l "$hp_mnt" || true
+		rmdir "$hp_mnt" 2>/dev/null || true
+	fi
+	if [ -n "$hp_orig" ]; then
+		echo "$hp_orig" > "$hp_nr" || true
 	fi
 }
 trap cleanup EXIT
-if [ "$(id -u)" = 0 ] && [ -w "$hp" ] && [ "$(cat "$hp")" = 0 ] &&
-		[ -z "${SKIP_HUGEPAGES:-}" ]; then
-	hp_reserved=1
-	echo 128 > "$hp" || true
-	echo "reserved $(cat "$hp") hugepages for the run"
-fi
-# Where hugepages exist, the memory-event suite must run, not skip.
-if [ "$(cat "$hp" 2>/dev/null || echo 0)" != 0 ]; then
+trap 'exit 130' INT TERM
+
+# The smallest hugepage size (kB) the kernel exposes, or nothing.
+smallest_hugepage_kb() {
+	for d in /sys/kernel/mm/hugepages/hugepages-*kB; do
+		[ -d "$d" ] || continue
+		kb=${d##*/hugepages-}
+		echo "${kb%kB}"
+	done | sort -n | head -n 1
+}
+
+setup_hugepages() {
+	kb=$(smallest_hugepage_kb)
+	if [ -z "$kb" ]; then
+		echo "hugepages: the kernel exposes none; mr_events will skip"
+		return 0
+	fi
+	if ! grep -qw hugetlbfs /proc/filesystems; then
+		echo "hugepages: no hugetlbfs in this kernel; mr_events will skip"
+		return 0
+	fi
+	sys=/sys/kernel/mm/hugepages/hugepages-${kb}kB
+	HUGE_PAGES_WANTED=$(( (HUGE_MB_WANTED * 1024 + kb - 1) / kb ))
+	[ "$HUGE_PAGES_WANTED" -ge 2 ] || HUGE_PAGES_WANTED=2
+	free=$(cat "$sys/free_hugepages")
+	if [ "$free" -lt "$HUGE_PAGES_WANTED" ]; then
+		if [ ! -w "$sys/nr_hugepages" ]; then
+			echo "hugepages: $free free of ${kb} kB and no right to reserve more; mr_events will skip"
+			return 0
+		fi
+		hp_nr=$sys/nr_hugepages
+		hp_orig=$(cat "$hp_nr")
+		echo $((hp_orig + HUGE_PAGES_WANTED - free)) > "$hp_nr" || true
+		free=$(cat "$sys/free_hugepages")
+		echo "hugepages: reserved $(( $(cat "$hp_nr") - hp_orig )) of ${kb} kB for the run ($free free)"
+		if [ "$free" -lt "$HUGE_PAGES_WANTED" ]; then
+			echo "hugepages: the kernel could not give $HUGE_PAGES_WANTED; mr_events will skip"
+			return 0
+		fi
+	fi
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/mlx5-test-huge.XXXXXX")
+	if ! mount -t hugetlbfs -o "pagesize=${kb}K,mode=0700" nodev "$dir"; then
+		rmdir "$dir"
+		echo "hugepages: cannot mount a private hugetlbfs; mr_events will skip"
+		return 0
+	fi
+	hp_mnt=$dir
+	export MLX5_TEST_HUGE_DIR="$dir"
+	# Where hugepages could be set up, the memory-event suite must run.
 	export MLX5_TEST_REQUIRE_HUGEPAGES=1
+	echo "hugepages: private hugetlbfs of ${kb} kB pages at $dir ($free free)"
+}
+if [ "$(id -u)" = 0 ] && [ -z "${SKIP_HUGEPAGES:-}" ]; then
+	setup_hugepages
+else
+	echo "hugepages: not root (or SKIP_HUGEPAGES); mr_events will skip"
 fi
 
 set +e
