@@ -163,12 +163,12 @@ test_crossing_dma(void)
 		rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)host_buf, back, 8,
 		false, &syn) < 0, "the importer's PD is enforced");
 
-	/* The same mapping again is the same key with one more reference. */
+	/* The same mapping again is a new key: the device is asked anew. */
 	again = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
-	TEST_ASSERT(again == iova, "reference counted");
+	TEST_ASSERT(again != 0 && again != iova, "a key of its own");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, again), "");
 	TEST_ASSERT_SUCCESS(dpu_dma(iova, (uintptr_t)host_buf, back, 8, false,
-				    &syn), "one reference left");
+				    &syn), "the first key is untouched");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, iova), "");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(dpu, iova), -ENOENT,
 			  "double release");
@@ -319,6 +319,239 @@ test_revoke(void)
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
 	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * After a revocation, a new request fails as the header says (0, EINVAL)
+ * while the importer still holds keys of the revoked export: it never gets
+ * one of those back.
+ */
+static int
+test_revoke_then_request(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	rte_iova_t cross, alias;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	alias = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+	TEST_ASSERT(cross != 0 && alias != 0, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "revoke");
+	rte_errno = 0;
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey) == 0,
+		    "crossing request after revocation");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	rte_errno = 0;
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a) == 0,
+		    "alias request after revocation");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+/* The same after the owner device is removed (its exports go with it). */
+static int
+test_owner_removed_then_request(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	rte_iova_t cross, alias;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	alias = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+	TEST_ASSERT(cross != 0 && alias != 0, "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "the owner goes");
+	TEST_ASSERT(rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey) == 0,
+		    "crossing request after the owner's removal");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a) == 0,
+		    "alias request after the owner's removal");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), 0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The owner exports the same memory again and the device hands out the
+ * same mkey value: a new request is honoured by the device, although the
+ * importer still holds keys of the first export.
+ */
+static int
+test_reexport_same_value(void)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	rte_iova_t cross, alias, cross2, alias2;
+	uint8_t back[32], syn = 0;
+	uint16_t vhca;
+	uint32_t mkey, mkey2;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &vhca, &mkey), "");
+	cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	alias = rte_pmd_mlx5_import_mem(dpu, vhca, mkey, key_a);
+	TEST_ASSERT(cross != 0 && alias != 0, "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "revoke");
+	/* The key byte rotates per reuse of an index: go round once. */
+	for (unsigned int i = 0; i < 512; i++) {
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf,
+				    BUF_LEN, key_a, &vhca, &mkey2),
+				    "export again");
+		if (mkey2 == mkey)
+			break;
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey2), "");
+	}
+	TEST_ASSERT_EQUAL(mkey2, mkey, "the device reuses the mkey value");
+	TEST_ASSERT(dpu_dma(cross, (uintptr_t)host_buf, back, 8, false, &syn)
+		    < 0, "the old crossing key stays dead");
+	TEST_ASSERT(dpu_dma(alias, (uintptr_t)host_buf, back, 8, false, &syn)
+		    < 0, "the old alias stays dead");
+	cross2 = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey2);
+	alias2 = rte_pmd_mlx5_import_mem(dpu, vhca, mkey2, key_a);
+	TEST_ASSERT(cross2 != 0 && alias2 != 0, "imported afresh");
+	TEST_ASSERT_SUCCESS(dpu_dma(cross2, (uintptr_t)host_buf + 64, back,
+				    sizeof(back), false, &syn),
+			    "the new crossing key works (syndrome 0x%x)", syn);
+	TEST_ASSERT(memcmp(back, host_buf + 64, sizeof(back)) == 0, "");
+	TEST_ASSERT_SUCCESS(dpu_dma(alias2, (uintptr_t)host_buf + 64, back,
+				    sizeof(back), false, &syn),
+			    "the new alias works (syndrome 0x%x)", syn);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross2), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, alias2), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey2), "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live, "");
+	return TEST_SUCCESS;
+}
+
+/* Importers racing the owner's revocation (release or removal). */
+#define REVOKE_THREADS 3
+
+struct revoke_race {
+	uint16_t vhca;
+	uint32_t mkey;
+	int started;
+	int revoked;             /* Set once the revocation returned. */
+	unsigned int granted;    /* Keys obtained. */
+	unsigned int late;       /* Requests begun after the revocation. */
+	unsigned int late_granted; /* ... that were granted: must stay 0. */
+	unsigned int wrong;      /* Failures other than EINVAL. */
+};
+
+static void *
+revoke_importer(void *p)
+{
+	struct revoke_race *r = p;
+	uint8_t back[8], syn;
+
+	for (unsigned int i = 0; ; i++) {
+		bool late = __atomic_load_n(&r->revoked, __ATOMIC_ACQUIRE);
+		rte_iova_t iova = i % 2 ?
+			rte_pmd_mlx5_import_mem(dpu, r->vhca, r->mkey, key_a) :
+			rte_pmd_mlx5_create_cross_vhca_mkey(dpu, r->vhca,
+							    r->mkey);
+
+		if (iova != 0) {
+			__atomic_fetch_add(&r->granted, 1, __ATOMIC_RELAXED);
+			if (late)
+				__atomic_fetch_add(&r->late_granted, 1,
+						   __ATOMIC_RELAXED);
+			/* Live or revoked meanwhile: an answer, never a crash. */
+			(void)dpu_dma(iova, (uintptr_t)host_buf, back,
+				      sizeof(back), false, &syn);
+			if (rte_pmd_mlx5_release_key(dpu, iova) != 0)
+				__atomic_fetch_add(&r->wrong, 1,
+						   __ATOMIC_RELAXED);
+		} else if (rte_errno != EINVAL) {
+			__atomic_fetch_add(&r->wrong, 1, __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
+		if (late && __atomic_add_fetch(&r->late, 1,
+					       __ATOMIC_RELAXED) >= 200)
+			break;
+	}
+	return NULL;
+}
+
+static int
+revoke_race(bool remove_owner)
+{
+	long dpu_live = sim_live(CARD, DPU_VHCA);
+	struct revoke_race r = { 0 };
+	pthread_t th[REVOKE_THREADS];
+	unsigned int t;
+
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
+			    key_a, &r.vhca, &r.mkey), "");
+	for (t = 0; t < REVOKE_THREADS; t++)
+		TEST_ASSERT_SUCCESS(pthread_create(&th[t], NULL,
+						   revoke_importer, &r), "");
+	while (__atomic_load_n(&r.granted, __ATOMIC_RELAXED) < 100)
+		sched_yield();
+	if (remove_owner)
+		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "remove");
+	else
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, r.mkey), "");
+	__atomic_store_n(&r.revoked, 1, __ATOMIC_RELEASE);
+	for (t = 0; t < REVOKE_THREADS; t++)
+		pthread_join(th[t], NULL);
+	printf("    %u keys granted, %u requests after the %s, %u of them granted\n",
+	       r.granted, r.late, remove_owner ? "removal" : "release",
+	       r.late_granted);
+	TEST_ASSERT_EQUAL(r.late_granted, 0,
+			  "no key once the revocation returned");
+	TEST_ASSERT_EQUAL(r.wrong, 0, "only EINVAL, every release accepted");
+	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), dpu_live,
+			  "every importer key came back");
+	if (remove_owner)
+		TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), 0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_import_races_release(void)
+{
+	return revoke_race(false);
+}
+
+static int
+test_import_races_remove(void)
+{
+	return revoke_race(true);
+}
+
+/* A release value that is neither an mkey nor an IOVA changes nothing. */
+static int
+test_release_bad_value(void)
+{
+	uint8_t back[8], syn = 0;
+	rte_iova_t iova;
+
+	iova = rte_pmd_mlx5_get_buf_private_iova(host, host_buf, 4096);
+	TEST_ASSERT(iova != 0, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(host, iova | 0x1234),
+			  -EINVAL, "low bits set");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(host, iova | 1), -EINVAL,
+			  "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(host_cdev->ctx, host_cdev->pdn,
+			    rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)host_buf,
+			    back, sizeof(back), false, &syn),
+			    "the key is still live");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, iova), "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(host, iova), -ENOENT, "");
 	return TEST_SUCCESS;
 }
 
@@ -579,6 +812,7 @@ test_fault_sweep(void)
 	return TEST_SUCCESS;
 }
 
+/* Shared between the test and the worker: every access is atomic. */
 struct unplug_arg {
 	int started;
 	int stop;
@@ -587,27 +821,41 @@ struct unplug_arg {
 	unsigned int wrong;         /* Failures other than ENODEV. */
 };
 
+static void
+unplug_count(unsigned int *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+static unsigned int
+unplug_read(unsigned int *counter)
+{
+	return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
 static void *
 unplug_worker(void *p)
 {
 	struct unplug_arg *a = p;
 
-	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+	unsigned int i;
+
+	for (i = 0; !__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE); i++) {
 		rte_iova_t iova = rte_pmd_mlx5_get_buf_private_iova(dpu,
-			host_buf + (a->calls % 8) * 4096, 4096);
+			host_buf + (i % 8) * 4096, 4096);
 
 		if (iova != 0) {
 			int ret = rte_pmd_mlx5_release_key(dpu, iova);
 
 			/* The removal may come between the two calls. */
 			if (ret != 0 && ret != -ENODEV)
-				a->wrong++;
+				unplug_count(&a->wrong);
 		} else if (rte_errno == ENODEV) {
-			a->after_remove++;
+			unplug_count(&a->after_remove);
 		} else {
-			a->wrong++;
+			unplug_count(&a->wrong);
 		}
-		a->calls++;
+		unplug_count(&a->calls);
 		__atomic_store_n(&a->started, 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
@@ -624,13 +872,13 @@ test_remove_while_calling(void)
 	while (!__atomic_load_n(&a.started, __ATOMIC_ACQUIRE))
 		sched_yield();
 	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "remove under calls");
-	while (a.after_remove < 100)
+	while (unplug_read(&a.after_remove) < 100)
 		sched_yield();
 	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	printf("    %u calls, %u after the removal (ENODEV)\n", a.calls,
 	       a.after_remove);
-	TEST_ASSERT_EQUAL(a.wrong, 0, "only ENODEV once the device is gone");
+	TEST_ASSERT_EQUAL(unplug_read(&a.wrong), 0, "only ENODEV once the device is gone");
 	TEST_ASSERT_EQUAL(sim_live(CARD, DPU_VHCA), 0, "nothing left");
 	TEST_ASSERT_EQUAL(sim_reclaimed(CARD, DPU_VHCA), 0, "");
 	return TEST_SUCCESS;
@@ -645,6 +893,12 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "import_errors", test_import_errors },
 	{ "export_errors", test_export_errors },
 	{ "revoke", test_revoke },
+	{ "revoke_then_request", test_revoke_then_request },
+	{ "owner_removed_then_request", test_owner_removed_then_request },
+	{ "reexport_same_value", test_reexport_same_value },
+	{ "import_races_release", test_import_races_release },
+	{ "import_races_remove", test_import_races_remove },
+	{ "release_bad_value", test_release_bad_value },
 	{ "caps_up_front", test_caps_up_front },
 	{ "private_iova", test_private_iova },
 	{ "concurrency", test_concurrency },

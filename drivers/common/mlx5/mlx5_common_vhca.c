@@ -7,13 +7,19 @@
  * registrations, device context/PD access and the dynamic mbuf flags.
  *
  * Every key handed out is an entry of the device's key list, reference
- * counted: the same request returns the same key and takes a reference,
- * rte_pmd_mlx5_release_key() drops one, the last drop destroys the key.
+ * counted: rte_pmd_mlx5_release_key() drops one reference, the last drop
+ * destroys the key. Owner-side keys (exports, private registrations) are
+ * shared: the same request returns the same key and takes a reference, as
+ * only this device can revoke them. Importer keys (crossing, alias) are
+ * never shared: the owner may revoke its export at any time, and only the
+ * device knows whether it did, so every request asks the device anew and a
+ * revoked export fails the request instead of returning a dead key.
  * The list and every device command on it run under the device's keys_lock,
  * so calls from several threads are safe.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,28 +247,10 @@ mlx5_key_same_export(const struct mlx5_vhca_key *key,
 		      MLX5_ACCESS_KEY_LEN) == 0;
 }
 
-/* A crossing mkey to the same remote mkey. */
-static bool
-mlx5_key_same_remote(const struct mlx5_vhca_key *key,
-		     const struct mlx5_vhca_key *req)
-{
-	return key->remote_vhca_id == req->remote_vhca_id &&
-	       key->remote_mkey == req->remote_mkey;
-}
-
-/* An alias of the same remote mkey opened with the same access key. */
-static bool
-mlx5_key_same_alias(const struct mlx5_vhca_key *key,
-		    const struct mlx5_vhca_key *req)
-{
-	return mlx5_key_same_remote(key, req) &&
-	       memcmp(req->access_key, key->access_key,
-		      MLX5_ACCESS_KEY_LEN) == 0;
-}
-
 /*
  * The key @req asks for: a live one that @match accepts gets one more
- * reference; otherwise a new one is made by @create and listed.
+ * reference; otherwise (or with no @match) a new one is made by @create
+ * and listed.
  */
 static int
 mlx5_key_get(struct mlx5_common_device *cdev, const struct mlx5_vhca_key *req,
@@ -274,7 +262,8 @@ mlx5_key_get(struct mlx5_common_device *cdev, const struct mlx5_vhca_key *req,
 
 	pthread_mutex_lock(&cdev->keys_lock);
 	TAILQ_FOREACH(key, &cdev->keys, next) {
-		if (key->kind == req->kind && match(key, req)) {
+		if (match != NULL && key->kind == req->kind &&
+		    match(key, req)) {
 			key->refcnt++;
 			*mkey = key->mkey;
 			pthread_mutex_unlock(&cdev->keys_lock);
@@ -480,8 +469,8 @@ rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
 		DRV_LOG(ERR, "%s: %s has no crossing_vhca_mkey capability",
 			__func__, dev->name);
 		rte_errno = ENOTSUP;
-	} else if (mlx5_key_get(cdev, &req, mlx5_key_same_remote,
-				mlx5_key_create_crossing, &mkey) == 0) {
+	} else if (mlx5_key_get(cdev, &req, NULL, mlx5_key_create_crossing,
+				&mkey) == 0) {
 		iova = rte_pmd_mlx5_mkey_to_iova(mkey);
 	}
 	mlx5_common_dev_release(cdev);
@@ -515,8 +504,8 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 		rte_errno = ENOTSUP;
 	} else {
 		memcpy(req.access_key, access_key, MLX5_ACCESS_KEY_LEN);
-		if (mlx5_key_get(cdev, &req, mlx5_key_same_alias,
-				 mlx5_key_create_alias, &mkey) == 0)
+		if (mlx5_key_get(cdev, &req, NULL, mlx5_key_create_alias,
+				 &mkey) == 0)
 			iova = rte_pmd_mlx5_mkey_to_iova(mkey);
 	}
 	mlx5_common_dev_release(cdev);
@@ -556,6 +545,13 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 	struct mlx5_vhca_key *key;
 	int ret = 0;
 
+	/* Either an mkey (below 2^32) or an IOVA (mkey << 32): nothing else. */
+	if (iova > UINT32_MAX && (iova & UINT32_MAX) != 0) {
+		DRV_LOG(ERR, "%s: 0x%" PRIx64 " is neither an mkey (below 2^32) nor a key's IOVA (low 32 bits 0)",
+			__func__, (uint64_t)iova);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return -ENODEV;

@@ -22,9 +22,14 @@
  *
  * The IOVA value of a key is the mkey in the upper 32 bits and 0 in the
  * lower 32 (rte_pmd_mlx5_mkey_to_iova()); buffer addresses stay in
- * mbuf->buf_addr. Every key handed out is reference counted per device:
- * asking again for the same mapping returns the same key and takes a
- * reference; rte_pmd_mlx5_release_key() drops one.
+ * mbuf->buf_addr. Every key handed out is reference counted per device and
+ * rte_pmd_mlx5_release_key() drops one reference. Owner-side keys are
+ * shared: asking again for the same export (same range and access key) or
+ * for a range inside a private registration returns the same key and takes
+ * a reference. Importer keys are not: the owner may revoke its export at any
+ * time, so every rte_pmd_mlx5_create_cross_vhca_mkey() and
+ * rte_pmd_mlx5_import_mem() call asks the device anew and returns a new key
+ * (or fails if the export is gone); release each one.
  *
  * All functions are safe to call from several threads at once, also while
  * the device they name is being removed: a removal waits for the calls in
@@ -142,14 +147,18 @@ int rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
  * Importer side (the RFC's function): create a crossing mkey that points at
  * mkey @p remote_mkey of vHCA @p remote_vhca_id. The owner must have
  * allowed access to that mkey (rte_pmd_mlx5_export_mem()). The new key
- * translates the same addresses as the remote mkey.
+ * translates the same addresses as the remote mkey. Each call creates a new
+ * key on the device, which checks the export then; once the owner revokes
+ * it, accesses through the key end in error completions and new calls
+ * fail. Release the key with rte_pmd_mlx5_release_key().
  *
  * @return
  *   The buf_iova value of the new key (mkey << 32), or 0 on failure with
  *   rte_errno set: ENODEV (@p dev is NULL or not an mlx5 device), ENOTSUP
- *   (no crossing_vhca_mkey capability), EINVAL (unknown vHCA, a vHCA of
- *   another card, an mkey that does not exist or was never exported),
- *   ENOMEM.
+ *   (no crossing_vhca_mkey capability), EINVAL (@p remote_vhca_id above
+ *   65535, unknown vHCA, a vHCA of another card, an mkey that does not
+ *   exist, was never exported or whose export was revoked), ENOMEM, or
+ *   another device error.
  */
 __rte_experimental
 rte_iova_t rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
@@ -159,12 +168,16 @@ rte_iova_t rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
 /**
  * Importer side, keyed: open an alias of mkey @p remote_mkey of vHCA
  * @p remote_vhca_id with the owner's access key. Unlike a crossing mkey,
- * an alias proves knowledge of the key.
+ * an alias proves knowledge of the key. Each call opens a new alias on the
+ * device (checked against the export then); release it with
+ * rte_pmd_mlx5_release_key().
  *
  * @return
  *   The buf_iova value of the alias key, or 0 on failure with rte_errno
  *   set: ENODEV, ENOTSUP (no local-mkey-to-remote-mkey capability), EINVAL
- *   (NULL key, unknown vHCA, wrong access key, mkey never exported), ENOMEM.
+ *   (NULL key, @p remote_vhca_id above 65535, unknown vHCA, wrong access
+ *   key, mkey never exported or export revoked), ENOMEM, or another device
+ *   error.
  */
 __rte_experimental
 rte_iova_t rte_pmd_mlx5_import_mem(struct rte_device *dev,
@@ -194,7 +207,9 @@ rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
  *   The key's buf_iova value, or the mkey itself (a value below 2^32).
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
- *   ENODEV (not an mlx5 device), ENOENT (not a live key of this device,
+ *   EINVAL (@p iova is neither: 2^32 or above with non-zero low 32 bits;
+ *   nothing changes), ENODEV (not an mlx5 device), ENOENT (not a live key
+ *   of this device,
  *   e.g. already released: nothing changes), or the device's error when it
  *   refuses to destroy the key (the key stays live).
  */
