@@ -104,7 +104,59 @@ static const struct {
 	{ "card=10,fail_status=zzz", EINVAL, "fail_status" },
 	{ "card=10,fail_cmd=NOT_A_COMMAND", EINVAL, "fail_cmd" },
 	{ "card=10,fail_nth=0x", EINVAL, "fail_nth" },
+	/* Integers are decimal or 0x hexadecimal, exactly. */
+	{ "card=10,vhca_id=\t1000", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=\n1000", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=\v1000", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id= 1000", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=1000 ", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=+1000", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=01002", EINVAL, "vhca_id" },
+	{ "card=010", EINVAL, "card" },
+	{ "card=00", EINVAL, "card" },
+	{ "card=10,vhca_id=1e3", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=0x3g8", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=0x-1", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=0x 1", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=18446744073709551616", EINVAL, "vhca_id" },
+	{ "card=10,vhca_id=0x10000000000000000", EINVAL, "vhca_id" },
+	{ "card=10,mr_ext_memseg_en=01", EINVAL, "mr_ext_memseg_en" },
+	{ "card=10,mr_ext_memseg_en=\t1", EINVAL, "mr_ext_memseg_en" },
 };
+
+/* The two spellings an integer devarg takes, and the device they name. */
+static int
+test_devargs_integers(void)
+{
+	static const struct {
+		const char *args;
+		uint16_t card;
+		uint16_t vhca_id;
+	} t[] = {
+		{ "card=0xA,vhca_id=0X3E8", 10, 1000 },
+		{ "card=10,vhca_id=0x3e8", 10, 1000 },
+		{ "card=0,vhca_id=0", 0, 0 },
+		{ "card=0x0,vhca_id=0x0000", 0, 0 },
+		{ "card=255,vhca_id=65535", 255, 65535 },
+	};
+
+	for (size_t i = 0; i < RTE_DIM(t); i++) {
+		struct mlx5_common_device *cdev;
+		uint16_t card = 0, vhca_id = 0;
+
+		TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim0", t[i].args), "\"%s\"",
+				    t[i].args);
+		cdev = sim_cdev("mlx5_sim0");
+		TEST_ASSERT_NOT_NULL(cdev, "");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_id_of_ctx(cdev->ctx, &card,
+							    &vhca_id), "");
+		TEST_ASSERT_EQUAL(card, t[i].card, "\"%s\"", t[i].args);
+		TEST_ASSERT_EQUAL(vhca_id, t[i].vhca_id, "\"%s\"", t[i].args);
+		TEST_ASSERT_EQUAL(cdev->caps.vhca_id, t[i].vhca_id, "");
+		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
+	}
+	return TEST_SUCCESS;
+}
 
 static int
 test_devargs_errors(void)
@@ -332,6 +384,7 @@ static const struct mlx5_test_case probe_cases[] = {
 	{ "probe_remove", test_probe_remove },
 	{ "caps_from_devargs", test_caps_from_devargs },
 	{ "devargs_errors", test_devargs_errors },
+	{ "devargs_integers", test_devargs_integers },
 	{ "caps_fixed_per_vhca", test_caps_fixed_per_vhca },
 	{ "import_ctx_pd", test_import_ctx_pd },
 	{ "import_errors", test_import_errors },

@@ -189,8 +189,20 @@ int mlx5_kvargs_process(struct mlx5_kvargs_ctrl *kv, const char *const keys[],
 			mlx5_kvarg_handler_t handler, void *opaque);
 
 /**
- * Parse a devarg value as an unsigned integer (decimal, 0x hex or 0 octal)
- * no larger than @max. Logs the key on error.
+ * Parse a devarg value as an unsigned integer in [@min, @max], written in
+ * decimal ("0" or digits without a leading zero) or in hexadecimal ("0x"
+ * or "0X" and at least one hex digit), and nothing else: no sign, no
+ * white space, no octal, no suffix. Logs key, value and the range on error.
+ *
+ * @return
+ *   0 on success, -EINVAL otherwise (rte_errno is set).
+ */
+__rte_internal
+int mlx5_kvarg_parse_uint(const char *key, const char *value, uint64_t min,
+			  uint64_t max, uint64_t *result);
+
+/**
+ * mlx5_kvarg_parse_uint() in [0, @max].
  *
  * @return
  *   0 on success, -EINVAL otherwise (rte_errno is set).

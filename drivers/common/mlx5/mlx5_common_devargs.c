@@ -43,31 +43,64 @@ mlx5_kvargs_process(struct mlx5_kvargs_ctrl *kv, const char *const keys[],
 	return 0;
 }
 
-int
-mlx5_kvarg_parse_u64(const char *key, const char *value, uint64_t max,
-		     uint64_t *result)
+/*
+ * The value of @text if it is exactly a decimal ("0", or digits without a
+ * leading zero) or a hexadecimal ("0x" + hex digits) number that fits in 64
+ * bits; -EINVAL otherwise. strtoull() alone would take leading white space,
+ * a sign, and a leading zero as octal ("010" = 8).
+ */
+static int
+mlx5_parse_uint_strict(const char *text, uint64_t *result)
 {
-	unsigned long long v;
-	char *end = NULL;
+	unsigned int base = 10;
+	const char *p = text;
+	uint64_t v = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0' && p[1] != '\0') {
+		return -EINVAL; /* A leading zero: octal to strtoull(). */
+	}
+	if (*p == '\0')
+		return -EINVAL;
+	for (; *p != '\0'; p++) {
+		unsigned int digit;
+
+		if (*p >= '0' && *p <= '9')
+			digit = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			digit = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			digit = *p - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v > (UINT64_MAX - digit) / base)
+			return -EINVAL; /* Does not fit in 64 bits. */
+		v = v * base + digit;
+	}
+	*result = v;
+	return 0;
+}
+
+int
+mlx5_kvarg_parse_uint(const char *key, const char *value, uint64_t min,
+		      uint64_t max, uint64_t *result)
+{
+	uint64_t v;
 
 	if (value == NULL || value[0] == '\0') {
 		DRV_LOG(ERR, "devarg %s: missing value", key);
 		goto error;
 	}
-	if (value[0] == '-' || value[0] == '+' || value[0] == ' ') {
-		DRV_LOG(ERR, "devarg %s: \"%s\" is not an unsigned number",
+	if (mlx5_parse_uint_strict(value, &v) != 0) {
+		DRV_LOG(ERR, "devarg %s: \"%s\" is not an unsigned integer in decimal or 0x hexadecimal",
 			key, value);
 		goto error;
 	}
-	errno = 0;
-	v = strtoull(value, &end, 0);
-	if (errno != 0 || end == value || *end != '\0') {
-		DRV_LOG(ERR, "devarg %s: \"%s\" is not a number", key, value);
-		goto error;
-	}
-	if (v > max) {
-		DRV_LOG(ERR, "devarg %s: %s is larger than %" PRIu64,
-			key, value, max);
+	if (v < min || v > max) {
+		DRV_LOG(ERR, "devarg %s: %s is out of range [%" PRIu64 ", %"
+			PRIu64 "]", key, value, min, max);
 		goto error;
 	}
 	*result = v;
@@ -75,6 +108,13 @@ mlx5_kvarg_parse_u64(const char *key, const char *value, uint64_t max,
 error:
 	rte_errno = EINVAL;
 	return -EINVAL;
+}
+
+int
+mlx5_kvarg_parse_u64(const char *key, const char *value, uint64_t max,
+		     uint64_t *result)
+{
+	return mlx5_kvarg_parse_uint(key, value, 0, max, result);
 }
 
 static const struct {

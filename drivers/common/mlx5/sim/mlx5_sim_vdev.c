@@ -117,36 +117,12 @@ struct sim_devargs {
 	uint8_t fail_status;
 };
 
-/* Parse an unsigned integer in [min, max]; log key and value otherwise. */
-static int
-sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
-	       uint64_t *result)
-{
-	unsigned long long v;
-	char *end = NULL;
-
-	if (value == NULL || *value == '\0' || *value == '-' || *value == '+' ||
-	    *value == ' ')
-		goto bad;
-	errno = 0;
-	v = strtoull(value, &end, 0);
-	if (errno != 0 || end == NULL || *end != '\0' || v < min || v > max)
-		goto bad;
-	*result = v;
-	return 0;
-bad:
-	SIM_LOG(ERR, "devarg %s=%s: expected an integer in [%" PRIu64 ", %"
-		PRIu64 "]", key, value != NULL ? value : "", min, max);
-	rte_errno = EINVAL;
-	return -EINVAL;
-}
-
 /* A 0|1 capability devarg. */
 static int
 sim_parse_bool(const char *key, const char *value, bool *result)
 {
 	uint64_t v;
-	int ret = sim_parse_uint(key, value, 0, 1, &v);
+	int ret = mlx5_kvarg_parse_uint(key, value, 0, 1, &v);
 
 	if (ret == 0)
 		*result = v != 0;
@@ -159,7 +135,7 @@ sim_parse_fail_cmd(const char *key, const char *value, uint16_t *opcode)
 	uint64_t v;
 
 	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-		if (sim_parse_uint(key, value, 0, UINT16_MAX, &v) < 0)
+		if (mlx5_kvarg_parse_uint(key, value, 0, UINT16_MAX, &v) < 0)
 			return -EINVAL;
 		*opcode = (uint16_t)v;
 		return 0;
@@ -179,7 +155,7 @@ sim_parse_fail_status(const char *key, const char *value, uint8_t *status)
 	uint64_t v;
 
 	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-		if (sim_parse_uint(key, value, 1, UINT8_MAX, &v) < 0)
+		if (mlx5_kvarg_parse_uint(key, value, 1, UINT8_MAX, &v) < 0)
 			return -EINVAL;
 		*status = (uint8_t)v;
 		return 0;
@@ -203,10 +179,10 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	int ret;
 
 	if (strcmp(key, "card") == 0) {
-		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_CARD, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 0, MLX5_SIM_MAX_CARD, &v);
 		da->card = (uint16_t)v;
 	} else if (strcmp(key, "vhca_id") == 0) {
-		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_VHCA_ID, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 0, MLX5_SIM_MAX_VHCA_ID, &v);
 		da->vhca_id = (uint16_t)v;
 		da->vhca_id_set = true;
 	} else if (strcmp(key, "crossing") == 0) {
@@ -219,15 +195,15 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 		ret = sim_parse_bool(key, value, &caps->pacing);
 		da->caps_given |= MLX5_SIM_CAP_PACING;
 	} else if (strcmp(key, "pp_table_size") == 0) {
-		ret = sim_parse_uint(key, value, 2, UINT16_MAX, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 2, UINT16_MAX, &v);
 		caps->pp_table_size = (uint16_t)v;
 		da->caps_given |= MLX5_SIM_CAP_PP_TABLE_SIZE;
 	} else if (strcmp(key, "pp_min_rate") == 0) {
-		ret = sim_parse_uint(key, value, 0, UINT32_MAX, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT32_MAX, &v);
 		caps->pp_min_rate = (uint32_t)v;
 		da->caps_given |= MLX5_SIM_CAP_PP_MIN_RATE;
 	} else if (strcmp(key, "pp_max_rate") == 0) {
-		ret = sim_parse_uint(key, value, 0, UINT32_MAX, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT32_MAX, &v);
 		caps->pp_max_rate = (uint32_t)v;
 		da->caps_given |= MLX5_SIM_CAP_PP_MAX_RATE;
 	} else if (strcmp(key, "update_tag") == 0) {
@@ -243,7 +219,7 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 		ret = sim_parse_fail_cmd(key, value, &da->fail_cmd);
 		da->fail_cmd_set = true;
 	} else if (strcmp(key, "fail_nth") == 0) {
-		ret = sim_parse_uint(key, value, 1, UINT32_MAX, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 1, UINT32_MAX, &v);
 		da->fail_nth = (uint32_t)v;
 		da->fail_nth_set = true;
 	} else if (strcmp(key, "fail_status") == 0) {
