@@ -26,38 +26,6 @@
 /* Offset of the doorbell (BlueFlame) register in a UAR page. */
 #define MLX5_SIM_UAR_BF_OFFSET 0x800
 
-static size_t
-sim_page_size(void)
-{
-	long sz = sysconf(_SC_PAGESIZE);
-
-	return sz > 0 ? (size_t)sz : 4096;
-}
-
-/*
- * The kernel pins the pages of an MR or umem before any command: a range
- * that is not mapped fails with EFAULT. mincore() checks the mapping
- * without touching the memory. An ODP page fault makes the same check at
- * access time (mlx5_sim_dma.c).
- */
-int
-mlx5_sim_range_mapped(const void *addr, size_t len)
-{
-	uintptr_t page = sim_page_size();
-	uintptr_t cur = RTE_ALIGN_FLOOR((uintptr_t)addr, page);
-	uintptr_t end = (uintptr_t)addr + len;
-	unsigned char vec[256];
-
-	while (cur < end) {
-		size_t chunk = RTE_MIN((size_t)(end - cur), sizeof(vec) * page);
-
-		if (mincore((void *)cur, chunk, vec) != 0)
-			return errno == ENOMEM ? EFAULT : errno;
-		cur += chunk;
-	}
-	return 0;
-}
-
 /* Every open file; guarded by the registry lock. */
 static TAILQ_HEAD(, mlx5_sim_file) sim_files =
 	TAILQ_HEAD_INITIALIZER(sim_files);
@@ -333,7 +301,7 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		vhca->live.uars--;
 		vhca->uar_count--;
 		vhca->reclaimed++;
-		munmap(uar->page, sim_page_size());
+		munmap(uar->page, mlx5_sim_page_size());
 		uar->magic = MLX5_SIM_MAGIC_DEAD;
 		free(uar);
 	}
@@ -431,7 +399,7 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 		 "sim");
 	attr->orig_attr.vendor_id = 0x02c9; /* Mellanox. */
 	attr->orig_attr.max_mr_size = UINT64_MAX;
-	attr->orig_attr.page_size_cap = sim_page_size();
+	attr->orig_attr.page_size_cap = mlx5_sim_page_size();
 	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE - 1;
 	attr->orig_attr.max_pd = MLX5_SIM_MAX_PDS;
 	attr->orig_attr.phys_port_cnt = 1;
@@ -724,8 +692,14 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	/* ODP pins nothing: pages are checked when the device touches them. */
-	errno = odp ? 0 : mlx5_sim_range_mapped(addr, length);
+	/*
+	 * ODP pins nothing: pages are checked when the device touches them.
+	 * Otherwise the pin needs write access for a writable registration
+	 * (the kernel's ib_access_writable()).
+	 */
+	errno = odp ? 0 : mlx5_sim_range_pinnable(addr, length,
+		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_ATOMIC));
 	if (errno != 0)
 		return NULL;
 	mr = calloc(1, sizeof(*mr));
@@ -842,7 +816,9 @@ mlx5_sim_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 		errno = EINVAL;
 		return NULL;
 	}
-	errno = mlx5_sim_range_mapped(addr, size);
+	/* Pinned as an MR is: written by the device when writable. */
+	errno = mlx5_sim_range_pinnable(addr, size,
+		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
 	if (errno != 0)
 		return NULL;
 	vhca = sctx->file->vhca;
@@ -932,7 +908,7 @@ struct mlx5dv_devx_uar *
 mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 {
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
-	size_t page_size = sim_page_size();
+	size_t page_size = mlx5_sim_page_size();
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_uar *uar;
 	uint8_t status = 0;
@@ -1013,7 +989,7 @@ mlx5_sim_free_uar(struct mlx5dv_devx_uar *dv)
 	vhca->uar_count--;
 	vhca->live.uars--;
 	mlx5_sim_vhca_unlock(vhca);
-	munmap(uar->page, sim_page_size());
+	munmap(uar->page, mlx5_sim_page_size());
 	uar->magic = MLX5_SIM_MAGIC_DEAD;
 	free(uar);
 }

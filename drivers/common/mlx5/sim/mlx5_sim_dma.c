@@ -7,7 +7,10 @@
  * mkey table with the checks the hardware makes, then a copy on the
  * process's own memory. The whole range is translated before a byte moves,
  * so a failed check copies nothing; both happen under the card lock, so an
- * owner cannot destroy a key between the check and the copy.
+ * owner cannot destroy a key between the check and the copy. The copy runs
+ * under the fault guard (mlx5_sim_mem.c): memory the application unmapped
+ * or protected after registering it ends the access with a local
+ * protection error, where hardware would still reach the pinned pages.
  */
 
 #include <errno.h>
@@ -189,6 +192,28 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	}
 }
 
+struct sim_dma_copy {
+	const struct sim_dma_list *list;
+	uint8_t *buf;
+	bool to_memory;
+};
+
+static void
+sim_dma_copy(void *arg)
+{
+	const struct sim_dma_copy *c = arg;
+	uint8_t *p = c->buf;
+	uint32_t i;
+
+	for (i = 0; i < c->list->num; i++) {
+		if (c->to_memory)
+			memcpy(c->list->segs[i].host, p, c->list->segs[i].len);
+		else
+			memcpy(p, c->list->segs[i].host, c->list->segs[i].len);
+		p += c->list->segs[i].len;
+	}
+}
+
 int
 mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 	     uint64_t addr, void *buf, size_t len, bool to_memory,
@@ -199,10 +224,13 @@ mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 		.segs = list.inl,
 		.cap = SIM_DMA_INLINE_SEGS,
 	};
+	struct sim_dma_copy copy = {
+		.list = &list,
+		.buf = buf,
+		.to_memory = to_memory,
+	};
 	struct mlx5_sim_vhca *vhca;
 	uint8_t synd = 0;
-	uint8_t *p = buf;
-	uint32_t i;
 	int ret;
 
 	if (sctx == NULL || (buf == NULL && len > 0)) {
@@ -222,18 +250,14 @@ mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 	vhca = sctx->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
 	ret = sim_xlate(vhca, lkey, pdn, addr, len, to_memory, 0, &list);
-	if (ret == 0) {
-		for (i = 0; i < list.num; i++) {
-			if (to_memory)
-				memcpy(list.segs[i].host, p, list.segs[i].len);
-			else
-				memcpy(p, list.segs[i].host, list.segs[i].len);
-			p += list.segs[i].len;
-		}
-	} else if (ret != -ENOMEM) {
-		/* Bad key, PD, rights or range: a local protection error. */
+	if (ret == 0 && list.num > 0)
+		ret = mlx5_sim_guarded(sim_dma_copy, &copy);
+	/*
+	 * Bad key, PD, rights or range, or a page gone from under a key: a
+	 * local protection error.
+	 */
+	if (ret < 0 && ret != -ENOMEM)
 		synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-	}
 	mlx5_sim_vhca_unlock(vhca);
 	if (list.segs != list.inl)
 		free(list.segs);

@@ -395,8 +395,24 @@ struct mlx5_sim_pd_obj *mlx5_sim_pd_find(struct mlx5_sim_vhca *vhca,
 					 struct mlx5_sim_file **owner);
 struct mlx5_sim_umem *mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca,
 					 uint32_t umem_id);
+
+/* The process's memory as the device sees it (mlx5_sim_mem.c). */
+size_t mlx5_sim_page_size(void);
 /* 0 if [addr, addr + len) is mapped in the process, else a positive errno. */
 int mlx5_sim_range_mapped(const void *addr, size_t len);
+/*
+ * 0 if the kernel would pin [addr, addr + len) for a registration: every
+ * page mapped and readable, and writable when @write. EFAULT otherwise.
+ */
+int mlx5_sim_range_pinnable(const void *addr, size_t len, bool write);
+/* Install the fault guard of device accesses (once): 0 or -EFAULT. */
+int mlx5_sim_guard_init(void);
+/*
+ * Run @fn(@arg), a copy on the process's memory, under the fault guard:
+ * 0, or -EFAULT if it faulted (it may have copied part). @fn must touch
+ * nothing but the memory it copies.
+ */
+int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
 
 /* Mkey table (mlx5_sim_mkey.c). */
 /*

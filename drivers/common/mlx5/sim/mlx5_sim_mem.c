@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The device's view of the process's memory.
+ *
+ * Registration: the kernel pins the pages of an MR or umem before any
+ * command (ib_umem_get(): get_user_pages with FOLL_WRITE when the access is
+ * writable). Pinning fails with EFAULT where a page is not mapped, not
+ * readable (PROT_NONE), or not writable for a writable registration. The
+ * model reads the same facts from /proc/self/maps.
+ *
+ * Access: real hardware keeps pinned pages, so the application unmapping or
+ * protecting registered memory afterwards never faults the device. The model
+ * works on the process's virtual addresses and cannot pin, so a device access
+ * to such memory would fault in the model's own copy. Every copy of the
+ * model therefore runs under a fault guard: a SIGSEGV or SIGBUS raised while
+ * the guard is armed on this thread ends the copy with -EFAULT (which the
+ * caller reports as an error completion or a command status), and any other
+ * SIGSEGV/SIGBUS goes to the handler that was installed before the model's.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+size_t
+mlx5_sim_page_size(void)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+
+	return sz > 0 ? (size_t)sz : 4096;
+}
+
+int
+mlx5_sim_range_mapped(const void *addr, size_t len)
+{
+	uintptr_t page = mlx5_sim_page_size();
+	uintptr_t cur = RTE_ALIGN_FLOOR((uintptr_t)addr, page);
+	uintptr_t end = (uintptr_t)addr + len;
+	unsigned char vec[256];
+
+	while (cur < end) {
+		size_t chunk = RTE_MIN((size_t)(end - cur), sizeof(vec) * page);
+
+		if (mincore((void *)cur, chunk, vec) != 0)
+			return errno == ENOMEM ? EFAULT : errno;
+		cur += chunk;
+	}
+	return 0;
+}
+
+/* One line of /proc/self/maps: "start-end rwxp ...". */
+static bool
+sim_maps_line(const char *line, uintptr_t *start, uintptr_t *end,
+	      bool *readable, bool *writable)
+{
+	char *p;
+
+	errno = 0;
+	*start = (uintptr_t)strtoull(line, &p, 16);
+	if (errno != 0 || *p != '-')
+		return false;
+	*end = (uintptr_t)strtoull(p + 1, &p, 16);
+	if (errno != 0 || *p != ' ' || strlen(p) < 3)
+		return false;
+	*readable = p[1] == 'r';
+	*writable = p[2] == 'w';
+	return true;
+}
+
+int
+mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
+{
+	uintptr_t cur = (uintptr_t)addr;
+	uintptr_t last = cur + len - 1;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = EFAULT;
+	FILE *maps;
+
+	if (len == 0 || last < cur)
+		return EFAULT;
+	maps = fopen("/proc/self/maps", "re");
+	if (maps == NULL)
+		return mlx5_sim_range_mapped(addr, len); /* No procfs: less. */
+	/* Lines come in address order: walk them until the range is covered. */
+	while (getline(&line, &cap, maps) > 0) {
+		uintptr_t start, end;
+		bool readable, writable;
+
+		if (!sim_maps_line(line, &start, &end, &readable, &writable))
+			continue;
+		if (end <= cur)
+			continue;
+		if (start > cur || !readable || (write && !writable))
+			break; /* A hole, or a page the pin would refuse. */
+		if (end - 1 >= last) {
+			ret = 0;
+			break;
+		}
+		cur = end;
+	}
+	free(line);
+	fclose(maps);
+	return ret;
+}
+
+/* The guard of the copy in progress on this thread, if any. */
+struct sim_fault_guard {
+	sigjmp_buf env;
+	volatile sig_atomic_t armed;
+};
+
+static __thread struct sim_fault_guard *sim_guard;
+static struct sigaction sim_prev_segv;
+static struct sigaction sim_prev_bus;
+static pthread_once_t sim_guard_once = PTHREAD_ONCE_INIT;
+static bool sim_guard_installed;
+
+static void
+sim_fault_handler(int sig, siginfo_t *info, void *uctx)
+{
+	struct sim_fault_guard *guard = sim_guard;
+	const struct sigaction *prev;
+
+	if (guard != NULL && guard->armed) {
+		guard->armed = 0;
+		siglongjmp(guard->env, 1);
+	}
+	/* Not a device access: what was there before decides. */
+	prev = sig == SIGBUS ? &sim_prev_bus : &sim_prev_segv;
+	if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction != NULL) {
+		prev->sa_sigaction(sig, info, uctx);
+		return;
+	}
+	if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+		prev->sa_handler(sig);
+		return;
+	}
+	/* The default action: die of this signal, as without the model. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+sim_guard_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sim_fault_handler;
+	/* Not blocked in the handler: siglongjmp() then needs no mask restore. */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &sim_prev_segv) != 0)
+		return;
+	if (sigaction(SIGBUS, &sa, &sim_prev_bus) != 0) {
+		sigaction(SIGSEGV, &sim_prev_segv, NULL);
+		return;
+	}
+	sim_guard_installed = true;
+}
+
+int
+mlx5_sim_guard_init(void)
+{
+	pthread_once(&sim_guard_once, sim_guard_install);
+	if (!sim_guard_installed) {
+		SIM_LOG(ERR, "cannot install the fault guard of device accesses: %s",
+			strerror(errno));
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int
+mlx5_sim_guarded(void (*fn)(void *arg), void *arg)
+{
+	struct sim_fault_guard guard;
+	struct sim_fault_guard *outer = sim_guard;
+
+	if (mlx5_sim_guard_init() != 0)
+		return -EFAULT;
+	guard.armed = 0;
+	sim_guard = &guard;
+	if (sigsetjmp(guard.env, 0) != 0) {
+		/* A device access faulted: the handler disarmed the guard. */
+		sim_guard = outer;
+		return -EFAULT;
+	}
+	guard.armed = 1;
+	fn(arg);
+	guard.armed = 0;
+	sim_guard = outer;
+	return 0;
+}
