@@ -135,8 +135,9 @@ int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
  *   otherwise and rte_errno is set: EINVAL (NULL va, access_key, vhca_id
  *   or mkey, zero length, wrapping range), ENODEV (@p dev NULL or not an
  *   mlx5 device), ENOTSUP (the device
- *   cannot let other vHCAs access mkeys), EFAULT (range not mapped),
- *   ENOMEM, or the device's error.
+ *   cannot let other vHCAs access mkeys), EFAULT (a page of the range is
+ *   not mapped, or not readable and writable: the device pins it for
+ *   write), ENOMEM, or the device's error.
  */
 __rte_experimental
 int rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
@@ -191,8 +192,9 @@ rte_iova_t rte_pmd_mlx5_import_mem(struct rte_device *dev,
  *
  * @return
  *   The buf_iova value, or 0 on failure with rte_errno set: ENODEV, EINVAL
- *   (NULL @p va, zero length, wrapping range), EFAULT (range not mapped),
- *   ENOMEM, or the device's error.
+ *   (NULL @p va, zero length, wrapping range), EFAULT (a page of the range
+ *   is not mapped, or not readable and writable), ENOMEM, or the device's
+ *   error.
  */
 __rte_experimental
 rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
