@@ -54,6 +54,7 @@ mem_case_teardown(void)
 {
 	sim_remove("mlx5_sim1");
 	sim_remove("mlx5_sim0");
+	mlx5_sim_pin_check_set(MLX5_SIM_PIN_CHECK_AUTO);
 }
 
 static bool
@@ -339,10 +340,23 @@ test_other_faults_still_kill(void)
 	return TEST_SUCCESS;
 }
 
+/* The same rules through the path of kernels without MADV_POPULATE_*. */
+static int
+test_pin_rules_by_maps(void)
+{
+	mlx5_sim_pin_check_set(MLX5_SIM_PIN_CHECK_MAPS);
+	if (test_reg_mr_pin_rules() != TEST_SUCCESS ||
+	    test_umem_pin_rules() != TEST_SUCCESS ||
+	    test_api_refuses_readonly() != TEST_SUCCESS)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case mem_cases[] = {
 	{ "reg_mr_pin_rules", test_reg_mr_pin_rules },
 	{ "umem_pin_rules", test_umem_pin_rules },
 	{ "api_refuses_readonly", test_api_refuses_readonly },
+	{ "pin_rules_by_maps", test_pin_rules_by_maps },
 	{ "unmapped_after_registration", test_unmapped_after_registration },
 	{ "protected_after_registration", test_protected_after_registration },
 	{ "unmapped_under_crossing_key", test_unmapped_under_crossing_key },

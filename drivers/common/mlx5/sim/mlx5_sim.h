@@ -247,4 +247,19 @@ bool mlx5_sim_is_ctx(struct ibv_context *ctx);
 __rte_internal
 const char *mlx5_sim_syndrome_text(uint32_t syndrome);
 
+/** How registrations check that the kernel could pin their pages. */
+enum mlx5_sim_pin_check {
+	/** madvise(MADV_POPULATE_*) where the kernel has it, else maps. */
+	MLX5_SIM_PIN_CHECK_AUTO,
+	/** Always read /proc/self/maps (the path of kernels before 5.14). */
+	MLX5_SIM_PIN_CHECK_MAPS,
+};
+
+/**
+ * Choose how registrations check their pages (process-wide; tests run
+ * both paths). The rules are the same either way.
+ */
+__rte_internal
+void mlx5_sim_pin_check_set(enum mlx5_sim_pin_check how);
+
 #endif /* MLX5_SIM_H_ */

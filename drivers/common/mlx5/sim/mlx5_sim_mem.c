@@ -9,7 +9,9 @@
  * command (ib_umem_get(): get_user_pages with FOLL_WRITE when the access is
  * writable). Pinning fails with EFAULT where a page is not mapped, not
  * readable (PROT_NONE), or not writable for a writable registration. The
- * model reads the same facts from /proc/self/maps.
+ * model asks the kernel the same question: madvise(MADV_POPULATE_READ or
+ * _WRITE) faults the pages in with the same checks as the pin (Linux 5.14
+ * and later), else it reads the mappings from /proc/self/maps.
  *
  * Access: real hardware keeps pinned pages, so the application unmapping or
  * protecting registered memory afterwards never faults the device. The model
@@ -81,8 +83,41 @@ sim_maps_line(const char *line, uintptr_t *start, uintptr_t *end,
 	return true;
 }
 
-int
-mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
+/* Linux 5.14 and later; the values are the kernel's ABI. */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+static pthread_once_t sim_populate_once = PTHREAD_ONCE_INIT;
+static bool sim_populate_works;
+static enum mlx5_sim_pin_check sim_pin_check = MLX5_SIM_PIN_CHECK_AUTO;
+
+void
+mlx5_sim_pin_check_set(enum mlx5_sim_pin_check how)
+{
+	__atomic_store_n(&sim_pin_check, how, __ATOMIC_RELAXED);
+}
+
+/* Does this kernel know MADV_POPULATE_WRITE? An older one says EINVAL. */
+static void
+sim_populate_probe(void)
+{
+	size_t page = mlx5_sim_page_size();
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	sim_populate_works = madvise(p, page, MADV_POPULATE_WRITE) == 0;
+	munmap(p, page);
+}
+
+/* The pin's checks by /proc/self/maps: EFAULT or 0. */
+static int
+sim_range_pinnable_maps(const void *addr, size_t len, bool write)
 {
 	uintptr_t cur = (uintptr_t)addr;
 	uintptr_t last = cur + len - 1;
@@ -91,8 +126,6 @@ mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
 	int ret = EFAULT;
 	FILE *maps;
 
-	if (len == 0 || last < cur)
-		return EFAULT;
 	maps = fopen("/proc/self/maps", "re");
 	if (maps == NULL)
 		return mlx5_sim_range_mapped(addr, len); /* No procfs: less. */
@@ -116,6 +149,33 @@ mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
 	free(line);
 	fclose(maps);
 	return ret;
+}
+
+int
+mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
+{
+	size_t page = mlx5_sim_page_size();
+	uintptr_t start = RTE_ALIGN_FLOOR((uintptr_t)addr, page);
+	uintptr_t last = (uintptr_t)addr + len - 1;
+	int ret;
+
+	if (len == 0 || last < (uintptr_t)addr)
+		return EFAULT;
+	pthread_once(&sim_populate_once, sim_populate_probe);
+	if (!sim_populate_works ||
+	    __atomic_load_n(&sim_pin_check, __ATOMIC_RELAXED) ==
+	    MLX5_SIM_PIN_CHECK_MAPS)
+		return sim_range_pinnable_maps(addr, len, write);
+	/*
+	 * ENOMEM: a hole; EINVAL: PROT_NONE, read-only for write, or I/O
+	 * memory; EFAULT: a page that cannot be faulted in. The pin fails
+	 * the same ways.
+	 */
+	do {
+		ret = madvise((void *)start, last - start + 1,
+			      write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+	} while (ret != 0 && errno == EINTR);
+	return ret == 0 ? 0 : EFAULT;
 }
 
 /* The guard of the copy in progress on this thread, if any. */
