@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 devtools/setup.sh
 SDK="$(cd "$BUILD_DIR" && pwd)/sdk-include"
-# Count only this run's results.
-rm -f "$BUILD_DIR"/meson-logs/testlog*.json
+# Count only this run's results (the sanitizer builds' too).
+rm -f "$BUILD_DIR"/meson-logs/testlog*.json \
+	"$BUILD_DIR-asan"/meson-logs/testlog*.json \
+	"$BUILD_DIR-tsan"/meson-logs/testlog*.json
 
 # The MR memory-event suite (mr_events) needs EAL's dynamic memory mode,
 # hence hugepages. As root: take the smallest hugepage size the kernel
@@ -162,7 +164,124 @@ if [ -z "${SKIP_DLOPEN:-}" ]; then
 	fi
 fi
 
-logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json 2>/dev/null || true)
+# Sanitizer passes (clang). The figures of a pass come from the meson log of
+# its build folder: suites (meson tests) and cases (each suite's last line
+# "<suite>: N passed, N failed, N skipped"). A failed suite or a sanitizer
+# report in a test's output fails the run; a skipped suite says why.
+san_figures() { # <name> <build dir>
+	/usr/bin/python3 - "$@" <<'PYEOF'
+import glob, json, re, sys
+name, d = sys.argv[1], sys.argv[2]
+res = {"OK": 0, "FAIL": 0, "SKIP": 0}
+cases = [0, 0, 0]
+notes = []
+reports = 0
+for f in sorted(glob.glob(d + "/meson-logs/testlog*.json")):
+    for line in open(f):
+        t = json.loads(line)
+        test = t["name"].split(" / ")[-1]
+        out = (t.get("stdout") or "") + (t.get("stderr") or "")
+        r = t["result"] if t["result"] in ("OK", "SKIP") else "FAIL"
+        res[r] += 1
+        for m in re.finditer(r"^\S+: (\d+) passed, (\d+) failed, (\d+) skipped$",
+                             t.get("stdout") or "", re.M):
+            cases = [c + int(n) for c, n in zip(cases, m.groups())]
+        # A fatal signal's report ends its process with a failure status:
+        # the suite's own (counted as failed) or a child's, which the suite
+        # judges (test_sim_mem's deliberate fault). Any other report fails.
+        sums = re.findall(r"^SUMMARY: \w+Sanitizer: (\S+)", out, re.M)
+        sig = [x for x in sums if x in ("SEGV", "BUS", "FPE", "ILL", "ABRT")]
+        n = len(sums) - len(sig)
+        reports += n
+        if n:
+            notes.append("  %s: %d sanitizer report(s)" % (test, n))
+        if sig and r == "OK":
+            notes.append("  %s: %d fatal-signal report(s) of a child (%s), judged by the suite"
+                         % (test, len(sig), ", ".join(sorted(set(sig)))))
+        if r == "SKIP":
+            why = [l for l in (t.get("stdout") or "").splitlines() if l.strip()]
+            notes.append("  %s skipped: %s" % (test, why[-1] if why else "no reason given"))
+        elif r == "FAIL":
+            notes.append("  %s: %s (exit status %s)" % (test, t["result"], t.get("returncode")))
+print("%s: %d suites (%d passed, %d failed, %d skipped), %d cases: %d passed, %d failed, %d skipped"
+      % (name, sum(res.values()), res["OK"], res["FAIL"], res["SKIP"],
+         sum(cases), cases[0], cases[1], cases[2]))
+for n in notes:
+    print(n)
+sys.exit(1 if res["FAIL"] or reports or sum(res.values()) == 0 else 0)
+PYEOF
+}
+SAN_CFLAGS=-fno-sanitize-recover=all
+# ASan + UBSan (-fno-sanitize-recover=all: any UBSan finding aborts, also
+# when a test program is run directly), LeakSanitizer on: every C suite.
+# This build compiles everything (examples and app included).
+if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_ASAN:-}" ]; then
+	asan="$BUILD_DIR-asan"
+	if [ ! -f "$asan/build.ninja" ]; then
+		CC=clang meson setup "$asan" -Db_sanitize=address,undefined \
+			-Db_lundef=false -Dc_args=$SAN_CFLAGS \
+			-Dc_link_args=$SAN_CFLAGS -Dwerror=true \
+			-Dsdk_headers="$SDK" >/dev/null
+	elif ! grep -q -- "$SAN_CFLAGS" "$asan/build.ninja"; then
+		# A folder of that name made otherwise: bring it in line.
+		meson configure "$asan" -Db_sanitize=address,undefined \
+			-Db_lundef=false -Dc_args=$SAN_CFLAGS \
+			-Dc_link_args=$SAN_CFLAGS -Dwerror=true \
+			-Dsdk_headers="$SDK" >/dev/null
+	fi
+	if ! ninja -C "$asan" >"$asan/build-output.log" 2>&1; then
+		cat "$asan/build-output.log"
+		echo "asan+ubsan build: FAILED"
+		rc=1
+	else
+		if ! meson test -C "$asan" --setup=asan --suite unit \
+				--print-errorlogs --num-processes 2 "$@" \
+				>"$asan/test-output.log" 2>&1; then
+			cat "$asan/test-output.log"
+			rc=1
+		fi
+		san_figures "asan+ubsan" "$asan" || rc=1
+	fi
+elif [ -z "${SKIP_ASAN:-}" ]; then
+	echo "asan+ubsan: no clang; skipped"
+fi
+# ThreadSanitizer: the suites that start threads. DPDK's libraries are not
+# instrumented: test/sanitizers/tsan.supp lists what TSan cannot see there.
+# The runs go through test/sanitizers/tsan-exec.sh (address space
+# randomisation off, see there). Only these suites' programs are built.
+if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_TSAN:-}" ]; then
+	tsan="$BUILD_DIR-tsan"
+	tsan_tests=$(grep -l pthread_create test/test_*.c |
+		sed -e 's|^test/test_||' -e 's|\.c$||')
+	if [ ! -f "$tsan/build.ninja" ]; then
+		CC=clang meson setup "$tsan" -Db_sanitize=thread \
+			-Db_lundef=false -Dwerror=true \
+			-Dsdk_headers="$SDK" >/dev/null
+	fi
+	# shellcheck disable=SC2046,SC2086
+	if ! ninja -C "$tsan" $(printf 'test/test_%s ' $tsan_tests) \
+			>"$tsan/build-output.log" 2>&1; then
+		cat "$tsan/build-output.log"
+		echo "tsan build: FAILED"
+		rc=1
+	else
+		# shellcheck disable=SC2086
+		if ! meson test -C "$tsan" --setup=tsan --print-errorlogs \
+				--num-processes 2 "$@" $tsan_tests \
+				>"$tsan/test-output.log" 2>&1; then
+			cat "$tsan/test-output.log"
+			rc=1
+		fi
+		san_figures "tsan" "$tsan" || rc=1
+	fi
+elif [ -z "${SKIP_TSAN:-}" ]; then
+	echo "tsan: no clang; skipped"
+fi
+
+# Every meson result of this run: the main build's and the sanitizer builds'.
+logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json \
+	"$BUILD_DIR-asan"/meson-logs/testlog*.json \
+	"$BUILD_DIR-tsan"/meson-logs/testlog*.json 2>/dev/null || true)
 if [ -n "$logs" ]; then
 	# shellcheck disable=SC2086
 	passed=$(cat $logs | grep -c '"result": "OK"' || true)
