@@ -287,7 +287,7 @@ mlx5_common_classes_probe(struct mlx5_common_device *cdev,
 static void
 mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
 {
-	mlx5_vhca_keys_release_all(cdev);
+	mlx5_keys_release_all(cdev);
 	mlx5_pp_release_all(cdev);
 	mlx5_mr_cache_destroy(cdev); /* MRs hold the PD. */
 	mlx5_common_pd_close(cdev);

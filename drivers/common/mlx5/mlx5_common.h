@@ -65,7 +65,7 @@ struct mlx5_common_dev_config {
 struct mlx5_common_device;
 struct mlx5_mr_cache;
 struct mlx5_pp_entry;
-struct mlx5_vhca_key;
+struct mlx5_key;
 
 /* A backend: how a bus driver finds and opens its devices. */
 struct mlx5_backend {
@@ -102,9 +102,9 @@ struct mlx5_common_device {
 	uint32_t users;                    /* API calls in flight (acquire). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
-	/* Keys handed out by the public API (mlx5_common_vhca.c). */
+	/* Keys handed out by the public API (mlx5_common_keys.c). */
 	pthread_mutex_t keys_lock;
-	TAILQ_HEAD(, mlx5_vhca_key) keys;
+	TAILQ_HEAD(, mlx5_key) keys;
 };
 
 /* A class driver (net, crypto, ...) registering with the common layer. */

@@ -32,8 +32,31 @@ const char *mlx5_class_name(enum mlx5_class cls);
 /* Free every pacing entry the device still holds (at remove). */
 void mlx5_pp_release_all(struct mlx5_common_device *cdev);
 
-/* Release every public-API key the device still holds (at remove). */
-void mlx5_vhca_keys_release_all(struct mlx5_common_device *cdev);
+/*
+ * Keys of the public API (mlx5_common_keys.c). Each returns 0 and the key
+ * in *mkey, or a negative errno with rte_errno set and a log line; the
+ * caller has checked arguments and capabilities.
+ */
+/* Register [va, va + len) and allow other vHCAs with @access_key. */
+int mlx5_keys_export(struct mlx5_common_device *cdev, void *va, size_t len,
+		     const uint8_t access_key[MLX5_ACCESS_KEY_LEN],
+		     uint32_t *mkey);
+/* A registration covering [va, va + len), for private-IOVA mbufs. */
+int mlx5_keys_private(struct mlx5_common_device *cdev, void *va, size_t len,
+		      uint32_t *mkey);
+/* A new crossing mkey to another vHCA's mkey. */
+int mlx5_keys_crossing(struct mlx5_common_device *cdev,
+		       uint16_t remote_vhca_id, uint32_t remote_mkey,
+		       uint32_t *mkey);
+/* A new alias of another vHCA's mkey, opened with @access_key. */
+int mlx5_keys_alias(struct mlx5_common_device *cdev, uint16_t remote_vhca_id,
+		    uint32_t remote_mkey,
+		    const uint8_t access_key[MLX5_ACCESS_KEY_LEN],
+		    uint32_t *mkey);
+/* Drop one reference to key @mkey (-ENOENT if it is not live). */
+int mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey);
+/* Release every key the device still holds (at remove). */
+void mlx5_keys_release_all(struct mlx5_common_device *cdev);
 
 /* Register the dynamic mbuf flags (idempotent): 0 or a negative errno. */
 int mlx5_dynflags_register(void);
