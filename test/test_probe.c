@@ -10,7 +10,14 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include <rte_malloc.h>
+#include <rte_pmd_mlx5.h>
+
+#include <mlx5_common_mr.h>
+#include <mlx5_common_pp.h>
 
 #include "mlx5_test.h"
 #include "mlx5_test_sim.h"
@@ -380,7 +387,94 @@ test_remove_unknown(void)
 	return TEST_SUCCESS;
 }
 
+/* Bytes allocated from DPDK's heap, all sockets. */
+static size_t
+dpdk_heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t total = 0;
+
+	for (int s = 0; s < RTE_MAX_NUMA_NODES; s++)
+		if (rte_malloc_get_socket_stats(s, &st) == 0)
+			total += st.heap_allocsz_bytes;
+	return total;
+}
+
+/*
+ * What the driver allocates for a device (keys, DEVX objects, pacing
+ * entries, MRs, queue MR tables) comes from DPDK's heap, or from the
+ * system's with sys_mem_en=1: the heap does not grow then.
+ */
+static size_t
+heap_growth_of_device_work(const char *args, int *err)
+{
+	static const uint8_t key[RTE_PMD_MLX5_ACCESS_KEY_LEN] = "sys_mem_en key";
+	struct mlx5_pp_attr pp_attr = { .rate_kbps = 10000 };
+	struct mlx5_common_device *cdev;
+	struct mlx5_pp_entry *pp = NULL;
+	struct mlx5_mr_ctrl ctrl;
+	rte_iova_t cross = 0;
+	size_t before, after;
+	uint8_t *buf;
+	uint32_t mkey = 0;
+	uint16_t vhca;
+
+	*err = -1;
+	buf = aligned_alloc(4096, 8192);
+	if (buf == NULL || sim_probe("mlx5_sim0", args) != 0) {
+		free(buf);
+		return 0;
+	}
+	cdev = sim_cdev("mlx5_sim0");
+	before = dpdk_heap_bytes();
+	if (rte_pmd_mlx5_export_mem(cdev->dev, buf, 8192, key, &vhca,
+				    &mkey) == 0)
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(cdev->dev, vhca,
+							    mkey);
+	if (mlx5_pp_alloc(cdev, &pp_attr, &pp) == 0 &&
+	    mlx5_mr_ctrl_init(&ctrl, cdev, SOCKET_ID_ANY) == 0) {
+		if (mlx5_mr_ext_register(cdev, buf, 8192) == 0 &&
+		    mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf + 100) !=
+		    MLX5_MR_LKEY_INVALID && cross != 0)
+			*err = 0;
+		after = dpdk_heap_bytes();
+		mlx5_mr_ext_unregister(cdev, buf, 8192);
+		mlx5_mr_ctrl_free(&ctrl);
+	} else {
+		after = dpdk_heap_bytes();
+	}
+	if (pp != NULL)
+		mlx5_pp_free(cdev, pp);
+	if (cross != 0)
+		rte_pmd_mlx5_release_key(cdev->dev, cross);
+	if (mkey != 0)
+		rte_pmd_mlx5_release_key(cdev->dev, mkey);
+	sim_remove("mlx5_sim0");
+	free(buf);
+	return after - before;
+}
+
+static int
+test_sys_mem_en(void)
+{
+	size_t rte_growth, sys_growth;
+	int err;
+
+	rte_growth = heap_growth_of_device_work("card=12,vhca_id=1", &err);
+	TEST_ASSERT_SUCCESS(err, "the device work succeeds");
+	sys_growth = heap_growth_of_device_work("card=12,vhca_id=1,sys_mem_en=1",
+						&err);
+	TEST_ASSERT_SUCCESS(err, "the device work succeeds with sys_mem_en=1");
+	printf("    DPDK heap growth: %zu bytes by default, %zu with sys_mem_en=1\n",
+	       rte_growth, sys_growth);
+	TEST_ASSERT(rte_growth > 0, "by default the driver uses DPDK's heap");
+	TEST_ASSERT_EQUAL(sys_growth, 0, "sys_mem_en=1: the system heap only");
+	TEST_ASSERT_EQUAL(sim_live(12, 1), 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case probe_cases[] = {
+	{ "sys_mem_en", test_sys_mem_en },
 	{ "probe_remove", test_probe_remove },
 	{ "caps_from_devargs", test_caps_from_devargs },
 	{ "devargs_errors", test_devargs_errors },

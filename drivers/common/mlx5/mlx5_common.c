@@ -17,8 +17,8 @@
 
 #include <rte_devargs.h>
 #include <rte_errno.h>
-#include <rte_malloc.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_mr.h"
@@ -352,7 +352,9 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 		return -EEXIST;
 	}
 	pthread_mutex_unlock(&mlx5_devices_lock);
-	cdev = rte_zmalloc("mlx5_common_device", sizeof(*cdev), 0);
+	/* Before the devargs: sys_mem_en cannot apply to the device itself. */
+	cdev = mlx5_malloc(NULL, MLX5_MEM_ZERO | MLX5_MEM_RTE, sizeof(*cdev), 0,
+			   SOCKET_ID_ANY);
 	if (cdev == NULL) {
 		rte_errno = ENOMEM;
 		return -ENOMEM;
@@ -411,7 +413,7 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 error:
 	mlx5_common_dev_teardown(cdev, true);
 	rte_kvargs_free(kv.kvlist);
-	rte_free(cdev);
+	mlx5_free(cdev);
 	rte_errno = -ret;
 	return ret;
 }
@@ -433,6 +435,6 @@ mlx5_common_dev_remove(struct rte_device *eal_dev)
 	mlx5_common_dev_wait_users(cdev);
 	mlx5_common_classes_remove(cdev);
 	mlx5_common_dev_teardown(cdev, false);
-	rte_free(cdev);
+	mlx5_free(cdev);
 	return 0;
 }

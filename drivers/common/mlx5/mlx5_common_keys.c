@@ -24,6 +24,7 @@
 
 #include <rte_errno.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_private.h"
@@ -146,7 +147,7 @@ mlx5_key_get(struct mlx5_common_device *cdev, const struct mlx5_key *req,
 			return 0;
 		}
 	}
-	key = malloc(sizeof(*key));
+	key = mlx5_malloc(cdev, 0, sizeof(*key), 0, SOCKET_ID_ANY);
 	if (key == NULL) {
 		ret = -ENOMEM;
 		goto error;
@@ -161,7 +162,7 @@ mlx5_key_get(struct mlx5_common_device *cdev, const struct mlx5_key *req,
 	pthread_mutex_unlock(&cdev->keys_lock);
 	return 0;
 error:
-	free(key);
+	mlx5_free(key);
 	pthread_mutex_unlock(&cdev->keys_lock);
 	rte_errno = -ret;
 	return ret;
@@ -332,7 +333,7 @@ mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey)
 		ret = mlx5_key_destroy(cdev, key);
 		if (ret == 0) {
 			TAILQ_REMOVE(&cdev->keys, key, next);
-			free(key);
+			mlx5_free(key);
 		}
 	}
 	pthread_mutex_unlock(&cdev->keys_lock);
@@ -354,7 +355,7 @@ mlx5_keys_release_all(struct mlx5_common_device *cdev)
 			DRV_LOG(ERR, "%s: key 0x%08x could not be destroyed",
 				cdev->dev->name, key->mkey);
 		TAILQ_REMOVE(&cdev->keys, key, next);
-		free(key);
+		mlx5_free(key);
 	}
 	pthread_mutex_unlock(&cdev->keys_lock);
 }

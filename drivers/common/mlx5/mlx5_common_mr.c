@@ -26,6 +26,7 @@
 #include <rte_fbarray.h>
 #include <rte_memory.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_private.h"
@@ -63,7 +64,8 @@ mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start, uintptr_t end,
 	    enum mlx5_mr_kind kind)
 {
 	const struct mlx5_glue *glue = cache->cdev->glue;
-	struct mlx5_mr *mr = calloc(1, sizeof(*mr));
+	struct mlx5_mr *mr = mlx5_malloc(cache->cdev, MLX5_MEM_ZERO,
+					 sizeof(*mr), 0, SOCKET_ID_ANY);
 
 	if (mr == NULL) {
 		rte_errno = ENOMEM;
@@ -77,7 +79,7 @@ mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start, uintptr_t end,
 			", 0x%" PRIxPTR ") with the device: %s", cache->name,
 			mlx5_mr_kind_names[kind], start, end,
 			strerror(rte_errno));
-		free(mr);
+		mlx5_free(mr);
 		return NULL;
 	}
 	mr->start = start;
@@ -110,7 +112,7 @@ void
 mlx5_mr_destroy(struct mlx5_mr_cache *cache, struct mlx5_mr *mr)
 {
 	mlx5_mr_dereg(cache, mr);
-	free(mr);
+	mlx5_free(mr);
 }
 
 /*
@@ -559,12 +561,14 @@ mlx5_mr_mem_events_subscribe(struct mlx5_mr_cache *cache)
 int
 mlx5_mr_cache_create(struct mlx5_common_device *cdev)
 {
-	struct mlx5_mr_cache *cache = calloc(1, sizeof(*cache));
+	struct mlx5_mr_cache *cache = mlx5_malloc(cdev, MLX5_MEM_ZERO,
+						  sizeof(*cache), 0,
+						  SOCKET_ID_ANY);
 	int ret;
 
-	if (cache == NULL || mlx5_mr_table_init(&cache->table,
+	if (cache == NULL || mlx5_mr_table_init(&cache->table, cdev,
 						MLX5_MR_GLOBAL_TABLE_N) != 0) {
-		free(cache);
+		mlx5_free(cache);
 		DRV_LOG(ERR, "%s: no memory for the MR cache", cdev->dev->name);
 		rte_errno = ENOMEM;
 		return -ENOMEM;
@@ -616,6 +620,6 @@ mlx5_mr_cache_destroy(struct mlx5_common_device *cdev)
 		DRV_LOG(WARNING, "%s: deregistering the whole-memory MR failed",
 			cache->name);
 	mlx5_mr_table_free(&cache->table);
-	free(cache);
+	mlx5_free(cache);
 	cdev->mr_cache = NULL;
 }

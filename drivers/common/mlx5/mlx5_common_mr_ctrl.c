@@ -62,7 +62,6 @@ mlx5_mr_ctrl_init(struct mlx5_mr_ctrl *ctrl, struct mlx5_common_device *cdev,
 {
 	struct mlx5_mr_cache *cache;
 
-	RTE_SET_USED(socket);
 	if (ctrl == NULL) {
 		DRV_LOG(ERR, "%s: NULL control", __func__);
 		rte_errno = EINVAL;
@@ -72,7 +71,7 @@ mlx5_mr_ctrl_init(struct mlx5_mr_ctrl *ctrl, struct mlx5_common_device *cdev,
 	if (cache == NULL)
 		return -rte_errno;
 	memset(ctrl, 0, sizeof(*ctrl));
-	if (mlx5_mr_qtable_init(&ctrl->table) != 0) {
+	if (mlx5_mr_qtable_init(&ctrl->table, cdev, socket) != 0) {
 		DRV_LOG(ERR, "%s: %s: no memory for a queue MR table",
 			__func__, cache->name);
 		rte_errno = ENOMEM;

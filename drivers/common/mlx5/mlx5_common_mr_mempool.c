@@ -28,6 +28,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_mr_private.h"
@@ -233,7 +234,9 @@ mlx5_mempool_reg_create(struct mlx5_mr_cache *cache, struct rte_mempool *mp)
 		rte_errno = ret == -EAGAIN ? EINVAL : -ret;
 		return -rte_errno;
 	}
-	reg = calloc(1, sizeof(*reg) + rs.n * sizeof(reg->mrs[0]));
+	reg = mlx5_malloc(cache->cdev, MLX5_MEM_ZERO,
+			  sizeof(*reg) + rs.n * sizeof(reg->mrs[0]), 0,
+			  SOCKET_ID_ANY);
 	if (reg == NULL) {
 		free(rs.r);
 		rte_errno = ENOMEM;
@@ -276,7 +279,7 @@ mlx5_mempool_reg_create(struct mlx5_mr_cache *cache, struct rte_mempool *mp)
 error:
 	mlx5_mempool_reg_put(cache, reg, reg->mrs_n);
 	rte_rwlock_write_unlock(&cache->mp_rwlock);
-	free(reg);
+	mlx5_free(reg);
 	free(rs.r);
 	if (ret == -EEXIST)
 		DRV_LOG(ERR, "%s: mempool %s is already registered",
@@ -306,7 +309,7 @@ mlx5_mempool_reg_destroy(struct mlx5_mr_cache *cache,
 	if (reg == NULL)
 		return -ENOENT;
 	DRV_LOG(DEBUG, "%s: mempool %s unregistered", cache->name, mp->name);
-	free(reg);
+	mlx5_free(reg);
 	return 0;
 }
 
@@ -499,7 +502,7 @@ mlx5_mr_mempool_release_all(struct mlx5_mr_cache *cache)
 		TAILQ_REMOVE(&cache->mempools, reg, next);
 		cache->mempool_count--;
 		mlx5_mempool_reg_put(cache, reg, reg->mrs_n);
-		free(reg);
+		mlx5_free(reg);
 	}
 	rte_rwlock_write_unlock(&cache->mp_rwlock);
 }

@@ -41,6 +41,7 @@ struct mlx5_mr_table {
 	uint32_t len;
 	uint32_t cap;
 	uint32_t depth;
+	const struct mlx5_common_device *cdev; /* Allocates for it. */
 };
 
 /* Where an MR comes from, which decides who may destroy it. */
@@ -201,13 +202,15 @@ mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
 }
 
 /* Queue tables (mlx5_common_mr_table.c). */
-int mlx5_mr_qtable_init(struct mlx5_mr_qtable *t);
+int mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
+			const struct mlx5_common_device *cdev, int socket);
 void mlx5_mr_qtable_free(struct mlx5_mr_qtable *t);
 void mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t);
 int mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r);
 
 /* The global table (mlx5_common_mr_table.c). */
-int mlx5_mr_table_init(struct mlx5_mr_table *t, uint32_t cap);
+int mlx5_mr_table_init(struct mlx5_mr_table *t,
+		       const struct mlx5_common_device *cdev, uint32_t cap);
 void mlx5_mr_table_free(struct mlx5_mr_table *t);
 int mlx5_mr_table_cover(struct mlx5_mr_table *t, const struct mlx5_mr_range *r);
 int mlx5_mr_table_rebuild(struct mlx5_mr_table *t,

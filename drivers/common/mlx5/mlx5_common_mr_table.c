@@ -22,6 +22,7 @@
 
 #include <rte_common.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common_mr_private.h"
 
 /* Search steps for @len entries: ceil(log2(len)). */
@@ -33,11 +34,16 @@ mlx5_mr_table_depth(uint32_t len)
 
 /* Allocate arrays of @cap entries, starts all UINTPTR_MAX. */
 static int
-mlx5_mr_table_alloc(struct mlx5_mr_table *t, uint32_t cap)
+mlx5_mr_table_alloc(struct mlx5_mr_table *t,
+		    const struct mlx5_common_device *cdev, uint32_t cap)
 {
-	t->starts = malloc(cap * sizeof(*t->starts));
-	t->ends = calloc(cap, sizeof(*t->ends));
-	t->lkeys = calloc(cap, sizeof(*t->lkeys));
+	t->cdev = cdev;
+	t->starts = mlx5_malloc(cdev, 0, cap * sizeof(*t->starts), 0,
+				SOCKET_ID_ANY);
+	t->ends = mlx5_malloc(cdev, MLX5_MEM_ZERO, cap * sizeof(*t->ends), 0,
+			      SOCKET_ID_ANY);
+	t->lkeys = mlx5_malloc(cdev, MLX5_MEM_ZERO, cap * sizeof(*t->lkeys),
+			       0, SOCKET_ID_ANY);
 	if (t->starts == NULL || t->ends == NULL || t->lkeys == NULL) {
 		mlx5_mr_table_free(t);
 		return -ENOMEM;
@@ -51,19 +57,23 @@ mlx5_mr_table_alloc(struct mlx5_mr_table *t, uint32_t cap)
 }
 
 int
-mlx5_mr_table_init(struct mlx5_mr_table *t, uint32_t cap)
+mlx5_mr_table_init(struct mlx5_mr_table *t,
+		   const struct mlx5_common_device *cdev, uint32_t cap)
 {
 	memset(t, 0, sizeof(*t));
-	return mlx5_mr_table_alloc(t, rte_align32pow2(RTE_MAX(cap, 1u)));
+	return mlx5_mr_table_alloc(t, cdev, rte_align32pow2(RTE_MAX(cap, 1u)));
 }
 
 void
 mlx5_mr_table_free(struct mlx5_mr_table *t)
 {
-	free(t->starts);
-	free(t->ends);
-	free(t->lkeys);
+	const struct mlx5_common_device *cdev = t->cdev;
+
+	mlx5_free(t->starts);
+	mlx5_free(t->ends);
+	mlx5_free(t->lkeys);
 	memset(t, 0, sizeof(*t));
+	t->cdev = cdev;
 }
 
 static void
@@ -86,7 +96,7 @@ mlx5_mr_table_reserve(struct mlx5_mr_table *t, uint32_t want)
 		return 0;
 	while (cap < want)
 		cap *= 2;
-	if (cap == 0 || mlx5_mr_table_alloc(&bigger, cap) != 0)
+	if (cap == 0 || mlx5_mr_table_alloc(&bigger, t->cdev, cap) != 0)
 		return -ENOMEM;
 	memcpy(bigger.starts, t->starts, t->len * sizeof(*t->starts));
 	memcpy(bigger.ends, t->ends, t->len * sizeof(*t->ends));
@@ -201,10 +211,12 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 
 	TAILQ_FOREACH(mr, mrs, next)
 		n++;
-	ranges = malloc(RTE_MAX(n, 1u) * sizeof(*ranges));
+	ranges = mlx5_malloc(t->cdev, MLX5_MEM_SYS,
+			     RTE_MAX(n, 1u) * sizeof(*ranges), 0, SOCKET_ID_ANY);
 	if (ranges == NULL ||
-	    mlx5_mr_table_alloc(&fresh, rte_align32pow2(RTE_MAX(n, 1u))) != 0) {
-		free(ranges);
+	    mlx5_mr_table_alloc(&fresh, t->cdev,
+				rte_align32pow2(RTE_MAX(n, 1u))) != 0) {
+		mlx5_free(ranges);
 		mlx5_mr_table_clear(t);
 		return -ENOMEM;
 	}
@@ -225,7 +237,7 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 		covered = ranges[i].end;
 	}
 	fresh.depth = mlx5_mr_table_depth(fresh.len);
-	free(ranges);
+	mlx5_free(ranges);
 	mlx5_mr_table_free(t);
 	*t = fresh;
 	return 0;
@@ -234,12 +246,17 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 /* Queue tables. */
 
 int
-mlx5_mr_qtable_init(struct mlx5_mr_qtable *t)
+mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
+		    const struct mlx5_common_device *cdev, int socket)
 {
 	memset(t, 0, sizeof(*t));
-	t->nodes = malloc(MLX5_MR_QT_NODES *
-			  (2 * sizeof(uintptr_t) + sizeof(uint32_t)));
-	t->sorted = malloc(MLX5_MR_QUEUE_TABLE_N * sizeof(*t->sorted));
+	/* On the queue's socket: the datapath reads them. */
+	t->nodes = mlx5_malloc(cdev, 0, MLX5_MR_QT_NODES *
+			       (2 * sizeof(uintptr_t) + sizeof(uint32_t)),
+			       RTE_CACHE_LINE_SIZE, socket);
+	t->sorted = mlx5_malloc(cdev, 0,
+				MLX5_MR_QUEUE_TABLE_N * sizeof(*t->sorted), 0,
+				socket);
 	if (t->nodes == NULL || t->sorted == NULL) {
 		mlx5_mr_qtable_free(t);
 		return -ENOMEM;
@@ -251,8 +268,8 @@ mlx5_mr_qtable_init(struct mlx5_mr_qtable *t)
 void
 mlx5_mr_qtable_free(struct mlx5_mr_qtable *t)
 {
-	free(t->nodes);
-	free(t->sorted);
+	mlx5_free(t->nodes);
+	mlx5_free(t->sorted);
 	memset(t, 0, sizeof(*t));
 }
 

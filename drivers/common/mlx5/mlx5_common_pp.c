@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_pp.h"
@@ -70,7 +70,7 @@ mlx5_pp_alloc(struct mlx5_common_device *cdev,
 		rte_errno = -ret;
 		return ret;
 	}
-	e = rte_zmalloc("mlx5_pp_entry", sizeof(*e), 0);
+	e = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*e), 0, SOCKET_ID_ANY);
 	if (e == NULL) {
 		rte_errno = ENOMEM;
 		return -ENOMEM;
@@ -89,7 +89,7 @@ mlx5_pp_alloc(struct mlx5_common_device *cdev,
 		DRV_LOG(ERR, "%s: packet pacing: cannot allocate a %s entry for %u kbps: %s",
 			cdev->dev->name, attr->dedicated ? "dedicated" : "shared",
 			attr->rate_kbps, strerror(ret));
-		rte_free(e);
+		mlx5_free(e);
 		rte_errno = ret;
 		return -ret;
 	}
@@ -126,7 +126,7 @@ mlx5_pp_free(struct mlx5_common_device *cdev, struct mlx5_pp_entry *entry)
 		return -EINVAL;
 	}
 	cdev->glue->dv_pp_free(e->pp);
-	rte_free(e);
+	mlx5_free(e);
 	return 0;
 }
 
@@ -140,6 +140,6 @@ mlx5_pp_release_all(struct mlx5_common_device *cdev)
 			cdev->dev->name, e->index);
 		TAILQ_REMOVE(&cdev->pp_entries, e, next);
 		cdev->glue->dv_pp_free(e->pp);
-		rte_free(e);
+		mlx5_free(e);
 	}
 }

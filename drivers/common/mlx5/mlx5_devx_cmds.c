@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_devx_cmds.h"
@@ -194,7 +194,8 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 	void *cap;
 	int ret;
 
-	out = calloc(1, outlen);
+	out = mlx5_malloc(cdev, MLX5_MEM_ZERO | MLX5_MEM_SYS, outlen, 0,
+			  SOCKET_ID_ANY);
 	if (out == NULL) {
 		rte_errno = ENOMEM;
 		return -ENOMEM;
@@ -218,7 +219,7 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 		mlx5_hca_attr_qos(&attr->qos, cap);
 	}
 out:
-	free(out);
+	mlx5_free(out);
 	return ret;
 }
 
@@ -236,6 +237,6 @@ mlx5_devx_cmd_destroy(struct mlx5_devx_obj *obj)
 		rte_errno = ret;
 		return -ret;
 	}
-	rte_free(obj);
+	mlx5_free(obj);
 	return 0;
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_devx_cmds.h"
@@ -112,12 +112,14 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 	}
 	if (attr->access_mode == MLX5_MKC_ACCESS_MODE_KLM)
 		inlen += RTE_ALIGN(attr->klm_num, 4) * MLX5_ST_SZ_BYTES(klm);
-	in = calloc(1, inlen);
-	mkey = rte_zmalloc("mlx5_devx_mkey", sizeof(*mkey), 0);
+	in = mlx5_malloc(cdev, MLX5_MEM_ZERO | MLX5_MEM_SYS, inlen, 0,
+			 SOCKET_ID_ANY);
+	mkey = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*mkey), 0,
+			   SOCKET_ID_ANY);
 	if (in == NULL || mkey == NULL) {
 		DRV_LOG(ERR, "mkey: out of memory");
-		free(in);
-		rte_free(mkey);
+		mlx5_free(in);
+		mlx5_free(mkey);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
@@ -149,11 +151,11 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 						out, sizeof(out));
 	if (mkey->obj == NULL) {
 		mlx5_devx_cmd_error("CREATE_MKEY", errno, out);
-		free(in);
-		rte_free(mkey);
+		mlx5_free(in);
+		mlx5_free(mkey);
 		return NULL;
 	}
-	free(in);
+	mlx5_free(in);
 	mkey->id = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
 	mkey->type = 0;
 	return mkey;

@@ -10,8 +10,8 @@
 #include <errno.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_devx_cmds.h"
@@ -50,7 +50,8 @@ mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
 	void *hdr = MLX5_ADDR_OF(create_alias_obj_in, in, hdr);
 	void *ctx = MLX5_ADDR_OF(create_alias_obj_in, in, alias_ctx);
 
-	alias = rte_zmalloc("mlx5_devx_alias", sizeof(*alias), 0);
+	alias = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*alias), 0,
+			    SOCKET_ID_ANY);
 	if (alias == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -71,7 +72,7 @@ mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
 						 out, sizeof(out));
 	if (alias->obj == NULL) {
 		mlx5_devx_cmd_error("CREATE_GENERAL_OBJECT(alias)", errno, out);
-		rte_free(alias);
+		mlx5_free(alias);
 		return NULL;
 	}
 	alias->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
