@@ -14,6 +14,7 @@
 static struct {
 	unsigned int probes;
 	unsigned int removes;
+	unsigned int removes_listed; /* Removes that found the device listed. */
 	uint64_t queues;
 	bool fail;
 	struct mlx5_common_device *cdev;
@@ -64,6 +65,11 @@ fake_remove(struct mlx5_common_device *cdev)
 {
 	if (cdev != fake.cdev)
 		return -EINVAL;
+	/* The contract: the device is complete but no longer listed. */
+	if (cdev->ctx == NULL || cdev->pd == NULL)
+		return -EINVAL;
+	if (mlx5_common_dev_get(cdev->dev) != NULL)
+		fake.removes_listed++;
 	fake.removes++;
 	fake.cdev = NULL;
 	return 0;
@@ -104,6 +110,7 @@ test_dispatch(void)
 	TEST_ASSERT_EQUAL(fake.queues, 8, "its own devarg reached it");
 	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
 	TEST_ASSERT_EQUAL(fake.removes, 1, "removed with the device");
+	TEST_ASSERT_EQUAL(fake.removes_listed, 0, "unlisted before remove");
 	TEST_ASSERT_EQUAL(sim_live(60, 0), 0, "");
 	return TEST_SUCCESS;
 }
@@ -144,6 +151,7 @@ test_unknown_after_class(void)
 		"card=60,class=crypto,fake_queues=2,bogus=1"), -EINVAL, "");
 	TEST_ASSERT_EQUAL(fake.probes, 1, "the class probed first...");
 	TEST_ASSERT_EQUAL(fake.removes, 1, "...and was removed on the error");
+	TEST_ASSERT_EQUAL(fake.removes_listed, 0, "unlisted before remove");
 	TEST_ASSERT(sim_cdev("mlx5_sim0") == NULL, "");
 	TEST_ASSERT_EQUAL(sim_live(60, 0), 0, "");
 	return TEST_SUCCESS;

@@ -266,10 +266,10 @@ mlx5_common_classes_probe(struct mlx5_common_device *cdev,
 		found |= drv->drv_class;
 		ret = drv->probe(cdev, kv);
 		if (ret < 0) {
+			/* The caller removes the classes probed before. */
 			DRV_LOG(ERR, "%s: class %s driver %s failed to probe: %s",
 				cdev->dev->name, mlx5_class_name(drv->drv_class),
 				drv->name, strerror(-ret));
-			mlx5_common_classes_remove(cdev);
 			rte_errno = -ret;
 			return ret;
 		}
@@ -401,11 +401,12 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	if (ret == 0)
 		ret = mlx5_kvargs_check_unused(eal_dev->name, &kv);
 	if (ret) {
-		mlx5_common_classes_remove(cdev);
+		/* As a removal: unlisted, no call in flight, then the classes. */
 		pthread_mutex_lock(&mlx5_devices_lock);
 		TAILQ_REMOVE(&mlx5_devices, cdev, next);
 		pthread_mutex_unlock(&mlx5_devices_lock);
 		mlx5_common_dev_wait_users(cdev);
+		mlx5_common_classes_remove(cdev);
 		goto error;
 	}
 	rte_kvargs_free(kv.kvlist);

@@ -107,17 +107,53 @@ struct mlx5_common_device {
 	TAILQ_HEAD(, mlx5_key) keys;
 };
 
-/* A class driver (net, crypto, ...) registering with the common layer. */
+/**
+ * Probe of a class driver (net, crypto, ...) on a common device.
+ *
+ * Called by mlx5_common_dev_probe() once the device is ready: context and
+ * PD open (or imported), capabilities in cdev->caps, MR cache created, the
+ * device listed (the public API and mlx5_common_dev_get() find it). The
+ * class drivers of a device probe one after the other, in registration
+ * order, from the thread that probes the device; no common-layer lock is
+ * held, so a probe may call any service of the common layer.
+ *
+ * Devargs: take the keys of this class with mlx5_kvargs_process(), which
+ * marks them used. A key no layer marks fails the whole probe afterwards
+ * (naming the key), so never mark a key the driver does not understand.
+ *
+ * Failure: return a negative errno (rte_errno set), with everything this
+ * probe allocated already released: remove is not called for a class whose
+ * probe failed. The class drivers probed before it are removed, in reverse
+ * order, and the device probe fails with that errno.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
 typedef int (mlx5_class_driver_probe_t)(struct mlx5_common_device *cdev,
 					struct mlx5_kvargs_ctrl *kv);
+
+/**
+ * Remove of a class driver: release everything its probe and later
+ * operations created on @cdev (queues, MRs of its own, pacing entries, DEVX
+ * objects). Called in reverse registration order when the device is
+ * removed, or when a later class's probe or the devargs check fails. The
+ * device is still complete (context, PD, MR cache) and no longer listed:
+ * calls of the public API that were in progress have returned and new ones
+ * fail with ENODEV. What a class leaves behind is released by the common
+ * layer with a warning (keys, pacing entries, MRs).
+ *
+ * @return
+ *   0 on success; a negative errno is logged, the removal goes on.
+ */
 typedef int (mlx5_class_driver_remove_t)(struct mlx5_common_device *cdev);
 
 TAILQ_HEAD(mlx5_class_driver_list, mlx5_class_driver);
 
+/** A class driver registering with the common layer. */
 struct mlx5_class_driver {
 	TAILQ_ENTRY(mlx5_class_driver) next;
-	enum mlx5_class drv_class;
-	const char *name;
+	enum mlx5_class drv_class; /**< The class it serves (class= devarg). */
+	const char *name;          /**< For logs. */
 	mlx5_class_driver_probe_t *probe;
 	mlx5_class_driver_remove_t *remove;
 };
