@@ -92,6 +92,10 @@ test_layout_offsets(void)
 			  0x20, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(alias_context, access_key), 0x80, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(alias_context, metadata), 0x180, "");
+	/* The CREATE answer carries the alias context after the header. */
+	TEST_ASSERT_EQUAL(BIT_OFF(create_alias_obj_out, alias_ctx), 0x80, "");
+	TEST_ASSERT_EQUAL(BIT_OFF(query_alias_obj_out, alias_ctx), 0x80, "");
+	TEST_ASSERT_EQUAL(BIT_OFF(create_alias_obj_in, alias_ctx), 0x80, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(set_pp_rate_limit_context, burst_upper_bound),
 			  0x20, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(set_pp_rate_limit_context, rate_mode), 0x4c, "");

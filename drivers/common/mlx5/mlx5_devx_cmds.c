@@ -115,23 +115,81 @@ mlx5_devx_cmd_error(const char *name, int err, const void *out)
 	return -err;
 }
 
+/* The PRM's name of the command in @in when its opcode is known. */
+static const char *
+mlx5_devx_cmd_name(const char *name, const void *in)
+{
+	const char *opname = mlx5_cmd_opcode_name(MLX5_GET(mbox_in, in, opcode));
+
+	return strcmp(opname, "UNKNOWN") != 0 ? opname : name;
+}
+
+/* Interpret the answer of a command the backend ran (@ret its errno). */
+static int
+mlx5_devx_cmd_result(const char *name, const void *in, int ret,
+		     const void *out)
+{
+	if (ret != 0 || MLX5_GET(mbox_out, out, status) != MLX5_CMD_STAT_OK)
+		return mlx5_devx_cmd_error(mlx5_devx_cmd_name(name, in), ret,
+					   out);
+	return 0;
+}
+
 int
 mlx5_devx_cmd_exec(struct mlx5_common_device *cdev, const char *name,
 		   const void *in, size_t inlen, void *out, size_t outlen)
 {
-	int ret;
-
 	memset(out, 0, outlen);
-	ret = cdev->glue->devx_general_cmd(cdev->ctx, in, inlen, out, outlen);
-	if (ret != 0 || MLX5_GET(mbox_out, out, status) != MLX5_CMD_STAT_OK) {
-		/* Name the command as the PRM does when the opcode is known. */
-		const char *opname =
-			mlx5_cmd_opcode_name(MLX5_GET(mbox_in, in, opcode));
+	return mlx5_devx_cmd_result(name, in,
+		cdev->glue->devx_general_cmd(cdev->ctx, in, inlen, out, outlen),
+		out);
+}
 
-		return mlx5_devx_cmd_error(strcmp(opname, "UNKNOWN") != 0 ?
-					   opname : name, ret, out);
+struct mlx5_devx_obj *
+mlx5_devx_obj_create(struct mlx5_common_device *cdev, const char *name,
+		     const void *in, size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5_devx_obj *obj;
+
+	obj = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*obj), 0, SOCKET_ID_ANY);
+	if (obj == NULL) {
+		DRV_LOG(ERR, "DEVX command %s: out of memory",
+			mlx5_devx_cmd_name(name, in));
+		rte_errno = ENOMEM;
+		return NULL;
 	}
-	return 0;
+	memset(out, 0, outlen);
+	obj->glue = cdev->glue;
+	errno = 0;
+	obj->obj = cdev->glue->devx_obj_create(cdev->ctx, in, inlen, out,
+					       outlen);
+	if (obj->obj == NULL) {
+		mlx5_devx_cmd_error(mlx5_devx_cmd_name(name, in),
+				    errno != 0 ? errno : EIO, out);
+		mlx5_free(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+int
+mlx5_devx_obj_query(struct mlx5_devx_obj *obj, const char *name,
+		    const void *in, size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return mlx5_devx_cmd_result(name, in,
+		obj->glue->devx_obj_query(obj->obj, in, inlen, out, outlen),
+		out);
+}
+
+int
+mlx5_devx_obj_modify(struct mlx5_devx_obj *obj, const char *name,
+		     const void *in, size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return mlx5_devx_cmd_result(name, in,
+		obj->glue->devx_obj_modify(obj->obj, in, inlen, out, outlen),
+		out);
 }
 
 /* Run QUERY_HCA_CAP for one capability type into @out (query_hca_cap_out). */

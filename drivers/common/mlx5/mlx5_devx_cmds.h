@@ -145,6 +145,48 @@ int mlx5_devx_cmd_exec(struct mlx5_common_device *cdev, const char *name,
 			   (out), MLX5_ST_SZ_BYTES(typ##_out))
 
 /**
+ * Create a DEVX object with the create command in @in (the backend's
+ * devx_obj_create) and interpret the answer. Prefer MLX5_DEVX_OBJ_CREATE(),
+ * which derives the mailbox sizes from the layout names; the id and type
+ * of the object are the caller's to read from @out.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged (the
+ *   command's name, errno, status and syndrome).
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_obj_create(struct mlx5_common_device *cdev, const char *name,
+		     const void *in, size_t inlen, void *out, size_t outlen);
+
+/**
+ * Query or modify a DEVX object (the command in @in must name @obj, as the
+ * kernel requires). Prefer MLX5_DEVX_OBJ_QUERY()/MLX5_DEVX_OBJ_MODIFY().
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_obj_query(struct mlx5_devx_obj *obj, const char *name,
+			const void *in, size_t inlen, void *out,
+			size_t outlen);
+__rte_internal
+int mlx5_devx_obj_modify(struct mlx5_devx_obj *obj, const char *name,
+			 const void *in, size_t inlen, void *out,
+			 size_t outlen);
+
+/* The same with mailbox sizes of the layouts <typ>_in and <typ>_out. */
+#define MLX5_DEVX_OBJ_CREATE(cdev, typ, in, out) \
+	mlx5_devx_obj_create((cdev), #typ, (in), MLX5_ST_SZ_BYTES(typ##_in), \
+			     (out), MLX5_ST_SZ_BYTES(typ##_out))
+#define MLX5_DEVX_OBJ_QUERY(obj, typ, in, out) \
+	mlx5_devx_obj_query((obj), #typ, (in), MLX5_ST_SZ_BYTES(typ##_in), \
+			    (out), MLX5_ST_SZ_BYTES(typ##_out))
+#define MLX5_DEVX_OBJ_MODIFY(obj, typ, in, out) \
+	mlx5_devx_obj_modify((obj), #typ, (in), MLX5_ST_SZ_BYTES(typ##_in), \
+			     (out), MLX5_ST_SZ_BYTES(typ##_out))
+
+/**
  * Log a refused command and set rte_errno. Used by every builder.
  *
  * @return

@@ -114,12 +114,8 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 		inlen += RTE_ALIGN(attr->klm_num, 4) * MLX5_ST_SZ_BYTES(klm);
 	in = mlx5_malloc(cdev, MLX5_MEM_ZERO | MLX5_MEM_SYS, inlen, 0,
 			 SOCKET_ID_ANY);
-	mkey = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*mkey), 0,
-			   SOCKET_ID_ANY);
-	if (in == NULL || mkey == NULL) {
+	if (in == NULL) {
 		DRV_LOG(ERR, "mkey: out of memory");
-		mlx5_free(in);
-		mlx5_free(mkey);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
@@ -146,16 +142,12 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 		MLX5_SET(create_mkey_in, in, translations_octword_actual_size,
 			 attr->klm_num);
 	}
-	mkey->glue = cdev->glue;
-	mkey->obj = cdev->glue->devx_obj_create(cdev->ctx, in, inlen,
-						out, sizeof(out));
-	if (mkey->obj == NULL) {
-		mlx5_devx_cmd_error("CREATE_MKEY", errno, out);
-		mlx5_free(in);
-		mlx5_free(mkey);
-		return NULL;
-	}
+	/* The input grows with the translation entries: sized by hand. */
+	mkey = mlx5_devx_obj_create(cdev, "CREATE_MKEY", in, inlen, out,
+				    sizeof(out));
 	mlx5_free(in);
+	if (mkey == NULL)
+		return NULL;
 	mkey->id = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
 	mkey->type = 0;
 	return mkey;
@@ -172,10 +164,9 @@ mlx5_devx_cmd_mkey_query(struct mlx5_devx_obj *mkey,
 
 	MLX5_SET(query_mkey_in, in, opcode, MLX5_CMD_OP_QUERY_MKEY);
 	MLX5_SET(query_mkey_in, in, mkey_index, MLX5_MKEY_INDEX(mkey->id));
-	ret = mkey->glue->devx_obj_query(mkey->obj, in, sizeof(in),
-					 out, sizeof(out));
-	if (ret != 0 || MLX5_GET(query_mkey_out, out, status) != 0)
-		return mlx5_devx_cmd_error("QUERY_MKEY", ret, out);
+	ret = MLX5_DEVX_OBJ_QUERY(mkey, query_mkey, in, out);
+	if (ret != 0)
+		return ret;
 	mkc = MLX5_ADDR_OF(query_mkey_out, out, memory_key_mkey_entry);
 	info->access_mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
 			    (MLX5_GET(mkc, mkc, access_mode_4_2) << 2);

@@ -11,7 +11,6 @@
 
 #include <rte_errno.h>
 
-#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_devx_cmds.h"
@@ -45,17 +44,12 @@ mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
 			       const struct mlx5_devx_alias_attr *attr)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_alias_obj_in)] = { 0 };
-	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = { 0 };
-	struct mlx5_devx_obj *alias;
+	uint32_t out[MLX5_ST_SZ_DW(create_alias_obj_out)];
 	void *hdr = MLX5_ADDR_OF(create_alias_obj_in, in, hdr);
 	void *ctx = MLX5_ADDR_OF(create_alias_obj_in, in, alias_ctx);
+	struct mlx5_devx_obj *alias;
+	uint32_t status;
 
-	alias = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*alias), 0,
-			    SOCKET_ID_ANY);
-	if (alias == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
 	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
 		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
 	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type, attr->obj_type);
@@ -67,37 +61,47 @@ mlx5_devx_cmd_alias_obj_create(struct mlx5_common_device *cdev,
 	/* The importer's PD goes in the first dword of the metadata. */
 	*(uint32_t *)MLX5_ADDR_OF(alias_context, ctx, metadata) =
 		rte_cpu_to_be_32(attr->pdn);
-	alias->glue = cdev->glue;
-	alias->obj = cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in),
-						 out, sizeof(out));
-	if (alias->obj == NULL) {
-		mlx5_devx_cmd_error("CREATE_GENERAL_OBJECT(alias)", errno, out);
-		mlx5_free(alias);
+	alias = MLX5_DEVX_OBJ_CREATE(cdev, create_alias_obj, in, out);
+	if (alias == NULL)
 		return NULL;
-	}
 	alias->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 	alias->type = attr->obj_type;
+	/*
+	 * Firmware can complete CREATE with an alias it cannot use (a bad
+	 * alias_context.status): that is a refusal too, and the object goes.
+	 */
+	status = MLX5_GET(alias_context,
+			  MLX5_ADDR_OF(create_alias_obj_out, out, alias_ctx),
+			  status);
+	if (status != MLX5_ALIAS_STATUS_OK) {
+		DRV_LOG(ERR, "DEVX command CREATE_GENERAL_OBJECT(alias) of vHCA %u object 0x%x: created with alias status %u (not usable)",
+			attr->vhca_id, attr->obj_id, status);
+		if (mlx5_devx_cmd_destroy(alias) != 0)
+			DRV_LOG(ERR, "cannot destroy the unusable alias 0x%x",
+				alias->id);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	return alias;
 }
 
 int
 mlx5_devx_cmd_alias_obj_query(struct mlx5_devx_obj *alias, uint32_t *status)
 {
-	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
-	uint32_t out[MLX5_ST_SZ_DW(query_alias_obj_out)] = { 0 };
-	void *ctx;
+	uint32_t in[MLX5_ST_SZ_DW(query_alias_obj_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_alias_obj_out)];
+	void *hdr = MLX5_ADDR_OF(query_alias_obj_in, in, hdr);
 	int ret;
 
-	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
 		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
-	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, alias->type);
-	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, alias->id);
-	ret = alias->glue->devx_obj_query(alias->obj, in, sizeof(in),
-					  out, sizeof(out));
-	if (ret != 0 || MLX5_GET(mbox_out, out, status) != 0)
-		return mlx5_devx_cmd_error("QUERY_GENERAL_OBJECT(alias)",
-					   ret, out);
-	ctx = MLX5_ADDR_OF(query_alias_obj_out, out, alias_ctx);
-	*status = MLX5_GET(alias_context, ctx, status);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type, alias->type);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_id, alias->id);
+	ret = MLX5_DEVX_OBJ_QUERY(alias, query_alias_obj, in, out);
+	if (ret != 0)
+		return ret;
+	*status = MLX5_GET(alias_context,
+			   MLX5_ADDR_OF(query_alias_obj_out, out, alias_ctx),
+			   status);
 	return 0;
 }

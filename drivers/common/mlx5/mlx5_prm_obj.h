@@ -56,6 +56,16 @@ struct mlx5_ifc_create_alias_obj_in_bits {
 	struct mlx5_ifc_alias_context_bits alias_ctx;
 };
 
+/* Firmware answers CREATE with the alias context, status included. */
+struct mlx5_ifc_create_alias_obj_out_bits {
+	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
+	struct mlx5_ifc_alias_context_bits alias_ctx;
+};
+
+struct mlx5_ifc_query_alias_obj_in_bits {
+	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
+};
+
 struct mlx5_ifc_query_alias_obj_out_bits {
 	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
 	struct mlx5_ifc_alias_context_bits alias_ctx;
