@@ -59,6 +59,8 @@ test_layout_offsets(void)
 	TEST_ASSERT_EQUAL(BIT_OFF(qos_cap, packet_pacing_rate_table_size), 0x90, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(mkc, free), 0x1, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(mkc, access_mode_4_2), 0x3, "");
+	TEST_ASSERT_EQUAL(BIT_OFF(mkc, alter_pd_to_vhca_id), 0x6, "");
+	TEST_ASSERT_EQUAL(BIT_OFF(mkc, crossed_side_mkey), 0x7, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(mkc, umr_en), 0x10, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(mkc, lr), 0x15, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(mkc, access_mode_1_0), 0x16, "");

@@ -180,6 +180,32 @@ test_crossing_dma(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An export is a DEVX mkey over a umem of the range, granted: no verbs MR
+ * (made by the kernel with uid 0, whose grant is not known to work).
+ */
+static int
+test_export_is_devx_mkey(void)
+{
+	struct mlx5_sim_stats before, with, after;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, HOST_VHCA, &before), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf + 100,
+			    BUF_LEN - 200, key_a, &vhca, &mkey), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, HOST_VHCA, &with), "");
+	TEST_ASSERT_EQUAL(with.mrs, before.mrs, "no verbs MR");
+	TEST_ASSERT_EQUAL(with.mkeys, before.mkeys + 1, "one DEVX mkey");
+	TEST_ASSERT_EQUAL(with.umems, before.umems + 1, "over one umem");
+	TEST_ASSERT_EQUAL(with.allowed, before.allowed + 1, "granted");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CARD, HOST_VHCA, &after), "");
+	TEST_ASSERT_EQUAL(after.live_objects, before.live_objects,
+			  "all of it goes at release");
+	return TEST_SUCCESS;
+}
+
 static int
 test_alias_dma(void)
 {
@@ -762,8 +788,8 @@ test_fault_sweep(void)
 	uint16_t vhca;
 	uint32_t mkey;
 
-	/* Owner side: export = register (CREATE_MKEY) + ALLOW. */
-	for (unsigned int n = 1; n <= 4; n++) {
+	/* Owner side: export = CREATE_UMEM + CREATE_MKEY + ALLOW. */
+	for (unsigned int n = 1; n <= 5; n++) {
 		int ret;
 
 		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(CARD, HOST_VHCA, -1, n,
@@ -781,7 +807,7 @@ test_fault_sweep(void)
 		TEST_ASSERT_EQUAL(sim_live(CARD, HOST_VHCA), host_live,
 				  "host clean after fault %u", n);
 	}
-	TEST_ASSERT_EQUAL(host_fail, 2, "both export commands were hit");
+	TEST_ASSERT_EQUAL(host_fail, 3, "every export command was hit");
 
 	/* Importer side: crossing (CREATE_MKEY), alias (CREATE_GENERAL_OBJECT). */
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, BUF_LEN,
@@ -890,6 +916,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "ctx_pd_vhca_id", test_ctx_pd_vhca_id },
 	{ "crossing_dma", test_crossing_dma },
 	{ "alias_dma", test_alias_dma },
+	{ "export_is_devx_mkey", test_export_is_devx_mkey },
 	{ "import_errors", test_import_errors },
 	{ "export_errors", test_export_errors },
 	{ "revoke", test_revoke },

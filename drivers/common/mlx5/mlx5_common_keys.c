@@ -21,7 +21,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 
 #include "mlx5_malloc.h"
@@ -48,11 +50,14 @@ struct mlx5_key {
 	enum mlx5_key_kind kind;
 	uint32_t mkey;          /* The key handed out. */
 	uint32_t refcnt;
-	/* Export and private registration: the range and its MR. */
+	/* Export and private registration: the range. */
 	uintptr_t va;
 	size_t len;
+	/* Private registration: its MR. */
 	struct ibv_mr *mr;
-	/* Crossing and alias: the remote mkey and the DEVX object. */
+	/* Export: the umem of its pages (the mkey is @obj). */
+	struct mlx5dv_devx_umem *umem;
+	/* Crossing and alias: the remote mkey. Export too: the DEVX object. */
 	uint16_t remote_vhca_id;
 	uint32_t remote_mkey;
 	struct mlx5_devx_obj *obj;
@@ -97,6 +102,18 @@ mlx5_key_destroy(struct mlx5_common_device *cdev, struct mlx5_key *key)
 		if (ret)
 			return ret;
 		key->obj = NULL;
+	}
+	/* After the mkey over it. */
+	if (key->umem != NULL) {
+		ret = cdev->glue->devx_umem_dereg(key->umem);
+		if (ret) {
+			DRV_LOG(ERR, "%s: cannot deregister the umem of %s key 0x%08x: %s",
+				cdev->dev->name, mlx5_key_kind_names[key->kind],
+				key->mkey, strerror(ret));
+			rte_errno = ret;
+			return -ret;
+		}
+		key->umem = NULL;
 	}
 	return 0;
 }
@@ -168,28 +185,65 @@ error:
 	return ret;
 }
 
-/* Register the range and allow other vHCAs to reach it with the key. */
+/*
+ * An export is a key made for the purpose, through DEVX: a umem of the
+ * range's pages and an MTT mkey over it, marked as a target of crossing
+ * (crossed_side_mkey), then granted to other vHCAs with the access key.
+ * Not a verbs MR: the kernel creates those with uid 0 while the grant
+ * carries the DEVX context's uid, which is not known to work on hardware.
+ */
 static int
 mlx5_key_create_export(struct mlx5_common_device *cdev, struct mlx5_key *key)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t base = RTE_ALIGN_FLOOR(key->va, page);
+	size_t span = RTE_ALIGN_CEIL(key->va + key->len, page) - base;
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = key->va,
+		.size = key->len,
+		.pd = cdev->pdn,
+		.lr = true,
+		.lw = true,
+		.rr = true,
+		.rw = true,
+		.umem_offset = key->va - base,
+		.log_page_size = rte_log2_u64(page),
+		.crossed_side_mkey = true,
+	};
 	int ret;
 
-	key->mr = mlx5_key_reg(cdev, "rte_pmd_mlx5_export_mem",
-			       (void *)key->va, key->len,
-			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-			       IBV_ACCESS_REMOTE_WRITE);
-	if (key->mr == NULL)
+	errno = 0;
+	key->umem = cdev->glue->devx_umem_reg(cdev->ctx, (void *)base, span,
+					      IBV_ACCESS_LOCAL_WRITE |
+					      IBV_ACCESS_REMOTE_READ |
+					      IBV_ACCESS_REMOTE_WRITE);
+	if (key->umem == NULL) {
+		rte_errno = errno != 0 ? errno : ENOMEM;
+		DRV_LOG(ERR, "rte_pmd_mlx5_export_mem: %s: cannot register [%p, +%zu) as a umem: %s",
+			cdev->dev->name, (void *)key->va, key->len,
+			strerror(rte_errno));
 		return -rte_errno;
-	key->mkey = key->mr->lkey;
+	}
+	attr.umem_id = key->umem->umem_id;
+	key->obj = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	if (key->obj == NULL) {
+		ret = -rte_errno;
+		DRV_LOG(ERR, "rte_pmd_mlx5_export_mem: %s: cannot create the mkey of [%p, +%zu)",
+			cdev->dev->name, (void *)key->va, key->len);
+		goto undo;
+	}
+	key->mkey = key->obj->id;
 	ret = mlx5_devx_cmd_allow_other_vhca_access(cdev,
 		MLX5_GENERAL_OBJ_TYPE_MKEY, MLX5_MKEY_INDEX(key->mkey),
 		key->access_key);
-	if (ret) {
-		if (mlx5_key_destroy(cdev, key) != 0)
-			DRV_LOG(ERR, "%s: could not undo a failed export",
-				cdev->dev->name);
-		rte_errno = -ret;
-	}
+	if (ret == 0)
+		return 0;
+undo:
+	if (mlx5_key_destroy(cdev, key) != 0)
+		DRV_LOG(ERR, "%s: could not undo a failed export",
+			cdev->dev->name);
+	rte_errno = -ret;
 	return ret;
 }
 

@@ -74,6 +74,12 @@ struct mlx5_devx_mkey_attr {
 	bool lr, lw, rr, rw, atomic;
 	bool umr_en;
 	bool free;             /* Create in the free state (UMR fills it). */
+	/*
+	 * Mark the key as one that crossing mkeys of other vHCAs may target
+	 * (mkc.crossed_side_mkey); the owner also grants access with
+	 * ALLOW_OTHER_VHCA_ACCESS.
+	 */
+	bool crossed_side_mkey;
 	/* MTT mode: the umem that backs the range. */
 	uint32_t umem_id;
 	uint64_t umem_offset;

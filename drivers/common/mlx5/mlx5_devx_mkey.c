@@ -57,6 +57,7 @@ mlx5_devx_mkey_fill_mkc(void *mkc, const struct mlx5_devx_mkey_attr *attr)
 	MLX5_SET(mkc, mkc, access_mode_4_2, attr->access_mode >> 2);
 	MLX5_SET(mkc, mkc, free, attr->free);
 	MLX5_SET(mkc, mkc, umr_en, attr->umr_en);
+	MLX5_SET(mkc, mkc, crossed_side_mkey, attr->crossed_side_mkey);
 	MLX5_SET(mkc, mkc, lr, attr->lr);
 	MLX5_SET(mkc, mkc, lw, attr->lw);
 	MLX5_SET(mkc, mkc, rr, attr->rr);

@@ -31,7 +31,9 @@ struct mlx5_ifc_mkc_bits {
 	u8 free[0x1];
 	u8 reserved_at_2[0x1];
 	u8 access_mode_4_2[0x3];
-	u8 reserved_at_6[0xa];
+	u8 alter_pd_to_vhca_id[0x1];
+	u8 crossed_side_mkey[0x1];
+	u8 reserved_at_8[0x8];
 	u8 umr_en[0x1];
 	u8 a[0x1];
 	u8 rw[0x1];
