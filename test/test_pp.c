@@ -33,6 +33,7 @@ pp_case_setup(void)
 static void
 pp_case_teardown(void)
 {
+	sim_remove("mlx5_sim1");
 	sim_remove("mlx5_sim0");
 	cdev = NULL;
 }
@@ -244,10 +245,173 @@ test_remove_releases_entries(void)
 	return TEST_SUCCESS;
 }
 
+/* A second context on the vHCA of @dev: a file (and DEVX uid) of its own. */
+static struct ibv_context *
+pp_open_ctx(struct mlx5_common_device *dev, bool devx)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = devx ? MLX5DV_CONTEXT_FLAGS_DEVX : 0,
+	};
+
+	return dev->glue->dv_open_device(dev->ibv_dev, &attr);
+}
+
+/* The kernel's order of checks, each one ahead of the next. */
+static int
+test_backend_check_order(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5_common_device *z;
+	struct ibv_context *plain;
+	uint8_t ctx[48];
+
+	/* On this device: non-DEVX before the context size and the rate. */
+	plain = pp_open_ctx(cdev, false);
+	TEST_ASSERT_NOT_NULL(plain, "a context without DEVX");
+	pp_ctx(ctx, 0, 0);
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(plain, 0, ctx, 0) == NULL && errno == EINVAL,
+		    "non-DEVX context: EINVAL (%d)", errno);
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(plain, 48, ctx, 2) == NULL &&
+		    errno == EOPNOTSUPP, "unknown flags first (library)");
+	TEST_ASSERT_SUCCESS(g->close_device(plain), "");
+
+	/* A table without entries: EOPNOTSUPP before the rate is read. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=22,pp_table_size=1"), "");
+	z = sim_cdev("mlx5_sim1");
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(z->ctx, 48, ctx, 0) == NULL &&
+		    errno == EOPNOTSUPP, "table size 1, rate 0: EOPNOTSUPP (%d)",
+		    errno);
+	plain = pp_open_ctx(z, false);
+	TEST_ASSERT_NOT_NULL(plain, "");
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(plain, 48, ctx, 0) == NULL && errno == EINVAL,
+		    "non-DEVX before table size (%d)", errno);
+	TEST_ASSERT_SUCCESS(g->close_device(plain), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+
+	/* No packet_pacing_uid: no PP object at all, DEVX or not. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=23,pp_uid=0"), "");
+	z = sim_cdev("mlx5_sim1");
+	pp_ctx(ctx, 1000, 0);
+	errno = 0;
+	TEST_ASSERT(g->dv_pp_alloc(z->ctx, 48, ctx, 0) == NULL &&
+		    errno == EOPNOTSUPP, "no pp uid: EOPNOTSUPP (%d)", errno);
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(22, 1), 0, "");
+	TEST_ASSERT_EQUAL(sim_live(23, 1), 0, "");
+	return TEST_SUCCESS;
+}
+
+/* Shared entries are shared within one DEVX uid only. */
+static int
+test_backend_shared_per_uid(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct ibv_context *other = pp_open_ctx(cdev, true);
+	struct mlx5dv_pp *a, *b, *c;
+	struct mlx5_sim_stats st;
+	uint8_t ctx[48];
+
+	TEST_ASSERT_NOT_NULL(other, "a second DEVX context");
+	pp_ctx(ctx, 7000, 0);
+	a = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	b = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	c = g->dv_pp_alloc(other, 48, ctx, 0);
+	TEST_ASSERT(a != NULL && b != NULL && c != NULL, "");
+	TEST_ASSERT_EQUAL(a->index, b->index, "same uid: shared");
+	TEST_ASSERT(c->index != a->index, "another uid: an entry of its own");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.pp_entries, 2, "");
+	g->dv_pp_free(a);
+	g->dv_pp_free(b);
+	g->dv_pp_free(c);
+	TEST_ASSERT_SUCCESS(g->close_device(other), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The last reference clears its entry with SET_PP_RATE_LIMIT, also when
+ * the file closes with entries still allocated: counted, and faultable.
+ */
+static int
+test_backend_close_clears(void)
+{
+	struct mlx5_sim_stats before, after;
+	const struct mlx5_glue *g;
+	struct mlx5_common_device *dev;
+	struct ibv_context *other;
+	uint8_t ctx[48];
+
+	/* A vHCA of its own: what a close reclaims is counted per vHCA. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=25"), "");
+	dev = sim_cdev("mlx5_sim1");
+	g = dev->glue;
+	for (int faulted = 0; faulted <= 1; faulted++) {
+		other = pp_open_ctx(dev, true);
+		TEST_ASSERT_NOT_NULL(other, "");
+		pp_ctx(ctx, 8000 + faulted, 0);
+		TEST_ASSERT_NOT_NULL(g->dv_pp_alloc(other, 48, ctx, 0), "");
+		TEST_ASSERT_NOT_NULL(g->dv_pp_alloc(other, 48, ctx,
+			MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX), "");
+		if (faulted)
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(25, 1,
+				MLX5_CMD_OP_SET_PP_RATE_LIMIT, 0,
+				MLX5_CMD_STAT_INT_ERR), "");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(25, 1, &before), "");
+		TEST_ASSERT_SUCCESS(g->close_device(other), "close with entries");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(25, 1, &after), "");
+		mlx5_sim_fault_clear(25, 1);
+		/* Two entries cleared, plus DESTROY_UCTX. */
+		TEST_ASSERT_EQUAL(after.commands - before.commands, 3,
+				  "one clearing command per entry");
+		TEST_ASSERT_EQUAL(after.failed_commands - before.failed_commands,
+				  faulted ? 2 : 0, "faulted clears are refused");
+		TEST_ASSERT_EQUAL(after.pp_entries, 0,
+				  "the entries go either way");
+		TEST_ASSERT_EQUAL(after.reclaimed - before.reclaimed, 2,
+				  "reclaimed at close");
+	}
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(25, 1), 0, "");
+	return TEST_SUCCESS;
+}
+
+/* The service checks packet_pacing_uid before asking the device. */
+static int
+test_service_needs_pp_uid(void)
+{
+	struct mlx5_pp_attr attr = { .rate_kbps = 1000 };
+	struct mlx5_sim_stats before, after;
+	struct mlx5_common_device *np;
+	struct mlx5_pp_entry *e;
+	const char *log;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=24,pp_uid=0"), "");
+	np = sim_cdev("mlx5_sim1");
+	TEST_ASSERT(!np->caps.qos.pp_uid, "the capability reads 0");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(24, 1, &before), "");
+	mlx5_test_log_capture_start();
+	TEST_ASSERT_EQUAL(mlx5_pp_alloc(np, &attr, &e), -ENOTSUP, "");
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT(strstr(log, "packet_pacing_uid") != NULL,
+		    "the log names the capability");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(24, 1, &after), "");
+	TEST_ASSERT_EQUAL(after.commands, before.commands, "no command");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case pp_cases[] = {
 	{ "backend_rules", test_backend_rules },
 	{ "backend_shared_dedicated", test_backend_shared_dedicated },
 	{ "backend_table_full", test_backend_table_full },
+	{ "backend_check_order", test_backend_check_order },
+	{ "backend_shared_per_uid", test_backend_shared_per_uid },
+	{ "backend_close_clears", test_backend_close_clears },
+	{ "service_needs_pp_uid", test_service_needs_pp_uid },
 	{ "service", test_service },
 	{ "service_checks_caps_first", test_service_checks_caps_first },
 	{ "service_no_pacing", test_service_no_pacing },

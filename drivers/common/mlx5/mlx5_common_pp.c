@@ -27,6 +27,12 @@ mlx5_pp_attr_check(struct mlx5_common_device *cdev,
 		DRV_LOG(ERR, "%s: device has no packet pacing", name);
 		return -ENOTSUP;
 	}
+	/* Without it the kernel offers no rate entries to user space. */
+	if (!qos->pp_uid) {
+		DRV_LOG(ERR, "%s: packet pacing: device lacks the packet_pacing_uid capability",
+			name);
+		return -ENOTSUP;
+	}
 	if (attr->rate_mode != MLX5_PP_RATE_MODE_DATA_RATE &&
 	    attr->rate_mode != MLX5_PP_RATE_MODE_WQE_RATE) {
 		DRV_LOG(ERR, "%s: packet pacing: bad rate mode %u", name,

@@ -185,6 +185,7 @@ static const char *const sim_status_names[] = {
 	[MLX5_CMD_STAT_BAD_SYS_STATE_ERR] = "BAD_SYS_STATE",
 	[MLX5_CMD_STAT_BAD_RES_ERR] = "BAD_RES",
 	[MLX5_CMD_STAT_RES_BUSY] = "RES_BUSY",
+	[MLX5_CMD_STAT_NOT_READY] = "NOT_READY",
 	[MLX5_CMD_STAT_LIM_ERR] = "LIM",
 	[MLX5_CMD_STAT_BAD_RES_STATE_ERR] = "BAD_RES_STATE",
 	[MLX5_CMD_STAT_IX_ERR] = "BAD_INDEX",
@@ -203,6 +204,38 @@ mlx5_sim_status_name(uint8_t status)
 	    sim_status_names[status] != NULL)
 		return sim_status_names[status];
 	return "UNKNOWN";
+}
+
+/*
+ * The errno the kernel makes of a status (cmd.c, cmd_status_to_err()): what
+ * a verbs-style call, a destroy or a umem registration returns when the
+ * device refuses it, with no mailbox to read.
+ */
+int
+mlx5_sim_status_errno(uint8_t status)
+{
+	switch (status) {
+	case MLX5_CMD_STAT_OK:
+		return 0;
+	case MLX5_CMD_STAT_BAD_OP_ERR:
+	case MLX5_CMD_STAT_BAD_PARAM_ERR:
+	case MLX5_CMD_STAT_BAD_RES_ERR:
+	case MLX5_CMD_STAT_BAD_RES_STATE_ERR:
+	case MLX5_CMD_STAT_IX_ERR:
+	case MLX5_CMD_STAT_BAD_QP_STATE_ERR:
+	case MLX5_CMD_STAT_BAD_PKT_ERR:
+	case MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR:
+		return EINVAL;
+	case MLX5_CMD_STAT_RES_BUSY:
+		return EBUSY;
+	case MLX5_CMD_STAT_NOT_READY:
+	case MLX5_CMD_STAT_NO_RES_ERR:
+		return EAGAIN;
+	case MLX5_CMD_STAT_LIM_ERR:
+		return ENOMEM;
+	default: /* INT_ERR, BAD_SYS_STATE, BAD_INPUT_LEN, BAD_OUTPUT_LEN. */
+		return EIO;
+	}
 }
 
 int
@@ -308,6 +341,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->update_tag;
 	case MLX5_SIM_CAP_ODP:
 		return caps->odp;
+	case MLX5_SIM_CAP_PP_UID:
+		return caps->pp_uid;
 	default:
 		return caps->crypto;
 	}
@@ -332,6 +367,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_UPDATE_TAG, "update_tag" },
 		{ MLX5_SIM_CAP_CRYPTO, "crypto" },
 		{ MLX5_SIM_CAP_ODP, "odp" },
+		{ MLX5_SIM_CAP_PP_UID, "pp_uid" },
 	};
 	unsigned int i;
 
@@ -614,6 +650,19 @@ mlx5_sim_cmd_finish(struct mlx5_sim_vhca *vhca, uint16_t opcode,
 		mlx5_sim_status_name(status), status, syndrome,
 		mlx5_sim_syndrome_text(syndrome));
 	return status;
+}
+
+int
+mlx5_sim_cmd_kernel(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+		    uint32_t rule)
+{
+	uint8_t status = 0;
+	uint32_t synd = mlx5_sim_cmd_start(vhca, opcode, &status);
+
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = rule;
+	status = mlx5_sim_cmd_finish(vhca, opcode, synd, status);
+	return mlx5_sim_status_errno(status);
 }
 
 /*

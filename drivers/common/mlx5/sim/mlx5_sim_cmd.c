@@ -179,7 +179,7 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(qos_cap, cap, packet_pacing, 1);
 		MLX5_SET(qos_cap, cap, packet_pacing_burst_bound, 1);
 		MLX5_SET(qos_cap, cap, packet_pacing_typical_size, 1);
-		MLX5_SET(qos_cap, cap, packet_pacing_uid, 1);
+		MLX5_SET(qos_cap, cap, packet_pacing_uid, caps->pp_uid);
 		MLX5_SET(qos_cap, cap, packet_pacing_max_rate, caps->pp_max_rate);
 		MLX5_SET(qos_cap, cap, packet_pacing_min_rate, caps->pp_min_rate);
 		MLX5_SET(qos_cap, cap, packet_pacing_rate_table_size,

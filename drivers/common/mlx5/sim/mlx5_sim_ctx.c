@@ -183,22 +183,17 @@ mlx5_sim_open_device(struct ibv_device *device,
 	mlx5_sim_vhca_lock(vhca);
 	if (devx) {
 		/* The kernel gives a DEVX context its uid with CREATE_UCTX. */
-		uint8_t status = 0;
-		uint32_t synd = mlx5_sim_cmd_start(vhca,
-						   MLX5_SIM_CMD_OP_CREATE_UCTX,
-						   &status);
+		int err = mlx5_sim_cmd_kernel(vhca,
+			MLX5_SIM_CMD_OP_CREATE_UCTX,
+			vhca->uctx_count >= MLX5_SIM_MAX_UCTX ?
+			MLX5_SIM_SYND_UCTX_TABLE_FULL : MLX5_SIM_SYND_OK);
 
-		if (synd == MLX5_SIM_SYND_OK &&
-		    vhca->uctx_count >= MLX5_SIM_MAX_UCTX)
-			synd = MLX5_SIM_SYND_UCTX_TABLE_FULL;
-		status = mlx5_sim_cmd_finish(vhca, MLX5_SIM_CMD_OP_CREATE_UCTX,
-					     synd, status);
-		if (status != MLX5_CMD_STAT_OK) {
+		if (err != 0) {
 			mlx5_sim_vhca_unlock(vhca);
 			mlx5_sim_registry_unlock();
 			free(file);
 			sim_ctx_free(sctx);
-			errno = mlx5_cmd_status_to_errno(status);
+			errno = err;
 			return NULL;
 		}
 		file->devx = true;
@@ -348,15 +343,9 @@ mlx5_sim_close_device(struct ibv_context *ctx)
 			 * answers: a refused DESTROY_UCTX is reported, the
 			 * context is gone either way.
 			 */
-			uint8_t status = 0;
-			uint32_t synd = mlx5_sim_cmd_start(vhca,
-					MLX5_SIM_CMD_OP_DESTROY_UCTX, &status);
-
-			status = mlx5_sim_cmd_finish(vhca,
-					MLX5_SIM_CMD_OP_DESTROY_UCTX, synd,
-					status);
-			if (status != MLX5_CMD_STAT_OK)
-				err = mlx5_cmd_status_to_errno(status);
+			err = mlx5_sim_cmd_kernel(vhca,
+					MLX5_SIM_CMD_OP_DESTROY_UCTX,
+					MLX5_SIM_SYND_OK);
 			vhca->uctx_count--;
 		}
 		sim_file_reclaim(file);
@@ -472,8 +461,7 @@ mlx5_sim_alloc_pd(struct ibv_context *ctx)
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_pd_obj *obj;
 	struct mlx5_sim_pd *spd;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (sctx == NULL) {
 		errno = EINVAL;
@@ -490,15 +478,15 @@ mlx5_sim_alloc_pd(struct ibv_context *ctx)
 		return NULL;
 	}
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_ALLOC_PD, &status);
-	if (synd == MLX5_SIM_SYND_OK && vhca->pd_count >= MLX5_SIM_MAX_PDS)
-		synd = MLX5_SIM_SYND_PD_TABLE_FULL;
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_ALLOC_PD, synd, status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_ALLOC_PD,
+				  vhca->pd_count >= MLX5_SIM_MAX_PDS ?
+				  MLX5_SIM_SYND_PD_TABLE_FULL :
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		free(obj);
 		free(spd);
-		errno = mlx5_cmd_status_to_errno(status);
+		errno = err;
 		return NULL;
 	}
 	obj->file = file;
@@ -540,8 +528,7 @@ mlx5_sim_dealloc_pd(struct ibv_pd *pd)
 	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_pd_obj *obj;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (spd == NULL)
 		return EINVAL;
@@ -557,12 +544,11 @@ mlx5_sim_dealloc_pd(struct ibv_pd *pd)
 		mlx5_sim_vhca_unlock(vhca);
 		return EBUSY;
 	}
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DEALLOC_PD, &status);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DEALLOC_PD, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DEALLOC_PD,
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
-		return mlx5_cmd_status_to_errno(status);
+		return err;
 	}
 	obj->alive = false;
 	vhca->pd_count--;
@@ -746,8 +732,7 @@ mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_mkey *mkey;
 	struct mlx5_sim_mr *mr;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (ibmr == NULL)
 		return EINVAL;
@@ -756,12 +741,11 @@ mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 		return EINVAL;
 	vhca = mr->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DESTROY_MKEY, &status);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DESTROY_MKEY, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_MKEY,
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
-		return mlx5_cmd_status_to_errno(status);
+		return err;
 	}
 	mkey = mlx5_sim_mkey_at(vhca, mr->index);
 	if (mkey != NULL && mkey->serial == mr->serial)
@@ -799,8 +783,7 @@ mlx5_sim_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_umem *umem;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (sctx == NULL) {
 		errno = EINVAL;
@@ -828,15 +811,14 @@ mlx5_sim_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 		return NULL;
 	}
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_UMEM, &status);
-	if (synd == MLX5_SIM_SYND_OK && vhca->umem_count >= MLX5_SIM_MAX_UMEMS)
-		synd = MLX5_SIM_SYND_UMEM_TABLE_FULL;
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_UMEM, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_CREATE_UMEM,
+				  vhca->umem_count >= MLX5_SIM_MAX_UMEMS ?
+				  MLX5_SIM_SYND_UMEM_TABLE_FULL :
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		free(umem);
-		errno = mlx5_cmd_status_to_errno(status);
+		errno = err;
 		return NULL;
 	}
 	do {
@@ -860,8 +842,7 @@ mlx5_sim_umem_dereg(struct mlx5dv_devx_umem *dv)
 {
 	struct mlx5_sim_umem *umem;
 	struct mlx5_sim_vhca *vhca;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (dv == NULL)
 		return EINVAL;
@@ -870,15 +851,13 @@ mlx5_sim_umem_dereg(struct mlx5dv_devx_umem *dv)
 		return EINVAL;
 	vhca = umem->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DESTROY_UMEM, &status);
 	/* The memory would be unpinned under a live mkey: refused. */
-	if (synd == MLX5_SIM_SYND_OK && umem->users != 0)
-		synd = MLX5_SIM_SYND_UMEM_BUSY;
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DESTROY_UMEM, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_UMEM,
+				  umem->users != 0 ? MLX5_SIM_SYND_UMEM_BUSY :
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
-		return mlx5_cmd_status_to_errno(status);
+		return err;
 	}
 	TAILQ_REMOVE(&umem->file->umems, umem, next);
 	vhca->umem_count--;
@@ -911,8 +890,7 @@ mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 	size_t page_size = mlx5_sim_page_size();
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_uar *uar;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 	void *page;
 
 	if (sctx == NULL) {
@@ -939,16 +917,15 @@ mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 		return NULL;
 	}
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_ALLOC_UAR, &status);
-	if (synd == MLX5_SIM_SYND_OK && vhca->uar_count >= MLX5_SIM_MAX_UARS)
-		synd = MLX5_SIM_SYND_UAR_TABLE_FULL;
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_ALLOC_UAR, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_ALLOC_UAR,
+				  vhca->uar_count >= MLX5_SIM_MAX_UARS ?
+				  MLX5_SIM_SYND_UAR_TABLE_FULL :
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		munmap(page, page_size);
 		free(uar);
-		errno = mlx5_cmd_status_to_errno(status);
+		errno = err;
 		return NULL;
 	}
 	do {
@@ -972,8 +949,6 @@ mlx5_sim_free_uar(struct mlx5dv_devx_uar *dv)
 {
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_uar *uar;
-	uint8_t status = 0;
-	uint32_t synd;
 
 	if (dv == NULL)
 		return;
@@ -983,8 +958,8 @@ mlx5_sim_free_uar(struct mlx5dv_devx_uar *dv)
 	vhca = uar->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
 	/* No way to report a refusal: counted and logged, freed anyway. */
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DEALLOC_UAR, &status);
-	mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DEALLOC_UAR, synd, status);
+	(void)mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DEALLOC_UAR,
+				  MLX5_SIM_SYND_OK);
 	TAILQ_REMOVE(&uar->file->uars, uar, next);
 	vhca->uar_count--;
 	vhca->live.uars--;

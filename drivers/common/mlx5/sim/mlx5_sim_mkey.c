@@ -46,14 +46,20 @@ sim_mkey_table_grow(struct mlx5_sim_vhca *vhca)
 	return 0;
 }
 
+bool
+mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca)
+{
+	/* Index 0 is never handed out: key 0 is never valid. */
+	return vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE - 1;
+}
+
 uint32_t
 mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 {
 	struct mlx5_sim_mkey *mkey;
 	uint32_t index;
 
-	/* Index 0 is never handed out: key 0 is never valid. */
-	if (vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE - 1)
+	if (mlx5_sim_mkey_table_full(vhca))
 		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
 	for (index = RTE_MAX(vhca->mkey_hint, 1u); index < vhca->mkey_slots;
 	     index++)
@@ -449,22 +455,22 @@ mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 	struct mlx5_sim_file *file = spd->obj->file;
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	struct mlx5_sim_mkey *mkey = NULL;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	mlx5_sim_vhca_lock(vhca);
 	if (!spd->obj->alive) {
 		mlx5_sim_vhca_unlock(vhca);
 		return EINVAL;
 	}
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_CREATE_MKEY, &status);
-	if (synd == MLX5_SIM_SYND_OK)
-		synd = mlx5_sim_mkey_alloc(vhca, &mkey);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_CREATE_MKEY, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_CREATE_MKEY,
+				  mlx5_sim_mkey_table_full(vhca) ?
+				  MLX5_SIM_SYND_MKEY_TABLE_FULL :
+				  MLX5_SIM_SYND_OK);
+	if (err == 0 && mlx5_sim_mkey_alloc(vhca, &mkey) != MLX5_SIM_SYND_OK)
+		err = ENOMEM; /* The model's own memory, not a device rule. */
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
-		return mlx5_cmd_status_to_errno(status);
+		return err;
 	}
 	mkey->origin = origin;
 	mkey->variant = vhca->next_variant++;
@@ -554,8 +560,7 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 	struct mlx5_sim_dv_mkey *dvmk;
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_mkey *mkey;
-	uint8_t status = 0;
-	uint32_t synd;
+	int err;
 
 	if (dv == NULL)
 		return EINVAL;
@@ -564,12 +569,11 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 		return EINVAL;
 	vhca = dvmk->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
-	synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_DESTROY_MKEY, &status);
-	status = mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_DESTROY_MKEY, synd,
-				     status);
-	if (status != MLX5_CMD_STAT_OK) {
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_MKEY,
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
-		return mlx5_cmd_status_to_errno(status);
+		return err;
 	}
 	mkey = mlx5_sim_mkey_at(vhca, dvmk->index);
 	if (mkey != NULL && mkey->serial == dvmk->serial)

@@ -4,11 +4,13 @@
 
 /*
  * Packet pacing: the rate table of a vHCA, managed as the kernel does for
- * mlx5dv_pp_alloc()/mlx5dv_pp_free(). Index 0 means "unlimited"; entries
- * are 1..size-1. A shared entry is found again by its whole 48-byte context
- * (zero-padded) and reference counted; a dedicated entry always takes a new
- * index and belongs to the DEVX uid of its context. SET_PP_RATE_LIMIT is
- * issued when an entry is programmed and when its last reference goes.
+ * mlx5dv_pp_alloc()/mlx5dv_pp_free() (mlx5_rl_add_rate_raw()). Index 0
+ * means "unlimited"; entries are 1..size-1. Every entry belongs to the DEVX
+ * uid that made it: a shared entry is found again by its whole 48-byte
+ * context (zero-padded) and the same uid, and reference counted; a
+ * dedicated entry always takes a new index. SET_PP_RATE_LIMIT is issued
+ * when an entry is programmed and, with a cleared context, when its last
+ * reference goes: at mlx5dv_pp_free() or when the file closes.
  */
 
 #include <errno.h>
@@ -17,11 +19,7 @@
 
 #include <rte_common.h>
 
-#include "mlx5_devx_cmds.h"
 #include "mlx5_sim_priv.h"
-
-/* The kernel's uid for entries shared by every context. */
-#define SIM_PP_SHARED_UID 0xffff
 
 /* Find the entry to use, as the kernel's rate-limit table does. */
 static struct mlx5_sim_pp_entry *
@@ -49,15 +47,11 @@ sim_pp_find(struct mlx5_sim_vhca *vhca, const uint8_t *raw, uint16_t uid,
 }
 
 /* Program or clear an entry: one SET_PP_RATE_LIMIT (card lock held). */
-static uint8_t
+static int
 sim_pp_cmd(struct mlx5_sim_vhca *vhca)
 {
-	uint8_t status = 0;
-	uint32_t synd = mlx5_sim_cmd_start(vhca, MLX5_CMD_OP_SET_PP_RATE_LIMIT,
-					   &status);
-
-	return mlx5_sim_cmd_finish(vhca, MLX5_CMD_OP_SET_PP_RATE_LIMIT, synd,
-				   status);
+	return mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_SET_PP_RATE_LIMIT,
+				   MLX5_SIM_SYND_OK);
 }
 
 struct mlx5dv_pp *
@@ -72,23 +66,37 @@ mlx5_sim_pp_alloc(struct ibv_context *ctx, size_t pp_context_sz,
 	struct mlx5_sim_pp *pp;
 	uint16_t uid;
 	uint32_t rate;
-	uint8_t status;
+	int err;
 
 	if (sctx == NULL) {
 		errno = EINVAL;
 		return NULL;
 	}
 	vhca = sctx->file->vhca;
-	/* rdma-core refuses unknown flags; no pacing, no pp object. */
-	if ((flags & ~MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX) ||
-	    !vhca->caps.pacing || vhca->caps.pp_table_size < 2) {
+	/* rdma-core refuses unknown flags before asking the kernel. */
+	if (flags & ~MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	/* The kernel: context of 1..48 bytes, DEVX contexts only. */
-	if (pp_context == NULL || pp_context_sz == 0 ||
-	    pp_context_sz > sizeof(raw) || !sctx->file->devx) {
+	/* The kernel has a PP object only with qos, pacing and pp uid. */
+	if (!vhca->caps.pacing || !vhca->caps.pp_uid) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/* An entry can be used only by a DEVX context. */
+	if (!sctx->file->devx) {
 		errno = EINVAL;
+		return NULL;
+	}
+	/* The context attribute: 1..48 bytes. */
+	if (pp_context == NULL || pp_context_sz == 0 ||
+	    pp_context_sz > sizeof(raw)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* A table without entries (size 0 or 1). */
+	if (vhca->caps.pp_table_size < 2) {
+		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	memcpy(raw, pp_context, pp_context_sz);
@@ -107,7 +115,7 @@ mlx5_sim_pp_alloc(struct ibv_context *ctx, size_t pp_context_sz,
 		return NULL;
 	}
 	mlx5_sim_vhca_lock(vhca);
-	uid = dedicated ? sctx->file->uid : SIM_PP_SHARED_UID;
+	uid = sctx->file->uid;
 	entry = sim_pp_find(vhca, raw, uid, dedicated);
 	if (entry == NULL) {
 		mlx5_sim_vhca_unlock(vhca);
@@ -116,11 +124,11 @@ mlx5_sim_pp_alloc(struct ibv_context *ctx, size_t pp_context_sz,
 		return NULL;
 	}
 	if (entry->refcount == 0) {
-		status = sim_pp_cmd(vhca);
-		if (status != MLX5_CMD_STAT_OK) {
+		err = sim_pp_cmd(vhca);
+		if (err != 0) {
 			mlx5_sim_vhca_unlock(vhca);
 			free(pp);
-			errno = mlx5_cmd_status_to_errno(status);
+			errno = err;
 			return NULL;
 		}
 		memcpy(entry->ctx, raw, sizeof(entry->ctx));
@@ -183,7 +191,13 @@ mlx5_sim_pp_reclaim(struct mlx5_sim_file *file)
 	struct mlx5_sim_pp *pp;
 
 	while ((pp = TAILQ_FIRST(&file->pps)) != NULL) {
-		/* Shared entries other files still use stay programmed. */
+		/*
+		 * As at free: the last reference clears the entry with a
+		 * command, counted and subject to faults, whose refusal
+		 * nothing can report.
+		 */
+		if (vhca->pp[pp->dv.index - 1].refcount == 1)
+			(void)sim_pp_cmd(vhca);
 		if (sim_pp_put(vhca, pp->dv.index))
 			vhca->reclaimed++;
 		TAILQ_REMOVE(&file->pps, pp, next);

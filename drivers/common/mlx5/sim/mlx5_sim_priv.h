@@ -82,6 +82,7 @@ struct mlx5_sim_caps {
 	bool hca_cap_2;
 	bool crossing;     /* Cross-vHCA caps (effective only with hca_cap_2). */
 	bool pacing;
+	bool pp_uid;       /* packet_pacing_uid: the PP object exists. */
 	bool update_tag;
 	bool crypto;
 	bool odp;          /* On-demand paging, implicit ODP included. */
@@ -368,6 +369,7 @@ enum {
 	MLX5_SIM_CAP_UPDATE_TAG = RTE_BIT32(6),
 	MLX5_SIM_CAP_CRYPTO = RTE_BIT32(7),
 	MLX5_SIM_CAP_ODP = RTE_BIT32(8),
+	MLX5_SIM_CAP_PP_UID = RTE_BIT32(9),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -382,6 +384,16 @@ uint32_t mlx5_sim_cmd_start(struct mlx5_sim_vhca *vhca, uint16_t opcode,
 uint8_t mlx5_sim_cmd_finish(struct mlx5_sim_vhca *vhca, uint16_t opcode,
 			    uint32_t syndrome, uint8_t status);
 uint8_t mlx5_sim_syndrome_status(uint32_t syndrome);
+/* The kernel's errno of a command status (0 for OK). */
+int mlx5_sim_status_errno(uint8_t status);
+/*
+ * One command the kernel issues for a verbs-style call, vHCA lock held:
+ * counted, refused by an injected fault or else by @rule (a syndrome of the
+ * device's rules, MLX5_SIM_SYND_OK to accept), logged when refused.
+ * Returns 0, or the kernel's errno of the status (no mailbox).
+ */
+int mlx5_sim_cmd_kernel(struct mlx5_sim_vhca *vhca, uint16_t opcode,
+			uint32_t rule);
 const char *mlx5_sim_opcode_name(uint16_t opcode);
 int mlx5_sim_opcode_parse(const char *name, uint16_t *opcode);
 const char *mlx5_sim_status_name(uint8_t status);
@@ -425,6 +437,7 @@ int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
 int mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 			       enum mlx5_sim_mkey_origin origin,
 			       struct mlx5_sim_mkey **out);
+bool mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca);
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);
 void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,

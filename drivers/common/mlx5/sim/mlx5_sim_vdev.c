@@ -32,8 +32,12 @@
  *                                                   cross-vHCA caps
  *   pacing         0|1                 1            qos + packet_pacing caps
  *                                                   and the rate table
- *   pp_table_size  2..65535            128          rate table size; indices
- *                                                   1..size-1 (0 = unlimited)
+ *   pp_uid         0|1                 1            packet_pacing_uid cap
+ *                                                   (without it the kernel
+ *                                                   has no PP object)
+ *   pp_table_size  0..65535            128          rate table size; indices
+ *                                                   1..size-1 (0 = unlimited);
+ *                                                   below 2, no entry
  *   pp_min_rate    0..4294967295 kbps  1000         lowest rate accepted
  *   pp_max_rate    0..4294967295 kbps  100000000    highest rate accepted;
  *                                                   pp_min_rate <= pp_max_rate
@@ -97,7 +101,8 @@
 #define SIM_DEFAULT_PP_MAX_RATE 100000000
 
 static const char *const sim_devarg_keys[] = {
-	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_table_size",
+	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
+	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "odp",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
@@ -194,8 +199,11 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "pacing") == 0) {
 		ret = sim_parse_bool(key, value, &caps->pacing);
 		da->caps_given |= MLX5_SIM_CAP_PACING;
+	} else if (strcmp(key, "pp_uid") == 0) {
+		ret = sim_parse_bool(key, value, &caps->pp_uid);
+		da->caps_given |= MLX5_SIM_CAP_PP_UID;
 	} else if (strcmp(key, "pp_table_size") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 2, UINT16_MAX, &v);
+		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT16_MAX, &v);
 		caps->pp_table_size = (uint16_t)v;
 		da->caps_given |= MLX5_SIM_CAP_PP_TABLE_SIZE;
 	} else if (strcmp(key, "pp_min_rate") == 0) {
@@ -264,6 +272,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.hca_cap_2 = true,
 			.crossing = true,
 			.pacing = true,
+			.pp_uid = true,
 			.update_tag = true,
 			.crypto = true,
 			.odp = true,
@@ -411,7 +420,8 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"crossing=<0|1> "
 	"hca_cap_2=<0|1> "
 	"pacing=<0|1> "
-	"pp_table_size=<2-65535> "
+	"pp_uid=<0|1> "
+	"pp_table_size=<0-65535> "
 	"pp_min_rate=<kbps> "
 	"pp_max_rate=<kbps> "
 	"update_tag=<0|1> "
