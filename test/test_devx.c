@@ -58,11 +58,7 @@ test_mailbox_validation(void)
 	TEST_ASSERT_SUCCESS(raw_cmd(in, sizeof(in), out, outlen), "valid");
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), 0, "");
 
-	TEST_ASSERT_EQUAL(raw_cmd(in, 8, out, outlen), EREMOTEIO, "short in");
-	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
-			  MLX5_CMD_STAT_BAD_INP_LEN_ERR, "");
-	TEST_ASSERT(MLX5_GET(mbox_out, out, syndrome) != 0, "a syndrome");
-
+	/* Past the kernel's 16 bytes, the device checks its own layout. */
 	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, 16), EREMOTEIO,
 			  "short out");
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
@@ -74,7 +70,8 @@ test_mailbox_validation(void)
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
 			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
 
-	MLX5_SET(query_hca_cap_in, in, opcode, 0x7ff);
+	/* An opcode the kernel passes (general range) the device lacks. */
+	MLX5_SET(query_hca_cap_in, in, opcode, 0xb20);
 	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, outlen), EREMOTEIO,
 			  "unknown opcode");
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
@@ -91,7 +88,7 @@ test_refusal_reported(void)
 	const char *log;
 	int ret;
 
-	MLX5_SET(query_hca_cap_in, in, opcode, 0x7ff);
+	MLX5_SET(query_hca_cap_in, in, opcode, 0xb20);
 	mlx5_test_log_capture_start();
 	ret = mlx5_devx_cmd_exec(cdev, "TEST_BOGUS", in, sizeof(in), out,
 				 sizeof(out));
@@ -219,6 +216,7 @@ static int
 test_mkey_mtt_errors(void)
 {
 	long live = sim_live(DX_CARD, 0);
+	long reclaimed = sim_reclaimed(DX_CARD, 0);
 	struct mlx5_devx_mkey_attr attr;
 	struct dx_buf b;
 
@@ -250,7 +248,7 @@ test_mkey_mtt_errors(void)
 		    "physical addressing is not for applications");
 	dx_buf_put(&b);
 	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "nothing left behind");
-	TEST_ASSERT_EQUAL(sim_reclaimed(DX_CARD, 0), 0, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(DX_CARD, 0), reclaimed, "");
 	return TEST_SUCCESS;
 }
 
@@ -431,8 +429,6 @@ test_busy_objects(void)
 	TEST_ASSERT_NOT_NULL(mkey, "");
 	TEST_ASSERT_EQUAL(g->devx_umem_dereg(b.umem), EINVAL,
 			  "a umem that backs an mkey (BAD_RES_STATE)");
-	TEST_ASSERT_EQUAL(g->dealloc_pd(cdev->pd), EBUSY,
-			  "a PD that an mkey uses");
 	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, mkey->id,
 		(uintptr_t)b.va, &byte, 1, true, &syn),
 		"both refusals left the mkey working");
@@ -441,6 +437,273 @@ test_busy_objects(void)
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
 	dx_buf_put(&b);
 	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+/* The device's own length check, past the kernel's 16 bytes. */
+static int
+test_device_input_length(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(allow_other_vhca_access_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(allow_other_vhca_access_out)];
+
+	MLX5_SET(allow_other_vhca_access_in, in, opcode,
+		 MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS);
+	TEST_ASSERT_EQUAL(raw_cmd(in, 16, out, sizeof(out)), EREMOTEIO,
+			  "64-byte command in 16 bytes");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_INP_LEN_ERR, "");
+	TEST_ASSERT(MLX5_GET(mbox_out, out, syndrome) != 0, "a syndrome");
+	return TEST_SUCCESS;
+}
+
+/* A call the kernel refuses: EINVAL, and no command reaches the device. */
+#define DX_KERNEL_REFUSES(err_expr, what) do { \
+	struct mlx5_sim_stats st_before__, st_after__; \
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(DX_CARD, 0, &st_before__), ""); \
+	errno = 0; \
+	TEST_ASSERT_EQUAL(err_expr, EINVAL, "%s: EINVAL", what); \
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(DX_CARD, 0, &st_after__), ""); \
+	TEST_ASSERT_EQUAL(st_after__.commands, st_before__.commands, "%s: no command", \
+			  what); \
+} while (0)
+
+/* The kernel's DEVX front: lengths, tunnel id, opcodes per entry point. */
+static int
+test_kernel_front(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	uint8_t in[MLX5_ST_SZ_BYTES(create_mkey_in)] = { 0 };
+	uint8_t out[MLX5_ST_SZ_BYTES(query_hca_cap_out)] = { 0 };
+	uint32_t pd_out[MLX5_ST_SZ_DW(alloc_pd_out)];
+	struct mlx5dv_devx_obj *obj;
+	long live = sim_live(DX_CARD, 0);
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, 15, out,
+					      sizeof(out)),
+			  "input under 16 bytes");
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, 16, out, 15),
+			  "output under 16 bytes");
+	MLX5_SET(general_obj_in_cmd_hdr, in, vhca_tunnel_id, 1);
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, 16, out,
+					      sizeof(out)),
+			  "vhca_tunnel_id");
+	MLX5_SET(general_obj_in_cmd_hdr, in, vhca_tunnel_id, 0);
+	/* Opcodes of another entry point, or of none. */
+	MLX5_SET(mbox_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, sizeof(in), out,
+					      sizeof(out)),
+			  "CREATE_MKEY as a general command");
+	MLX5_SET(mbox_in, in, opcode, MLX5_CMD_OP_SET_PP_RATE_LIMIT);
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, sizeof(in), out,
+					      sizeof(out)),
+			  "SET_PP_RATE_LIMIT (not reachable through DEVX)");
+	MLX5_SET(mbox_in, in, opcode, 0x7ff);
+	DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, sizeof(in), out,
+					      sizeof(out)),
+			  "an opcode outside every list");
+	MLX5_SET(mbox_in, in, opcode, MLX5_CMD_OP_QUERY_MKEY);
+	DX_KERNEL_REFUSES(g->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+					     sizeof(out)) == NULL ? errno : 0,
+			  "QUERY_MKEY as a create");
+	MLX5_SET(mbox_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	DX_KERNEL_REFUSES(g->devx_obj_create(cdev->ctx, in, 79, out,
+					     sizeof(out)) == NULL ? errno : 0,
+			  "CREATE_MKEY without the whole mkey context");
+	/* 80 bytes pass the kernel; the device wants its whole layout. */
+	errno = 0;
+	TEST_ASSERT(g->devx_obj_create(cdev->ctx, in, 80, out, sizeof(out)) ==
+		    NULL && errno == EREMOTEIO, "80 bytes reach the device");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_INP_LEN_ERR, "");
+	/* ALLOC_PD is a create command of DEVX: a PD of the context's own. */
+	memset(in, 0, sizeof(in));
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	obj = g->devx_obj_create(cdev->ctx, in, MLX5_ST_SZ_BYTES(alloc_pd_in),
+				 pd_out, sizeof(pd_out));
+	TEST_ASSERT_NOT_NULL(obj, "DEVX ALLOC_PD (errno %d)", errno);
+	TEST_ASSERT(MLX5_GET(alloc_pd_out, pd_out, pd) != 0, "a pdn");
+	TEST_ASSERT(MLX5_GET(alloc_pd_out, pd_out, pd) != cdev->pdn, "a new one");
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live + 1, "one more PD");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "DEALLOC_PD");
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+/* Without DEVX only the whitelisted queries go through. */
+static int
+test_non_devx_context(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_context_attr attr = { .flags = 0 };
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	uint8_t out[MLX5_ST_SZ_BYTES(query_hca_cap_out)];
+	uint8_t mk[MLX5_ST_SZ_BYTES(create_mkey_in)] = { 0 };
+	struct ibv_context *plain;
+	static uint8_t page[4096] __rte_aligned(4096);
+
+	plain = g->dv_open_device(cdev->ibv_dev, &attr);
+	TEST_ASSERT_NOT_NULL(plain, "");
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL, 1));
+	TEST_ASSERT_SUCCESS(g->devx_general_cmd(plain, in, sizeof(in), out,
+						sizeof(out)),
+			    "QUERY_HCA_CAP is whitelisted");
+	TEST_ASSERT_EQUAL(MLX5_GET(cmd_hca_cap,
+		MLX5_ADDR_OF(query_hca_cap_out, out, capability), vhca_id), 0,
+		"the answer is the device's");
+	MLX5_SET(mbox_in, in, opcode, MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS);
+	TEST_ASSERT_EQUAL(g->devx_general_cmd(plain, in, sizeof(in), out,
+					      sizeof(out)), EINVAL,
+			  "a general command");
+	MLX5_SET(create_mkey_in, mk, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	errno = 0;
+	TEST_ASSERT(g->devx_obj_create(plain, mk, sizeof(mk), out,
+				       sizeof(out)) == NULL && errno == EINVAL,
+		    "an object create: EINVAL (%d)", errno);
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(plain, page, sizeof(page), 0) == NULL &&
+		    errno == EINVAL, "umem registration: EINVAL (%d)", errno);
+	TEST_ASSERT_SUCCESS(g->close_device(plain), "");
+	return TEST_SUCCESS;
+}
+
+/* The umem access flags the kernel takes, and its write rule. */
+static int
+test_umem_access_flags(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	static uint8_t page[4096] __rte_aligned(4096);
+	struct mlx5dv_devx_umem *umem;
+	long live = sim_live(DX_CARD, 0);
+
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(cdev->ctx, page, sizeof(page),
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC) == NULL &&
+		    errno == EINVAL, "remote atomic is not a umem flag");
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(cdev->ctx, page, sizeof(page),
+		    IBV_ACCESS_REMOTE_WRITE) == NULL && errno == EINVAL,
+		    "remote write without local write");
+	umem = g->devx_umem_reg(cdev->ctx, page, sizeof(page),
+				IBV_ACCESS_LOCAL_WRITE |
+				IBV_ACCESS_REMOTE_WRITE |
+				IBV_ACCESS_REMOTE_READ |
+				IBV_ACCESS_RELAXED_ORDERING);
+	TEST_ASSERT_NOT_NULL(umem, "every flag the kernel takes");
+	TEST_ASSERT_SUCCESS(g->devx_umem_dereg(umem), "");
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+/* A refused destroy: the status's errno, no EREMOTEIO (no mailbox). */
+static int
+test_destroy_refused_errno(void)
+{
+	struct mlx5_devx_obj *mkey;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(mkey, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(DX_CARD, 0,
+		MLX5_CMD_OP_DESTROY_MKEY, 1, MLX5_CMD_STAT_RES_BUSY), "");
+	TEST_ASSERT_EQUAL(cdev->glue->devx_obj_destroy(mkey->obj), EBUSY,
+			  "RES_BUSY is EBUSY, not EREMOTEIO");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(DX_CARD, 0,
+		MLX5_CMD_OP_DESTROY_UMEM, 1, MLX5_CMD_STAT_NOT_READY), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	TEST_ASSERT_EQUAL(cdev->glue->devx_umem_dereg(b.umem), EAGAIN,
+			  "NOT_READY is EAGAIN (the kernel's mapping)");
+	mlx5_sim_fault_clear(DX_CARD, 0);
+	dx_buf_put(&b);
+	return TEST_SUCCESS;
+}
+
+/*
+ * DEVX CREATE_MKEY as the kernel rewrites it: an MTT mkey without
+ * mkey_umem_valid works (the kernel sets it).
+ */
+static int
+test_mkey_umem_valid_rewrite(void)
+{
+	uint8_t in[MLX5_ST_SZ_BYTES(create_mkey_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	struct mlx5dv_devx_obj *obj;
+	uint8_t byte = 7, syn;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	MLX5_SET(create_mkey_in, in, mkey_umem_id, b.umem->umem_id);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, pd, cdev->pdn);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+	MLX5_SET64(mkc, mkc, len, 4096);
+	obj = cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+					  sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "MTT without mkey_umem_valid (errno %d)",
+			     errno);
+	TEST_ASSERT_EQUAL(MLX5_GET(create_mkey_in, in, mkey_umem_valid), 0,
+			  "the caller's mailbox is not written");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn,
+		MLX5_GET(create_mkey_out, out, mkey_index) << 8,
+		(uintptr_t)b.va + 5, &byte, 1, true, &syn), "");
+	TEST_ASSERT_EQUAL(b.va[5], 7, "through the umem");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(obj), "");
+	dx_buf_put(&b);
+	return TEST_SUCCESS;
+}
+
+/*
+ * DEALLOC_PD is EBUSY for verbs users only: a DEVX mkey holds no count on
+ * its PD, and once the PD is gone it translates nothing.
+ */
+static int
+test_pd_dealloc_devx_user(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	long live = sim_live(DX_CARD, 0);
+	long reclaimed = sim_reclaimed(DX_CARD, 0);
+	struct mlx5_devx_mkey_attr attr;
+	struct mlx5_devx_obj *mkey;
+	struct ibv_mr *mr;
+	struct ibv_pd *pd;
+	uint8_t byte = 1, syn;
+	uint32_t pdn;
+	struct dx_buf b;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	pd = g->alloc_pd(cdev->ctx);
+	TEST_ASSERT_NOT_NULL(pd, "");
+	TEST_ASSERT_SUCCESS(g->query_pdn(pd, &pdn), "");
+	mr = g->reg_mr(pd, b.va, 4096, IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(mr, "");
+	TEST_ASSERT_EQUAL(g->dealloc_pd(pd), EBUSY, "a verbs MR holds it");
+	TEST_ASSERT_SUCCESS(g->dereg_mr(mr), "");
+	attr = (struct mlx5_devx_mkey_attr){
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = (uintptr_t)b.va, .size = 4096, .pd = pdn,
+		.lr = true, .lw = true, .umem_id = b.umem->umem_id,
+		.log_page_size = 12,
+	};
+	mkey = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(mkey, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, pdn, mkey->id,
+		(uintptr_t)b.va, &byte, 1, true, &syn), "");
+	TEST_ASSERT_SUCCESS(g->dealloc_pd(pd), "a DEVX mkey holds no count");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, pdn, mkey->id, (uintptr_t)b.va,
+		    &byte, 1, true, &syn) < 0, "its PD is gone");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	TEST_ASSERT_EQUAL(sim_reclaimed(DX_CARD, 0), reclaimed, "");
 	return TEST_SUCCESS;
 }
 
@@ -505,6 +768,13 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "dv_create_mkey", test_dv_create_mkey },
 	{ "mkey_fault", test_mkey_fault },
 	{ "busy_objects", test_busy_objects },
+	{ "device_input_length", test_device_input_length },
+	{ "kernel_front", test_kernel_front },
+	{ "non_devx_context", test_non_devx_context },
+	{ "umem_access_flags", test_umem_access_flags },
+	{ "destroy_refused_errno", test_destroy_refused_errno },
+	{ "mkey_umem_valid_rewrite", test_mkey_umem_valid_rewrite },
+	{ "pd_dealloc_devx_user", test_pd_dealloc_devx_user },
 	{ "alias_builders", test_alias_builders },
 	{ NULL, NULL },
 };

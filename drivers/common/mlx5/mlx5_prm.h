@@ -138,6 +138,34 @@ struct mlx5_ifc_mbox_out_bits {
 	u8 reserved_at_40[0x40];
 };
 
+/* ALLOC_PD / DEALLOC_PD (through DEVX, or issued by the kernel). */
+struct mlx5_ifc_alloc_pd_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x40];
+};
+
+struct mlx5_ifc_alloc_pd_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x8];
+	u8 pd[0x18];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_dealloc_pd_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x8];
+	u8 pd[0x18];
+	u8 reserved_at_60[0x20];
+};
+
 /* A bare output for commands that return nothing but status and syndrome. */
 struct mlx5_ifc_empty_out_bits {
 	u8 status[0x8];

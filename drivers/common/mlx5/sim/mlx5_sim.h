@@ -107,6 +107,7 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_UMEM_TABLE_FULL = 0x51050003, /* NO_RESOURCES */
 	MLX5_SIM_SYND_UMEM_BUSY = 0x51050004,       /* BAD_RES_STATE */
 	MLX5_SIM_SYND_UCTX_TABLE_FULL = 0x51050005, /* NO_RESOURCES */
+	MLX5_SIM_SYND_PD_UNKNOWN = 0x51050006,      /* BAD_RES */
 };
 
 /** Live objects and command counters of one vHCA. */

@@ -146,6 +146,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "umem still backs an mkey" },
 	{ MLX5_SIM_SYND_UCTX_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "DEVX uid space exhausted" },
+	{ MLX5_SIM_SYND_PD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no such PD of this context (DEALLOC_PD)" },
 };
 
 static const struct mlx5_sim_rule *

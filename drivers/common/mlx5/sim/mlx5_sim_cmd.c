@@ -9,9 +9,10 @@
  * firmware's length checks, and QUERY_HCA_CAP.
  *
  * A command refused by the device fills status and syndrome in the output
- * mailbox and returns EREMOTEIO (NULL + errno EREMOTEIO for object create).
- * A call the kernel refuses never becomes a command: it returns EINVAL (or
- * EOPNOTSUPP on a context opened without DEVX) and is not counted.
+ * mailbox and returns EREMOTEIO (NULL + errno EREMOTEIO for object create),
+ * as current kernels do; a refused destroy returns the status's errno with
+ * no mailbox (the kernel runs it itself). A call the kernel refuses never
+ * becomes a command: it returns EINVAL and is not counted.
  */
 
 #include <errno.h>
@@ -60,8 +61,8 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(SET_PP_RATE_LIMIT, SIM_CMD_KERNEL, set_pp_rate_limit_in,
 		set_pp_rate_limit_out),
 	SIM_CMD(QUERY_RATE_LIMIT, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(ALLOC_PD, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(DEALLOC_PD, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(ALLOC_PD, SIM_CMD_CREATE, alloc_pd_in, alloc_pd_out),
+	SIM_CMD(DEALLOC_PD, SIM_CMD_DESTROY, dealloc_pd_in, mbox_out),
 	SIM_CMD(ALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
 	SIM_CMD(DEALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
 	SIM_CMD(CREATE_GENERAL_OBJECT, SIM_CMD_CREATE, general_obj_in_cmd_hdr,
@@ -83,14 +84,166 @@ static const struct sim_cmd_desc sim_cmds[] = {
 };
 
 /*
- * Smallest mailboxes that reach the device: an input whose opcode can be
- * read and an output that can carry status and syndrome. Anything shorter
- * than a command's layout past that is the device's BAD_INPUT_LEN or
- * BAD_OUTPUT_LEN. (The kernel asks for 16 bytes each; the sim takes 8 so
- * that the device's length checks can be exercised.)
+ * The kernel's DEVX front (drivers/infiniband/hw/mlx5/devx.c): mailboxes of
+ * at least a general object header each, no vhca_tunnel_id (the device has
+ * no vhca_tunnel_commands), and an opcode its entry point admits. Anything
+ * shorter than a command's layout past that is the device's BAD_INPUT_LEN
+ * or BAD_OUTPUT_LEN.
  */
-#define SIM_DEVX_MIN_IN MLX5_BYTE_OFF(mbox_in, reserved_at_40)
-#define SIM_DEVX_MIN_OUT MLX5_BYTE_OFF(mbox_out, reserved_at_40)
+#define SIM_DEVX_MIN_IN MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr)
+#define SIM_DEVX_MIN_OUT MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr)
+/* devx_handle_mkey_create(): the input must hold the whole mkey context. */
+#define SIM_DEVX_MIN_CREATE_MKEY \
+	(MLX5_BYTE_OFF(create_mkey_in, memory_key_mkey_entry) + \
+	 MLX5_ST_SZ_BYTES(mkc))
+/* devx_is_general_cmd(): opcodes of commands that work on no object. */
+#define SIM_DEVX_GENERAL_START 0xb00
+#define SIM_DEVX_GENERAL_END 0xd00
+
+/* Entry points of the kernel that admit an opcode. */
+#define SIM_K_GENERAL RTE_BIT32(0)  /* devx_general_cmd. */
+#define SIM_K_NO_DEVX RTE_BIT32(1)  /* ... also without DEVX (whitelist). */
+#define SIM_K_CREATE RTE_BIT32(2)   /* devx_obj_create. */
+#define SIM_K_QUERY RTE_BIT32(3)    /* devx_obj_query. */
+#define SIM_K_MODIFY RTE_BIT32(4)   /* devx_obj_modify. */
+/* SET_FLOW_TABLE_ENTRY: create with op_mod 0, modify with op_mod 1. */
+#define SIM_K_FTE RTE_BIT32(5)
+
+/* The kernel's lists of admitted opcodes, outside the general range. */
+static const struct {
+	uint16_t opcode;
+	uint8_t admit;
+} sim_kernel_admits[] = {
+	{ 0x100, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_HCA_CAP */
+	{ 0x101, SIM_K_GENERAL },                 /* QUERY_ADAPTER */
+	{ 0x10a, SIM_K_GENERAL },                 /* QUERY_ISSI */
+	{ 0x200, SIM_K_CREATE },                  /* CREATE_MKEY */
+	{ 0x201, SIM_K_QUERY },                   /* QUERY_MKEY */
+	{ 0x400, SIM_K_CREATE },                  /* CREATE_CQ */
+	{ 0x402, SIM_K_QUERY },                   /* QUERY_CQ */
+	{ 0x403, SIM_K_MODIFY },                  /* MODIFY_CQ */
+	{ 0x500, SIM_K_CREATE },                  /* CREATE_QP */
+	{ 0x502, SIM_K_MODIFY },                  /* RST2INIT_QP */
+	{ 0x503, SIM_K_MODIFY },                  /* INIT2RTR_QP */
+	{ 0x504, SIM_K_MODIFY },                  /* RTR2RTS_QP */
+	{ 0x505, SIM_K_MODIFY },                  /* RTS2RTS_QP */
+	{ 0x506, SIM_K_MODIFY },                  /* SQERR2RTS_QP */
+	{ 0x507, SIM_K_MODIFY },                  /* 2ERR_QP */
+	{ 0x50a, SIM_K_MODIFY },                  /* 2RST_QP */
+	{ 0x50b, SIM_K_QUERY },                   /* QUERY_QP */
+	{ 0x600, SIM_K_CREATE },                  /* CREATE_PSV */
+	{ 0x700, SIM_K_CREATE },                  /* CREATE_SRQ */
+	{ 0x702, SIM_K_QUERY },                   /* QUERY_SRQ */
+	{ 0x703, SIM_K_MODIFY },                  /* ARM_RQ */
+	{ 0x705, SIM_K_CREATE },                  /* CREATE_XRC_SRQ */
+	{ 0x707, SIM_K_QUERY },                   /* QUERY_XRC_SRQ */
+	{ 0x708, SIM_K_MODIFY },                  /* ARM_XRC_SRQ */
+	{ 0x710, SIM_K_CREATE },                  /* CREATE_DCT */
+	{ 0x713, SIM_K_QUERY },                   /* QUERY_DCT */
+	{ 0x714, SIM_K_MODIFY },                  /* ARM_DCT_FOR_KEY_VIOLATION */
+	{ 0x717, SIM_K_CREATE },                  /* CREATE_XRQ */
+	{ 0x719, SIM_K_QUERY },                   /* QUERY_XRQ */
+	{ 0x71a, SIM_K_MODIFY },                  /* ARM_XRQ */
+	{ 0x725, SIM_K_QUERY },                   /* QUERY_XRQ_DC_PARAMS_ENTRY */
+	{ 0x726, SIM_K_MODIFY },                  /* SET_XRQ_DC_PARAMS_ENTRY */
+	{ 0x727, SIM_K_QUERY },                   /* QUERY_XRQ_ERROR_PARAMS */
+	{ 0x729, SIM_K_MODIFY },                  /* RELEASE_XRQ_ERROR */
+	{ 0x72a, SIM_K_MODIFY },                  /* MODIFY_XRQ */
+	{ 0x750, SIM_K_GENERAL },                 /* QUERY_VPORT_STATE */
+	{ 0x752, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_ESW_VPORT_CONTEXT */
+	{ 0x754, SIM_K_GENERAL },                 /* QUERY_NIC_VPORT_CONTEXT */
+	{ 0x760, SIM_K_GENERAL },                 /* QUERY_ROCE_ADDRESS */
+	{ 0x762, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_HCA_VPORT_CONTEXT */
+	{ 0x76f, SIM_K_GENERAL },                 /* QUERY_VNIC_ENV */
+	{ 0x770, SIM_K_GENERAL },                 /* QUERY_VPORT_COUNTER */
+	{ 0x771, SIM_K_CREATE },                  /* ALLOC_Q_COUNTER */
+	{ 0x773, SIM_K_QUERY },                   /* QUERY_Q_COUNTER */
+	{ 0x782, SIM_K_CREATE },                  /* CREATE_SCHEDULING_ELEMENT */
+	{ 0x784, SIM_K_QUERY },                   /* QUERY_SCHEDULING_ELEMENT */
+	{ 0x785, SIM_K_MODIFY },                  /* MODIFY_SCHEDULING_ELEMENT */
+	{ 0x800, SIM_K_CREATE },                  /* ALLOC_PD */
+	{ 0x806, SIM_K_CREATE },                  /* ATTACH_TO_MCG */
+	{ 0x80a, SIM_K_GENERAL },                 /* GET_DROPPED_PACKET_LOG */
+	{ 0x80d, SIM_K_GENERAL },                 /* NOP */
+	{ 0x80e, SIM_K_CREATE },                  /* ALLOC_XRCD */
+	{ 0x816, SIM_K_CREATE },                  /* ALLOC_TRANSPORT_DOMAIN */
+	{ 0x822, SIM_K_GENERAL },                 /* QUERY_CONG_STATUS */
+	{ 0x824, SIM_K_GENERAL },                 /* QUERY_CONG_PARAMS */
+	{ 0x826, SIM_K_GENERAL },                 /* QUERY_CONG_STATISTICS */
+	{ 0x827, SIM_K_CREATE | SIM_K_MODIFY },   /* ADD_VXLAN_UDP_DPORT */
+	{ 0x829, SIM_K_CREATE | SIM_K_MODIFY },   /* SET_L2_TABLE_ENTRY */
+	{ 0x82a, SIM_K_QUERY },                   /* QUERY_L2_TABLE_ENTRY */
+	{ 0x842, SIM_K_GENERAL },                 /* QUERY_LAG */
+	{ 0x900, SIM_K_CREATE },                  /* CREATE_TIR */
+	{ 0x901, SIM_K_MODIFY },                  /* MODIFY_TIR */
+	{ 0x903, SIM_K_QUERY },                   /* QUERY_TIR */
+	{ 0x904, SIM_K_CREATE },                  /* CREATE_SQ */
+	{ 0x905, SIM_K_MODIFY },                  /* MODIFY_SQ */
+	{ 0x907, SIM_K_QUERY },                   /* QUERY_SQ */
+	{ 0x908, SIM_K_CREATE },                  /* CREATE_RQ */
+	{ 0x909, SIM_K_MODIFY },                  /* MODIFY_RQ */
+	{ 0x90b, SIM_K_QUERY },                   /* QUERY_RQ */
+	{ 0x90c, SIM_K_CREATE },                  /* CREATE_RMP */
+	{ 0x90d, SIM_K_MODIFY },                  /* MODIFY_RMP */
+	{ 0x90f, SIM_K_QUERY },                   /* QUERY_RMP */
+	{ 0x912, SIM_K_CREATE },                  /* CREATE_TIS */
+	{ 0x913, SIM_K_MODIFY },                  /* MODIFY_TIS */
+	{ 0x915, SIM_K_QUERY },                   /* QUERY_TIS */
+	{ 0x916, SIM_K_CREATE },                  /* CREATE_RQT */
+	{ 0x917, SIM_K_MODIFY },                  /* MODIFY_RQT */
+	{ 0x919, SIM_K_QUERY },                   /* QUERY_RQT */
+	{ 0x930, SIM_K_CREATE },                  /* CREATE_FLOW_TABLE */
+	{ 0x932, SIM_K_QUERY },                   /* QUERY_FLOW_TABLE */
+	{ 0x933, SIM_K_CREATE },                  /* CREATE_FLOW_GROUP */
+	{ 0x935, SIM_K_QUERY },                   /* QUERY_FLOW_GROUP */
+	{ 0x936, SIM_K_FTE },                     /* SET_FLOW_TABLE_ENTRY */
+	{ 0x937, SIM_K_QUERY },                   /* QUERY_FLOW_TABLE_ENTRY */
+	{ 0x939, SIM_K_CREATE },                  /* ALLOC_FLOW_COUNTER */
+	{ 0x93b, SIM_K_QUERY },                   /* QUERY_FLOW_COUNTER */
+	{ 0x93c, SIM_K_MODIFY },                  /* MODIFY_FLOW_TABLE */
+	{ 0x93d, SIM_K_CREATE },          /* ALLOC_PACKET_REFORMAT_CONTEXT */
+	{ 0x93f, SIM_K_QUERY },           /* QUERY_PACKET_REFORMAT_CONTEXT */
+	{ 0x940, SIM_K_CREATE },          /* ALLOC_MODIFY_HEADER_CONTEXT */
+	{ 0x942, SIM_K_QUERY },           /* QUERY_MODIFY_HEADER_CONTEXT */
+	{ 0xa00, SIM_K_CREATE },                  /* CREATE_GENERAL_OBJECT */
+	{ 0xa01, SIM_K_MODIFY },                  /* MODIFY_GENERAL_OBJECT */
+	{ 0xa02, SIM_K_QUERY },                   /* QUERY_GENERAL_OBJECT */
+};
+
+/* Does the kernel let @in through entry point @cls of a (non-)DEVX file? */
+static bool
+sim_kernel_admits_cmd(enum sim_cmd_class cls, bool devx, const void *in)
+{
+	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	uint16_t op_mod = MLX5_GET(mbox_in, in, op_mod);
+	uint8_t admit = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_kernel_admits); i++)
+		if (sim_kernel_admits[i].opcode == opcode)
+			admit = sim_kernel_admits[i].admit;
+	if (admit & SIM_K_FTE)
+		admit = op_mod == 0 ? SIM_K_CREATE :
+			op_mod == 1 ? SIM_K_MODIFY : 0;
+	if (cls == SIM_CMD_GENERAL && opcode >= SIM_DEVX_GENERAL_START &&
+	    opcode < SIM_DEVX_GENERAL_END)
+		admit |= SIM_K_GENERAL;
+	/* Without DEVX: the whitelisted queries, answered with the kernel's uid. */
+	if (!devx)
+		return cls == SIM_CMD_GENERAL && (admit & SIM_K_NO_DEVX);
+	switch (cls) {
+	case SIM_CMD_GENERAL:
+		return admit & SIM_K_GENERAL;
+	case SIM_CMD_CREATE:
+		return admit & SIM_K_CREATE;
+	case SIM_CMD_QUERY:
+		return admit & SIM_K_QUERY;
+	case SIM_CMD_MODIFY:
+		return admit & SIM_K_MODIFY;
+	default:
+		return false;
+	}
+}
 
 static const char *const sim_cmd_class_names[] = {
 	[SIM_CMD_GENERAL] = "devx_general_cmd",
@@ -215,6 +368,10 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 		return mlx5_sim_cmd_destroy_gobj(file, in);
 	case MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS:
 		return mlx5_sim_cmd_allow_access(file, in);
+	case MLX5_CMD_OP_ALLOC_PD:
+		return mlx5_sim_cmd_alloc_pd(file, out, obj);
+	case MLX5_CMD_OP_DEALLOC_PD:
+		return mlx5_sim_cmd_dealloc_pd(file, in);
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -265,10 +422,11 @@ sim_devx_run(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 }
 
 /*
- * What the kernel checks before a DEVX mailbox reaches firmware: a DEVX
- * context, mailboxes holding at least their 8-byte headers, and an opcode
- * allowed at this entry point (unknown opcodes go on, to be refused by the
- * device with BAD_OP).
+ * What the kernel checks before a DEVX mailbox reaches firmware: mailboxes
+ * holding at least the general object headers, no vhca_tunnel_id, an opcode
+ * this entry point admits (a context without DEVX: the whitelisted queries
+ * only), and a CREATE_MKEY input holding the whole mkey context. Every
+ * refusal here is EINVAL and never becomes a command.
  *
  * @return 0 and the opcode, or a positive errno.
  */
@@ -277,23 +435,45 @@ sim_devx_front(struct mlx5_sim_file *file, enum sim_cmd_class cls,
 	       const void *in, size_t inlen, void *out, size_t outlen,
 	       uint16_t *opcode)
 {
-	const struct sim_cmd_desc *desc;
+	const char *why = NULL;
 
-	if (!file->devx)
-		return EOPNOTSUPP;
 	if (in == NULL || out == NULL || inlen < SIM_DEVX_MIN_IN ||
-	    outlen < SIM_DEVX_MIN_OUT)
-		return EINVAL;
-	*opcode = MLX5_GET(mbox_in, in, opcode);
-	desc = sim_cmd_desc(*opcode);
-	if (desc != NULL && desc->cls != cls) {
-		SIM_LOG(DEBUG, "%s: %s (0x%x) cannot go through %s (it goes"
-			" through %s): EINVAL", file->vhca->ibdev.name,
-			desc->name, *opcode, sim_cmd_class_names[cls],
-			sim_cmd_class_names[desc->cls]);
-		return EINVAL;
+	    outlen < SIM_DEVX_MIN_OUT) {
+		why = "mailbox shorter than a general object header";
+	} else {
+		*opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+		if (MLX5_GET(general_obj_in_cmd_hdr, in, vhca_tunnel_id))
+			why = "vhca_tunnel_id set";
+		else if (!sim_kernel_admits_cmd(cls, file->devx, in))
+			why = file->devx ? "opcode not admitted at this entry point" :
+			      "context opened without DEVX";
+		else if (*opcode == MLX5_CMD_OP_CREATE_MKEY &&
+			 inlen < SIM_DEVX_MIN_CREATE_MKEY)
+			why = "CREATE_MKEY input without the whole mkey context";
 	}
-	return 0;
+	if (why == NULL)
+		return 0;
+	SIM_LOG(DEBUG, "%s: %s: %s: EINVAL", file->vhca->ibdev.name,
+		sim_cmd_class_names[cls], why);
+	return EINVAL;
+}
+
+/*
+ * devx_handle_mkey_create(): the kernel sets mkey_umem_valid for every
+ * access mode but KLM and KSM, so a DEVX user need not; the device judges
+ * the mailbox so rewritten.
+ */
+static void
+sim_kernel_mkey_umem_valid(void *in)
+{
+	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
+				       memory_key_mkey_entry);
+	uint32_t mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
+			MLX5_GET(mkc, mkc, access_mode_4_2) << 2;
+
+	if (mode != MLX5_MKC_ACCESS_MODE_KLM &&
+	    mode != MLX5_MKC_ACCESS_MODE_KSM)
+		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
 }
 
 int
@@ -320,6 +500,7 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	struct mlx5_sim_devx_obj *obj;
 	uint16_t opcode;
+	void *kin;
 	int ret;
 
 	if (sctx == NULL) {
@@ -333,13 +514,21 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 		return NULL;
 	}
 	obj = calloc(1, sizeof(*obj));
-	if (obj == NULL) {
+	/* The kernel works on its own copy of the mailbox (it may rewrite). */
+	kin = malloc(inlen);
+	if (obj == NULL || kin == NULL) {
+		free(obj);
+		free(kin);
 		errno = ENOMEM;
 		return NULL;
 	}
+	memcpy(kin, in, inlen);
+	if (opcode == MLX5_CMD_OP_CREATE_MKEY)
+		sim_kernel_mkey_umem_valid(kin);
 	obj->magic = MLX5_SIM_MAGIC_OBJ;
 	obj->file = sctx->file;
-	ret = sim_devx_run(sctx->file, opcode, in, inlen, out, outlen, obj);
+	ret = sim_devx_run(sctx->file, opcode, kin, inlen, out, outlen, obj);
+	free(kin);
 	if (ret != 0) {
 		free(obj);
 		errno = ret;
@@ -433,7 +622,12 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 	if (obj == NULL)
 		return EINVAL;
 	/* The destroy mailbox the kernel saved when the object was made. */
-	if (obj->kind == MLX5_SIM_OBJ_MKEY) {
+	if (obj->kind == MLX5_SIM_OBJ_PD) {
+		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(dealloc_pd_in));
+		opcode = MLX5_CMD_OP_DEALLOC_PD;
+		MLX5_SET(dealloc_pd_in, in, opcode, opcode);
+		MLX5_SET(dealloc_pd_in, in, pd, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_MKEY) {
 		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
 		opcode = MLX5_CMD_OP_DESTROY_MKEY;
 		MLX5_SET(destroy_mkey_in, in, opcode, opcode);
@@ -446,8 +640,9 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 	}
 	ret = sim_devx_run(obj->file, opcode, in, sizeof(in), out, sizeof(out),
 			   obj);
+	/* The kernel runs the destroy itself: the status's errno, no mailbox. */
 	if (ret != 0)
-		return ret;
+		return mlx5_sim_status_errno(MLX5_GET(mbox_out, out, status));
 	obj->magic = MLX5_SIM_MAGIC_DEAD;
 	free(obj);
 	return 0;

@@ -259,7 +259,9 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 
 	/* Keys first: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
-		mkey = mlx5_sim_mkey_at(vhca, obj->index);
+		/* A DEVX PD goes with the file's PDs below. */
+		mkey = obj->kind == MLX5_SIM_OBJ_PD ? NULL :
+		       mlx5_sim_mkey_at(vhca, obj->index);
 		if (mkey != NULL && mkey->serial == obj->serial)
 			mlx5_sim_mkey_reclaim(vhca, mkey);
 		TAILQ_REMOVE(&file->objs, obj, next);
@@ -516,10 +518,56 @@ sim_pd_handle_free(struct mlx5_sim_pd *spd)
 	TAILQ_REMOVE(&file->pds, spd, next);
 	spd->magic = MLX5_SIM_MAGIC_DEAD;
 	free(spd);
-	if (--obj->handles == 0 && !obj->alive) {
+	/* Objects still naming the PD keep it until the file closes. */
+	if (--obj->handles == 0 && !obj->alive && obj->users == 0) {
 		TAILQ_REMOVE(&file->pd_objs, obj, next);
 		free(obj);
 	}
+}
+
+uint32_t
+mlx5_sim_cmd_alloc_pd(struct mlx5_sim_file *file, void *out,
+		      struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_pd_obj *pd;
+
+	if (vhca->pd_count >= MLX5_SIM_MAX_PDS)
+		return MLX5_SIM_SYND_PD_TABLE_FULL;
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL)
+		return MLX5_SIM_SYND_PD_TABLE_FULL; /* Out of device memory. */
+	pd->file = file;
+	pd->pdn = sim_pdn_alloc(vhca);
+	pd->alive = true;
+	pd->devx = true;
+	TAILQ_INSERT_TAIL(&file->pd_objs, pd, next);
+	vhca->pd_count++;
+	vhca->live.pds++;
+	MLX5_SET(alloc_pd_out, out, pd, pd->pdn);
+	obj->kind = MLX5_SIM_OBJ_PD;
+	obj->index = pd->pdn;
+	return MLX5_SIM_SYND_OK;
+}
+
+uint32_t
+mlx5_sim_cmd_dealloc_pd(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_file *owner = NULL;
+	struct mlx5_sim_pd_obj *pd;
+
+	pd = mlx5_sim_pd_find(vhca, MLX5_GET(dealloc_pd_in, in, pd), &owner);
+	if (pd == NULL || owner != file || !pd->devx)
+		return MLX5_SIM_SYND_PD_UNKNOWN;
+	pd->alive = false;
+	vhca->pd_count--;
+	vhca->live.pds--;
+	if (pd->users == 0) {
+		TAILQ_REMOVE(&file->pd_objs, pd, next);
+		free(pd);
+	}
+	return MLX5_SIM_SYND_OK;
 }
 
 int
@@ -540,7 +588,7 @@ mlx5_sim_dealloc_pd(struct ibv_pd *pd)
 		mlx5_sim_vhca_unlock(vhca);
 		return EINVAL;
 	}
-	if (obj->users != 0) {
+	if (obj->verbs_users != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		return EBUSY;
 	}
@@ -759,9 +807,9 @@ mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 
 /* Umems. */
 
+/* What the kernel's umem registration takes (devx_umem_get()). */
 #define SIM_UMEM_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
-			 IBV_ACCESS_OPTIONAL_RANGE)
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_RELAXED_ORDERING)
 
 struct mlx5_sim_umem *
 mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca, uint32_t umem_id)
@@ -789,13 +837,17 @@ mlx5_sim_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* The kernel registers umems for DEVX contexts only. */
 	if (!sctx->file->devx) {
-		errno = EOPNOTSUPP;
+		errno = EINVAL;
 		return NULL;
 	}
 	if (addr == NULL || size == 0 ||
 	    (uintptr_t)addr + size - 1 < (uintptr_t)addr ||
-	    (access & ~SIM_UMEM_ACCESS)) {
+	    (access & ~SIM_UMEM_ACCESS) ||
+	    /* Remote write needs local write (ib_check_mr_access()). */
+	    ((access & IBV_ACCESS_REMOTE_WRITE) &&
+	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -160,6 +160,9 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		return -ENOENT;
 	if (pdn != SIM_PDN_OWN && mkey->pdn != pdn)
 		return -EACCES;
+	/* A DEVX key outlives its PD (no use count): it translates nothing. */
+	if (mkey->pd != NULL && !mkey->pd->alive)
+		return -EACCES;
 	if (mkey->free)
 		return -EACCES;
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS)

@@ -124,8 +124,12 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 	/* The grant goes with the key: crossing/alias users see it gone. */
 	if (mkey->allowed)
 		vhca->live.allowed--;
-	if (mkey->pd != NULL)
+	if (mkey->pd != NULL) {
 		mkey->pd->users--;
+		if (mkey->origin == MLX5_SIM_ORIGIN_MR ||
+		    mkey->origin == MLX5_SIM_ORIGIN_DV)
+			mkey->pd->verbs_users--;
+	}
 	if (mkey->kind == MLX5_SIM_MKEY_MTT)
 		mkey->u.mtt.umem->users--;
 	else if (mkey->kind == MLX5_SIM_MKEY_KLM)
@@ -280,7 +284,14 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 	    mode != MLX5_MKC_ACCESS_MODE_KLM &&
 	    mode != MLX5_MKC_ACCESS_MODE_CROSSING)
 		return MLX5_SIM_SYND_MKEY_ACCESS_MODE;
-	if (mode != MLX5_MKC_ACCESS_MODE_MTT &&
+	/*
+	 * The kernel sets mkey_umem_valid for every mode but KLM/KSM; for a
+	 * crossing mkey firmware ignores it (UCX creates them through DEVX).
+	 * For KLM/KSM, whose entries come from the mailbox, it is refused: an
+	 * assumption, as the kernel's care to leave it clear suggests.
+	 */
+	if ((mode == MLX5_MKC_ACCESS_MODE_KLM ||
+	     mode == MLX5_MKC_ACCESS_MODE_KSM) &&
 	    MLX5_GET(create_mkey_in, in, mkey_umem_valid))
 		return MLX5_SIM_SYND_MKEY_UMEM_NOT_MTT;
 	pd = mlx5_sim_pd_find(vhca, MLX5_GET(mkc, mkc, pd), &pd_owner);
@@ -480,6 +491,7 @@ mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 	mkey->lr = true; /* Local read is implicit in verbs. */
 	mkey->qpn = MLX5_MKC_QPN_ANY;
 	spd->obj->users++;
+	spd->obj->verbs_users++;
 	*out = mkey;
 	return 0;
 }

@@ -106,8 +106,14 @@ struct mlx5_sim_pd_obj {
 	struct mlx5_sim_file *file;
 	uint32_t handle;   /* ibv_pd.handle, per file. */
 	uint32_t pdn;      /* PD number, per vHCA. */
-	uint32_t users;    /* MRs, mkeys, alias objects using it. */
+	uint32_t users;    /* MRs, mkeys, alias objects using it: all. */
+	/*
+	 * The kernel's use count: verbs objects only (MRs, mlx5dv mkeys).
+	 * DEALLOC_PD is EBUSY while it is non-zero; DEVX objects hold none.
+	 */
+	uint32_t verbs_users;
 	uint32_t handles;  /* struct mlx5_sim_pd referring to it. */
+	bool devx;         /* Allocated through DEVX (no verbs handle). */
 	bool alive;        /* false once deallocated (handles may remain). */
 };
 
@@ -222,6 +228,7 @@ struct mlx5_sim_mkey {
 enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_MKEY,
 	MLX5_SIM_OBJ_ALIAS,
+	MLX5_SIM_OBJ_PD,           /* index: the pdn. */
 };
 
 struct mlx5_sim_devx_obj {
@@ -410,6 +417,10 @@ struct mlx5_sim_umem *mlx5_sim_umem_find(struct mlx5_sim_vhca *vhca,
 
 /* The process's memory as the device sees it (mlx5_sim_mem.c). */
 size_t mlx5_sim_page_size(void);
+/* DEVX ALLOC_PD and the DEALLOC_PD of its destroy (mlx5_sim_ctx.c). */
+uint32_t mlx5_sim_cmd_alloc_pd(struct mlx5_sim_file *file, void *out,
+			       struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_dealloc_pd(struct mlx5_sim_file *file, const void *in);
 /* 0 if [addr, addr + len) is mapped in the process, else a positive errno. */
 int mlx5_sim_range_mapped(const void *addr, size_t len);
 /*
