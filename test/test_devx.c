@@ -350,9 +350,27 @@ test_dv_create_mkey(void)
 	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT | (1u << 5);
 	TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EOPNOTSUPP,
 		    "unknown flag bit");
+	/* INDIRECT is not required: any known flag makes a KLM mkey. */
 	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
-	TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EOPNOTSUPP,
-		    "without INDIRECT");
+	mkey = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(mkey, "BLOCK_SIGNATURE alone");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+	mkey = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(mkey, "CRYPTO alone");
+	TEST_ASSERT_EQUAL(mkey->lkey & 0xff, 0, "key byte 0");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
+	/* 16 bits: 65533..65535 round up to 65536, kept as 0 and sent. */
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT;
+	attr.max_entries = 65534;
+	mkey = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(mkey, "max_entries 65534 (errno %d)", errno);
+	TEST_ASSERT_EQUAL(attr.max_entries, 0, "wrapped to 0, written back");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
+	attr.max_entries = 0;
+	mkey = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(mkey, "max_entries 0 goes as is");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
 	for (size_t i = 0; i < RTE_DIM(round); i++) {
 		attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT;
 		attr.max_entries = round[i].req;
@@ -377,17 +395,51 @@ test_dv_create_mkey(void)
 	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(mkey), "");
 	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
 
-	/* A device without UPDATE_TAG refuses it. */
-	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=32,vhca_id=0,update_tag=0"), "");
+	/* A context without DEVX: the kernel refuses the mkey. */
+	{
+		struct mlx5dv_context_attr plain_attr = { .flags = 0 };
+		struct ibv_context *plain;
+		struct ibv_pd *ppd;
+
+		plain = g->dv_open_device(cdev->ibv_dev, &plain_attr);
+		TEST_ASSERT_NOT_NULL(plain, "");
+		ppd = g->alloc_pd(plain);
+		TEST_ASSERT_NOT_NULL(ppd, "");
+		attr.pd = ppd;
+		attr.max_entries = 4;
+		errno = 0;
+		TEST_ASSERT(g->dv_create_mkey(&attr) == NULL && errno == EINVAL,
+			    "non-DEVX context: EINVAL (%d)", errno);
+		TEST_ASSERT_SUCCESS(g->dealloc_pd(ppd), "");
+		TEST_ASSERT_SUCCESS(g->close_device(plain), "");
+		attr.pd = cdev->pd;
+	}
+
+	/*
+	 * A device without UPDATE_TAG or crypto refuses the mkey (a device
+	 * status); without signature offload the library refuses it.
+	 */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1",
+		"card=32,vhca_id=0,update_tag=0,crypto=0,signature=0"), "");
 	struct mlx5_common_device *nt = sim_cdev("mlx5_sim1");
 
 	TEST_ASSERT_NOT_NULL(nt, "");
 	attr.pd = nt->pd;
+	attr.max_entries = 4;
 	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
 			    MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG;
 	errno = 0;
 	TEST_ASSERT(nt->glue->dv_create_mkey(&attr) == NULL &&
-		    errno == EOPNOTSUPP, "UPDATE_TAG unsupported");
+		    errno == EINVAL, "UPDATE_TAG unsupported: BAD_PARAM");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+	errno = 0;
+	TEST_ASSERT(nt->glue->dv_create_mkey(&attr) == NULL &&
+		    errno == EINVAL, "CRYPTO unsupported: BAD_PARAM");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+	errno = 0;
+	TEST_ASSERT(nt->glue->dv_create_mkey(&attr) == NULL &&
+		    errno == EOPNOTSUPP, "no signature offload: EOPNOTSUPP");
 	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
 	TEST_ASSERT_EQUAL(sim_live(32, 0), 0, "");
 	return TEST_SUCCESS;

@@ -106,6 +106,10 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "mkey index out of the table's range" },
 	{ MLX5_SIM_SYND_MKEY_INDEX_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
 	  "no mkey at this index" },
+	{ MLX5_SIM_SYND_MKEY_CRYPTO_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crypto mkey on a device without crypto" },
+	{ MLX5_SIM_SYND_MKEY_UPDATE_TAG_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "tag update on a device that cannot" },
 	{ MLX5_SIM_SYND_GOBJ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "general object type not supported" },
 	{ MLX5_SIM_SYND_GOBJ_NOT_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
@@ -345,6 +349,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->odp;
 	case MLX5_SIM_CAP_PP_UID:
 		return caps->pp_uid;
+	case MLX5_SIM_CAP_SIGNATURE:
+		return caps->signature;
 	default:
 		return caps->crypto;
 	}
@@ -370,6 +376,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_CRYPTO, "crypto" },
 		{ MLX5_SIM_CAP_ODP, "odp" },
 		{ MLX5_SIM_CAP_PP_UID, "pp_uid" },
+		{ MLX5_SIM_CAP_SIGNATURE, "signature" },
 	};
 	unsigned int i;
 

@@ -741,7 +741,8 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_MR, &mkey);
+	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_MR,
+					 MLX5_SIM_SYND_OK, &mkey);
 	if (ret != 0) {
 		free(mr);
 		errno = ret;

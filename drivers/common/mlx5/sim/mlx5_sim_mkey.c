@@ -460,7 +460,7 @@ mlx5_sim_cmd_destroy_mkey(struct mlx5_sim_file *file, const void *in)
 
 int
 mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
-			   enum mlx5_sim_mkey_origin origin,
+			   enum mlx5_sim_mkey_origin origin, uint32_t rule,
 			   struct mlx5_sim_mkey **out)
 {
 	struct mlx5_sim_file *file = spd->obj->file;
@@ -473,10 +473,9 @@ mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 		mlx5_sim_vhca_unlock(vhca);
 		return EINVAL;
 	}
-	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_CREATE_MKEY,
-				  mlx5_sim_mkey_table_full(vhca) ?
-				  MLX5_SIM_SYND_MKEY_TABLE_FULL :
-				  MLX5_SIM_SYND_OK);
+	if (rule == MLX5_SIM_SYND_OK && mlx5_sim_mkey_table_full(vhca))
+		rule = MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_CREATE_MKEY, rule);
 	if (err == 0 && mlx5_sim_mkey_alloc(vhca, &mkey) != MLX5_SIM_SYND_OK)
 		err = ENOMEM; /* The model's own memory, not a device rule. */
 	if (err != 0) {
@@ -484,7 +483,9 @@ mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 		return err;
 	}
 	mkey->origin = origin;
-	mkey->variant = vhca->next_variant++;
+	/* rdma-core's mlx5dv_create_mkey() leaves the key byte 0. */
+	mkey->variant = origin == MLX5_SIM_ORIGIN_DV ? 0 :
+			vhca->next_variant++;
 	mkey->file = file;
 	mkey->pd = spd->obj;
 	mkey->pdn = spd->obj->pdn;
@@ -504,7 +505,8 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_mkey *mkey = NULL;
 	struct mlx5_sim_pd *spd;
-	uint32_t flags, entries;
+	uint32_t flags, rule = MLX5_SIM_SYND_OK;
+	uint16_t entries;
 	int ret;
 
 	spd = attr != NULL ? mlx5_sim_pd_get(attr->pd) : NULL;
@@ -515,29 +517,39 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	file = spd->obj->file;
 	vhca = file->vhca;
 	flags = attr->create_flags;
-	/* The man page: INDIRECT is mandatory, unknown bits refused. */
-	if (!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT) ||
-	    (flags & ~SIM_DV_MKEY_FLAGS) ||
-	    ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO) &&
-	     !vhca->caps.crypto) ||
-	    ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG) &&
-	     !vhca->caps.update_tag) ||
-	    /* It is a DEVX CREATE_MKEY underneath. */
-	    !file->devx) {
+	/*
+	 * rdma-core: flags 0 or an unknown bit, or BLOCK_SIGNATURE without
+	 * signature offload, is EOPNOTSUPP; INDIRECT is not required (any
+	 * known flag makes a KLM mkey).
+	 */
+	if (flags == 0 || (flags & ~SIM_DV_MKEY_FLAGS) ||
+	    ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE) &&
+	     !vhca->caps.signature)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	entries = RTE_ALIGN_CEIL((uint32_t)attr->max_entries, 4u);
-	if (entries == 0 || entries > UINT16_MAX) {
+	/* It is a DEVX CREATE_MKEY underneath: the kernel wants DEVX. */
+	if (!file->devx) {
 		errno = EINVAL;
 		return NULL;
 	}
+	/*
+	 * Rounded up to a multiple of 4 in the 16 bits rdma-core keeps it in:
+	 * 65533..65535 wrap to 0, and 0 goes to the device as is.
+	 */
+	entries = (uint16_t)RTE_ALIGN_CEIL((uint32_t)attr->max_entries, 4u);
+	/* The device judges what it cannot do. */
+	if ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO) && !vhca->caps.crypto)
+		rule = MLX5_SIM_SYND_MKEY_CRYPTO_CAP;
+	else if ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG) &&
+		 !vhca->caps.update_tag)
+		rule = MLX5_SIM_SYND_MKEY_UPDATE_TAG_CAP;
 	dvmk = calloc(1, sizeof(*dvmk));
 	if (dvmk == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_DV, &mkey);
+	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_DV, rule, &mkey);
 	if (ret != 0) {
 		free(dvmk);
 		errno = ret;

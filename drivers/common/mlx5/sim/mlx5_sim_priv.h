@@ -83,6 +83,7 @@ struct mlx5_sim_caps {
 	bool crossing;     /* Cross-vHCA caps (effective only with hca_cap_2). */
 	bool pacing;
 	bool pp_uid;       /* packet_pacing_uid: the PP object exists. */
+	bool signature;    /* Signature offload (BLOCK_SIGNATURE mkeys). */
 	bool update_tag;
 	bool crypto;
 	bool odp;          /* On-demand paging, implicit ODP included. */
@@ -377,6 +378,7 @@ enum {
 	MLX5_SIM_CAP_CRYPTO = RTE_BIT32(7),
 	MLX5_SIM_CAP_ODP = RTE_BIT32(8),
 	MLX5_SIM_CAP_PP_UID = RTE_BIT32(9),
+	MLX5_SIM_CAP_SIGNATURE = RTE_BIT32(10),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -440,14 +442,16 @@ int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
 /* Mkey table (mlx5_sim_mkey.c). */
 /*
  * CREATE_MKEY of a key made through verbs (reg_mr, mlx5dv_create_mkey) on
- * PD @spd, counted and subject to faults like any command. On success the
+ * PD @spd, counted and subject to faults like any command, refused with
+ * @rule (a syndrome of the caller's device rules, or MLX5_SIM_SYND_OK) or
+ * when the mkey table is full. On success the
  * vHCA lock is held and *out is the new mkey with its identity, PD, local
  * read and "any QP" filled; otherwise the lock is not held and the return
  * value is a positive errno.
  */
 int mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 			       enum mlx5_sim_mkey_origin origin,
-			       struct mlx5_sim_mkey **out);
+			       uint32_t rule, struct mlx5_sim_mkey **out);
 bool mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca);
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);

@@ -43,6 +43,9 @@
  *                                                   pp_min_rate <= pp_max_rate
  *   update_tag     0|1                 1            mlx5dv_create_mkey
  *                                                   accepts UPDATE_TAG
+ *   signature      0|1                 1            signature offload:
+ *                                                   mlx5dv_create_mkey
+ *                                                   accepts BLOCK_SIGNATURE
  *   crypto         0|1                 1            mlx5dv_create_mkey
  *                                                   accepts CRYPTO
  *   odp            0|1                 1            on-demand paging:
@@ -103,7 +106,8 @@
 static const char *const sim_devarg_keys[] = {
 	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
 	"pp_table_size",
-	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "odp",
+	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
+	"odp",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
 
@@ -217,6 +221,9 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "update_tag") == 0) {
 		ret = sim_parse_bool(key, value, &caps->update_tag);
 		da->caps_given |= MLX5_SIM_CAP_UPDATE_TAG;
+	} else if (strcmp(key, "signature") == 0) {
+		ret = sim_parse_bool(key, value, &caps->signature);
+		da->caps_given |= MLX5_SIM_CAP_SIGNATURE;
 	} else if (strcmp(key, "crypto") == 0) {
 		ret = sim_parse_bool(key, value, &caps->crypto);
 		da->caps_given |= MLX5_SIM_CAP_CRYPTO;
@@ -275,6 +282,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.pp_uid = true,
 			.update_tag = true,
 			.crypto = true,
+			.signature = true,
 			.odp = true,
 			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
 			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
@@ -426,6 +434,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"pp_max_rate=<kbps> "
 	"update_tag=<0|1> "
 	"crypto=<0|1> "
+	"signature=<0|1> "
 	"odp=<0|1> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
