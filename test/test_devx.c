@@ -305,6 +305,120 @@ test_mkey_klm(void)
 	return TEST_SUCCESS;
 }
 
+/* Padding entries (mkey 0, byte count 0), as DPDK pads KLM lists. */
+static int
+test_mkey_klm_padding(void)
+{
+	struct mlx5_devx_obj *m1, *ind;
+	uint8_t data[8] = "padding", back[8], syn;
+	long live = sim_live(DX_CARD, 0);
+	struct dx_buf b1;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b1, 4096), "");
+	m1 = dx_mtt(&b1, true);
+	TEST_ASSERT_NOT_NULL(m1, "");
+	struct mlx5_klm klm[4] = {
+		{ .byte_count = 4096, .mkey = m1->id, .address = (uintptr_t)b1.va },
+		{ 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 },
+	};
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.addr = 0, .size = 4096, .pd = cdev->pdn, .lr = true, .lw = true,
+		.klm_array = klm, .klm_num = 4,
+	};
+
+	ind = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(ind, "a list padded with zero entries");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, ind->id, 100,
+		data, sizeof(data), true, &syn), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, ind->id, 100,
+		back, sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(b1.va + 100, data, sizeof(data)) == 0, "");
+	TEST_ASSERT(mlx5_sim_dma(cdev->ctx, cdev->pdn, ind->id, 4096 - 4,
+		back, sizeof(back), false, &syn) < 0,
+		"padding translates nothing");
+	/* A zero byte count with a real mkey is no padding: refused. */
+	klm[1].mkey = m1->id;
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(ind), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m1), "");
+	dx_buf_put(&b1);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
+/* A KSM mkey: entries of 2^log_page_size bytes each (UCX uses them). */
+static int
+test_mkey_ksm(void)
+{
+	size_t inlen = MLX5_ST_SZ_BYTES(create_mkey_in) +
+		       4 * MLX5_ST_SZ_BYTES(klm);
+	uint8_t *in = calloc(1, inlen);
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5_devx_obj *m1, *m2;
+	struct mlx5dv_devx_obj *ksm;
+	uint8_t data[32], back[32], syn;
+	long live = sim_live(DX_CARD, 0);
+	struct dx_buf b1, b2;
+	void *mkc, *e;
+	uint32_t key;
+
+	TEST_ASSERT_NOT_NULL(in, "");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b1, 4096), "");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b2, 4096), "");
+	m1 = dx_mtt(&b1, true);
+	m2 = dx_mtt(&b2, true);
+	TEST_ASSERT(m1 != NULL && m2 != NULL, "");
+	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KSM);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, pd, cdev->pdn);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET64(mkc, mkc, start_addr, 0x10000);
+	MLX5_SET64(mkc, mkc, len, 8192);
+	MLX5_SET(mkc, mkc, log_page_size, 12);
+	MLX5_SET(mkc, mkc, translations_octword_size, 4);
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 2);
+	e = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	MLX5_SET(klm, e, mkey, m1->id);
+	MLX5_SET64(klm, e, address, (uintptr_t)b1.va);
+	e = (uint8_t *)e + MLX5_ST_SZ_BYTES(klm);
+	MLX5_SET(klm, e, mkey, m2->id);
+	MLX5_SET64(klm, e, address, (uintptr_t)b2.va);
+	ksm = cdev->glue->devx_obj_create(cdev->ctx, in, inlen, out,
+					  sizeof(out));
+	TEST_ASSERT_NOT_NULL(ksm, "KSM mkey (errno %d, status 0x%x)", errno,
+			     MLX5_GET(mbox_out, out, status));
+	key = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(0x30 + i);
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, key,
+		0x10000 + 4096 - 16, data, sizeof(data), true, &syn),
+		"a write across the two entities");
+	TEST_ASSERT(memcmp(b1.va + 4096 - 16, data, 16) == 0, "");
+	TEST_ASSERT(memcmp(b2.va, data + 16, 16) == 0, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_dma(cdev->ctx, cdev->pdn, key,
+		0x10000 + 4096 - 16, back, sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(back, data, sizeof(data)) == 0, "");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(ksm), "");
+	/* Entities above 2^31 bytes. */
+	MLX5_SET(mkc, mkc, log_page_size, 32);
+	errno = 0;
+	TEST_ASSERT(cdev->glue->devx_obj_create(cdev->ctx, in, inlen, out,
+		    sizeof(out)) == NULL && errno == EREMOTEIO, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	free(in);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m1), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m2), "");
+	dx_buf_put(&b1);
+	dx_buf_put(&b2);
+	TEST_ASSERT_EQUAL(sim_live(DX_CARD, 0), live, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_mkey_crossing_needs_cap(void)
 {
@@ -820,6 +934,8 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "dv_create_mkey", test_dv_create_mkey },
 	{ "mkey_fault", test_mkey_fault },
 	{ "busy_objects", test_busy_objects },
+	{ "mkey_klm_padding", test_mkey_klm_padding },
+	{ "mkey_ksm", test_mkey_ksm },
 	{ "device_input_length", test_device_input_length },
 	{ "kernel_front", test_kernel_front },
 	{ "non_devx_context", test_non_devx_context },

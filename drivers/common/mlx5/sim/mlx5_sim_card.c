@@ -110,6 +110,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "crypto mkey on a device without crypto" },
 	{ MLX5_SIM_SYND_MKEY_UPDATE_TAG_CAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "tag update on a device that cannot" },
+	{ MLX5_SIM_SYND_MKEY_KSM_ENTITY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "KSM entity size (log_page_size) above 2^31" },
 	{ MLX5_SIM_SYND_GOBJ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "general object type not supported" },
 	{ MLX5_SIM_SYND_GOBJ_NOT_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,

@@ -172,11 +172,20 @@ sim_mkey_check_mtt(struct mlx5_sim_file *file, const void *in, uint64_t len,
 	return MLX5_SIM_SYND_OK;
 }
 
-/* Validate and copy the KLM entries of an indirect mkey. */
+/* KSM entities up to 2^31 bytes: what a KLM entry's byte count holds. */
+#define SIM_KSM_MAX_LOG_ENTITY 31
+
+/*
+ * Validate and copy the entries of an indirect mkey: KLM entries of their
+ * own byte count, or KSM entries (same layout, byte count reserved) of
+ * 2^log_page_size bytes each, stored as KLM entries of that size. An entry
+ * of mkey 0 and byte count 0 is padding (lists padded to a multiple of 4,
+ * as DPDK does) and translates nothing.
+ */
 static uint32_t
 sim_mkey_check_klm(struct mlx5_sim_file *file, const void *in, size_t inlen,
-		   bool is_free, struct mlx5_sim_klm_entry **entries_out,
-		   uint32_t *num_out)
+		   bool is_free, bool ksm,
+		   struct mlx5_sim_klm_entry **entries_out, uint32_t *num_out)
 {
 	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
 				       memory_key_mkey_entry);
@@ -184,9 +193,12 @@ sim_mkey_check_klm(struct mlx5_sim_file *file, const void *in, size_t inlen,
 	uint32_t num = MLX5_GET(create_mkey_in, in,
 				translations_octword_actual_size);
 	const uint8_t *klm = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	uint32_t log_entity = MLX5_GET(mkc, mkc, log_page_size);
 	struct mlx5_sim_klm_entry *entries;
 	uint32_t i;
 
+	if (ksm && log_entity > SIM_KSM_MAX_LOG_ENTITY)
+		return MLX5_SIM_SYND_MKEY_KSM_ENTITY;
 	if (size > MLX5_SIM_MAX_KLM_ENTRIES || num > MLX5_SIM_MAX_KLM_ENTRIES)
 		return MLX5_SIM_SYND_MKEY_KLM_TOO_MANY;
 	if (num > size)
@@ -201,11 +213,13 @@ sim_mkey_check_klm(struct mlx5_sim_file *file, const void *in, size_t inlen,
 		return MLX5_SIM_SYND_IN_LEN;
 	for (i = 0; i < num; i++) {
 		const void *e = klm + (size_t)i * MLX5_ST_SZ_BYTES(klm);
+		uint32_t key = MLX5_GET(klm, e, mkey);
 
-		if (MLX5_GET(klm, e, byte_count) == 0)
+		if (!ksm && key == 0 && MLX5_GET(klm, e, byte_count) == 0)
+			continue; /* Padding. */
+		if (!ksm && MLX5_GET(klm, e, byte_count) == 0)
 			return MLX5_SIM_SYND_MKEY_KLM_ENTRY_LEN;
-		if (mlx5_sim_mkey_by_key(file->vhca,
-					 MLX5_GET(klm, e, mkey)) == NULL)
+		if (mlx5_sim_mkey_by_key(file->vhca, key) == NULL)
 			return MLX5_SIM_SYND_MKEY_KLM_ENTRY_MKEY;
 	}
 	entries = calloc(num, sizeof(*entries));
@@ -214,7 +228,8 @@ sim_mkey_check_klm(struct mlx5_sim_file *file, const void *in, size_t inlen,
 	for (i = 0; i < num; i++) {
 		const void *e = klm + (size_t)i * MLX5_ST_SZ_BYTES(klm);
 
-		entries[i].byte_count = MLX5_GET(klm, e, byte_count);
+		entries[i].byte_count = ksm ? UINT32_C(1) << log_entity :
+				       MLX5_GET(klm, e, byte_count);
 		entries[i].mkey = MLX5_GET(klm, e, mkey);
 		entries[i].address = MLX5_GET64(klm, e, address);
 	}
@@ -282,6 +297,7 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 
 	if (mode != MLX5_MKC_ACCESS_MODE_MTT &&
 	    mode != MLX5_MKC_ACCESS_MODE_KLM &&
+	    mode != MLX5_MKC_ACCESS_MODE_KSM &&
 	    mode != MLX5_MKC_ACCESS_MODE_CROSSING)
 		return MLX5_SIM_SYND_MKEY_ACCESS_MODE;
 	/*
@@ -311,8 +327,10 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 		synd = sim_mkey_check_mtt(file, in, len, &umem, &umem_offset);
 		break;
 	case MLX5_MKC_ACCESS_MODE_KLM:
-		synd = sim_mkey_check_klm(file, in, inlen, is_free, &entries,
-					  &num);
+	case MLX5_MKC_ACCESS_MODE_KSM:
+		synd = sim_mkey_check_klm(file, in, inlen, is_free,
+					  mode == MLX5_MKC_ACCESS_MODE_KSM,
+					  &entries, &num);
 		break;
 	default:
 		synd = sim_mkey_check_crossing(file, mkc, start, is_free,
@@ -356,6 +374,8 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 		umem->users++;
 		break;
 	case MLX5_MKC_ACCESS_MODE_KLM:
+	case MLX5_MKC_ACCESS_MODE_KSM:
+		/* A KSM list is a KLM list of equal entries. */
 		mkey->kind = MLX5_SIM_MKEY_KLM;
 		mkey->u.klm.entries = entries;
 		mkey->u.klm.num = num;
