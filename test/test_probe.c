@@ -108,6 +108,8 @@ static const struct {
 	{ "card=10,crossing=2", EINVAL, "crossing" },
 	{ "card=10,pp_table_size=65536", EINVAL, "pp_table_size" },
 	{ "card=10,pp_uid=2", EINVAL, "pp_uid" },
+	{ "card=10,cross_rule=maybe", EINVAL, "cross_rule" },
+	{ "card=10,signature=yes", EINVAL, "signature" },
 	{ "card=10,pp_min_rate=10,pp_max_rate=5", EINVAL, "pp_m" },
 	{ "card=10,fail_status=zzz", EINVAL, "fail_status" },
 	{ "card=10,fail_cmd=NOT_A_COMMAND", EINVAL, "fail_cmd" },

@@ -55,6 +55,7 @@ vhca_case_setup(void)
 static void
 vhca_case_teardown(void)
 {
+	sim_remove("mlx5_sim3");
 	sim_remove("mlx5_sim2");
 	sim_remove("mlx5_sim1");
 	sim_remove("mlx5_sim0");
@@ -581,6 +582,121 @@ test_release_bad_value(void)
 	return TEST_SUCCESS;
 }
 
+/* A DEVX MTT mkey of @cdev over @umem, marked or not, granted or not. */
+static struct mlx5_devx_obj *
+devx_target(struct mlx5_common_device *cdev, struct mlx5dv_devx_umem *umem,
+	    void *va, bool mark, bool grant)
+{
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.addr = (uintptr_t)va, .size = 4096, .pd = cdev->pdn,
+		.lr = true, .lw = true, .rr = true, .rw = true,
+		.umem_id = umem->umem_id, .log_page_size = 12,
+		.crossed_side_mkey = mark,
+	};
+	struct mlx5_devx_obj *mkey = mlx5_devx_cmd_mkey_create(cdev, &attr);
+
+	if (mkey != NULL && grant &&
+	    mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, MLX5_MKEY_INDEX(mkey->id),
+		key_a) != 0) {
+		mlx5_devx_cmd_destroy(mkey);
+		return NULL;
+	}
+	return mkey;
+}
+
+/*
+ * What a crossing target needs is a device setting (cross_rule): the
+ * driver's exports work under each; a key with only the grant or only the
+ * mark works only where the rule asks for no more; a vHCA crossing to its
+ * own mkey needs neither.
+ */
+static int
+test_crossing_rules(void)
+{
+	static const char *const rules[] = { "grant", "mark", "both" };
+
+	for (unsigned int r = 0; r < RTE_DIM(rules); r++) {
+		struct mlx5_common_device *own, *imp;
+		struct mlx5dv_devx_umem *umem;
+		struct mlx5_devx_obj *granted, *marked, *self;
+		uint16_t card = 53 + r, vhca;
+		uint8_t byte = 0x5a, syn;
+		uint32_t mkey;
+		rte_iova_t cross;
+		char args[64];
+
+		snprintf(args, sizeof(args), "card=%u,vhca_id=1,cross_rule=%s",
+			 card, rules[r]);
+		TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim2", args), "%s", args);
+		snprintf(args, sizeof(args), "card=%u,vhca_id=2", card);
+		TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim3", args), "");
+		own = sim_cdev("mlx5_sim2");
+		imp = sim_cdev("mlx5_sim3");
+		/* The driver's export: marked and granted, fine everywhere. */
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(own->dev, host_buf,
+				    4096, key_a, &vhca, &mkey), "");
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(imp->dev, vhca,
+							    mkey);
+		TEST_ASSERT(cross != 0, "rule %s: the export is reachable",
+			    rules[r]);
+		TEST_ASSERT_SUCCESS(mlx5_sim_dma(imp->ctx, imp->pdn,
+			rte_pmd_mlx5_iova_to_mkey(cross), (uintptr_t)host_buf,
+			&byte, 1, true, &syn), "rule %s", rules[r]);
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(imp->dev, cross), "");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(own->dev, mkey), "");
+		/* Keys with half of what the strictest rule asks. */
+		umem = own->glue->devx_umem_reg(own->ctx, host_buf + 4096, 4096,
+						IBV_ACCESS_LOCAL_WRITE |
+						IBV_ACCESS_REMOTE_WRITE |
+						IBV_ACCESS_REMOTE_READ);
+		TEST_ASSERT_NOT_NULL(umem, "");
+		granted = devx_target(own, umem, host_buf + 4096, false, true);
+		marked = devx_target(own, umem, host_buf + 4096, true, false);
+		TEST_ASSERT(granted != NULL && marked != NULL, "");
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(imp->dev, vhca,
+							    granted->id);
+		TEST_ASSERT_EQUAL(cross != 0, r == 0,
+				  "rule %s: a granted, unmarked key", rules[r]);
+		if (cross != 0)
+			rte_pmd_mlx5_release_key(imp->dev, cross);
+		cross = rte_pmd_mlx5_create_cross_vhca_mkey(imp->dev, vhca,
+							    marked->id);
+		TEST_ASSERT_EQUAL(cross != 0, r == 1,
+				  "rule %s: a marked, ungranted key", rules[r]);
+		if (cross != 0)
+			rte_pmd_mlx5_release_key(imp->dev, cross);
+		/* A crossing mkey to the creator's own vHCA needs neither. */
+		self = devx_target(own, umem, host_buf + 4096, false, false);
+		TEST_ASSERT_NOT_NULL(self, "");
+		struct mlx5_devx_mkey_attr attr = {
+			.access_mode = MLX5_MKC_ACCESS_MODE_CROSSING,
+			.pd = own->pdn, .lr = true, .lw = true,
+			.crossing_target_vhca_id = vhca,
+			.crossing_target_mkey = self->id,
+		};
+		struct mlx5_devx_obj *own_cross =
+			mlx5_devx_cmd_mkey_create(own, &attr);
+
+		TEST_ASSERT_NOT_NULL(own_cross, "rule %s: crossing to itself",
+				     rules[r]);
+		TEST_ASSERT_SUCCESS(mlx5_sim_dma(own->ctx, own->pdn,
+			own_cross->id, (uintptr_t)host_buf + 4096, &byte, 1,
+			false, &syn), "rule %s", rules[r]);
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(own_cross), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(self), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(granted), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(marked), "");
+		TEST_ASSERT_SUCCESS(own->glue->devx_umem_dereg(umem), "");
+		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim3"), "");
+		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+		TEST_ASSERT_EQUAL(sim_live(card, 1), 0, "");
+		TEST_ASSERT_EQUAL(sim_live(card, 2), 0, "");
+	}
+	return TEST_SUCCESS;
+}
+
 static int
 test_caps_up_front(void)
 {
@@ -926,6 +1042,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "import_races_release", test_import_races_release },
 	{ "import_races_remove", test_import_races_remove },
 	{ "release_bad_value", test_release_bad_value },
+	{ "crossing_rules", test_crossing_rules },
 	{ "caps_up_front", test_caps_up_front },
 	{ "private_iova", test_private_iova },
 	{ "concurrency", test_concurrency },

@@ -112,6 +112,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "tag update on a device that cannot" },
 	{ MLX5_SIM_SYND_MKEY_KSM_ENTITY, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "KSM entity size (log_page_size) above 2^31" },
+	{ MLX5_SIM_SYND_MKEY_CROSS_NOT_MARKED, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crossing target mkey not marked crossed_side_mkey" },
 	{ MLX5_SIM_SYND_GOBJ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "general object type not supported" },
 	{ MLX5_SIM_SYND_GOBJ_NOT_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
@@ -353,6 +355,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->pp_uid;
 	case MLX5_SIM_CAP_SIGNATURE:
 		return caps->signature;
+	case MLX5_SIM_CAP_CROSS_RULE:
+		return caps->cross_rule;
 	default:
 		return caps->crypto;
 	}
@@ -379,6 +383,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_ODP, "odp" },
 		{ MLX5_SIM_CAP_PP_UID, "pp_uid" },
 		{ MLX5_SIM_CAP_SIGNATURE, "signature" },
+		{ MLX5_SIM_CAP_CROSS_RULE, "cross_rule" },
 	};
 	unsigned int i;
 

@@ -123,7 +123,8 @@ sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 
 /* Follow a crossing or alias key to the owner's mkey. */
 static int
-sim_xlate_remote(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len,
+sim_xlate_remote(const struct mlx5_sim_vhca *vhca,
+		 const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len,
 		 bool write, unsigned int depth, struct sim_dma_list *list)
 {
 	const struct mlx5_sim_remote *r = mkey->kind == MLX5_SIM_MKEY_CROSSING ?
@@ -133,7 +134,9 @@ sim_xlate_remote(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len,
 
 	if (target == NULL)
 		return -ENOENT; /* The owner destroyed it. */
-	if (!target->allowed)
+	/* An alias always needs the grant; a crossing key, the owner's rule. */
+	if (mkey->kind == MLX5_SIM_MKEY_ALIAS ? !target->allowed :
+	    !mlx5_sim_cross_permitted(vhca, r->vhca, target))
 		return -EACCES;
 	/* The crossing path carries no key; an alias carries the owner's. */
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS &&
@@ -166,7 +169,8 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	if (mkey->free)
 		return -EACCES;
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS)
-		return sim_xlate_remote(mkey, addr, len, write, depth, list);
+		return sim_xlate_remote(vhca, mkey, addr, len, write, depth,
+					list);
 	if (write ? !mkey->lw : !mkey->lr)
 		return -EACCES;
 	if (!sim_range_in(mkey, addr, len))
@@ -189,7 +193,8 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	case MLX5_SIM_MKEY_KLM:
 		return sim_xlate_klm(vhca, mkey, addr, len, write, depth, list);
 	case MLX5_SIM_MKEY_CROSSING:
-		return sim_xlate_remote(mkey, addr, len, write, depth, list);
+		return sim_xlate_remote(vhca, mkey, addr, len, write, depth,
+					list);
 	default:
 		return -EACCES;
 	}

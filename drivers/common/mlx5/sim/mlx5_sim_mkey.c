@@ -99,6 +99,19 @@ mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca, uint32_t key)
 	return mkey;
 }
 
+bool
+mlx5_sim_cross_permitted(const struct mlx5_sim_vhca *importer,
+			 const struct mlx5_sim_vhca *owner,
+			 const struct mlx5_sim_mkey *target)
+{
+	if (importer == owner)
+		return true;
+	if ((owner->caps.cross_rule & MLX5_SIM_CROSS_GRANT) && !target->allowed)
+		return false;
+	return !(owner->caps.cross_rule & MLX5_SIM_CROSS_MARK) ||
+	       target->crossed_side;
+}
+
 struct mlx5_sim_mkey *
 mlx5_sim_remote_get(const struct mlx5_sim_remote *r)
 {
@@ -264,8 +277,14 @@ sim_mkey_check_crossing(struct mlx5_sim_file *file, const void *mkc,
 					      translations_octword_size));
 	if (tmkey == NULL)
 		return MLX5_SIM_SYND_MKEY_CROSS_TARGET;
-	if (!tmkey->allowed)
-		return MLX5_SIM_SYND_MKEY_CROSS_NOT_ALLOWED;
+	if (owner != vhca) {
+		if ((owner->caps.cross_rule & MLX5_SIM_CROSS_GRANT) &&
+		    !tmkey->allowed)
+			return MLX5_SIM_SYND_MKEY_CROSS_NOT_ALLOWED;
+		if ((owner->caps.cross_rule & MLX5_SIM_CROSS_MARK) &&
+		    !tmkey->crossed_side)
+			return MLX5_SIM_SYND_MKEY_CROSS_NOT_MARKED;
+	}
 	target->vhca = owner;
 	target->index = tmkey->index;
 	target->serial = tmkey->serial;
@@ -358,6 +377,7 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 	mkey->lw = MLX5_GET(mkc, mkc, lw);
 	mkey->lr = MLX5_GET(mkc, mkc, lr);
 	mkey->en_rinval = MLX5_GET(mkc, mkc, en_rinval);
+	mkey->crossed_side = MLX5_GET(mkc, mkc, crossed_side_mkey);
 	mkey->crypto_en = MLX5_GET(mkc, mkc, crypto_en);
 	mkey->log_page_size = MLX5_GET(mkc, mkc, log_page_size);
 	mkey->qpn = MLX5_GET(mkc, mkc, qpn);

@@ -84,6 +84,12 @@ struct mlx5_sim_caps {
 	bool pacing;
 	bool pp_uid;       /* packet_pacing_uid: the PP object exists. */
 	bool signature;    /* Signature offload (BLOCK_SIGNATURE mkeys). */
+	/*
+	 * What this vHCA's firmware requires of one of its mkeys before a
+	 * crossing mkey of another vHCA may target it (MLX5_SIM_CROSS_*): no
+	 * public source settles it, so it is a setting.
+	 */
+	uint8_t cross_rule;
 	bool update_tag;
 	bool crypto;
 	bool odp;          /* On-demand paging, implicit ODP included. */
@@ -91,6 +97,11 @@ struct mlx5_sim_caps {
 	uint32_t pp_min_rate;
 	uint32_t pp_max_rate;
 };
+
+/* Requirements of a crossing target (struct mlx5_sim_caps.cross_rule). */
+#define MLX5_SIM_CROSS_GRANT RTE_BIT32(0) /* ALLOW_OTHER_VHCA_ACCESS. */
+#define MLX5_SIM_CROSS_MARK RTE_BIT32(1)  /* mkc.crossed_side_mkey. */
+#define MLX5_SIM_CROSS_BOTH (MLX5_SIM_CROSS_GRANT | MLX5_SIM_CROSS_MARK)
 
 /* Fault injection setting. */
 struct mlx5_sim_fault {
@@ -222,6 +233,8 @@ struct mlx5_sim_mkey {
 	} u;
 	/* ALLOW_OTHER_VHCA_ACCESS grant. */
 	bool allowed;
+	/* Created with mkc.crossed_side_mkey (a target of crossing). */
+	bool crossed_side;
 	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
 };
 
@@ -379,6 +392,7 @@ enum {
 	MLX5_SIM_CAP_ODP = RTE_BIT32(8),
 	MLX5_SIM_CAP_PP_UID = RTE_BIT32(9),
 	MLX5_SIM_CAP_SIGNATURE = RTE_BIT32(10),
+	MLX5_SIM_CAP_CROSS_RULE = RTE_BIT32(11),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -461,6 +475,14 @@ struct mlx5_sim_mkey *mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca,
 				       uint32_t index);
 struct mlx5_sim_mkey *mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca,
 					   uint32_t key);
+/*
+ * May a crossing mkey of @importer reach @target (of vHCA @owner) now? The
+ * owner's cross_rule decides; a vHCA crossing to its own mkeys needs
+ * nothing (the kernel's data-direct MR does so with no grant).
+ */
+bool mlx5_sim_cross_permitted(const struct mlx5_sim_vhca *importer,
+			      const struct mlx5_sim_vhca *owner,
+			      const struct mlx5_sim_mkey *target);
 struct mlx5_sim_mkey *mlx5_sim_remote_get(const struct mlx5_sim_remote *r);
 uint32_t mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 				  size_t inlen, void *out,

@@ -43,6 +43,13 @@
  *                                                   pp_min_rate <= pp_max_rate
  *   update_tag     0|1                 1            mlx5dv_create_mkey
  *                                                   accepts UPDATE_TAG
+ *   cross_rule     grant|mark|both     both         what an mkey needs before
+ *                                                   crossing mkeys of other
+ *                                                   vHCAs may target it:
+ *                                                   the grant, the
+ *                                                   crossed_side_mkey mark,
+ *                                                   or both (unsettled by
+ *                                                   public sources)
  *   signature      0|1                 1            signature offload:
  *                                                   mlx5dv_create_mkey
  *                                                   accepts BLOCK_SIGNATURE
@@ -107,6 +114,7 @@ static const char *const sim_devarg_keys[] = {
 	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
 	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
+	"cross_rule",
 	"odp",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
@@ -221,6 +229,20 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "update_tag") == 0) {
 		ret = sim_parse_bool(key, value, &caps->update_tag);
 		da->caps_given |= MLX5_SIM_CAP_UPDATE_TAG;
+	} else if (strcmp(key, "cross_rule") == 0) {
+		ret = 0;
+		if (value != NULL && strcmp(value, "grant") == 0) {
+			caps->cross_rule = MLX5_SIM_CROSS_GRANT;
+		} else if (value != NULL && strcmp(value, "mark") == 0) {
+			caps->cross_rule = MLX5_SIM_CROSS_MARK;
+		} else if (value != NULL && strcmp(value, "both") == 0) {
+			caps->cross_rule = MLX5_SIM_CROSS_BOTH;
+		} else {
+			SIM_LOG(ERR, "devarg %s=%s: expected grant, mark or both",
+				key, value != NULL ? value : "");
+			ret = -EINVAL;
+		}
+		da->caps_given |= MLX5_SIM_CAP_CROSS_RULE;
 	} else if (strcmp(key, "signature") == 0) {
 		ret = sim_parse_bool(key, value, &caps->signature);
 		da->caps_given |= MLX5_SIM_CAP_SIGNATURE;
@@ -283,6 +305,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.update_tag = true,
 			.crypto = true,
 			.signature = true,
+			.cross_rule = MLX5_SIM_CROSS_BOTH,
 			.odp = true,
 			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
 			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
@@ -435,6 +458,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"update_tag=<0|1> "
 	"crypto=<0|1> "
 	"signature=<0|1> "
+	"cross_rule=<grant|mark|both> "
 	"odp=<0|1> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
