@@ -697,6 +697,35 @@ test_crossing_rules(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Firmware completes an alias CREATE with a bad alias_context.status: the
+ * import fails as a refusal (EINVAL) and leaves nothing on the device.
+ */
+static int
+test_alias_bad_status(void)
+{
+	struct mlx5_common_device *imp;
+	uint16_t vhca;
+	uint32_t mkey;
+	long live;
+
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim2", "card=50,vhca_id=4,alias_status=2"),
+			    "");
+	imp = sim_cdev("mlx5_sim2");
+	live = sim_live(CARD, 4);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, 4096, key_a,
+						    &vhca, &mkey), "");
+	rte_errno = 0;
+	TEST_ASSERT(rte_pmd_mlx5_import_mem(imp->dev, vhca, mkey, key_a) == 0,
+		    "an alias created with status 2 is a refusal");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	TEST_ASSERT_EQUAL(sim_live(CARD, 4), live,
+			  "the unusable alias was destroyed");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_caps_up_front(void)
 {
@@ -1043,6 +1072,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "import_races_remove", test_import_races_remove },
 	{ "release_bad_value", test_release_bad_value },
 	{ "crossing_rules", test_crossing_rules },
+	{ "alias_bad_status", test_alias_bad_status },
 	{ "caps_up_front", test_caps_up_front },
 	{ "private_iova", test_private_iova },
 	{ "concurrency", test_concurrency },

@@ -357,6 +357,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->signature;
 	case MLX5_SIM_CAP_CROSS_RULE:
 		return caps->cross_rule;
+	case MLX5_SIM_CAP_ALIAS_STATUS:
+		return caps->alias_status;
 	default:
 		return caps->crypto;
 	}
@@ -384,6 +386,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_PP_UID, "pp_uid" },
 		{ MLX5_SIM_CAP_SIGNATURE, "signature" },
 		{ MLX5_SIM_CAP_CROSS_RULE, "cross_rule" },
+		{ MLX5_SIM_CAP_ALIAS_STATUS, "alias_status" },
 	};
 	unsigned int i;
 

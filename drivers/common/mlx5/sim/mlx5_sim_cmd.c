@@ -359,7 +359,8 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 	case MLX5_CMD_OP_DESTROY_MKEY:
 		return mlx5_sim_cmd_destroy_mkey(file, in);
 	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
-		return mlx5_sim_cmd_create_gobj(file, in, inlen, out, obj);
+		return mlx5_sim_cmd_create_gobj(file, in, inlen, out, outlen,
+						obj);
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 		return mlx5_sim_cmd_query_gobj(file, in, out, outlen);
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:

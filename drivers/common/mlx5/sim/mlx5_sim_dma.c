@@ -135,7 +135,8 @@ sim_xlate_remote(const struct mlx5_sim_vhca *vhca,
 	if (target == NULL)
 		return -ENOENT; /* The owner destroyed it. */
 	/* An alias always needs the grant; a crossing key, the owner's rule. */
-	if (mkey->kind == MLX5_SIM_MKEY_ALIAS ? !target->allowed :
+	if (mkey->kind == MLX5_SIM_MKEY_ALIAS ?
+	    !target->allowed || mkey->u.alias.bad_status != 0 :
 	    !mlx5_sim_cross_permitted(vhca, r->vhca, target))
 		return -EACCES;
 	/* The crossing path carries no key; an alias carries the owner's. */

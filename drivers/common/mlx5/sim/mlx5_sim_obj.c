@@ -25,7 +25,8 @@ sim_alias_valid(const struct mlx5_sim_mkey *alias)
 	const struct mlx5_sim_mkey *target =
 		mlx5_sim_remote_get(&alias->u.alias.target);
 
-	return target != NULL && target->allowed &&
+	return alias->u.alias.bad_status == 0 && target != NULL &&
+	       target->allowed &&
 	       memcmp(target->access_key, alias->u.alias.access_key,
 		      MLX5_ACCESS_KEY_LEN) == 0;
 }
@@ -50,7 +51,8 @@ sim_gobj_lookup(struct mlx5_sim_file *file, const void *in,
 
 uint32_t
 mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
-			 size_t inlen, void *out, struct mlx5_sim_devx_obj *obj)
+			 size_t inlen, void *out, size_t outlen,
+			 struct mlx5_sim_devx_obj *obj)
 {
 	const void *actx = MLX5_ADDR_OF(create_alias_obj_in, in, alias_ctx);
 	struct mlx5_sim_vhca *vhca = file->vhca;
@@ -112,6 +114,12 @@ mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
 	pd->users++;
 	vhca->live.general_objs++;
 	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, alias->index);
+	/* The answer carries the alias context when there is room for it. */
+	alias->u.alias.bad_status = vhca->caps.alias_status;
+	if (outlen >= MLX5_ST_SZ_BYTES(create_alias_obj_out))
+		MLX5_SET(alias_context,
+			 MLX5_ADDR_OF(create_alias_obj_out, out, alias_ctx),
+			 status, alias->u.alias.bad_status);
 	obj->kind = MLX5_SIM_OBJ_ALIAS;
 	obj->obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY;
 	obj->index = alias->index;
@@ -138,8 +146,9 @@ mlx5_sim_cmd_query_gobj(struct mlx5_sim_file *file, const void *in,
 	MLX5_SET(alias_context, actx, object_id_to_be_accessed,
 		 alias->u.alias.obj_id);
 	MLX5_SET(alias_context, actx, status,
+		 alias->u.alias.bad_status ? alias->u.alias.bad_status :
 		 sim_alias_valid(alias) ? MLX5_ALIAS_STATUS_OK :
-					  MLX5_SIM_ALIAS_STATUS_INVALID);
+		 MLX5_SIM_ALIAS_STATUS_INVALID);
 	/* The access key is a secret: never read back. */
 	*(rte_be32_t *)MLX5_ADDR_OF(alias_context, actx, metadata) =
 		rte_cpu_to_be_32(alias->pdn);

@@ -90,6 +90,12 @@ struct mlx5_sim_caps {
 	 * public source settles it, so it is a setting.
 	 */
 	uint8_t cross_rule;
+	/*
+	 * Complete every alias CREATE with this alias_context.status (0:
+	 * none): firmware can create an alias it cannot use, and the driver
+	 * must tell.
+	 */
+	uint8_t alias_status;
 	bool update_tag;
 	bool crypto;
 	bool odp;          /* On-demand paging, implicit ODP included. */
@@ -229,6 +235,8 @@ struct mlx5_sim_mkey {
 			uint16_t vhca_id;
 			uint32_t obj_id;
 			uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+			/* Created with a bad status: never usable. */
+			uint8_t bad_status;
 		} alias;
 	} u;
 	/* ALLOW_OTHER_VHCA_ACCESS grant. */
@@ -393,6 +401,7 @@ enum {
 	MLX5_SIM_CAP_PP_UID = RTE_BIT32(9),
 	MLX5_SIM_CAP_SIGNATURE = RTE_BIT32(10),
 	MLX5_SIM_CAP_CROSS_RULE = RTE_BIT32(11),
+	MLX5_SIM_CAP_ALIAS_STATUS = RTE_BIT32(12),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -496,7 +505,7 @@ void mlx5_sim_mkey_reclaim(struct mlx5_sim_vhca *vhca,
 
 /* General objects and cross-vHCA access (mlx5_sim_obj.c). */
 uint32_t mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
-				  size_t inlen, void *out,
+				  size_t inlen, void *out, size_t outlen,
 				  struct mlx5_sim_devx_obj *obj);
 uint32_t mlx5_sim_cmd_query_gobj(struct mlx5_sim_file *file, const void *in,
 				 void *out, size_t outlen);

@@ -50,6 +50,10 @@
  *                                                   crossed_side_mkey mark,
  *                                                   or both (unsettled by
  *                                                   public sources)
+ *   alias_status   0..7                0            complete every alias
+ *                                                   CREATE with this
+ *                                                   alias_context.status
+ *                                                   (an unusable alias)
  *   signature      0|1                 1            signature offload:
  *                                                   mlx5dv_create_mkey
  *                                                   accepts BLOCK_SIGNATURE
@@ -114,7 +118,7 @@ static const char *const sim_devarg_keys[] = {
 	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
 	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
-	"cross_rule",
+	"cross_rule", "alias_status",
 	"odp",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
@@ -243,6 +247,10 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 			ret = -EINVAL;
 		}
 		da->caps_given |= MLX5_SIM_CAP_CROSS_RULE;
+	} else if (strcmp(key, "alias_status") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, 7, &v);
+		caps->alias_status = (uint8_t)v;
+		da->caps_given |= MLX5_SIM_CAP_ALIAS_STATUS;
 	} else if (strcmp(key, "signature") == 0) {
 		ret = sim_parse_bool(key, value, &caps->signature);
 		da->caps_given |= MLX5_SIM_CAP_SIGNATURE;
@@ -459,6 +467,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"crypto=<0|1> "
 	"signature=<0|1> "
 	"cross_rule=<grant|mark|both> "
+	"alias_status=<0-7> "
 	"odp=<0|1> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
