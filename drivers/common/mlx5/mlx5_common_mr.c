@@ -64,7 +64,9 @@ mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start, uintptr_t end,
 	    enum mlx5_mr_kind kind)
 {
 	const struct mlx5_glue *glue = cache->cdev->glue;
-	struct mlx5_mr *mr = mlx5_malloc(cache->cdev, MLX5_MEM_ZERO,
+	/* Freed from EAL's memory event callbacks: no rte_free() there. */
+	struct mlx5_mr *mr = mlx5_malloc(cache->cdev,
+					 MLX5_MEM_SYS | MLX5_MEM_ZERO,
 					 sizeof(*mr), 0, SOCKET_ID_ANY);
 
 	if (mr == NULL) {

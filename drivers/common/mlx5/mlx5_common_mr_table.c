@@ -37,13 +37,18 @@ static int
 mlx5_mr_table_alloc(struct mlx5_mr_table *t,
 		    const struct mlx5_common_device *cdev, uint32_t cap)
 {
+	/*
+	 * System memory whatever sys_mem_en says: the global table is
+	 * rebuilt from EAL's memory event callbacks, which run with EAL's
+	 * memory lock held, where rte_malloc()/rte_free() would deadlock.
+	 */
 	t->cdev = cdev;
-	t->starts = mlx5_malloc(cdev, 0, cap * sizeof(*t->starts), 0,
-				SOCKET_ID_ANY);
-	t->ends = mlx5_malloc(cdev, MLX5_MEM_ZERO, cap * sizeof(*t->ends), 0,
-			      SOCKET_ID_ANY);
-	t->lkeys = mlx5_malloc(cdev, MLX5_MEM_ZERO, cap * sizeof(*t->lkeys),
-			       0, SOCKET_ID_ANY);
+	t->starts = mlx5_malloc(cdev, MLX5_MEM_SYS,
+				cap * sizeof(*t->starts), 0, SOCKET_ID_ANY);
+	t->ends = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+			      cap * sizeof(*t->ends), 0, SOCKET_ID_ANY);
+	t->lkeys = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+			       cap * sizeof(*t->lkeys), 0, SOCKET_ID_ANY);
 	if (t->starts == NULL || t->ends == NULL || t->lkeys == NULL) {
 		mlx5_mr_table_free(t);
 		return -ENOMEM;
