@@ -20,7 +20,6 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
-#include "mlx5_devx_cmds.h"
 #include "mlx5_sim_priv.h"
 
 /* Offset of the doorbell (BlueFlame) register in a UAR page. */
@@ -625,8 +624,13 @@ mlx5_sim_import_pd(struct ibv_context *ctx, uint32_t pd_handle)
 		return NULL;
 	}
 	mlx5_sim_vhca_lock(file->vhca);
+	/*
+	 * Only a verbs PD has a handle: one made by DEVX ALLOC_PD is a DEVX
+	 * object (handle field 0), which DEALLOC_PD frees whatever handles
+	 * refer to it.
+	 */
 	TAILQ_FOREACH(obj, &file->pd_objs, next)
-		if (obj->alive && obj->handle == pd_handle)
+		if (obj->alive && !obj->devx && obj->handle == pd_handle)
 			break;
 	if (obj == NULL) {
 		mlx5_sim_vhca_unlock(file->vhca);

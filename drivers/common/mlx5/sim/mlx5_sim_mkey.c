@@ -15,7 +15,6 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
-#include "mlx5_devx_cmds.h"
 #include "mlx5_sim_priv.h"
 
 /* Flags mlx5dv_create_mkey knows (rdma-core v44). */

@@ -5,6 +5,13 @@
 /*
  * Internal model of the software device, shared by the sim/ files.
  *
+ * The model is the hardware (kernel + firmware): it includes no driver
+ * header and calls no driver function (devtools/check-sim-model.sh, run by
+ * the test command, enforces it). It speaks the PRM (mlx5_prm*.h) and
+ * rdma-core's types; the vdev bus driver and the backend operations table
+ * that connect it to the common layer are the adapter beside it
+ * (mlx5_sim_vdev.c, mlx5_sim_adapter.h).
+ *
  * Locking: the registry lock guards the card table, the list of every vHCA
  * and the list of every open "uverbs file". One lock per card guards the
  * state of all the vHCAs of that card (objects, tables, counters, fault
@@ -33,7 +40,10 @@
 #include <rte_bitops.h>
 #include <rte_log.h>
 
-#include "mlx5_glue.h"
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+/* The PRM layouts: the spec the device implements, shared with the driver. */
 #include "mlx5_prm.h"
 #include "mlx5_sim.h"
 
@@ -517,9 +527,6 @@ uint32_t mlx5_sim_cmd_allow_access(struct mlx5_sim_file *file,
 
 /* Packet pacing (mlx5_sim_pp.c). */
 void mlx5_sim_pp_reclaim(struct mlx5_sim_file *file);
-
-/* The backend (mlx5_sim_vdev.c). */
-extern const struct mlx5_glue mlx5_sim_glue;
 
 /* Backend operations, spread over the files above. */
 struct ibv_device **mlx5_sim_get_device_list(int *num_devices);

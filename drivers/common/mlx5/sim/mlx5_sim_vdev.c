@@ -108,7 +108,7 @@
 
 #include "mlx5_common.h"
 #include "mlx5_common_mr.h"
-#include "mlx5_sim_priv.h"
+#include "mlx5_sim_adapter.h"
 
 #define SIM_DEFAULT_PP_TABLE_SIZE 128
 #define SIM_DEFAULT_PP_MIN_RATE 1000

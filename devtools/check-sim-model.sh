@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# The software device's model is the hardware (kernel + firmware): it
+# includes no driver header and calls no driver function, as a QEMU device
+# core knows no guest driver. Checked two ways:
+#  - includes: a model source (drivers/common/mlx5/sim, except the adapter:
+#    mlx5_sim_vdev.c, mlx5_sim_adapter.h) includes, of the project's
+#    headers, only the PRM layouts (mlx5_prm*.h, the spec shared with the
+#    driver) and the model's own (mlx5_sim*.h); the PRM headers include
+#    only each other;
+#  - calls: the model's compiled objects reference no mlx5_ symbol that is
+#    not the model's own (mlx5_sim_*).
+# Usage: check-sim-model.sh SOURCE_ROOT [BUILD_ROOT]
+set -eu
+src=$1
+build=${2:-}
+sim=$src/drivers/common/mlx5/sim
+bad=0
+
+is_adapter() {
+	case ${1##*/} in
+	mlx5_sim_vdev.c|mlx5_sim_adapter.h) return 0 ;;
+	esac
+	return 1
+}
+
+for f in "$sim"/*.c "$sim"/*.h; do
+	is_adapter "$f" && continue
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case $inc in
+		mlx5_prm*.h|mlx5_sim*.h)
+			[ "$inc" != mlx5_sim_adapter.h ] && continue ;;
+		esac
+		echo "check-sim-model: ${f#$src/} includes \"$inc\", a header of the driver or the adapter"
+		bad=1
+	done
+	if grep -n '^#include <\(mlx5_\|rte_pmd_mlx5\)' "$f"; then
+		echo "check-sim-model: ${f#$src/} includes a driver header"
+		bad=1
+	fi
+done
+for f in "$src"/drivers/common/mlx5/mlx5_prm*.h; do
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case $inc in
+		mlx5_prm*.h) continue ;;
+		esac
+		echo "check-sim-model: ${f#$src/} (the PRM) includes \"$inc\""
+		bad=1
+	done
+done
+
+if [ -n "$build" ]; then
+	n=0
+	for o in "$build"/drivers/*.p/*mlx5_sim_*.c.o; do
+		[ -f "$o" ] || continue
+		case $o in *mlx5_sim_vdev.c.o) continue ;; esac
+		n=$((n + 1))
+		calls=$(nm -u "$o" | awk '{print $NF}' |
+			grep '^mlx5_' | grep -v '^mlx5_sim_' || true)
+		if [ -n "$calls" ]; then
+			echo "check-sim-model: ${o##*/} calls driver functions:" $calls
+			bad=1
+		fi
+	done
+	if [ "$n" = 0 ]; then
+		echo "check-sim-model: no model object found under $build/drivers"
+		bad=1
+	fi
+	echo "check-sim-model: $n model objects call no driver function"
+fi
+if [ "$bad" != 0 ]; then
+	echo "check-sim-model: FAILED"
+	exit 1
+fi
+echo "check-sim-model: the model includes no driver header"
