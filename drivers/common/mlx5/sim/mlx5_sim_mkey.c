@@ -536,6 +536,27 @@ mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 	return 0;
 }
 
+int
+mlx5_sim_verbs_mkey_destroy(struct mlx5_sim_vhca *vhca, uint32_t index,
+			    uint64_t serial)
+{
+	struct mlx5_sim_mkey *mkey;
+	int err;
+
+	mlx5_sim_vhca_lock(vhca);
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_MKEY,
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
+		mlx5_sim_vhca_unlock(vhca);
+		return err;
+	}
+	/* Gone already if its file was reclaimed meanwhile. */
+	mkey = mlx5_sim_mkey_at(vhca, index);
+	if (mkey != NULL && mkey->serial == serial)
+		mlx5_sim_mkey_release(vhca, mkey);
+	return 0;
+}
+
 struct mlx5dv_mkey *
 mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 {
@@ -622,7 +643,6 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 {
 	struct mlx5_sim_dv_mkey *dvmk;
 	struct mlx5_sim_vhca *vhca;
-	struct mlx5_sim_mkey *mkey;
 	int err;
 
 	if (dv == NULL)
@@ -631,16 +651,9 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 	if (dvmk->magic != MLX5_SIM_MAGIC_DVMK)
 		return EINVAL;
 	vhca = dvmk->file->vhca;
-	mlx5_sim_vhca_lock(vhca);
-	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_MKEY,
-				  MLX5_SIM_SYND_OK);
-	if (err != 0) {
-		mlx5_sim_vhca_unlock(vhca);
+	err = mlx5_sim_verbs_mkey_destroy(vhca, dvmk->index, dvmk->serial);
+	if (err != 0)
 		return err;
-	}
-	mkey = mlx5_sim_mkey_at(vhca, dvmk->index);
-	if (mkey != NULL && mkey->serial == dvmk->serial)
-		mlx5_sim_mkey_release(vhca, mkey);
 	TAILQ_REMOVE(&dvmk->file->dv_mkeys, dvmk, next);
 	mlx5_sim_vhca_unlock(vhca);
 	dvmk->magic = MLX5_SIM_MAGIC_DEAD;

@@ -485,6 +485,14 @@ int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
 int mlx5_sim_verbs_mkey_create(struct mlx5_sim_pd *spd,
 			       enum mlx5_sim_mkey_origin origin,
 			       uint32_t rule, struct mlx5_sim_mkey **out);
+/*
+ * DESTROY_MKEY of a key made through verbs (dereg_mr, mlx5dv_destroy_mkey):
+ * one path for both. On success the vHCA lock is held (the caller unlinks
+ * its handle); otherwise it is not and the return value is the kernel's
+ * errno of the refusal.
+ */
+int mlx5_sim_verbs_mkey_destroy(struct mlx5_sim_vhca *vhca, uint32_t index,
+				uint64_t serial);
 bool mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca);
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Verbs memory regions: ibv_reg_mr() as the kernel does it (pin, then
+ * CREATE_MKEY of an mkey over the process's virtual addresses), on-demand
+ * paging and the implicit MR, and ibv_dereg_mr().
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "mlx5_sim_priv.h"
+
+/* Verbs memory regions: an mkey over the process's virtual addresses. */
+
+#define SIM_MR_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+		       IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
+		       IBV_ACCESS_MW_BIND | IBV_ACCESS_HUGETLB | \
+		       IBV_ACCESS_OPTIONAL_RANGE | IBV_ACCESS_ON_DEMAND)
+
+/*
+ * rdma-core's implicit ODP MR: address 0 (NULL), length SIZE_MAX, with
+ * IBV_ACCESS_ON_DEMAND; it translates every address of the process.
+ */
+static bool
+sim_mr_implicit(const void *addr, size_t length, int access)
+{
+	return addr == NULL && length == SIZE_MAX &&
+	       (access & IBV_ACCESS_ON_DEMAND);
+}
+
+struct ibv_mr *
+mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_mkey *mkey = NULL;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_mr *mr;
+	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	bool implicit = sim_mr_implicit(addr, length, access);
+	int ret;
+
+	if (spd == NULL || length == 0 ||
+	    (uintptr_t)addr + length - 1 < (uintptr_t)addr ||
+	    /* The whole space is an implicit ODP MR or nothing. */
+	    (addr == NULL && length == SIZE_MAX && !implicit) ||
+	    (access & ~SIM_MR_ACCESS) ||
+	    /* Remote write and atomics need local write (IB spec). */
+	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	file = spd->obj->file;
+	vhca = file->vhca;
+	/* The kernel refuses ODP on a device without it (ib_check_mr_access). */
+	if (odp && !vhca->caps.odp) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/*
+	 * ODP pins nothing: pages are checked when the device touches them.
+	 * Otherwise the pin needs write access for a writable registration
+	 * (the kernel's ib_access_writable()).
+	 */
+	errno = odp ? 0 : mlx5_sim_range_pinnable(addr, length,
+		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_ATOMIC));
+	if (errno != 0)
+		return NULL;
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_MR,
+					 MLX5_SIM_SYND_OK, &mkey);
+	if (ret != 0) {
+		free(mr);
+		errno = ret;
+		return NULL;
+	}
+	mkey->kind = MLX5_SIM_MKEY_VA;
+	mkey->access_mode = MLX5_MKC_ACCESS_MODE_MTT;
+	mkey->lw = !!(access & IBV_ACCESS_LOCAL_WRITE);
+	mkey->rr = !!(access & IBV_ACCESS_REMOTE_READ);
+	mkey->rw = !!(access & IBV_ACCESS_REMOTE_WRITE);
+	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
+	mkey->start = (uintptr_t)addr;
+	mkey->len = implicit ? 0 : length;
+	mkey->length64 = implicit;
+	mkey->odp = odp;
+	vhca->live.mrs++;
+	mr->ibmr.context = pd->context;
+	mr->ibmr.pd = pd;
+	mr->ibmr.addr = addr;
+	mr->ibmr.length = length;
+	mr->ibmr.handle = mkey->index;
+	mr->ibmr.lkey = mkey->index << 8 | mkey->variant;
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	mr->magic = MLX5_SIM_MAGIC_MR;
+	mr->file = file;
+	mr->index = mkey->index;
+	mr->serial = mkey->serial;
+	TAILQ_INSERT_TAIL(&file->mrs, mr, next);
+	mlx5_sim_vhca_unlock(vhca);
+	return &mr->ibmr;
+}
+
+int
+mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
+{
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_mr *mr;
+	int err;
+
+	if (ibmr == NULL)
+		return EINVAL;
+	mr = MLX5_SIM_OF(ibmr, struct mlx5_sim_mr, ibmr);
+	if (mr->magic != MLX5_SIM_MAGIC_MR)
+		return EINVAL;
+	vhca = mr->file->vhca;
+	err = mlx5_sim_verbs_mkey_destroy(vhca, mr->index, mr->serial);
+	if (err != 0)
+		return err;
+	TAILQ_REMOVE(&mr->file->mrs, mr, next);
+	mlx5_sim_vhca_unlock(vhca);
+	mr->magic = MLX5_SIM_MAGIC_DEAD;
+	free(mr);
+	return 0;
+}
