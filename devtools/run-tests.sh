@@ -278,6 +278,21 @@ elif [ -z "${SKIP_TSAN:-}" ]; then
 	echo "tsan: no clang; skipped"
 fi
 
+# libFuzzer targets (clang, ASan + UBSan): the devargs parsers, the
+# software device's command interpreter (every DEVX entry point, two
+# vHCAs), the public API's arguments; each for a bounded time on a copy of
+# its corpus (test/fuzz/corpus). Prints executions and crashes per target;
+# a crash, leak or timeout fails the run.
+if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_FUZZ:-}" ]; then
+	if ! FUZZ_BUILD_DIR="$BUILD_DIR-fuzz" \
+			devtools/run-fuzz.sh "${FUZZ_SECONDS:-60}" </dev/null; then
+		echo "fuzz: FAILED"
+		rc=1
+	fi
+elif [ -z "${SKIP_FUZZ:-}" ]; then
+	echo "fuzz: no clang; skipped"
+fi
+
 # Every meson result of this run: the main build's and the sanitizer builds'.
 logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json \
 	"$BUILD_DIR-asan"/meson-logs/testlog*.json \
