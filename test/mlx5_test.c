@@ -10,6 +10,7 @@
 #include <rte_log.h>
 
 #include "mlx5_test.h"
+#include "mlx5_test_dev.h"
 
 static char *log_buf;
 static size_t log_len;
@@ -45,25 +46,34 @@ int
 mlx5_test_run(const struct mlx5_test_suite *suite, int argc, char **argv)
 {
 	char prefix[64];
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "256", "--no-pci", "--no-shconf",
+	/* Real devices (MLX5_TEST_DEVICE) replace --no-pci by -a pairs. */
+	char *eal_args[20] = {
+		argv[0], "--no-huge", "-m", "256", "--no-shconf",
 		"-l", "0", "--file-prefix", prefix,
-		"--log-level", "pmd.common.mlx5*:info", NULL,
+		"--log-level", "pmd.common.mlx5*:info",
 	};
-	int eal_argc = RTE_DIM(eal_args) - 1;
+	int eal_argc = 11;
 	unsigned int passed = 0, failed = 0, skipped = 0;
 	int ret;
 
 	(void)argc;
 	snprintf(prefix, sizeof(prefix), "mlx5test%d", (int)getpid());
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (tdev_env_init() != 0)
+		return 1;
+	if (tdev_hw())
+		eal_argc += tdev_eal_args(&eal_args[eal_argc]);
+	else
+		eal_args[eal_argc++] = "--no-pci";
 	ret = rte_eal_init(eal_argc, eal_args);
 	if (ret < 0) {
 		printf("%s: EAL init failed: %s\n", suite->name,
 		       rte_strerror(rte_errno));
 		return 1;
 	}
-	printf("suite %s\n", suite->name);
+	tdev_eal_ready();
+	printf("suite %s%s%s\n", suite->name, tdev_hw() ? " on " : "",
+	       tdev_hw() ? tdev_name(0) : "");
 	if (suite->setup != NULL && suite->setup() != TEST_SUCCESS) {
 		printf("%s: suite setup failed\n", suite->name);
 		rte_eal_cleanup();

@@ -60,6 +60,27 @@ static const struct {
 	{ MLX5_CMD_OP_CREATE_UMEM, "CREATE_UMEM" },
 	{ MLX5_CMD_OP_DESTROY_UMEM, "DESTROY_UMEM" },
 	{ MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS, "ALLOW_OTHER_VHCA_ACCESS" },
+	{ MLX5_CMD_OP_CREATE_CQ, "CREATE_CQ" },
+	{ MLX5_CMD_OP_DESTROY_CQ, "DESTROY_CQ" },
+	{ MLX5_CMD_OP_QUERY_CQ, "QUERY_CQ" },
+	{ MLX5_CMD_OP_MODIFY_CQ, "MODIFY_CQ" },
+	{ MLX5_CMD_OP_CREATE_QP, "CREATE_QP" },
+	{ MLX5_CMD_OP_DESTROY_QP, "DESTROY_QP" },
+	{ MLX5_CMD_OP_RST2INIT_QP, "RST2INIT_QP" },
+	{ MLX5_CMD_OP_INIT2RTR_QP, "INIT2RTR_QP" },
+	{ MLX5_CMD_OP_RTR2RTS_QP, "RTR2RTS_QP" },
+	{ MLX5_CMD_OP_RTS2RTS_QP, "RTS2RTS_QP" },
+	{ MLX5_CMD_OP_2ERR_QP, "2ERR_QP" },
+	{ MLX5_CMD_OP_2RST_QP, "2RST_QP" },
+	{ MLX5_CMD_OP_QUERY_QP, "QUERY_QP" },
+	{ MLX5_CMD_OP_CREATE_SQ, "CREATE_SQ" },
+	{ MLX5_CMD_OP_MODIFY_SQ, "MODIFY_SQ" },
+	{ MLX5_CMD_OP_DESTROY_SQ, "DESTROY_SQ" },
+	{ MLX5_CMD_OP_QUERY_SQ, "QUERY_SQ" },
+	{ MLX5_CMD_OP_CREATE_RQ, "CREATE_RQ" },
+	{ MLX5_CMD_OP_MODIFY_RQ, "MODIFY_RQ" },
+	{ MLX5_CMD_OP_DESTROY_RQ, "DESTROY_RQ" },
+	{ MLX5_CMD_OP_QUERY_RQ, "QUERY_RQ" },
 };
 
 const char *
@@ -217,6 +238,10 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 					    crossing_vhca_mkey);
 	attr->general_obj_types = MLX5_GET64(cmd_hca_cap, cap,
 					     general_obj_types);
+	attr->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
+	attr->log_max_qp_sz = MLX5_GET(cmd_hca_cap, cap, log_max_qp_sz);
+	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
+	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
 }
 
 static void

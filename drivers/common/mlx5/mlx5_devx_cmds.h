@@ -43,6 +43,11 @@ struct mlx5_hca_attr {
 	bool null_mkey;
 	bool crossing_vhca_mkey;
 	uint64_t general_obj_types;
+	/* Queue limits (log2): CQEs per CQ, WQEs per QP work queue. */
+	uint8_t log_max_cq_sz;
+	uint8_t log_max_qp_sz;
+	uint8_t log_max_msg;      /* Largest message of a QP (log2 bytes). */
+	uint8_t cqe_version;
 	/* From cmd_hca_cap_2 (0 when hca_cap_2 is not set). */
 	uint32_t cross_vhca_object_to_object_supported;
 	uint64_t allowed_object_for_other_vhca_access;
@@ -274,5 +279,119 @@ int mlx5_devx_cmd_allow_other_vhca_access(struct mlx5_common_device *cdev,
  */
 __rte_internal
 int mlx5_devx_cmd_destroy(struct mlx5_devx_obj *obj);
+
+/* Attributes of CREATE_CQ: a ring and a doorbell record in umems. */
+struct mlx5_devx_cq_attr {
+	uint32_t log_cq_size;      /* log2 of the number of 64-byte CQEs. */
+	uint32_t uar_page_id;      /* UAR page of the CQ's doorbells. */
+	uint32_t eqn;              /* Event queue (mlx5dv_devx_query_eqn). */
+	uint32_t q_umem_id;        /* The ring. */
+	uint64_t q_umem_offset;
+	uint32_t db_umem_id;       /* The doorbell record (8 bytes). */
+	uint64_t db_umem_offset;
+	bool overrun_ignore;       /* cqc.oi: no error on overrun. */
+};
+
+/* What QUERY_CQ tells. */
+struct mlx5_devx_cq_info {
+	uint8_t status;            /* 0 OK, 0x9 overflow, 0xa write fail. */
+	uint32_t log_cq_size;
+	uint32_t uar_page_id;
+	uint32_t producer_counter;
+	uint32_t consumer_counter;
+};
+
+/* Attributes of CREATE_QP (RC, ring and doorbell record in umems). */
+struct mlx5_devx_qp_attr {
+	uint32_t pd;
+	uint32_t uar_page_id;
+	uint32_t cqn_snd;          /* Send completions. */
+	uint32_t cqn_rcv;          /* Receive completions. */
+	uint32_t log_sq_size;      /* log2 of 64-byte send WQE basic blocks. */
+	/* log2 of receive WQEs, 0 with no_rq; stride 16 << log_rq_stride. */
+	uint32_t log_rq_size;
+	uint32_t log_rq_stride;
+	bool no_rq;                /* Zero-size receive queue. */
+	uint32_t wq_umem_id;       /* Ring: receive queue, then send queue. */
+	uint64_t wq_umem_offset;
+	uint32_t db_umem_id;       /* Doorbell record: receive, send counter. */
+	uint64_t db_umem_offset;
+};
+
+/* What QUERY_QP tells. */
+struct mlx5_devx_qp_info {
+	uint8_t state;             /* enum mlx5_qp_state. */
+	uint32_t pd;
+	uint32_t remote_qpn;
+	uint32_t cqn_snd;
+	uint32_t cqn_rcv;
+	bool rre, rwe;
+	bool force_loopback;
+	uint16_t hw_sq_wqebb_counter;
+	uint32_t hw_rq_counter;
+};
+
+/**
+ * Create a completion queue (CREATE_CQ); the object's id is the CQ number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_cq(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_cq_attr *attr);
+
+/**
+ * Query a CQ made by mlx5_devx_cmd_create_cq().
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_cq(struct mlx5_devx_obj *cq,
+			   struct mlx5_devx_cq_info *info);
+
+/**
+ * Create an RC queue pair in the RST state (CREATE_QP); the object's id is
+ * the QP number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_qp(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_qp_attr *attr);
+
+/**
+ * Move a QP through one state transition.
+ *
+ * @param opcode
+ *   MLX5_CMD_OP_RST2INIT_QP (remote read and write enabled),
+ *   MLX5_CMD_OP_INIT2RTR_QP (connected to @p remote_qpn; a QP connected
+ *   to itself is forced to loopback), MLX5_CMD_OP_RTR2RTS_QP,
+ *   MLX5_CMD_OP_2ERR_QP or MLX5_CMD_OP_2RST_QP.
+ * @param remote_qpn
+ *   The peer QP (INIT2RTR only).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -EINVAL for another opcode or a transition the QP's state forbids
+ *   (BAD_QP_STATE).
+ */
+__rte_internal
+int mlx5_devx_cmd_modify_qp_state(struct mlx5_devx_obj *qp, uint16_t opcode,
+				  uint32_t remote_qpn);
+
+/**
+ * Query a QP made by mlx5_devx_cmd_create_qp().
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_qp(struct mlx5_devx_obj *qp,
+			   struct mlx5_devx_qp_info *info);
 
 #endif /* MLX5_DEVX_CMDS_H_ */

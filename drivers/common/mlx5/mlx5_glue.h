@@ -92,6 +92,16 @@ struct mlx5_glue {
 	struct mlx5dv_devx_uar *(*devx_alloc_uar)(struct ibv_context *ctx,
 						  uint32_t flags);
 	void (*devx_free_uar)(struct mlx5dv_devx_uar *uar);
+	/* The event queue of completion vector @vector (for CREATE_CQ). */
+	int (*devx_query_eqn)(struct ibv_context *ctx, uint32_t vector,
+			      uint32_t *eqn);
+	/*
+	 * The device noticing a send doorbell: called after the doorbell
+	 * record store and the 8-byte UAR store of a doorbell rung on @uar.
+	 * NULL on real devices (the UAR store is the notification); the
+	 * software device runs its engine here, in the caller's thread.
+	 */
+	void (*uar_kick)(struct mlx5dv_devx_uar *uar);
 
 	/* Indirect mkeys (mlx5dv_create_mkey). */
 	struct mlx5dv_mkey *(*dv_create_mkey)(struct mlx5dv_mkey_init_attr *attr);

@@ -178,5 +178,6 @@ struct mlx5_ifc_empty_out_bits {
 #include "mlx5_prm_mkey.h"
 #include "mlx5_prm_obj.h"
 #include "mlx5_prm_pp.h"
+#include "mlx5_prm_queue.h"
 
 #endif /* MLX5_PRM_H_ */

@@ -129,6 +129,8 @@ const struct mlx5_glue mlx5_ibv_glue = {
 	.devx_umem_dereg = mlx5dv_devx_umem_dereg,
 	.devx_alloc_uar = mlx5dv_devx_alloc_uar,
 	.devx_free_uar = mlx5dv_devx_free_uar,
+	.devx_query_eqn = mlx5dv_devx_query_eqn,
+	.uar_kick = NULL, /* The UAR store reaches the device. */
 
 	/* Indirect mkeys. */
 	.dv_create_mkey = mlx5dv_create_mkey,

@@ -112,6 +112,32 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_UMEM_BUSY = 0x51050004,       /* BAD_RES_STATE */
 	MLX5_SIM_SYND_UCTX_TABLE_FULL = 0x51050005, /* NO_RESOURCES */
 	MLX5_SIM_SYND_PD_UNKNOWN = 0x51050006,      /* BAD_RES */
+	/* Completion queues. */
+	MLX5_SIM_SYND_CQ_TABLE_FULL = 0x51060001,   /* NO_RESOURCES */
+	MLX5_SIM_SYND_CQ_SIZE = 0x51060002,         /* BAD_PARAM */
+	MLX5_SIM_SYND_CQ_CQE_SIZE = 0x51060003,     /* BAD_PARAM */
+	MLX5_SIM_SYND_CQ_EQN = 0x51060004,          /* BAD_PARAM */
+	MLX5_SIM_SYND_CQ_UNKNOWN = 0x51060005,      /* BAD_RES */
+	MLX5_SIM_SYND_CQ_BUSY = 0x51060006,         /* BAD_RES_STATE */
+	/* Umem-backed rings and doorbell records (CQ, QP). */
+	MLX5_SIM_SYND_Q_UMEM_UNKNOWN = 0x51060011,  /* BAD_RES */
+	MLX5_SIM_SYND_Q_UMEM_RANGE = 0x51060012,    /* BAD_PARAM */
+	MLX5_SIM_SYND_Q_DBR_ALIGN = 0x51060013,     /* BAD_PARAM */
+	MLX5_SIM_SYND_Q_UAR = 0x51060014,           /* BAD_PARAM */
+	MLX5_SIM_SYND_Q_UMEM_READ_ONLY = 0x51060015, /* BAD_PARAM */
+	/* Queue pairs. */
+	MLX5_SIM_SYND_QP_TABLE_FULL = 0x51070001,   /* NO_RESOURCES */
+	MLX5_SIM_SYND_QP_TYPE = 0x51070002,         /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_PD = 0x51070003,           /* BAD_RES */
+	MLX5_SIM_SYND_QP_CQ = 0x51070004,           /* BAD_RES */
+	MLX5_SIM_SYND_QP_SIZE = 0x51070005,         /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_RQ_TYPE = 0x51070006,      /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_TS_FORMAT = 0x51070007,    /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_UNKNOWN = 0x51070008,      /* BAD_RES */
+	MLX5_SIM_SYND_QP_STATE = 0x51070009,        /* BAD_QP_STATE */
+	MLX5_SIM_SYND_QP_PORT = 0x5107000a,         /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_MTU = 0x5107000b,          /* BAD_PARAM */
+	MLX5_SIM_SYND_QP_REMOTE = 0x5107000c,       /* BAD_PARAM */
 };
 
 /** Live objects and command counters of one vHCA. */
@@ -125,6 +151,8 @@ struct mlx5_sim_stats {
 	uint64_t general_objs; /**< General objects (alias objects). */
 	uint64_t pp_entries;   /**< Rate-table entries in use. */
 	uint64_t allowed;      /**< Mkeys granted to other vHCAs. */
+	uint64_t cqs;          /**< Completion queues. */
+	uint64_t qps;          /**< Queue pairs. */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */

@@ -151,11 +151,57 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_UMEM_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "umem table full" },
 	{ MLX5_SIM_SYND_UMEM_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
-	  "umem still backs an mkey" },
+	  "umem still backs an mkey or a queue" },
 	{ MLX5_SIM_SYND_UCTX_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "DEVX uid space exhausted" },
 	{ MLX5_SIM_SYND_PD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
 	  "no such PD of this context (DEALLOC_PD)" },
+	{ MLX5_SIM_SYND_CQ_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "CQ table full" },
+	{ MLX5_SIM_SYND_CQ_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "log_cq_size above log_max_cq_sz" },
+	{ MLX5_SIM_SYND_CQ_CQE_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "cqe_sz other than 64 bytes (the device models 64-byte CQEs)" },
+	{ MLX5_SIM_SYND_CQ_EQN, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "c_eqn is not an event queue of the device" },
+	{ MLX5_SIM_SYND_CQ_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no CQ with this number in this context" },
+	{ MLX5_SIM_SYND_CQ_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "CQ still used by a QP" },
+	{ MLX5_SIM_SYND_Q_UMEM_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "ring or doorbell umem is not a umem of this context" },
+	{ MLX5_SIM_SYND_Q_UMEM_RANGE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "ring or doorbell record beyond the end of its umem" },
+	{ MLX5_SIM_SYND_Q_DBR_ALIGN, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "doorbell record not 8-byte aligned" },
+	{ MLX5_SIM_SYND_Q_UAR, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "uar_page is not a UAR page of this context" },
+	{ MLX5_SIM_SYND_Q_UMEM_READ_ONLY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "ring or doorbell umem registered without local write" },
+	{ MLX5_SIM_SYND_QP_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "QP table full" },
+	{ MLX5_SIM_SYND_QP_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "QP service type other than RC, or no send queue (not modelled)" },
+	{ MLX5_SIM_SYND_QP_PD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "QP pd is not a PD of this context" },
+	{ MLX5_SIM_SYND_QP_CQ, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "cqn_snd or cqn_rcv is not a CQ of this context" },
+	{ MLX5_SIM_SYND_QP_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "log_sq_size or log_rq_size above log_max_qp_sz" },
+	{ MLX5_SIM_SYND_QP_RQ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "rq_type other than regular or zero-size (SRQ not modelled)" },
+	{ MLX5_SIM_SYND_QP_TS_FORMAT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "ts_format reserved value" },
+	{ MLX5_SIM_SYND_QP_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no QP with this number in this context" },
+	{ MLX5_SIM_SYND_QP_STATE, MLX5_CMD_STAT_BAD_QP_STATE_ERR,
+	  "transition not allowed from the QP's state" },
+	{ MLX5_SIM_SYND_QP_PORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "primary_address_path.vhca_port_num is not a port of the vHCA" },
+	{ MLX5_SIM_SYND_QP_MTU, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "QP mtu not 256..4096 bytes" },
+	{ MLX5_SIM_SYND_QP_REMOTE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "remote_qpn of a loopback QP is not a QP of this vHCA" },
 };
 
 static const struct mlx5_sim_rule *
@@ -434,6 +480,10 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->next_pdn = MLX5_SIM_PDN_BASE;
 	vhca->next_umem_id = 1;
 	vhca->next_uar_page = 1;
+	vhca->cqs.max = MLX5_SIM_MAX_CQS;
+	vhca->cqs.next = 1;
+	vhca->qps.max = MLX5_SIM_MAX_QPS;
+	vhca->qps.next = 1;
 	vhca->next_uid = 1;
 	vhca->ibdev.node_type = IBV_NODE_CA;
 	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
@@ -624,9 +674,12 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->general_objs = live->general_objs;
 	st->pp_entries = live->pp_entries;
 	st->allowed = live->allowed;
+	st->cqs = live->cqs;
+	st->qps = live->qps;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
-			   live->pp_entries + live->allowed;
+			   live->pp_entries + live->allowed + live->cqs +
+			   live->qps;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;

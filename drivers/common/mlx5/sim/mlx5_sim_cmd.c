@@ -81,6 +81,18 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(DESTROY_UMEM, SIM_CMD_KERNEL, mbox_in, mbox_out),
 	SIM_CMD(ALLOW_OTHER_VHCA_ACCESS, SIM_CMD_GENERAL,
 		allow_other_vhca_access_in, allow_other_vhca_access_out),
+	SIM_CMD(CREATE_CQ, SIM_CMD_CREATE, create_cq_in, create_cq_out),
+	SIM_CMD(DESTROY_CQ, SIM_CMD_DESTROY, destroy_cq_in, empty_out),
+	SIM_CMD(QUERY_CQ, SIM_CMD_QUERY, query_cq_in, query_cq_out),
+	SIM_CMD(CREATE_QP, SIM_CMD_CREATE, create_qp_in, create_qp_out),
+	SIM_CMD(DESTROY_QP, SIM_CMD_DESTROY, destroy_qp_in, destroy_qp_out),
+	SIM_CMD(RST2INIT_QP, SIM_CMD_MODIFY, rst2init_qp_in, rst2init_qp_out),
+	SIM_CMD(INIT2RTR_QP, SIM_CMD_MODIFY, init2rtr_qp_in, init2rtr_qp_out),
+	SIM_CMD(RTR2RTS_QP, SIM_CMD_MODIFY, rtr2rts_qp_in, rtr2rts_qp_out),
+	SIM_CMD(RTS2RTS_QP, SIM_CMD_MODIFY, rts2rts_qp_in, rts2rts_qp_out),
+	SIM_CMD(2ERR_QP, SIM_CMD_MODIFY, qp_2err_in, qp_2err_out),
+	SIM_CMD(2RST_QP, SIM_CMD_MODIFY, qp_2rst_in, qp_2rst_out),
+	SIM_CMD(QUERY_QP, SIM_CMD_QUERY, query_qp_in, query_qp_out),
 };
 
 /*
@@ -312,6 +324,12 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			   RTE_BIT64(SIM_OBJ_TYPE_UCTX) |
 			   RTE_BIT64(SIM_OBJ_TYPE_UMEM));
 		MLX5_SET(cmd_hca_cap, cap, crossing_vhca_mkey, crossing);
+		MLX5_SET(cmd_hca_cap, cap, log_max_cq_sz,
+			 MLX5_SIM_LOG_MAX_CQ_SZ);
+		MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz,
+			 MLX5_SIM_LOG_MAX_QP_SZ);
+		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
+		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_GENERAL_2:
 		if (!caps->hca_cap_2)
@@ -373,6 +391,25 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 		return mlx5_sim_cmd_alloc_pd(file, out, obj);
 	case MLX5_CMD_OP_DEALLOC_PD:
 		return mlx5_sim_cmd_dealloc_pd(file, in);
+	case MLX5_CMD_OP_CREATE_CQ:
+		return mlx5_sim_cmd_create_cq(file, in, out, obj);
+	case MLX5_CMD_OP_DESTROY_CQ:
+		return mlx5_sim_cmd_destroy_cq(file, in);
+	case MLX5_CMD_OP_QUERY_CQ:
+		return mlx5_sim_cmd_query_cq(file, in, out);
+	case MLX5_CMD_OP_CREATE_QP:
+		return mlx5_sim_cmd_create_qp(file, in, out, obj);
+	case MLX5_CMD_OP_DESTROY_QP:
+		return mlx5_sim_cmd_destroy_qp(file, in);
+	case MLX5_CMD_OP_RST2INIT_QP:
+	case MLX5_CMD_OP_INIT2RTR_QP:
+	case MLX5_CMD_OP_RTR2RTS_QP:
+	case MLX5_CMD_OP_RTS2RTS_QP:
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+		return mlx5_sim_cmd_modify_qp(file, opcode, in);
+	case MLX5_CMD_OP_QUERY_QP:
+		return mlx5_sim_cmd_query_qp(file, in, out);
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -477,6 +514,31 @@ sim_kernel_mkey_umem_valid(void *in)
 		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
 }
 
+/*
+ * devx_set_umem_valid(): for the queue creates the kernel also marks the
+ * ring and doorbell umems valid (a DEVX user has no physical addresses to
+ * give).
+ */
+static void
+sim_kernel_umem_valid(uint16_t opcode, void *in)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_CREATE_MKEY:
+		sim_kernel_mkey_umem_valid(in);
+		break;
+	case MLX5_CMD_OP_CREATE_CQ:
+		MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
+		MLX5_SET(create_cq_in, in, cq_context.dbr_umem_valid, 1);
+		break;
+	case MLX5_CMD_OP_CREATE_QP:
+		MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
+		MLX5_SET(create_qp_in, in, qpc.dbr_umem_valid, 1);
+		break;
+	default:
+		break;
+	}
+}
+
 int
 mlx5_sim_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen,
 		     void *out, size_t outlen)
@@ -524,8 +586,9 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 		return NULL;
 	}
 	memcpy(kin, in, inlen);
-	if (opcode == MLX5_CMD_OP_CREATE_MKEY)
-		sim_kernel_mkey_umem_valid(kin);
+	/* Past the device's length check only: the kernel writes in place. */
+	if (inlen >= sim_cmd_desc(opcode)->in_min)
+		sim_kernel_umem_valid(opcode, kin);
 	obj->magic = MLX5_SIM_MAGIC_OBJ;
 	obj->file = sctx->file;
 	ret = sim_devx_run(sctx->file, opcode, kin, inlen, out, outlen, obj);
@@ -562,6 +625,18 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_QUERY_MKEY:
 		return obj->kind == MLX5_SIM_OBJ_MKEY &&
 		       MLX5_GET(query_mkey_in, in, mkey_index) == obj->index;
+	case MLX5_CMD_OP_QUERY_CQ:
+		return obj->kind == MLX5_SIM_OBJ_CQ &&
+		       MLX5_GET(query_cq_in, in, cqn) == obj->index;
+	case MLX5_CMD_OP_QUERY_QP:
+	case MLX5_CMD_OP_RST2INIT_QP:
+	case MLX5_CMD_OP_INIT2RTR_QP:
+	case MLX5_CMD_OP_RTR2RTS_QP:
+	case MLX5_CMD_OP_RTS2RTS_QP:
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+		return obj->kind == MLX5_SIM_OBJ_QP &&
+		       MLX5_GET(qp_2err_in, in, qpn) == obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return obj->kind == MLX5_SIM_OBJ_ALIAS &&
@@ -628,6 +703,14 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 		opcode = MLX5_CMD_OP_DEALLOC_PD;
 		MLX5_SET(dealloc_pd_in, in, opcode, opcode);
 		MLX5_SET(dealloc_pd_in, in, pd, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_CQ) {
+		opcode = MLX5_CMD_OP_DESTROY_CQ;
+		MLX5_SET(destroy_cq_in, in, opcode, opcode);
+		MLX5_SET(destroy_cq_in, in, cqn, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_QP) {
+		opcode = MLX5_CMD_OP_DESTROY_QP;
+		MLX5_SET(destroy_qp_in, in, opcode, opcode);
+		MLX5_SET(destroy_qp_in, in, qpn, obj->index);
 	} else if (obj->kind == MLX5_SIM_OBJ_MKEY) {
 		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
 		opcode = MLX5_CMD_OP_DESTROY_MKEY;

@@ -253,11 +253,19 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 	struct mlx5_sim_pd_obj *pd_obj;
 	struct mlx5_sim_mkey *mkey;
 
-	/* Keys first: they hold the umems and PDs. */
+	/* Queues first (QPs before the CQs they complete on), then keys. */
+	TAILQ_FOREACH(obj, &file->objs, next)
+		if (obj->kind == MLX5_SIM_OBJ_QP)
+			mlx5_sim_queue_reclaim(vhca, obj);
+	TAILQ_FOREACH(obj, &file->objs, next)
+		if (obj->kind == MLX5_SIM_OBJ_CQ)
+			mlx5_sim_queue_reclaim(vhca, obj);
+	/* Keys next: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
 		/* A DEVX PD goes with the file's PDs below. */
-		mkey = obj->kind == MLX5_SIM_OBJ_PD ? NULL :
-		       mlx5_sim_mkey_at(vhca, obj->index);
+		mkey = obj->kind == MLX5_SIM_OBJ_MKEY ||
+		       obj->kind == MLX5_SIM_OBJ_ALIAS ?
+		       mlx5_sim_mkey_at(vhca, obj->index) : NULL;
 		if (mkey != NULL && mkey->serial == obj->serial)
 			mlx5_sim_mkey_reclaim(vhca, mkey);
 		TAILQ_REMOVE(&file->objs, obj, next);

@@ -84,13 +84,13 @@ sim_range_in(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len)
 }
 
 static int sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
-		     uint64_t addr, uint64_t len, bool write, unsigned int depth,
-		     struct sim_dma_list *list);
+		     uint64_t addr, uint64_t len, uint32_t flags,
+		     unsigned int depth, struct sim_dma_list *list);
 
 /* Split a range over the entries of a KLM mkey. */
 static int
 sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
-	      uint64_t addr, uint64_t len, bool write, unsigned int depth,
+	      uint64_t addr, uint64_t len, uint32_t flags, unsigned int depth,
 	      struct sim_dma_list *list)
 {
 	uint64_t off = addr - mkey->start;
@@ -110,7 +110,8 @@ sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		chunk = RTE_MIN(len, (uint64_t)e->byte_count - in_entry);
 		/* Each entry is a key of its own: same PD, same checks. */
 		ret = sim_xlate(vhca, e->mkey, mkey->pdn, e->address + in_entry,
-				chunk, write, depth + 1, list);
+				chunk, flags & ~MLX5_SIM_XFER_REMOTE, depth + 1,
+				list);
 		if (ret < 0)
 			return ret;
 		off += chunk;
@@ -125,7 +126,7 @@ sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 static int
 sim_xlate_remote(const struct mlx5_sim_vhca *vhca,
 		 const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len,
-		 bool write, unsigned int depth, struct sim_dma_list *list)
+		 uint32_t flags, unsigned int depth, struct sim_dma_list *list)
 {
 	const struct mlx5_sim_remote *r = mkey->kind == MLX5_SIM_MKEY_CROSSING ?
 					  &mkey->u.cross.target :
@@ -146,14 +147,16 @@ sim_xlate_remote(const struct mlx5_sim_vhca *vhca,
 		return -EACCES;
 	/* The target's own rules apply, with its own (the owner's) PD. */
 	return sim_xlate(r->vhca, target->index << 8 | target->variant,
-			 SIM_PDN_OWN, addr, len, write, depth + 1, list);
+			 SIM_PDN_OWN, addr, len, flags, depth + 1, list);
 }
 
 static int
 sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
-	  uint64_t addr, uint64_t len, bool write, unsigned int depth,
+	  uint64_t addr, uint64_t len, uint32_t flags, unsigned int depth,
 	  struct sim_dma_list *list)
 {
+	bool write = flags & MLX5_SIM_XFER_WRITE;
+	bool remote = flags & MLX5_SIM_XFER_REMOTE;
 	struct mlx5_sim_mkey *mkey;
 	uint64_t off;
 
@@ -170,9 +173,14 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	if (mkey->free)
 		return -EACCES;
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS)
-		return sim_xlate_remote(vhca, mkey, addr, len, write, depth,
+		return sim_xlate_remote(vhca, mkey, addr, len, flags, depth,
 					list);
-	if (write ? !mkey->lw : !mkey->lr)
+	/*
+	 * Rights of the key the request names: remote ones for an RDMA
+	 * responder. The entries of an indirect key are reached locally.
+	 */
+	if (remote ? (write ? !mkey->rw : !mkey->rr) :
+	    (write ? !mkey->lw : !mkey->lr))
 		return -EACCES;
 	if (!sim_range_in(mkey, addr, len))
 		return -EFAULT;
@@ -192,9 +200,9 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		return len ? sim_dma_push(list, mkey->u.mtt.umem->addr +
 					  mkey->u.mtt.offset + off, len) : 0;
 	case MLX5_SIM_MKEY_KLM:
-		return sim_xlate_klm(vhca, mkey, addr, len, write, depth, list);
+		return sim_xlate_klm(vhca, mkey, addr, len, flags, depth, list);
 	case MLX5_SIM_MKEY_CROSSING:
-		return sim_xlate_remote(vhca, mkey, addr, len, write, depth,
+		return sim_xlate_remote(vhca, mkey, addr, len, flags, depth,
 					list);
 	default:
 		return -EACCES;
@@ -224,11 +232,9 @@ sim_dma_copy(void *arg)
 }
 
 int
-mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
-	     uint64_t addr, void *buf, size_t len, bool to_memory,
-	     uint8_t *cqe_syndrome)
+mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
+	      uint64_t addr, void *buf, size_t len, uint32_t flags)
 {
-	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	struct sim_dma_list list = {
 		.segs = list.inl,
 		.cap = SIM_DMA_INLINE_SEGS,
@@ -236,8 +242,32 @@ mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 	struct sim_dma_copy copy = {
 		.list = &list,
 		.buf = buf,
-		.to_memory = to_memory,
+		.to_memory = flags & MLX5_SIM_XFER_WRITE,
 	};
+	int ret;
+
+	if (len > 0 && addr + len - 1 < addr)
+		return -EFAULT;
+	ret = sim_xlate(vhca, key, pdn, addr, len, flags, 0, &list);
+	if (ret == 0 && list.num > 0)
+		ret = mlx5_sim_guarded(sim_dma_copy, &copy);
+	if (list.segs != list.inl)
+		free(list.segs);
+	if (ret < 0)
+		SIM_LOG(DEBUG, "%s: %s %s key 0x%08x pdn 0x%x addr 0x%" PRIx64
+			" len %zu failed: %s", vhca->ibdev.name,
+			flags & MLX5_SIM_XFER_REMOTE ? "remote" : "local",
+			flags & MLX5_SIM_XFER_WRITE ? "write" : "read", key,
+			pdn, addr, len, strerror(-ret));
+	return ret;
+}
+
+int
+mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
+	     uint64_t addr, void *buf, size_t len, bool to_memory,
+	     uint8_t *cqe_syndrome)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	struct mlx5_sim_vhca *vhca;
 	uint8_t synd = 0;
 	int ret;
@@ -251,30 +281,17 @@ mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 		ret = -EMSGSIZE;
 		goto out;
 	}
-	if (len > 0 && addr + len - 1 < addr) {
-		synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-		ret = -EFAULT;
-		goto out;
-	}
 	vhca = sctx->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
-	ret = sim_xlate(vhca, lkey, pdn, addr, len, to_memory, 0, &list);
-	if (ret == 0 && list.num > 0)
-		ret = mlx5_sim_guarded(sim_dma_copy, &copy);
+	ret = mlx5_sim_xfer(vhca, lkey, pdn, addr, buf, len,
+			    to_memory ? MLX5_SIM_XFER_WRITE : 0);
+	mlx5_sim_vhca_unlock(vhca);
 	/*
 	 * Bad key, PD, rights or range, or a page gone from under a key: a
 	 * local protection error.
 	 */
 	if (ret < 0 && ret != -ENOMEM)
 		synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-	mlx5_sim_vhca_unlock(vhca);
-	if (list.segs != list.inl)
-		free(list.segs);
-	if (ret < 0)
-		SIM_LOG(DEBUG, "%s: DMA %s lkey 0x%08x pdn 0x%x addr 0x%" PRIx64
-			" len %zu failed: %s", vhca->ibdev.name,
-			to_memory ? "write" : "read", lkey, pdn, addr, len,
-			strerror(-ret));
 out:
 	if (cqe_syndrome != NULL)
 		*cqe_syndrome = synd;

@@ -69,6 +69,15 @@ extern int mlx5_sim_logtype;
 #define MLX5_SIM_MAX_UARS 1024
 #define MLX5_SIM_MAX_UCTX 4096
 #define MLX5_SIM_MAX_KLM_ENTRIES (1u << 16)
+#define MLX5_SIM_MAX_CQS (1u << 16)     /* Numbers 1..max-1. */
+#define MLX5_SIM_MAX_QPS (1u << 16)
+/* Queue sizes (log2): CQEs per CQ, WQEs per QP queue. */
+#define MLX5_SIM_LOG_MAX_CQ_SZ 22
+#define MLX5_SIM_LOG_MAX_QP_SZ 15
+#define MLX5_SIM_LOG_MAX_MSG 31
+/* Completion vectors, each with its event queue (EQN base + vector). */
+#define MLX5_SIM_NUM_COMP_VECTORS 4
+#define MLX5_SIM_EQN_BASE 0x20
 /* First PD number: far from PD handles, so that mixing them up shows. */
 #define MLX5_SIM_PDN_BASE 0x100
 
@@ -261,6 +270,8 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_MKEY,
 	MLX5_SIM_OBJ_ALIAS,
 	MLX5_SIM_OBJ_PD,           /* index: the pdn. */
+	MLX5_SIM_OBJ_CQ,           /* index: the cqn. */
+	MLX5_SIM_OBJ_QP,           /* index: the qpn. */
 };
 
 struct mlx5_sim_devx_obj {
@@ -290,6 +301,67 @@ struct mlx5_sim_dv_mkey {
 	uint32_t index;
 	uint64_t serial;
 	TAILQ_ENTRY(mlx5_sim_dv_mkey) next;
+};
+
+/* A numbered table of objects (CQs, QPs): numbers 1..max-1. */
+struct mlx5_sim_idtab {
+	void **slot;
+	uint32_t size;             /* Slots allocated. */
+	uint32_t max;              /* Numbers below max. */
+	uint32_t next;             /* Where the next search starts. */
+	uint32_t count;
+};
+
+/* A memory range of a umem a queue uses (ring or doorbell record). */
+struct mlx5_sim_umem_ref {
+	struct mlx5_sim_umem *umem;
+	uint8_t *host;             /* umem->addr + offset. */
+};
+
+/* A completion queue. */
+struct mlx5_sim_cq {
+	uint32_t cqn;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_umem_ref ring;
+	struct mlx5_sim_umem_ref dbr;  /* [0]: consumer counter (BE). */
+	uint32_t log_size;
+	uint32_t uar_page;
+	uint32_t eqn;
+	bool oi;                   /* Overrun ignore. */
+	uint8_t status;            /* 0 OK, MLX5_SIM_CQ_STATUS_OVERFLOW. */
+	uint32_t pi;               /* CQEs written. */
+	uint32_t users;            /* QPs completing here. */
+	uint64_t lost;             /* CQEs dropped (overrun). */
+};
+
+#define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9
+
+/* An RC queue pair. */
+struct mlx5_sim_qp {
+	uint32_t qpn;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t pdn;
+	uint8_t state;             /* enum mlx5_qp_state. */
+	uint32_t cqn_snd, cqn_rcv;
+	uint32_t uar_page;
+	struct mlx5_sim_umem_ref ring; /* RQ, then SQ. */
+	struct mlx5_sim_umem_ref dbr;  /* [0]: receive, [1]: send (BE). */
+	uint32_t log_sq_size;      /* WQE basic blocks. */
+	uint32_t log_rq_size;
+	uint32_t log_rq_stride;
+	bool no_rq;
+	uint8_t ts_format;
+	uint16_t sq_ci;            /* hw_sq_wqebb_counter. */
+	uint32_t rq_ci;            /* hw_rq_counter. */
+	/* Set by the transitions. */
+	uint32_t remote_qpn;
+	bool fl;                   /* Force loopback. */
+	bool rre, rwe, rae;
+	uint8_t port;
+	uint8_t mtu;
+	uint8_t log_msg_max;
+	uint8_t retry_count, rnr_retry;
 };
 
 /* Packet pacing: table entries per vHCA, handles per file. */
@@ -340,6 +412,7 @@ struct mlx5_sim_file {
 struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
+	uint64_t cqs, qps;
 };
 
 struct mlx5_sim_vhca {
@@ -364,6 +437,10 @@ struct mlx5_sim_vhca {
 	uint32_t next_uar_page;
 	uint16_t next_uid;
 	uint32_t pd_count, umem_count, uar_count, uctx_count;
+	/* Queues. */
+	struct mlx5_sim_idtab cqs;
+	struct mlx5_sim_idtab qps;
+	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
 	/* Accounting. */
@@ -533,6 +610,42 @@ uint32_t mlx5_sim_cmd_destroy_gobj(struct mlx5_sim_file *file,
 uint32_t mlx5_sim_cmd_allow_access(struct mlx5_sim_file *file,
 				   const void *in);
 
+/*
+ * Device memory access with the vHCA lock held (mlx5_sim_dma.c): translate
+ * (key, addr, len) in PD @pdn and copy to (@flags & MLX5_SIM_XFER_WRITE)
+ * or from @buf, with local rights, or remote ones with
+ * MLX5_SIM_XFER_REMOTE. Returns 0, -ENOENT (no such key), -EACCES (PD,
+ * rights, state), -EFAULT (range, or memory gone) or -ENOMEM.
+ */
+#define MLX5_SIM_XFER_WRITE RTE_BIT32(0)
+#define MLX5_SIM_XFER_REMOTE RTE_BIT32(1)
+int mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
+		  uint64_t addr, void *buf, size_t len, uint32_t flags);
+
+/* Queues (mlx5_sim_queue.c). */
+int mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id);
+void *mlx5_sim_idtab_get(const struct mlx5_sim_idtab *t, uint32_t id);
+void mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id);
+uint32_t mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in,
+				void *out, struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_destroy_cq(struct mlx5_sim_file *file, const void *in);
+uint32_t mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in,
+			       void *out);
+uint32_t mlx5_sim_cmd_create_qp(struct mlx5_sim_file *file, const void *in,
+				void *out, struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_destroy_qp(struct mlx5_sim_file *file, const void *in);
+uint32_t mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
+				const void *in);
+uint32_t mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in,
+			       void *out);
+/* Free a queue object at file close (vHCA lock held). */
+void mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
+			    const struct mlx5_sim_devx_obj *obj);
+bool mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page);
+
+/* The engine (mlx5_sim_engine.c), vHCA lock held. */
+void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+
 /* Packet pacing (mlx5_sim_pp.c). */
 void mlx5_sim_pp_reclaim(struct mlx5_sim_file *file);
 
@@ -561,6 +674,9 @@ int mlx5_sim_umem_dereg(struct mlx5dv_devx_umem *umem);
 struct mlx5dv_devx_uar *mlx5_sim_alloc_uar(struct ibv_context *ctx,
 					   uint32_t flags);
 void mlx5_sim_free_uar(struct mlx5dv_devx_uar *uar);
+int mlx5_sim_query_eqn(struct ibv_context *ctx, uint32_t vector,
+		       uint32_t *eqn);
+void mlx5_sim_uar_kick(struct mlx5dv_devx_uar *uar);
 struct mlx5dv_devx_obj *mlx5_sim_obj_create(struct ibv_context *ctx,
 					    const void *in, size_t inlen,
 					    void *out, size_t outlen);

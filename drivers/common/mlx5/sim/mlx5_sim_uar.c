@@ -38,6 +38,17 @@ sim_uar_page_used(struct mlx5_sim_vhca *vhca, uint32_t page_id)
 	return false;
 }
 
+bool
+mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page)
+{
+	const struct mlx5_sim_uar *uar;
+
+	TAILQ_FOREACH(uar, &file->uars, next)
+		if (uar->dv.page_id == page)
+			return true;
+	return false;
+}
+
 struct mlx5dv_devx_uar *
 mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 {

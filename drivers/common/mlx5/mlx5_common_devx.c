@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Queue helpers (mlx5_common_devx.h): UAR, CQ and QP objects with their
+ * rings and doorbell records, state transitions, and a synchronous
+ * loopback QP.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+
+#include "mlx5_common_devx.h"
+#include "mlx5_common_dp.h"
+#include "mlx5_common_log.h"
+#include "mlx5_malloc.h"
+
+/* Rings are page aligned (umem registration and log_page_size 0). */
+#define MLX5_DEVX_RING_ALIGN 4096
+/* The doorbell record: 64 bytes after the ring, as DPDK's PMDs place it. */
+#define MLX5_DEVX_DBR_SIZE 64
+/* Bytes of a send WQE basic block. */
+#define MLX5_WQEBB MLX5_SEND_WQE_BB
+
+int
+mlx5_uar_prepare(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
+{
+	memset(uar, 0, sizeof(*uar));
+	errno = 0;
+	uar->obj = cdev->glue->devx_alloc_uar(cdev->ctx,
+					      MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (uar->obj == NULL) {
+		rte_errno = errno != 0 ? errno : ENOMEM;
+		DRV_LOG(ERR, "%s: UAR allocation failed: %s",
+			cdev->dev->name, strerror(rte_errno));
+		return -rte_errno;
+	}
+	uar->db = uar->obj->reg_addr;
+	uar->page_id = uar->obj->page_id;
+	uar->kick = cdev->glue->uar_kick;
+	return 0;
+}
+
+void
+mlx5_uar_release(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
+{
+	if (uar->obj != NULL)
+		cdev->glue->devx_free_uar(uar->obj);
+	memset(uar, 0, sizeof(*uar));
+}
+
+/*
+ * One page-aligned buffer of @ring bytes plus the doorbell record,
+ * registered as a umem. Returns 0 or a negative errno (rte_errno set).
+ */
+static int
+mlx5_devx_ring_alloc(struct mlx5_common_device *cdev, size_t ring,
+		     int socket, void **buf, struct mlx5dv_devx_umem **umem)
+{
+	size_t size = RTE_ALIGN_CEIL(ring + MLX5_DEVX_DBR_SIZE,
+				     MLX5_DEVX_RING_ALIGN);
+
+	*buf = mlx5_malloc(cdev, MLX5_MEM_ZERO, size, MLX5_DEVX_RING_ALIGN,
+			   socket);
+	if (*buf == NULL) {
+		DRV_LOG(ERR, "%s: no memory for a ring of %zu bytes",
+			cdev->dev->name, size);
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	errno = 0;
+	*umem = cdev->glue->devx_umem_reg(cdev->ctx, *buf, size,
+					  IBV_ACCESS_LOCAL_WRITE);
+	if (*umem == NULL) {
+		rte_errno = errno != 0 ? errno : ENOMEM;
+		DRV_LOG(ERR, "%s: ring umem registration failed: %s",
+			cdev->dev->name, strerror(rte_errno));
+		mlx5_free(*buf);
+		*buf = NULL;
+		return -rte_errno;
+	}
+	return 0;
+}
+
+static void
+mlx5_devx_ring_free(struct mlx5_common_device *cdev, void *buf,
+		    struct mlx5dv_devx_umem *umem)
+{
+	if (umem != NULL && cdev->glue->devx_umem_dereg(umem) != 0)
+		DRV_LOG(ERR, "%s: ring umem deregistration failed",
+			cdev->dev->name);
+	mlx5_free(buf);
+}
+
+int
+mlx5_devx_cq_create(struct mlx5_common_device *cdev,
+		    struct mlx5_devx_cq *cq, uint32_t log_size,
+		    struct mlx5_uar *uar, int socket)
+{
+	size_t ring = sizeof(struct mlx5_cqe64) << log_size;
+	struct mlx5_devx_cq_attr attr = {
+		.log_cq_size = log_size,
+		.uar_page_id = uar->page_id,
+		.db_umem_offset = ring,
+	};
+	uint32_t eqn;
+	int ret;
+
+	memset(cq, 0, sizeof(*cq));
+	if (log_size > 24) {
+		DRV_LOG(ERR, "%s: CQ of 2^%u CQEs", cdev->dev->name, log_size);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = cdev->glue->devx_query_eqn(cdev->ctx, 0, &eqn);
+	if (ret != 0) {
+		rte_errno = ret;
+		DRV_LOG(ERR, "%s: no event queue for completion vector 0: %s",
+			cdev->dev->name, strerror(ret));
+		return -ret;
+	}
+	attr.eqn = eqn;
+	ret = mlx5_devx_ring_alloc(cdev, ring, socket, &cq->buf, &cq->umem);
+	if (ret != 0)
+		return ret;
+	cq->cqes = cq->buf;
+	cq->db_rec = (volatile uint32_t *)((uint8_t *)cq->buf + ring);
+	/* Invalid and owned by the device until it writes them. */
+	for (uint32_t i = 0; i < (1u << log_size); i++)
+		cq->cqes[i].op_own = MLX5_CQE_INVALID << 4 |
+				     MLX5_CQE_OWNER_MASK;
+	attr.q_umem_id = cq->umem->umem_id;
+	attr.db_umem_id = cq->umem->umem_id;
+	cq->obj = mlx5_devx_cmd_create_cq(cdev, &attr);
+	if (cq->obj == NULL) {
+		ret = -rte_errno;
+		mlx5_devx_ring_free(cdev, cq->buf, cq->umem);
+		memset(cq, 0, sizeof(*cq));
+		rte_errno = -ret;
+		return ret;
+	}
+	cq->log_size = log_size;
+	cq->cdev = cdev;
+	return 0;
+}
+
+void
+mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq)
+{
+	if (cq->obj != NULL)
+		mlx5_devx_cmd_destroy(cq->obj);
+	if (cq->cdev != NULL)
+		mlx5_devx_ring_free(cq->cdev, cq->buf, cq->umem);
+	memset(cq, 0, sizeof(*cq));
+}
+
+int
+mlx5_devx_qp_create(struct mlx5_common_device *cdev,
+		    struct mlx5_devx_qp *qp,
+		    const struct mlx5_devx_qp_params *params, int socket)
+{
+	bool no_rq = params->log_rq_size == 0;
+	size_t rq = no_rq ? 0 : (size_t)MLX5_RQ_STRIDE_UNIT <<
+				(params->log_rq_size + params->log_rq_stride);
+	size_t ring = rq + ((size_t)MLX5_WQEBB << params->log_sq_size);
+	struct mlx5_devx_qp_attr attr = {
+		.pd = params->pd,
+		.uar_page_id = params->uar->page_id,
+		.cqn_snd = params->cqn,
+		.cqn_rcv = params->cqn,
+		.log_sq_size = params->log_sq_size,
+		.log_rq_size = params->log_rq_size,
+		.log_rq_stride = params->log_rq_stride,
+		.no_rq = no_rq,
+		.db_umem_offset = ring,
+	};
+	int ret;
+
+	memset(qp, 0, sizeof(*qp));
+	if (params->log_sq_size > 16 || params->log_rq_size > 16 ||
+	    params->log_rq_stride > 7) {
+		DRV_LOG(ERR, "%s: QP of 2^%u send blocks, 2^%u receive WQEs of"
+			" %u bytes", cdev->dev->name, params->log_sq_size,
+			params->log_rq_size, 16u << params->log_rq_stride);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = mlx5_devx_ring_alloc(cdev, ring, socket, &qp->buf, &qp->umem);
+	if (ret != 0)
+		return ret;
+	attr.wq_umem_id = qp->umem->umem_id;
+	attr.db_umem_id = qp->umem->umem_id;
+	qp->obj = mlx5_devx_cmd_create_qp(cdev, &attr);
+	if (qp->obj == NULL) {
+		ret = -rte_errno;
+		mlx5_devx_ring_free(cdev, qp->buf, qp->umem);
+		memset(qp, 0, sizeof(*qp));
+		rte_errno = -ret;
+		return ret;
+	}
+	qp->rq = no_rq ? NULL : qp->buf;
+	qp->sq = (uint8_t *)qp->buf + rq;
+	qp->db_rec = (volatile uint32_t *)((uint8_t *)qp->buf + ring);
+	qp->log_sq_size = params->log_sq_size;
+	qp->log_rq_size = params->log_rq_size;
+	qp->log_rq_stride = params->log_rq_stride;
+	qp->uar = params->uar;
+	qp->cdev = cdev;
+	return 0;
+}
+
+void
+mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp)
+{
+	if (qp->obj != NULL)
+		mlx5_devx_cmd_destroy(qp->obj);
+	if (qp->cdev != NULL)
+		mlx5_devx_ring_free(qp->cdev, qp->buf, qp->umem);
+	memset(qp, 0, sizeof(*qp));
+}
+
+int
+mlx5_devx_qp_to_rts(struct mlx5_devx_qp *qp, uint32_t remote_qpn)
+{
+	int ret;
+
+	/* The device reads the send counter at RTS: start from zero. */
+	qp->sq_pi = 0;
+	qp->db_rec[MLX5_SND_DBR] = 0;
+	qp->db_rec[MLX5_RCV_DBR] = 0;
+	rte_io_wmb();
+	ret = mlx5_devx_cmd_modify_qp_state(qp->obj, MLX5_CMD_OP_RST2INIT_QP,
+					    0);
+	if (ret == 0)
+		ret = mlx5_devx_cmd_modify_qp_state(qp->obj,
+						    MLX5_CMD_OP_INIT2RTR_QP,
+						    remote_qpn);
+	if (ret == 0)
+		ret = mlx5_devx_cmd_modify_qp_state(qp->obj,
+						    MLX5_CMD_OP_RTR2RTS_QP, 0);
+	if (ret != 0)
+		return ret;
+	qp->remote_qpn = remote_qpn;
+	return 0;
+}
+
+int
+mlx5_devx_qp_recover(struct mlx5_devx_qp *qp)
+{
+	int ret;
+
+	ret = mlx5_devx_cmd_modify_qp_state(qp->obj, MLX5_CMD_OP_2RST_QP, 0);
+	if (ret != 0)
+		return ret;
+	return mlx5_devx_qp_to_rts(qp, qp->remote_qpn);
+}
+
+int
+mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
+		      struct mlx5_devx_lbqp *lb, uint32_t pd)
+{
+	struct mlx5_devx_qp_params params = {
+		.pd = pd,
+		.log_sq_size = 4,
+		.uar = &lb->uar,
+	};
+	int ret;
+
+	memset(lb, 0, sizeof(*lb));
+	lb->cdev = cdev;
+	ret = mlx5_uar_prepare(cdev, &lb->uar);
+	if (ret != 0)
+		return ret;
+	ret = mlx5_devx_cq_create(cdev, &lb->cq, 4, &lb->uar, SOCKET_ID_ANY);
+	if (ret != 0)
+		goto error;
+	params.cqn = lb->cq.obj->id;
+	ret = mlx5_devx_qp_create(cdev, &lb->qp, &params, SOCKET_ID_ANY);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_devx_qp_to_rts(&lb->qp, lb->qp.obj->id);
+	if (ret != 0)
+		goto error;
+	return 0;
+error:
+	mlx5_devx_lbqp_destroy(lb);
+	rte_errno = -ret;
+	return ret;
+}
+
+void
+mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb)
+{
+	struct mlx5_common_device *cdev = lb->cdev;
+
+	mlx5_devx_qp_destroy(&lb->qp);
+	mlx5_devx_cq_destroy(&lb->cq);
+	if (cdev != NULL)
+		mlx5_uar_release(cdev, &lb->uar);
+	memset(lb, 0, sizeof(*lb));
+}
+
+/* Wait up to a second for the next CQE; return its status. */
+static enum mlx5_cqe_status
+mlx5_devx_lbqp_wait(struct mlx5_devx_cq *cq, volatile struct mlx5_cqe64 **out)
+{
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz();
+	volatile struct mlx5_cqe64 *cqe =
+		&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)];
+	enum mlx5_cqe_status st;
+
+	do {
+		st = mlx5_cqe_status(cqe, cq->log_size, cq->ci);
+		if (st != MLX5_CQE_STATUS_HW_OWN) {
+			*out = cqe;
+			cq->ci++;
+			mlx5_cq_db_update(cq->db_rec, cq->ci);
+			return st;
+		}
+		rte_pause();
+	} while (rte_get_timer_cycles() < deadline);
+	return MLX5_CQE_STATUS_HW_OWN;
+}
+
+int
+mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,
+		    uint32_t lkey, uint64_t laddr, uint32_t rkey,
+		    uint64_t raddr, uint32_t len, uint8_t *syndrome)
+{
+	struct mlx5_devx_qp *qp = &lb->qp;
+	uint16_t idx = qp->sq_pi & ((1u << qp->log_sq_size) - 1);
+	uint8_t *wqe = qp->sq + (size_t)idx * MLX5_WQEBB;
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_raddr_seg *raddr_seg = (void *)(ctrl + 1);
+	struct mlx5_wqe_data_seg *data = (void *)(raddr_seg + 1);
+	volatile struct mlx5_cqe64 *cqe = NULL;
+	enum mlx5_cqe_status st;
+	uint8_t synd = 0;
+	int ret = 0;
+
+	if ((opcode != MLX5_OPCODE_RDMA_WRITE &&
+	     opcode != MLX5_OPCODE_RDMA_READ) || len > (UINT32_C(1) << 31)) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	memset(wqe, 0, MLX5_WQEBB);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)qp->sq_pi << 8 |
+						  opcode);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qp->obj->id << 8 | 3);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	raddr_seg->raddr = rte_cpu_to_be_64(raddr);
+	raddr_seg->rkey = rte_cpu_to_be_32(rkey);
+	data->byte_count = rte_cpu_to_be_32(len);
+	data->lkey = rte_cpu_to_be_32(lkey);
+	data->addr = rte_cpu_to_be_64(laddr);
+	qp->sq_pi++;
+	mlx5_doorbell_ring(qp->uar, &qp->db_rec[MLX5_SND_DBR], qp->sq_pi,
+			   ctrl);
+	st = mlx5_devx_lbqp_wait(&lb->cq, &cqe);
+	if (st == MLX5_CQE_STATUS_ERR) {
+		synd = ((volatile struct mlx5_err_cqe *)cqe)->syndrome;
+		ret = -EIO;
+	} else if (st == MLX5_CQE_STATUS_HW_OWN) {
+		ret = -ETIMEDOUT;
+	}
+	if (syndrome != NULL)
+		*syndrome = synd;
+	if (ret == 0)
+		return 0;
+	DRV_LOG(DEBUG, "loopback QP 0x%x: RDMA %s lkey 0x%08x rkey 0x%08x"
+		" len %u: %s (syndrome 0x%x)", qp->obj->id,
+		opcode == MLX5_OPCODE_RDMA_WRITE ? "write" : "read", lkey,
+		rkey, len, ret == -EIO ? "error completion" : "no completion",
+		synd);
+	if (mlx5_devx_qp_recover(qp) != 0)
+		DRV_LOG(ERR, "loopback QP 0x%x: recovery failed", qp->obj->id);
+	/* Completions of the old queue never come after a reset. */
+	rte_errno = -ret;
+	return ret;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Queue helpers for class drivers: a UAR page prepared for doorbells, and
+ * completion queues and queue pairs that own their ring, doorbell record
+ * and DEVX object together (one allocation, one umem, one object), with
+ * the state transitions and the recovery a queue needs after an error
+ * completion. A loopback QP (connected to itself) moves bytes between two
+ * keys of one PD by RDMA, synchronously: what a crypto queue pair and the
+ * tests build on.
+ *
+ * The same code runs on a ConnectX/BlueField and on the software device:
+ * the only difference is the UAR's kick hook (mlx5_common_dp.h).
+ */
+
+#ifndef MLX5_COMMON_DEVX_H_
+#define MLX5_COMMON_DEVX_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <rte_compat.h>
+
+#include "mlx5_common.h"
+#include "mlx5_devx_cmds.h"
+
+/* A UAR page and its doorbell register. */
+struct mlx5_uar {
+	struct mlx5dv_devx_uar *obj;
+	void *db;                  /* 8-byte doorbell register. */
+	uint32_t page_id;          /* For CQ/QP/SQ contexts. */
+	/* The backend's doorbell hook: NULL on real devices. */
+	void (*kick)(struct mlx5dv_devx_uar *uar);
+};
+
+/* A completion queue of 64-byte CQEs and its doorbell record. */
+struct mlx5_devx_cq {
+	struct mlx5_devx_obj *obj;
+	volatile struct mlx5_cqe64 *cqes;
+	volatile uint32_t *db_rec; /* [0]: consumer counter, [1]: arm. */
+	uint32_t log_size;
+	uint32_t ci;               /* Consumer index (CQEs polled). */
+	void *buf;                 /* Ring + doorbell record. */
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_common_device *cdev;
+};
+
+/* An RC queue pair: receive queue then send queue in one ring. */
+struct mlx5_devx_qp {
+	struct mlx5_devx_obj *obj;
+	uint8_t *sq;               /* Send queue: 64-byte WQE basic blocks. */
+	uint8_t *rq;               /* Receive queue (NULL without). */
+	volatile uint32_t *db_rec; /* [0]: receive counter, [1]: send. */
+	uint32_t log_sq_size;      /* log2 of WQE basic blocks. */
+	uint32_t log_rq_size;
+	uint32_t log_rq_stride;    /* Stride 16 << log_rq_stride. */
+	uint16_t sq_pi;            /* Send counter (WQE basic blocks). */
+	uint32_t remote_qpn;       /* As last connected. */
+	struct mlx5_uar *uar;
+	void *buf;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_common_device *cdev;
+};
+
+/* What mlx5_devx_qp_create() builds. */
+struct mlx5_devx_qp_params {
+	uint32_t pd;               /* PD number (cdev->pdn or another). */
+	uint32_t cqn;              /* Send and receive completions. */
+	uint32_t log_sq_size;      /* log2 of 64-byte WQE basic blocks. */
+	uint32_t log_rq_size;      /* log2 of receive WQEs; 0: no RQ. */
+	uint32_t log_rq_stride;    /* Receive WQE stride 16 << this. */
+	struct mlx5_uar *uar;
+};
+
+/**
+ * Allocate a UAR page for doorbells (non-cached, as DPDK's PMDs use it)
+ * and read the backend's doorbell hook.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_uar_prepare(struct mlx5_common_device *cdev, struct mlx5_uar *uar);
+
+/** Free a UAR page of mlx5_uar_prepare(); a zeroed one is a no-op. */
+__rte_internal
+void mlx5_uar_release(struct mlx5_common_device *cdev, struct mlx5_uar *uar);
+
+/**
+ * Create a CQ of 2^@p log_size CQEs on completion vector 0, its CQEs
+ * marked invalid (owned by the device).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is left allocated on failure.
+ */
+__rte_internal
+int mlx5_devx_cq_create(struct mlx5_common_device *cdev,
+			struct mlx5_devx_cq *cq, uint32_t log_size,
+			struct mlx5_uar *uar, int socket);
+
+/** Destroy a CQ of mlx5_devx_cq_create(); a zeroed one is a no-op. */
+__rte_internal
+void mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq);
+
+/**
+ * Create an RC QP in the RST state.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is left allocated on failure.
+ */
+__rte_internal
+int mlx5_devx_qp_create(struct mlx5_common_device *cdev,
+			struct mlx5_devx_qp *qp,
+			const struct mlx5_devx_qp_params *params, int socket);
+
+/** Destroy a QP of mlx5_devx_qp_create(); a zeroed one is a no-op. */
+__rte_internal
+void mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp);
+
+/**
+ * Bring a QP from RST to RTS, connected to @p remote_qpn (its own number:
+ * a loopback QP). The send and receive counters (and their doorbell
+ * record) restart at 0 before the device sees the QP ready.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_qp_to_rts(struct mlx5_devx_qp *qp, uint32_t remote_qpn);
+
+/**
+ * Recover a QP after an error completion: to RST (the device forgets
+ * every posted WQE), then back to RTS with the same peer.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_qp_recover(struct mlx5_devx_qp *qp);
+
+/* A loopback QP and its CQ: synchronous RDMA between keys of one PD. */
+struct mlx5_devx_lbqp {
+	struct mlx5_common_device *cdev;
+	struct mlx5_uar uar;
+	struct mlx5_devx_cq cq;
+	struct mlx5_devx_qp qp;
+};
+
+/**
+ * Create a loopback QP (and its UAR and CQ) on PD @p pd, in RTS.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is left allocated on failure.
+ */
+__rte_internal
+int mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
+			  struct mlx5_devx_lbqp *lb, uint32_t pd);
+
+/** Destroy a loopback QP; a zeroed one is a no-op. */
+__rte_internal
+void mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb);
+
+/**
+ * Move @p len bytes with one RDMA operation on a loopback QP and wait for
+ * its completion: MLX5_OPCODE_RDMA_WRITE reads (@p lkey, @p laddr) and
+ * writes (@p rkey, @p raddr); MLX5_OPCODE_RDMA_READ reads (@p rkey,
+ * @p raddr) and writes (@p lkey, @p laddr). The local key needs local
+ * read (write) access, the remote one remote write (read) access, both in
+ * the QP's PD.
+ *
+ * @param[out] syndrome
+ *   The error completion's syndrome (MLX5_CQE_SYNDROME_*), 0 on success;
+ *   may be NULL.
+ *
+ * @return
+ *   0 on success; -EIO on an error completion (the QP is recovered before
+ *   returning); -ETIMEDOUT if no completion came within a second (the QP
+ *   is recovered); -EINVAL for another opcode or a length above 2^31;
+ *   rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,
+			uint32_t lkey, uint64_t laddr, uint32_t rkey,
+			uint64_t raddr, uint32_t len, uint8_t *syndrome);
+
+#endif /* MLX5_COMMON_DEVX_H_ */

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The device's engine: what happens after a send doorbell. A UAR store
+ * names the QP (the first 8 bytes of a WQE's control segment); the engine
+ * reads the QP's doorbell record and executes its send WQEs in order, in
+ * the caller's thread (the kick of ARCHITECTURE.md), under the card lock.
+ *
+ * Modelled: RC QPs in RTS, connected by force-loopback to a QP of the same
+ * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
+ * that asks for one (MLX5_WQE_CTRL_CQ_UPDATE), an error CQE on the first
+ * failure, after which the QP is in ERR and every later WQE completes
+ * with WR_FLUSH_ERR. Every byte moves through mlx5_sim_xfer(): the same
+ * key, PD, rights and range checks as mlx5_sim_dma(). Not modelled yet:
+ * SEND/receive queues, inline data, atomics, UMR, a wire between vHCAs,
+ * and CQ events (a CQ is polled).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+#define SIM_WQEBB 64
+#define SIM_CQE_SIZE 64
+/* Largest message: 2^31 bytes (the data segment's byte count). */
+#define SIM_MAX_MSG (UINT64_C(1) << 31)
+/* Messages up to this size are staged on the stack. */
+#define SIM_STAGE_INLINE 4096
+
+/* One parsed send WQE. */
+struct sim_wqe {
+	uint8_t opcode;
+	uint16_t index;            /* wqe_index of the control segment. */
+	uint8_t ds;                /* 16-byte segments, control included. */
+	bool signaled;
+	const uint8_t *seg;        /* The first segment after the control. */
+};
+
+/* The CQ a completion goes to: write one CQE, owner bit last. */
+static void
+sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+	     const struct mlx5_cqe64 *tmpl)
+{
+	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
+	const uint32_t *db;
+	struct mlx5_cqe64 *slot;
+	uint32_t ci, size;
+
+	if (cq == NULL || cq->status != 0)
+		return;
+	size = 1u << cq->log_size;
+	db = (const uint32_t *)(const void *)cq->dbr.host;
+	ci = rte_be_to_cpu_32(__atomic_load_n(&db[0], __ATOMIC_ACQUIRE)) &
+	     0xffffff;
+	/* Overrun: the CQE is lost; without oi the CQ stops (error). */
+	if (((cq->pi - ci) & 0xffffff) >= size) {
+		cq->lost++;
+		if (!cq->oi)
+			cq->status = MLX5_SIM_CQ_STATUS_OVERFLOW;
+		return;
+	}
+	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
+		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
+	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
+	/* The owner bit flips each pass; written after the rest. */
+	__atomic_store_n(&slot->op_own,
+			 (uint8_t)((tmpl->op_own & 0xf0) |
+				   ((cq->pi >> cq->log_size) & 1)),
+			 __ATOMIC_RELEASE);
+	cq->pi++;
+}
+
+/* A requester completion, good or bad, for WQE @w of @qp. */
+static void
+sim_complete(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+	     const struct sim_wqe *w, uint8_t syndrome, uint32_t byte_cnt)
+{
+	struct mlx5_cqe64 cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	if (syndrome != 0) {
+		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
+
+		err->syndrome = syndrome;
+		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)w->opcode
+							 << 24 | qp->qpn);
+		err->wqe_counter = rte_cpu_to_be_16(w->index);
+		err->op_own = MLX5_CQE_REQ_ERR << 4;
+	} else {
+		cqe.byte_cnt = rte_cpu_to_be_32(byte_cnt);
+		cqe.sop_drop_qpn = rte_cpu_to_be_32((uint32_t)w->opcode << 24 |
+						    qp->qpn);
+		cqe.wqe_counter = rte_cpu_to_be_16(w->index);
+		cqe.op_own = MLX5_CQE_REQ << 4;
+	}
+	sim_cq_write(vhca, qp->cqn_snd, &cqe);
+}
+
+/* The local key's error of a failed transfer. */
+static uint8_t
+sim_local_syndrome(int err)
+{
+	return err == -ENOMEM ? MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR :
+	       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+}
+
+/*
+ * RDMA WRITE or READ of WQE @w: the remote address segment, then data
+ * segments (the local gather/scatter list). Returns a CQE syndrome, 0 on
+ * success, and the bytes moved in @bytes.
+ */
+static uint8_t
+sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+	      const struct sim_wqe *w, uint32_t *bytes)
+{
+	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
+	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
+	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
+	uint8_t stage_inl[SIM_STAGE_INLINE];
+	uint8_t *stage = stage_inl;
+	struct mlx5_sim_qp *peer;
+	uint64_t total = 0, off;
+	unsigned int nseg, i;
+	uint8_t synd = 0;
+	int ret;
+
+	if (w->ds < 2)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	nseg = w->ds - 2;
+	for (i = 0; i < nseg; i++) {
+		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
+
+		/* Inline data is not modelled; 0 means 2^31 bytes. */
+		if (bc & MLX5_INLINE_SEG)
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		total += bc != 0 ? bc : SIM_MAX_MSG;
+	}
+	if (total > (UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u)) ||
+	    total > SIM_MAX_MSG)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	/* No wire between vHCAs: only force loopback reaches the peer. */
+	peer = qp->fl ? mlx5_sim_idtab_get(&vhca->qps, qp->remote_qpn) : NULL;
+	if (peer == NULL)
+		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	if (peer->state != MLX5_QP_STATE_RTR &&
+	    peer->state != MLX5_QP_STATE_RTS)
+		return MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
+	if (write ? !peer->rwe : !peer->rre)
+		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	if (total > sizeof(stage_inl)) {
+		stage = malloc(total);
+		if (stage == NULL)
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	if (!write) {
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+				    rte_be_to_cpu_64(r->raddr), stage, total,
+				    MLX5_SIM_XFER_REMOTE);
+		if (ret != 0) {
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+			goto out;
+		}
+	}
+	for (i = 0, off = 0; i < nseg; i++) {
+		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
+		uint64_t len = bc != 0 ? bc : SIM_MAX_MSG;
+
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d[i].lkey), qp->pdn,
+				    rte_be_to_cpu_64(d[i].addr), stage + off,
+				    len, write ? 0 : MLX5_SIM_XFER_WRITE);
+		if (ret != 0) {
+			synd = sim_local_syndrome(ret);
+			goto out;
+		}
+		off += len;
+	}
+	if (write) {
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+				    rte_be_to_cpu_64(r->raddr), stage, total,
+				    MLX5_SIM_XFER_WRITE | MLX5_SIM_XFER_REMOTE);
+		if (ret != 0)
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	}
+out:
+	if (stage != stage_inl)
+		free(stage);
+	/* A responder's error moves the peer to ERR too. */
+	if (synd == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR && peer != qp)
+		peer->state = MLX5_QP_STATE_ERR;
+	*bytes = (uint32_t)total;
+	return synd;
+}
+
+/* Parse the WQE at send counter @ci; false if it cannot be one. */
+static bool
+sim_wqe_parse(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
+{
+	uint32_t n = 1u << qp->log_sq_size;
+	const uint8_t *sq = qp->ring.host + (qp->no_rq ? 0 :
+			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
+			     (qp->log_rq_size + qp->log_rq_stride)));
+	const uint8_t *wqe = sq + (size_t)(ci & (n - 1)) * SIM_WQEBB;
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
+	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
+	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+
+	w->opcode = opmod_idx_opcode & 0xff;
+	w->index = (opmod_idx_opcode >> 8) & 0xffff;
+	w->ds = qpn_ds & 0x3f;
+	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
+	w->seg = (const uint8_t *)(ctrl + 1);
+	/* A WQE within one basic block here; a longer one would wrap. */
+	return w->ds >= 1 && (qpn_ds >> 8) == qp->qpn &&
+	       (size_t)w->ds * 16 <= SIM_WQEBB;
+}
+
+void
+mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
+{
+	const uint32_t *db = (const uint32_t *)(const void *)qp->dbr.host;
+	uint16_t pi;
+
+	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
+		return; /* Work waits for RTS (RST: the counters restart). */
+	pi = rte_be_to_cpu_32(__atomic_load_n(&db[1], __ATOMIC_ACQUIRE)) &
+	     0xffff;
+	while (qp->sq_ci != pi) {
+		struct sim_wqe w;
+		uint32_t bytes = 0;
+		uint8_t synd = 0;
+
+		if (!sim_wqe_parse(qp, qp->sq_ci, &w)) {
+			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			w.signaled = true;
+		} else if (qp->state == MLX5_QP_STATE_ERR) {
+			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else {
+			switch (w.opcode) {
+			case MLX5_OPCODE_NOP:
+				break;
+			case MLX5_OPCODE_RDMA_WRITE:
+			case MLX5_OPCODE_RDMA_READ:
+				synd = sim_exec_rdma(vhca, qp, &w, &bytes);
+				break;
+			default:
+				synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+				break;
+			}
+		}
+		qp->sq_ci++;
+		/* An error always completes; the QP then flushes the rest. */
+		if (synd != 0 || w.signaled)
+			sim_complete(vhca, qp, &w, synd, bytes);
+		if (synd != 0 && qp->state == MLX5_QP_STATE_RTS) {
+			SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
+				" error completion, syndrome 0x%x",
+				vhca->ibdev.name, qp->qpn, w.index, w.opcode,
+				synd);
+			qp->state = MLX5_QP_STATE_ERR;
+		}
+	}
+}
+
+void
+mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv)
+{
+	struct mlx5_sim_uar *uar;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_qp *qp;
+	uint32_t qpn;
+	uint64_t db;
+
+	if (dv == NULL)
+		return;
+	uar = MLX5_SIM_OF(dv, struct mlx5_sim_uar, dv);
+	if (uar->magic != MLX5_SIM_MAGIC_UAR)
+		return;
+	vhca = uar->file->vhca;
+	/* The doorbell's 8 bytes: opmod_idx_opcode, then qpn_ds. */
+	db = __atomic_load_n((uint64_t *)dv->reg_addr, __ATOMIC_ACQUIRE);
+	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
+	mlx5_sim_vhca_lock(vhca);
+	qp = mlx5_sim_idtab_get(&vhca->qps, qpn);
+	/* A doorbell reaches the QPs of that UAR page only. */
+	if (qp != NULL && qp->file == uar->file &&
+	    qp->uar_page == dv->page_id)
+		mlx5_sim_engine_qp(vhca, qp);
+	else
+		vhca->stray_doorbells++;
+	mlx5_sim_vhca_unlock(vhca);
+}

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Completion queues and queue pairs: CREATE/DESTROY/QUERY_CQ,
+ * CREATE/DESTROY/QUERY_QP and the QP state machine (RST -> INIT -> RTR ->
+ * RTS, any -> ERR, any -> RST). Rings and doorbell records are in umems
+ * of the creating context, as DEVX users give them (the kernel marks them
+ * valid on the way). What the device does with the queues is the engine's
+ * (mlx5_sim_engine.c).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+/* Bytes of a CQE and of a send WQE basic block. */
+#define SIM_CQE_SIZE 64
+#define SIM_WQEBB 64
+/* Bytes of a doorbell record: two 32-bit counters. */
+#define SIM_DBR_SIZE 8
+
+int
+mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id)
+{
+	uint32_t i, n;
+
+	if (t->count + 1 >= t->max)
+		return -ENOSPC;
+	/* Numbers are handed out in turn, so a stale one is rarely reused. */
+	for (n = 0; n < t->max; n++) {
+		i = t->next++;
+		if (t->next >= t->max)
+			t->next = 1;
+		if (i == 0)
+			continue;
+		if (i >= t->size) {
+			uint32_t size = RTE_MAX(t->size * 2, 64u);
+			void **slot;
+
+			if (size <= i)
+				size = i + 1;
+			if (size > t->max)
+				size = t->max;
+			slot = realloc(t->slot, size * sizeof(*slot));
+			if (slot == NULL)
+				return -ENOMEM;
+			memset(slot + t->size, 0,
+			       (size - t->size) * sizeof(*slot));
+			t->slot = slot;
+			t->size = size;
+		}
+		if (t->slot[i] == NULL) {
+			t->slot[i] = obj;
+			t->count++;
+			*id = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+void *
+mlx5_sim_idtab_get(const struct mlx5_sim_idtab *t, uint32_t id)
+{
+	return id < t->size ? t->slot[id] : NULL;
+}
+
+void
+mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id)
+{
+	if (id < t->size && t->slot[id] != NULL) {
+		t->slot[id] = NULL;
+		t->count--;
+	}
+}
+
+/*
+ * Resolve [offset, offset + len) of umem @id of @file: the device writes
+ * rings and doorbell records, so the umem must be writable.
+ */
+static uint32_t
+sim_umem_ref(struct mlx5_sim_file *file, uint32_t id, uint64_t offset,
+	     uint64_t len, struct mlx5_sim_umem_ref *ref)
+{
+	struct mlx5_sim_umem *umem = mlx5_sim_umem_find(file->vhca, id);
+
+	if (umem == NULL || umem->file != file)
+		return MLX5_SIM_SYND_Q_UMEM_UNKNOWN;
+	if (offset > umem->size || len > umem->size - offset)
+		return MLX5_SIM_SYND_Q_UMEM_RANGE;
+	if (!(umem->access & IBV_ACCESS_LOCAL_WRITE))
+		return MLX5_SIM_SYND_Q_UMEM_READ_ONLY;
+	ref->umem = umem;
+	ref->host = umem->addr + offset;
+	return MLX5_SIM_SYND_OK;
+}
+
+static void
+sim_umem_ref_take(struct mlx5_sim_umem_ref *ref)
+{
+	ref->umem->users++;
+}
+
+static void
+sim_umem_ref_drop(struct mlx5_sim_umem_ref *ref)
+{
+	ref->umem->users--;
+}
+
+uint32_t
+mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in, void *out,
+		       struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	uint32_t log_size = MLX5_GET(cqc, cqc, log_cq_size);
+	uint32_t eqn = MLX5_GET(cqc, cqc, c_eqn_or_apu_element);
+	uint64_t dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
+	struct mlx5_sim_umem_ref ring, dbr;
+	struct mlx5_sim_cq *cq;
+	uint32_t synd;
+
+	if (MLX5_GET(cqc, cqc, cqe_sz) != MLX5_CQE_SIZE_64B)
+		return MLX5_SIM_SYND_CQ_CQE_SIZE;
+	if (log_size > MLX5_SIM_LOG_MAX_CQ_SZ)
+		return MLX5_SIM_SYND_CQ_SIZE;
+	if (eqn < MLX5_SIM_EQN_BASE ||
+	    eqn >= MLX5_SIM_EQN_BASE + MLX5_SIM_NUM_COMP_VECTORS)
+		return MLX5_SIM_SYND_CQ_EQN;
+	if (!mlx5_sim_uar_page_of(file, MLX5_GET(cqc, cqc, uar_page)))
+		return MLX5_SIM_SYND_Q_UAR;
+	if (dbr_addr % SIM_DBR_SIZE != 0)
+		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	synd = sim_umem_ref(file, MLX5_GET(create_cq_in, in, cq_umem_id),
+			    MLX5_GET64(create_cq_in, in, cq_umem_offset),
+			    (uint64_t)SIM_CQE_SIZE << log_size, &ring);
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = sim_umem_ref(file, MLX5_GET(cqc, cqc, dbr_umem_id),
+				    dbr_addr, SIM_DBR_SIZE, &dbr);
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL)
+		return MLX5_SIM_SYND_CQ_TABLE_FULL;
+	if (mlx5_sim_idtab_alloc(&vhca->cqs, cq, &cq->cqn) != 0) {
+		free(cq);
+		return MLX5_SIM_SYND_CQ_TABLE_FULL;
+	}
+	cq->file = file;
+	cq->ring = ring;
+	cq->dbr = dbr;
+	cq->log_size = log_size;
+	cq->uar_page = MLX5_GET(cqc, cqc, uar_page);
+	cq->eqn = eqn;
+	cq->oi = MLX5_GET(cqc, cqc, oi);
+	sim_umem_ref_take(&cq->ring);
+	sim_umem_ref_take(&cq->dbr);
+	vhca->live.cqs++;
+	MLX5_SET(create_cq_out, out, cqn, cq->cqn);
+	obj->kind = MLX5_SIM_OBJ_CQ;
+	obj->index = cq->cqn;
+	return MLX5_SIM_SYND_OK;
+}
+
+/* The CQ @cqn of @file, or NULL. */
+static struct mlx5_sim_cq *
+sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn)
+{
+	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&file->vhca->cqs, cqn);
+
+	return cq != NULL && cq->file == file ? cq : NULL;
+}
+
+static void
+sim_cq_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_cq *cq)
+{
+	sim_umem_ref_drop(&cq->ring);
+	sim_umem_ref_drop(&cq->dbr);
+	mlx5_sim_idtab_free(&vhca->cqs, cq->cqn);
+	vhca->live.cqs--;
+	free(cq);
+}
+
+uint32_t
+mlx5_sim_cmd_destroy_cq(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_cq *cq = sim_cq_of(file,
+					   MLX5_GET(destroy_cq_in, in, cqn));
+
+	if (cq == NULL)
+		return MLX5_SIM_SYND_CQ_UNKNOWN;
+	if (cq->users != 0)
+		return MLX5_SIM_SYND_CQ_BUSY;
+	sim_cq_free(file->vhca, cq);
+	return MLX5_SIM_SYND_OK;
+}
+
+uint32_t
+mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	struct mlx5_sim_cq *cq = sim_cq_of(file,
+					   MLX5_GET(query_cq_in, in, cqn));
+	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
+	const uint32_t *db;
+
+	if (cq == NULL)
+		return MLX5_SIM_SYND_CQ_UNKNOWN;
+	db = (const uint32_t *)(const void *)cq->dbr.host;
+	MLX5_SET(cqc, cqc, status, cq->status);
+	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
+	MLX5_SET(cqc, cqc, oi, cq->oi);
+	MLX5_SET(cqc, cqc, st, MLX5_CQ_STATE_NOTIFIED_DISARMED);
+	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
+	MLX5_SET(cqc, cqc, uar_page, cq->uar_page);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, cq->eqn);
+	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr.umem->dv.umem_id);
+	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.host - cq->dbr.umem->addr);
+	MLX5_SET(cqc, cqc, producer_counter, cq->pi & 0xffffff);
+	MLX5_SET(cqc, cqc, consumer_counter,
+		 rte_be_to_cpu_32(db[0]) & 0xffffff);
+	return MLX5_SIM_SYND_OK;
+}
+
+/* The QP @qpn of @file, or NULL. */
+static struct mlx5_sim_qp *
+sim_qp_of(struct mlx5_sim_file *file, uint32_t qpn)
+{
+	struct mlx5_sim_qp *qp = mlx5_sim_idtab_get(&file->vhca->qps, qpn);
+
+	return qp != NULL && qp->file == file ? qp : NULL;
+}
+
+/* Check the QP context of CREATE_QP; fill what it sets in @qp. */
+static uint32_t
+sim_qp_check(struct mlx5_sim_file *file, const void *in,
+	     struct mlx5_sim_qp *qp, struct mlx5_sim_cq **snd,
+	     struct mlx5_sim_cq **rcv)
+{
+	const void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	uint32_t rq_type = MLX5_GET(qpc, qpc, rq_type);
+	uint64_t dbr_addr = MLX5_GET64(qpc, qpc, dbr_addr);
+	struct mlx5_sim_file *owner = NULL;
+	uint64_t ring;
+	uint32_t synd;
+
+	if (MLX5_GET(qpc, qpc, st) != MLX5_QP_ST_RC ||
+	    MLX5_GET(qpc, qpc, no_sq))
+		return MLX5_SIM_SYND_QP_TYPE;
+	qp->pdn = MLX5_GET(qpc, qpc, pd);
+	qp->pd = mlx5_sim_pd_find(file->vhca, qp->pdn, &owner);
+	if (qp->pd == NULL || owner != file)
+		return MLX5_SIM_SYND_QP_PD;
+	*snd = sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_snd));
+	*rcv = sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_rcv));
+	if (*snd == NULL || *rcv == NULL)
+		return MLX5_SIM_SYND_QP_CQ;
+	if (rq_type != MLX5_QP_RQ_TYPE_REGULAR &&
+	    rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE)
+		return MLX5_SIM_SYND_QP_RQ_TYPE;
+	qp->no_rq = rq_type == MLX5_QP_RQ_TYPE_ZERO_SIZE;
+	qp->log_sq_size = MLX5_GET(qpc, qpc, log_sq_size);
+	qp->log_rq_size = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_size);
+	qp->log_rq_stride = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_stride);
+	if (qp->log_sq_size > MLX5_SIM_LOG_MAX_QP_SZ ||
+	    qp->log_rq_size > MLX5_SIM_LOG_MAX_QP_SZ)
+		return MLX5_SIM_SYND_QP_SIZE;
+	qp->ts_format = MLX5_GET(qpc, qpc, ts_format);
+	if (qp->ts_format == 3)
+		return MLX5_SIM_SYND_QP_TS_FORMAT;
+	qp->uar_page = MLX5_GET(qpc, qpc, uar_page);
+	if (!mlx5_sim_uar_page_of(file, qp->uar_page))
+		return MLX5_SIM_SYND_Q_UAR;
+	if (dbr_addr % SIM_DBR_SIZE != 0)
+		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	ring = (uint64_t)SIM_WQEBB << qp->log_sq_size;
+	if (!qp->no_rq)
+		ring += (uint64_t)MLX5_RQ_STRIDE_UNIT <<
+			(qp->log_rq_size + qp->log_rq_stride);
+	synd = sim_umem_ref(file, MLX5_GET(create_qp_in, in, wq_umem_id),
+			    MLX5_GET64(create_qp_in, in, wq_umem_offset), ring,
+			    &qp->ring);
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = sim_umem_ref(file, MLX5_GET(qpc, qpc, dbr_umem_id),
+				    dbr_addr, SIM_DBR_SIZE, &qp->dbr);
+	return synd;
+}
+
+uint32_t
+mlx5_sim_cmd_create_qp(struct mlx5_sim_file *file, const void *in, void *out,
+		       struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_cq *snd, *rcv;
+	struct mlx5_sim_qp *qp;
+	uint32_t synd;
+
+	qp = calloc(1, sizeof(*qp));
+	if (qp == NULL)
+		return MLX5_SIM_SYND_QP_TABLE_FULL;
+	synd = sim_qp_check(file, in, qp, &snd, &rcv);
+	if (synd == MLX5_SIM_SYND_OK &&
+	    mlx5_sim_idtab_alloc(&vhca->qps, qp, &qp->qpn) != 0)
+		synd = MLX5_SIM_SYND_QP_TABLE_FULL;
+	if (synd != MLX5_SIM_SYND_OK) {
+		free(qp);
+		return synd;
+	}
+	qp->file = file;
+	qp->state = MLX5_QP_STATE_RST;
+	qp->cqn_snd = snd->cqn;
+	qp->cqn_rcv = rcv->cqn;
+	snd->users++;
+	rcv->users++;
+	qp->pd->users++;
+	sim_umem_ref_take(&qp->ring);
+	sim_umem_ref_take(&qp->dbr);
+	vhca->live.qps++;
+	MLX5_SET(create_qp_out, out, qpn, qp->qpn);
+	obj->kind = MLX5_SIM_OBJ_QP;
+	obj->index = qp->qpn;
+	return MLX5_SIM_SYND_OK;
+}
+
+static void
+sim_qp_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
+{
+	struct mlx5_sim_cq *cq;
+
+	cq = mlx5_sim_idtab_get(&vhca->cqs, qp->cqn_snd);
+	if (cq != NULL)
+		cq->users--;
+	cq = mlx5_sim_idtab_get(&vhca->cqs, qp->cqn_rcv);
+	if (cq != NULL)
+		cq->users--;
+	qp->pd->users--;
+	sim_umem_ref_drop(&qp->ring);
+	sim_umem_ref_drop(&qp->dbr);
+	mlx5_sim_idtab_free(&vhca->qps, qp->qpn);
+	vhca->live.qps--;
+	free(qp);
+}
+
+uint32_t
+mlx5_sim_cmd_destroy_qp(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_qp *qp = sim_qp_of(file,
+					   MLX5_GET(destroy_qp_in, in, qpn));
+
+	if (qp == NULL)
+		return MLX5_SIM_SYND_QP_UNKNOWN;
+	sim_qp_free(file->vhca, qp);
+	return MLX5_SIM_SYND_OK;
+}
+
+/* A state transition's QP context (RST2INIT, INIT2RTR, RTR2RTS). */
+static uint32_t
+sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
+{
+	uint8_t port = MLX5_GET(qpc, qpc, primary_address_path.vhca_port_num);
+	uint8_t mtu;
+	uint32_t remote;
+
+	switch (opcode) {
+	case MLX5_CMD_OP_RST2INIT_QP:
+		/* One port per vHCA; 0 means the first. */
+		if (port > 1)
+			return MLX5_SIM_SYND_QP_PORT;
+		qp->port = 1;
+		qp->rre = MLX5_GET(qpc, qpc, rre);
+		qp->rwe = MLX5_GET(qpc, qpc, rwe);
+		qp->rae = MLX5_GET(qpc, qpc, rae);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_CMD_OP_INIT2RTR_QP:
+		mtu = MLX5_GET(qpc, qpc, mtu);
+		if (mtu < MLX5_QP_MTU_256 || mtu > MLX5_QP_MTU_4096)
+			return MLX5_SIM_SYND_QP_MTU;
+		if (port > 1)
+			return MLX5_SIM_SYND_QP_PORT;
+		remote = MLX5_GET(qpc, qpc, remote_qpn);
+		qp->fl = MLX5_GET(qpc, qpc, primary_address_path.fl);
+		/* Force loopback reaches QPs of the same vHCA only. */
+		if (qp->fl && mlx5_sim_idtab_get(&qp->file->vhca->qps,
+						 remote) == NULL)
+			return MLX5_SIM_SYND_QP_REMOTE;
+		qp->mtu = mtu;
+		qp->remote_qpn = remote;
+		qp->log_msg_max = MLX5_GET(qpc, qpc, log_msg_max);
+		return MLX5_SIM_SYND_OK;
+	default: /* RTR2RTS */
+		qp->retry_count = MLX5_GET(qpc, qpc, retry_count);
+		qp->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
+		return MLX5_SIM_SYND_OK;
+	}
+}
+
+uint32_t
+mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
+		       const void *in)
+{
+	struct mlx5_sim_qp *qp = sim_qp_of(file,
+					   MLX5_GET(qp_2err_in, in, qpn));
+	static const struct {
+		uint16_t opcode;
+		uint8_t from, to;
+	} moves[] = {
+		{ MLX5_CMD_OP_RST2INIT_QP, MLX5_QP_STATE_RST,
+		  MLX5_QP_STATE_INIT },
+		{ MLX5_CMD_OP_INIT2RTR_QP, MLX5_QP_STATE_INIT,
+		  MLX5_QP_STATE_RTR },
+		{ MLX5_CMD_OP_RTR2RTS_QP, MLX5_QP_STATE_RTR,
+		  MLX5_QP_STATE_RTS },
+		{ MLX5_CMD_OP_RTS2RTS_QP, MLX5_QP_STATE_RTS,
+		  MLX5_QP_STATE_RTS },
+	};
+	uint32_t synd;
+	unsigned int i;
+
+	if (qp == NULL)
+		return MLX5_SIM_SYND_QP_UNKNOWN;
+	if (opcode == MLX5_CMD_OP_2ERR_QP) {
+		qp->state = MLX5_QP_STATE_ERR;
+		/* Posted work is flushed as the device reaches it. */
+		mlx5_sim_engine_qp(file->vhca, qp);
+		return MLX5_SIM_SYND_OK;
+	}
+	if (opcode == MLX5_CMD_OP_2RST_QP) {
+		/* The device forgets the queue's work and counters. */
+		qp->state = MLX5_QP_STATE_RST;
+		qp->sq_ci = 0;
+		qp->rq_ci = 0;
+		return MLX5_SIM_SYND_OK;
+	}
+	for (i = 0; i < RTE_DIM(moves); i++) {
+		if (moves[i].opcode != opcode)
+			continue;
+		if (qp->state != moves[i].from)
+			return MLX5_SIM_SYND_QP_STATE;
+		if (opcode != MLX5_CMD_OP_RTS2RTS_QP) {
+			synd = sim_qp_apply_ctx(qp, opcode,
+				MLX5_ADDR_OF(rst2init_qp_in, in, qpc));
+			if (synd != MLX5_SIM_SYND_OK)
+				return synd;
+		}
+		qp->state = moves[i].to;
+		/* Work posted before RTS starts now. */
+		if (qp->state == MLX5_QP_STATE_RTS)
+			mlx5_sim_engine_qp(file->vhca, qp);
+		return MLX5_SIM_SYND_OK;
+	}
+	return MLX5_SIM_SYND_BAD_OPCODE;
+}
+
+uint32_t
+mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	struct mlx5_sim_qp *qp = sim_qp_of(file,
+					   MLX5_GET(query_qp_in, in, qpn));
+	void *qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
+	const uint32_t *db;
+
+	if (qp == NULL)
+		return MLX5_SIM_SYND_QP_UNKNOWN;
+	db = (const uint32_t *)(const void *)qp->dbr.host;
+	MLX5_SET(qpc, qpc, state, qp->state);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, pd, qp->pdn);
+	MLX5_SET(qpc, qpc, mtu, qp->mtu);
+	MLX5_SET(qpc, qpc, log_msg_max, qp->log_msg_max);
+	MLX5_SET(qpc, qpc, log_rq_size, qp->log_rq_size);
+	MLX5_SET(qpc, qpc, log_rq_stride, qp->log_rq_stride);
+	MLX5_SET(qpc, qpc, log_sq_size, qp->log_sq_size);
+	MLX5_SET(qpc, qpc, ts_format, qp->ts_format);
+	MLX5_SET(qpc, qpc, uar_page, qp->uar_page);
+	MLX5_SET(qpc, qpc, remote_qpn, qp->remote_qpn);
+	MLX5_SET(qpc, qpc, primary_address_path.fl, qp->fl);
+	MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, qp->port);
+	MLX5_SET(qpc, qpc, retry_count, qp->retry_count);
+	MLX5_SET(qpc, qpc, rnr_retry, qp->rnr_retry);
+	MLX5_SET(qpc, qpc, cqn_snd, qp->cqn_snd);
+	MLX5_SET(qpc, qpc, cqn_rcv, qp->cqn_rcv);
+	MLX5_SET(qpc, qpc, rre, qp->rre);
+	MLX5_SET(qpc, qpc, rwe, qp->rwe);
+	MLX5_SET(qpc, qpc, rae, qp->rae);
+	MLX5_SET(qpc, qpc, rq_type, qp->no_rq ? MLX5_QP_RQ_TYPE_ZERO_SIZE :
+		 MLX5_QP_RQ_TYPE_REGULAR);
+	MLX5_SET(qpc, qpc, hw_sq_wqebb_counter, qp->sq_ci);
+	MLX5_SET(qpc, qpc, sw_sq_wqebb_counter,
+		 rte_be_to_cpu_32(db[1]) & 0xffff);
+	MLX5_SET(qpc, qpc, hw_rq_counter, qp->rq_ci);
+	MLX5_SET(qpc, qpc, sw_rq_counter, rte_be_to_cpu_32(db[0]));
+	MLX5_SET(qpc, qpc, dbr_umem_id, qp->dbr.umem->dv.umem_id);
+	MLX5_SET64(qpc, qpc, dbr_addr, qp->dbr.host - qp->dbr.umem->addr);
+	return MLX5_SIM_SYND_OK;
+}
+
+void
+mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
+		       const struct mlx5_sim_devx_obj *obj)
+{
+	if (obj->kind == MLX5_SIM_OBJ_QP) {
+		struct mlx5_sim_qp *qp = mlx5_sim_idtab_get(&vhca->qps,
+							    obj->index);
+
+		if (qp != NULL && qp->file == obj->file) {
+			sim_qp_free(vhca, qp);
+			vhca->reclaimed++;
+		}
+	} else if (obj->kind == MLX5_SIM_OBJ_CQ) {
+		struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs,
+							    obj->index);
+
+		if (cq != NULL && cq->file == obj->file) {
+			sim_cq_free(vhca, cq);
+			vhca->reclaimed++;
+		}
+	}
+}
+
+int
+mlx5_sim_query_eqn(struct ibv_context *ctx, uint32_t vector, uint32_t *eqn)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+
+	/* rdma-core: the vector must be one of the context's. */
+	if (sctx == NULL || eqn == NULL ||
+	    vector >= MLX5_SIM_NUM_COMP_VECTORS)
+		return EINVAL;
+	*eqn = MLX5_SIM_EQN_BASE + vector;
+	return 0;
+}
