@@ -46,7 +46,7 @@ int
 mlx5_test_run(const struct mlx5_test_suite *suite, int argc, char **argv)
 {
 	char prefix[64];
-	/* Real devices (MLX5_TEST_DEVICE) replace --no-pci by -a pairs. */
+	/* --no-pci, or -a pairs for real devices (MLX5_TEST_DEVICE). */
 	char *eal_args[20] = {
 		argv[0], "--no-huge", "-m", "256", "--no-shconf",
 		"-l", "0", "--file-prefix", prefix,
@@ -61,10 +61,7 @@ mlx5_test_run(const struct mlx5_test_suite *suite, int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (tdev_env_init() != 0)
 		return 1;
-	if (tdev_hw())
-		eal_argc += tdev_eal_args(&eal_args[eal_argc]);
-	else
-		eal_args[eal_argc++] = "--no-pci";
+	eal_argc += tdev_eal_args(&eal_args[eal_argc]);
 	ret = rte_eal_init(eal_argc, eal_args);
 	if (ret < 0) {
 		printf("%s: EAL init failed: %s\n", suite->name,

@@ -15,14 +15,33 @@
 #include <bus_driver.h>
 #include <dev_driver.h>
 
+#include <mlx5_common_devx.h>
 #include <mlx5_sim.h>
 
 #include "mlx5_test_dev.h"
 
+/*
+ * Device access on a real device: a loopback QP on a PD and a staging
+ * buffer reached through a DEVX mkey of the same PD (a PD number is all a
+ * queue and an mkey name, so any PD of the context will do).
+ */
+struct tdev_hw_dma {
+	uint32_t pdn;
+	struct mlx5_devx_lbqp lb;
+	uint8_t *stage;
+	size_t cap;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_devx_obj *mkey;
+};
+
 struct tdev_slot {
 	char hw_addr[80];       /* Devargs form of a real device, or "". */
 	char name[64];          /* Device name as its bus knows it. */
+	bool emulated;          /* A software device taken for a real one. */
 	bool probed;
+	/* As probed: looked up once, not on every access. */
+	struct mlx5_common_device *cdev;
+	struct tdev_hw_dma dma;  /* On the device's own PD, kept. */
 	bool counted;           /* card/vhca below are valid. */
 	uint16_t card;
 	uint16_t vhca;
@@ -100,9 +119,27 @@ tdev_env_init(void)
 
 		if (val == NULL || val[0] == '\0')
 			continue;
-		if (i == 1 && slots[0].hw_addr[0] == '\0') {
-			printf("%s without MLX5_TEST_DEVICE\n", vars[i]);
+		if (i == 1 && (slots[0].hw_addr[0] == '\0' ||
+			       slots[0].emulated)) {
+			printf("%s without MLX5_TEST_DEVICE naming a device\n",
+			       vars[i]);
 			return -EINVAL;
+		}
+		/*
+		 * "emulate": slots 0 and 1 are software devices (vHCAs 1 and 2
+		 * of card 240) handled as real ones: the harness's paths for
+		 * real devices, run where there is none.
+		 */
+		if (i == 0 && strcmp(val, "emulate") == 0) {
+			for (unsigned int j = 0; j < 2; j++) {
+				snprintf(slots[j].hw_addr,
+					 sizeof(slots[j].hw_addr),
+					 "card=240,vhca_id=%u", j + 1);
+				slots[j].emulated = true;
+			}
+			printf("%s=emulate: software devices handled as real ones\n",
+			       vars[i]);
+			continue;
 		}
 		ret = tdev_resolve(vars[i], val, &slots[i]);
 		if (ret != 0)
@@ -123,17 +160,15 @@ tdev_hw(void)
 	return tdev_slot_hw(0);
 }
 
-bool
-tdev_can_access(void)
-{
-	return !tdev_hw();
-}
-
 int
 tdev_eal_args(char **argv)
 {
 	int n = 0;
 
+	if (!tdev_hw() || slots[0].emulated) {
+		argv[n++] = (char *)(uintptr_t)"--no-pci";
+		return n;
+	}
 	for (unsigned int i = 0; i < 2; i++) {
 		if (!tdev_slot_hw(i))
 			continue;
@@ -167,7 +202,7 @@ tdev_eal_dev(unsigned int slot)
 
 	if (slot >= TDEV_SLOTS)
 		return NULL;
-	if (!tdev_slot_hw(slot))
+	if (!tdev_slot_hw(slot) || slots[slot].emulated)
 		return tdev_find("vdev", slots[slot].name);
 	dev = tdev_find(strncmp(slots[slot].hw_addr, "auxiliary:", 10) == 0 ?
 			"auxiliary" : "pci", slots[slot].name);
@@ -214,7 +249,9 @@ tdev_probe(unsigned int slot, const char *sim_args)
 	if (slot >= TDEV_SLOTS)
 		return -EINVAL;
 	s = &slots[slot];
-	if (tdev_slot_hw(slot))
+	if (s->emulated)
+		ret = rte_vdev_init(s->name, s->hw_addr);
+	else if (tdev_slot_hw(slot))
 		ret = rte_dev_probe(s->hw_addr);
 	else
 		ret = rte_vdev_init(s->name, sim_args);
@@ -222,10 +259,23 @@ tdev_probe(unsigned int slot, const char *sim_args)
 		return ret;
 	s->probed = true;
 	cdev = tdev_cdev(slot);
+	s->cdev = cdev;
 	s->counted = cdev != NULL && !tdev_slot_hw(slot) &&
 		     mlx5_sim_vhca_id_of_ctx(cdev->ctx, &s->card,
 					     &s->vhca) == 0;
 	return 0;
+}
+
+static void
+tdev_hw_dma_free(struct mlx5_common_device *cdev, struct tdev_hw_dma *d)
+{
+	if (d->mkey != NULL)
+		mlx5_devx_cmd_destroy(d->mkey);
+	if (d->umem != NULL)
+		cdev->glue->devx_umem_dereg(d->umem);
+	mlx5_devx_lbqp_destroy(&d->lb);
+	free(d->stage);
+	memset(d, 0, sizeof(*d));
 }
 
 int
@@ -236,14 +286,18 @@ tdev_remove(unsigned int slot)
 
 	if (slot >= TDEV_SLOTS)
 		return -EINVAL;
-	if (!tdev_slot_hw(slot)) {
+	if (slots[slot].cdev != NULL && tdev_slot_hw(slot))
+		tdev_hw_dma_free(slots[slot].cdev, &slots[slot].dma);
+	if (!tdev_slot_hw(slot) || slots[slot].emulated) {
 		ret = rte_vdev_uninit(slots[slot].name);
 	} else {
 		dev = tdev_eal_dev(slot);
 		ret = dev != NULL ? rte_dev_remove(dev) : -ENODEV;
 	}
-	if (ret == 0)
+	if (ret == 0) {
 		slots[slot].probed = false;
+		slots[slot].cdev = NULL;
+	}
 	return ret;
 }
 
@@ -271,16 +325,94 @@ tdev_live(unsigned int slot)
 	return (long)st.live_objects + st.contexts;
 }
 
+/* Make @d ready for @len bytes on PD @pdn. */
+static int
+tdev_hw_dma_prepare(struct mlx5_common_device *cdev, struct tdev_hw_dma *d,
+		    uint32_t pdn, size_t len)
+{
+	size_t cap = RTE_ALIGN_CEIL(RTE_MAX(len, (size_t)65536), 4096);
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.pd = pdn,
+		.lr = true, .lw = true, .rr = true, .rw = true,
+		.log_page_size = 12,
+	};
+	int ret;
+
+	if (d->lb.cdev != NULL && d->cap >= len)
+		return 0;
+	tdev_hw_dma_free(cdev, d);
+	d->pdn = pdn;
+	ret = mlx5_devx_lbqp_create(cdev, &d->lb, pdn);
+	if (ret != 0)
+		return ret;
+	d->stage = aligned_alloc(4096, cap);
+	if (d->stage == NULL)
+		return -ENOMEM;
+	d->umem = cdev->glue->devx_umem_reg(cdev->ctx, d->stage, cap,
+					    IBV_ACCESS_LOCAL_WRITE |
+					    IBV_ACCESS_REMOTE_READ |
+					    IBV_ACCESS_REMOTE_WRITE);
+	if (d->umem == NULL)
+		return -errno;
+	attr.addr = (uintptr_t)d->stage;
+	attr.size = cap;
+	attr.umem_id = d->umem->umem_id;
+	d->mkey = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	if (d->mkey == NULL)
+		return -rte_errno;
+	d->cap = cap;
+	return 0;
+}
+
+/*
+ * A real device reaches (key, addr) as the local key of a loopback QP of
+ * PD @pdn: reading it is an RDMA write to the staging buffer, writing it
+ * an RDMA read from there. An error completion is -EIO with its syndrome.
+ * The device's own PD keeps its QP; another PD gets one for the call.
+ */
+static int
+tdev_hw_access(struct tdev_slot *s, uint32_t pdn, uint32_t key,
+	       uint64_t addr, void *buf, size_t len, bool to_memory,
+	       uint8_t *cqe_syndrome)
+{
+	struct mlx5_common_device *cdev = s->cdev;
+	struct tdev_hw_dma tmp, *d = pdn == cdev->pdn ? &s->dma : &tmp;
+	int ret;
+
+	if (len > (UINT32_C(1) << 31))
+		return -EMSGSIZE;
+	if (d == &tmp)
+		memset(&tmp, 0, sizeof(tmp));
+	ret = tdev_hw_dma_prepare(cdev, d, pdn, len);
+	if (ret == 0) {
+		if (to_memory)
+			memcpy(d->stage, buf, len);
+		ret = mlx5_devx_lbqp_rdma(&d->lb, to_memory ?
+					  MLX5_OPCODE_RDMA_READ :
+					  MLX5_OPCODE_RDMA_WRITE, key, addr,
+					  d->mkey->id, (uintptr_t)d->stage,
+					  (uint32_t)len, cqe_syndrome);
+		if (ret == 0 && !to_memory)
+			memcpy(buf, d->stage, len);
+	}
+	if (d == &tmp || ret == -ENOMEM)
+		tdev_hw_dma_free(cdev, d);
+	return ret;
+}
+
 int
 tdev_access(unsigned int slot, uint32_t pdn, uint32_t key, uint64_t addr,
 	    void *buf, size_t len, bool to_memory, uint8_t *cqe_syndrome)
 {
-	struct mlx5_common_device *cdev = tdev_cdev(slot);
+	struct mlx5_common_device *cdev;
 
-	if (cdev == NULL)
+	if (slot >= TDEV_SLOTS || slots[slot].cdev == NULL)
 		return -ENODEV;
+	cdev = slots[slot].cdev;
 	if (tdev_slot_hw(slot))
-		return -ENOTSUP;
+		return tdev_hw_access(&slots[slot], pdn, key, addr, buf, len,
+				      to_memory, cqe_syndrome);
 	return mlx5_sim_dma(cdev->ctx, pdn, key, addr, buf, len, to_memory,
 			    cqe_syndrome);
 }

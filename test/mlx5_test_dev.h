@@ -15,6 +15,10 @@
  *   MLX5_TEST_DEVICE2  slot 1, the same forms: another function of the same
  *                      card, for the cross-vHCA cases.
  *
+ * MLX5_TEST_DEVICE=emulate takes two software devices (vHCAs 1 and 2 of
+ * card 240) for real ones: the paths for real devices run, and are tested,
+ * on a machine without one.
+ *
  * On a real device the shape arguments are ignored (the device is what it
  * is), capabilities decide what runs (a case skips and says which
  * capability is missing), and what only the software device can do (fault
@@ -49,8 +53,8 @@ bool tdev_hw(void);
 /* True when @slot is a real device. */
 bool tdev_slot_hw(unsigned int slot);
 /*
- * EAL arguments for the real devices: "-a", address pairs written into
- * @argv (room for 4 entries); returns how many were written.
+ * EAL arguments for the devices: "--no-pci", or "-a", address pairs for
+ * real ones, written into @argv (room for 4 entries); returns how many.
  */
 int tdev_eal_args(char **argv);
 /* After EAL init: take back what EAL probed, so cases start clean. */
@@ -80,23 +84,16 @@ long tdev_live(unsigned int slot);
 
 /*
  * The device reads (@to_memory false) or writes @len bytes at @addr
- * through key @key of @slot's PD, as a queue of that PD would. On the
- * software device this is its DMA entry point; @cqe_syndrome gets the
- * error completion's syndrome. Returns 0, a negative errno, or
- * -ENOTSUP where the device cannot be driven this way yet.
+ * through key @key, as a queue of PD @pdn would. On the software device
+ * this is its DMA entry point (errno per failed check); on a real device
+ * the key is the local key of an RDMA on a loopback QP (-EIO on an error
+ * completion; a @pdn other than the device's own gets a QP on a PD of its
+ * own). @cqe_syndrome gets the error completion's syndrome. Returns 0 or
+ * a negative errno. The slot's device is the one last probed (looked up
+ * once, at the probe, not on the bus at each call).
  */
 int tdev_access(unsigned int slot, uint32_t pdn, uint32_t key, uint64_t addr,
 		void *buf, size_t len, bool to_memory, uint8_t *cqe_syndrome);
-
-/* True when tdev_access() works on every slot. */
-bool tdev_can_access(void);
-
-/* Skip the case where the device cannot be driven by tdev_access(). */
-#define TDEV_NEED_ACCESS() do { \
-	if (!tdev_can_access()) \
-		TEST_SKIP("device access on a real device needs the loopback " \
-			  "QP of the datapath layer"); \
-} while (0)
 
 /* Skip the case on a real device: what it needs is the software device's. */
 #define TDEV_SIM_ONLY(why) do { \

@@ -5,14 +5,22 @@
 /*
  * Packet pacing: the device's rate table (through the backend, as rdma-core's
  * mlx5dv_pp_alloc) and the common layer's service over it.
+ *
+ * On the software device the rate range and the table size are the case
+ * setup's (100..1000000 kbps, 8 entries); on a real device they are read
+ * from its QoS capabilities, and a case that needs packet pacing skips
+ * where the device lacks it.
  */
 
 #include "mlx5_test.h"
+#include "mlx5_test_dev.h"
 #include "mlx5_test_sim.h"
 #include <mlx5_common_pp.h>
 
 #define PP_CARD 20
 #define PP_TABLE 8
+#define PP_MIN_RATE 100
+#define PP_MAX_RATE 1000000
 
 static struct mlx5_common_device *cdev;
 
@@ -22,20 +30,97 @@ pp_case_setup(void)
 	char args[128];
 
 	snprintf(args, sizeof(args),
-		 "card=%d,pp_table_size=%d,pp_min_rate=100,pp_max_rate=1000000",
-		 PP_CARD, PP_TABLE);
-	if (sim_probe("mlx5_sim0", args) != 0)
+		 "card=%d,pp_table_size=%d,pp_min_rate=%d,pp_max_rate=%d",
+		 PP_CARD, PP_TABLE, PP_MIN_RATE, PP_MAX_RATE);
+	if (tdev_probe(0, args) != 0)
 		return TEST_FAILED;
-	cdev = sim_cdev("mlx5_sim0");
-	return cdev != NULL ? TEST_SUCCESS : TEST_FAILED;
+	cdev = tdev_cdev(0);
+	if (cdev == NULL)
+		return TEST_FAILED;
+	/*
+	 * The cases take the range and the table size from the capabilities:
+	 * on the software device they must be the ones asked for.
+	 */
+	if (!tdev_hw() &&
+	    (cdev->caps.qos.min_rate_kbps != PP_MIN_RATE ||
+	     cdev->caps.qos.max_rate_kbps != PP_MAX_RATE ||
+	     cdev->caps.qos.rate_table_size != PP_TABLE)) {
+		printf("    capabilities %u..%u kbps, %u entries: not the setup's\n",
+		       cdev->caps.qos.min_rate_kbps,
+		       cdev->caps.qos.max_rate_kbps,
+		       cdev->caps.qos.rate_table_size);
+		return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
 }
 
 static void
 pp_case_teardown(void)
 {
-	sim_remove("mlx5_sim1");
-	sim_remove("mlx5_sim0");
+	tdev_remove_all();
 	cdev = NULL;
+}
+
+/*
+ * What packet pacing with @entries rate entries needs that the device
+ * lacks, or NULL.
+ */
+static const char *
+pp_lacks(unsigned int entries)
+{
+	const struct mlx5_hca_qos_attr *qos = &cdev->caps.qos;
+	static char what[96];
+
+	if (!qos->sup)
+		return "the QoS capabilities (qos)";
+	if (!qos->packet_pacing)
+		return "packet pacing (packet_pacing)";
+	if (!qos->pp_uid)
+		return "rate entries for user space (packet_pacing_uid)";
+	if (entries > 0 && qos->rate_table_size < entries + 1) {
+		snprintf(what, sizeof(what),
+			 "%u rate entries (packet_pacing_rate_table_size is %u)",
+			 entries, qos->rate_table_size);
+		return what;
+	}
+	return NULL;
+}
+
+/*
+ * Skip on a real device without packet pacing or @entries rate entries.
+ * The software device of the case setup has them: there a missing
+ * capability is a failure, not a skip.
+ */
+#define PP_NEED_PACING(entries) do { \
+	const char *lacks__ = tdev_hw() ? pp_lacks(entries) : NULL; \
+	if (lacks__ != NULL) \
+		TEST_SKIP("device lacks %s", lacks__); \
+} while (0)
+
+/* The rates the cases ask for: PP_RATE_LO + 0..65536. */
+#define PP_RATE_LO 1000u
+#define PP_RATE_HI (PP_RATE_LO + UINT16_MAX + 1)
+
+/*
+ * The rate the device takes for @want (PP_RATE_LO..PP_RATE_HI): @want where
+ * the device's range holds every rate the cases ask for (the software
+ * device's does), else @want moved to the bottom of the range, distinct
+ * rates staying distinct as far as the range allows.
+ */
+static uint32_t
+pp_rate(uint32_t want)
+{
+	const struct mlx5_hca_qos_attr *qos = &cdev->caps.qos;
+	uint32_t lo = RTE_MAX(qos->min_rate_kbps, 1u);
+	uint64_t span;
+
+	if (qos->min_rate_kbps <= PP_RATE_LO &&
+	    qos->max_rate_kbps >= PP_RATE_HI)
+		return want;
+	if (qos->max_rate_kbps < lo)
+		return lo;
+	span = (uint64_t)qos->max_rate_kbps - lo + 1;
+	return lo + (uint32_t)((want - PP_RATE_LO) % span);
 }
 
 /* Build a 48-byte rate-limit context. */
@@ -52,9 +137,11 @@ test_backend_rules(void)
 {
 	uint8_t ctx[48];
 	const struct mlx5_glue *g = cdev->glue;
+	const struct mlx5_hca_qos_attr *qos = &cdev->caps.qos;
 	struct mlx5dv_pp *pp;
 
-	pp_ctx(ctx, 1000, 0);
+	PP_NEED_PACING(1);
+	pp_ctx(ctx, pp_rate(1000), 0);
 	errno = 0;
 	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 0, ctx, 0) == NULL &&
 		    errno == EINVAL, "context size 0");
@@ -65,20 +152,25 @@ test_backend_rules(void)
 	pp_ctx(ctx, 0, 0);
 	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
 		    errno == EINVAL, "rate 0");
-	pp_ctx(ctx, 99, 0);
-	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
-		    errno == EINVAL, "rate below min");
-	pp_ctx(ctx, 1000001, 0);
-	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
-		    errno == EINVAL, "rate above max");
+	/* Just past the range (99 and 1000001 on the software device). */
+	if (qos->min_rate_kbps > 1) {
+		pp_ctx(ctx, qos->min_rate_kbps - 1, 0);
+		TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+			    errno == EINVAL, "rate below min");
+	}
+	if (qos->max_rate_kbps < UINT32_MAX) {
+		pp_ctx(ctx, qos->max_rate_kbps + 1, 0);
+		TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
+			    errno == EINVAL, "rate above max");
+	}
 	/* A 4-byte context: the rest reads as zero. */
-	pp_ctx(ctx, 100, 0);
+	pp_ctx(ctx, RTE_MAX(qos->min_rate_kbps, 1u), 0);
 	pp = g->dv_pp_alloc(cdev->ctx, 4, ctx, 0);
 	TEST_ASSERT_NOT_NULL(pp, "short context");
-	TEST_ASSERT(pp->index >= 1 && pp->index < PP_TABLE, "index %u",
-		    pp->index);
+	TEST_ASSERT(pp->index >= 1 && pp->index < qos->rate_table_size,
+		    "index %u", pp->index);
 	g->dv_pp_free(pp);
-	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 2, "back to context + PD");
+	TDEV_ASSERT_LIVE(0, 2, "back to context + PD");
 	return TEST_SUCCESS;
 }
 
@@ -90,7 +182,10 @@ test_backend_shared_dedicated(void)
 	struct mlx5_sim_stats st;
 	uint8_t ctx[48];
 
-	pp_ctx(ctx, 5000, 0);
+	PP_NEED_PACING(3);
+	if (tdev_hw() && !cdev->caps.qos.burst_bound)
+		TEST_SKIP("device lacks burst bounds in rate entries (packet_pacing_burst_bound)");
+	pp_ctx(ctx, pp_rate(5000), 0);
 	a = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
 	b = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
 	TEST_ASSERT(a != NULL && b != NULL, "");
@@ -99,21 +194,29 @@ test_backend_shared_dedicated(void)
 			   MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX);
 	TEST_ASSERT_NOT_NULL(c, "");
 	TEST_ASSERT(c->index != a->index, "dedicated takes a new index");
-	pp_ctx(ctx, 5000, 64);
+	pp_ctx(ctx, pp_rate(5000), 64);
 	d = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
 	TEST_ASSERT_NOT_NULL(d, "");
 	TEST_ASSERT(d->index != a->index && d->index != c->index,
 		    "a different context is a different entry");
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
-	TEST_ASSERT_EQUAL(st.pp_entries, 3, "a/b share one entry");
+	/* The table's entry count is the software device's to give. */
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 3, "a/b share one entry");
+	}
 	g->dv_pp_free(a);
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
-	TEST_ASSERT_EQUAL(st.pp_entries, 3, "b still holds the shared entry");
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 3,
+				  "b still holds the shared entry");
+	}
 	g->dv_pp_free(b);
 	g->dv_pp_free(c);
 	g->dv_pp_free(d);
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
-	TEST_ASSERT_EQUAL(st.pp_entries, 0, "");
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 0, "");
+	}
 	return TEST_SUCCESS;
 }
 
@@ -121,22 +224,38 @@ static int
 test_backend_table_full(void)
 {
 	const struct mlx5_glue *g = cdev->glue;
-	struct mlx5dv_pp *pp[PP_TABLE];
-	bool seen[PP_TABLE] = { false };
+	static struct mlx5dv_pp *pp[UINT16_MAX + 1];
+	static bool seen[UINT16_MAX + 1];
+	unsigned int size = cdev->caps.qos.rate_table_size, n, i;
 	uint8_t ctx[48];
-	int i;
 
-	/* Indices 1..size-1: size-1 entries fit. */
-	for (i = 0; i < PP_TABLE - 1; i++) {
-		pp_ctx(ctx, 1000 + i, 0);
-		pp[i] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
-		TEST_ASSERT_NOT_NULL(pp[i], "entry %d", i);
-		TEST_ASSERT(pp[i]->index >= 1 && pp[i]->index < PP_TABLE, "");
-		TEST_ASSERT(!seen[pp[i]->index], "index %u given twice",
-			    pp[i]->index);
-		seen[pp[i]->index] = true;
+	PP_NEED_PACING(1);
+	if (tdev_hw() && pp_rate(PP_RATE_LO) + (uint64_t)size >
+			 cdev->caps.qos.max_rate_kbps)
+		TEST_SKIP("device lacks a rate range as wide as its rate table (a distinct rate per entry)");
+	memset(seen, 0, sizeof(seen));
+	/*
+	 * Indices 1..size-1: size-1 entries fit where nobody else holds one
+	 * (the software device). On a real device the kernel's own users may
+	 * hold some: the table is full once the device says so.
+	 */
+	for (n = 0; n < size - 1; n++) {
+		pp_ctx(ctx, pp_rate(1000 + n), 0);
+		errno = 0;
+		pp[n] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+		if (pp[n] == NULL && tdev_hw() && errno == ENOSPC) {
+			if (n == 0)
+				TEST_SKIP("every rate entry of the device is held by other users");
+			break;
+		}
+		TEST_ASSERT_NOT_NULL(pp[n], "entry %u", n);
+		TEST_ASSERT(pp[n]->index >= 1 && pp[n]->index < size, "");
+		TEST_ASSERT(!seen[pp[n]->index], "index %u given twice",
+			    pp[n]->index);
+		seen[pp[n]->index] = true;
 	}
-	pp_ctx(ctx, 9999, 0);
+	/* A rate no entry has. */
+	pp_ctx(ctx, pp_rate(1000 + size), 0);
 	errno = 0;
 	TEST_ASSERT(g->dv_pp_alloc(cdev->ctx, 48, ctx, 0) == NULL &&
 		    errno == ENOSPC, "table full");
@@ -144,12 +263,12 @@ test_backend_table_full(void)
 		    MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX) == NULL &&
 		    errno == ENOSPC, "table full, dedicated");
 	/* A shared request identical to a live entry still succeeds. */
-	pp_ctx(ctx, 1000, 0);
-	pp[PP_TABLE - 1] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
-	TEST_ASSERT_NOT_NULL(pp[PP_TABLE - 1], "sharing needs no new index");
-	for (i = 0; i < PP_TABLE; i++)
+	pp_ctx(ctx, pp_rate(1000), 0);
+	pp[n] = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(pp[n], "sharing needs no new index");
+	for (i = 0; i <= n; i++)
 		g->dv_pp_free(pp[i]);
-	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 2, "");
+	TDEV_ASSERT_LIVE(0, 2, "");
 	return TEST_SUCCESS;
 }
 
@@ -159,6 +278,8 @@ test_service(void)
 	struct mlx5_pp_attr attr = { .rate_kbps = 2000 };
 	struct mlx5_pp_entry *a, *b, *c;
 
+	PP_NEED_PACING(2);
+	attr.rate_kbps = pp_rate(attr.rate_kbps);
 	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &a), "");
 	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &b), "");
 	TEST_ASSERT_EQUAL(a->index, b->index, "shared");
@@ -177,22 +298,39 @@ test_service(void)
 static int
 test_service_checks_caps_first(void)
 {
-	struct mlx5_pp_attr attr = { .rate_kbps = 50 };
+	const struct mlx5_hca_qos_attr *qos = &cdev->caps.qos;
+	struct mlx5_pp_attr attr = { .rate_kbps = 0 };
 	struct mlx5_sim_stats before, after;
 	struct mlx5_pp_entry *e = NULL;
 
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &before), "");
-	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "below min");
-	attr.rate_kbps = 2000000;
-	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "above max");
+	PP_NEED_PACING(0);
+	if (!tdev_hw())
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &before),
+				    "");
+	/* Half the minimum, twice the maximum: 50 and 2000000 on the sim. */
+	if (qos->min_rate_kbps >= 2) {
+		attr.rate_kbps = qos->min_rate_kbps / 2;
+		TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL,
+				  "below min");
+	}
+	if (qos->max_rate_kbps < UINT32_MAX) {
+		attr.rate_kbps = qos->max_rate_kbps > UINT32_MAX / 2 ?
+				 UINT32_MAX : qos->max_rate_kbps * 2;
+		TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL,
+				  "above max");
+	}
 	attr.rate_kbps = 0;
 	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "zero");
-	attr.rate_kbps = 1000;
+	attr.rate_kbps = pp_rate(1000);
 	attr.rate_mode = 7;
 	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EINVAL, "mode");
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
-	TEST_ASSERT_EQUAL(after.commands, before.commands,
-			  "refused before reaching the device");
+	/* The software device counts the commands that reach it. */
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after),
+				    "");
+		TEST_ASSERT_EQUAL(after.commands, before.commands,
+				  "refused before reaching the device");
+	}
 	TEST_ASSERT(e == NULL, "");
 	return TEST_SUCCESS;
 }
@@ -204,6 +342,7 @@ test_service_no_pacing(void)
 	struct mlx5_common_device *np;
 	struct mlx5_pp_entry *e;
 
+	TDEV_SIM_ONLY("a device without packet pacing (pacing=0)");
 	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=21,vhca_id=0,pacing=0"), "");
 	np = sim_cdev("mlx5_sim1");
 	TEST_ASSERT_NOT_NULL(np, "");
@@ -218,13 +357,14 @@ test_service_device_refusal(void)
 {
 	struct mlx5_pp_attr attr = { .rate_kbps = 1000 };
 	struct mlx5_pp_entry *e;
-	long live = sim_live(PP_CARD, 0);
+	long live = tdev_live(0);
 
+	TDEV_SIM_ONLY("fault injection (a refused SET_PP_RATE_LIMIT)");
 	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(PP_CARD, 0,
 		MLX5_CMD_OP_SET_PP_RATE_LIMIT, 1, MLX5_CMD_STAT_NO_RES_ERR), "");
 	TEST_ASSERT_EQUAL(mlx5_pp_alloc(cdev, &attr, &e), -EAGAIN,
 			  "NO_RESOURCES maps to EAGAIN");
-	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), live, "nothing half-built");
+	TEST_ASSERT_EQUAL(tdev_live(0), live, "nothing half-built");
 	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &e), "one-shot fault");
 	TEST_ASSERT_SUCCESS(mlx5_pp_free(cdev, e), "");
 	mlx5_sim_fault_clear(PP_CARD, 0);
@@ -237,11 +377,17 @@ test_remove_releases_entries(void)
 	struct mlx5_pp_attr attr = { .rate_kbps = 3000, .dedicated = true };
 	struct mlx5_pp_entry *e;
 
+	PP_NEED_PACING(3);
+	attr.rate_kbps = pp_rate(attr.rate_kbps);
 	for (int i = 0; i < 3; i++)
 		TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &attr, &e), "");
-	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim0"), "");
-	TEST_ASSERT_EQUAL(sim_live(PP_CARD, 0), 0, "entries freed at remove");
-	TEST_ASSERT_EQUAL(sim_reclaimed(PP_CARD, 0), 0, "not leaked to close");
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+	cdev = NULL;
+	TDEV_ASSERT_LIVE(0, 0, "entries freed at remove");
+	/* What a close reclaims is counted by the software device. */
+	if (!tdev_hw())
+		TEST_ASSERT_EQUAL(sim_reclaimed(PP_CARD, 0), 0,
+				  "not leaked to close");
 	return TEST_SUCCESS;
 }
 
@@ -265,6 +411,7 @@ test_backend_check_order(void)
 	struct ibv_context *plain;
 	uint8_t ctx[48];
 
+	TDEV_SIM_ONLY("devices with a one-entry rate table (pp_table_size=1) and without packet_pacing_uid (pp_uid=0)");
 	/* On this device: non-DEVX before the context size and the rate. */
 	plain = pp_open_ctx(cdev, false);
 	TEST_ASSERT_NOT_NULL(plain, "a context without DEVX");
@@ -310,21 +457,25 @@ static int
 test_backend_shared_per_uid(void)
 {
 	const struct mlx5_glue *g = cdev->glue;
-	struct ibv_context *other = pp_open_ctx(cdev, true);
+	struct ibv_context *other;
 	struct mlx5dv_pp *a, *b, *c;
 	struct mlx5_sim_stats st;
 	uint8_t ctx[48];
 
+	PP_NEED_PACING(2);
+	other = pp_open_ctx(cdev, true);
 	TEST_ASSERT_NOT_NULL(other, "a second DEVX context");
-	pp_ctx(ctx, 7000, 0);
+	pp_ctx(ctx, pp_rate(7000), 0);
 	a = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
 	b = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
 	c = g->dv_pp_alloc(other, 48, ctx, 0);
 	TEST_ASSERT(a != NULL && b != NULL && c != NULL, "");
 	TEST_ASSERT_EQUAL(a->index, b->index, "same uid: shared");
 	TEST_ASSERT(c->index != a->index, "another uid: an entry of its own");
-	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
-	TEST_ASSERT_EQUAL(st.pp_entries, 2, "");
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 2, "");
+	}
 	g->dv_pp_free(a);
 	g->dv_pp_free(b);
 	g->dv_pp_free(c);
@@ -345,6 +496,7 @@ test_backend_close_clears(void)
 	struct ibv_context *other;
 	uint8_t ctx[48];
 
+	TDEV_SIM_ONLY("fault injection and the command and reclaim counts of a vHCA");
 	/* A vHCA of its own: what a close reclaims is counted per vHCA. */
 	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=25"), "");
 	dev = sim_cdev("mlx5_sim1");
@@ -389,6 +541,7 @@ test_service_needs_pp_uid(void)
 	struct mlx5_pp_entry *e;
 	const char *log;
 
+	TDEV_SIM_ONLY("a device without packet_pacing_uid (pp_uid=0)");
 	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=24,pp_uid=0"), "");
 	np = sim_cdev("mlx5_sim1");
 	TEST_ASSERT(!np->caps.qos.pp_uid, "the capability reads 0");

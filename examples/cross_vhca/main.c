@@ -8,9 +8,11 @@
  * One card, two vHCAs: the host PF (vhca 1) and the DPU's Arm side (vhca 2).
  * The host exports a buffer with an access key; the DPU maps it twice — a
  * crossing mkey (the RFC's rte_pmd_mlx5_create_cross_vhca_mkey) and a keyed
- * alias (rte_pmd_mlx5_import_mem) — then the device reads and writes host
- * memory through each, and the bytes are checked. Finally the host revokes
- * the export and the DPU's access fails cleanly.
+ * alias (rte_pmd_mlx5_import_mem) — then the DPU's device reads and writes
+ * host memory through each (RDMA on a loopback queue pair of the DPU, with
+ * the key as the local key), and the bytes are checked. Finally the host
+ * revokes the export and the DPU's access fails cleanly. Only public and
+ * class-driver interfaces are used.
  *
  * On real hardware the two halves run in two processes (host and Arm) and
  * exchange (vhca_id, mkey, access key) over any channel; here one process
@@ -34,7 +36,7 @@
 #include <bus_driver.h>
 
 #include <mlx5_common.h>
-#include <mlx5_sim.h>
+#include <mlx5_common_devx.h>
 #include <rte_pmd_mlx5.h>
 
 #define HOST_NAME "mlx5_sim0"
@@ -72,34 +74,81 @@ find_or_probe(const char *name, const char *args)
 	return dev;
 }
 
-/*
- * The DPU's device moves bytes through a key, as a queue of its would: the
- * software device's DMA entry point with the DPU's context and PD.
- */
+/* The DPU's device: a loopback QP and a staging buffer of the DPU's PD. */
+static struct {
+	struct mlx5_devx_lbqp lb;
+	uint8_t *stage;
+	struct ibv_mr *mr;
+	struct mlx5_common_device *cdev;
+} dpu_dev;
+
+#define STAGE_LEN 4096
+
 static int
-dpu_dma(struct rte_device *dpu, rte_iova_t iova, void *addr, void *buf,
-	size_t len, bool write, uint8_t *syndrome)
+dpu_dev_init(struct rte_device *dpu)
 {
 	struct mlx5_common_device *cdev = mlx5_common_dev_get(dpu);
 
-	return mlx5_sim_dma(cdev->ctx, cdev->pdn,
-			    rte_pmd_mlx5_iova_to_mkey(iova), (uintptr_t)addr,
-			    buf, len, write, syndrome);
+	if (cdev == NULL || mlx5_devx_lbqp_create(cdev, &dpu_dev.lb,
+						  cdev->pdn) != 0)
+		return -1;
+	dpu_dev.cdev = cdev;
+	dpu_dev.stage = aligned_alloc(4096, STAGE_LEN);
+	if (dpu_dev.stage != NULL)
+		dpu_dev.mr = cdev->glue->reg_mr(cdev->pd, dpu_dev.stage,
+						STAGE_LEN,
+						IBV_ACCESS_LOCAL_WRITE |
+						IBV_ACCESS_REMOTE_READ |
+						IBV_ACCESS_REMOTE_WRITE);
+	return dpu_dev.mr != NULL ? 0 : -1;
 }
 
 static void
-dpu_round_trip(struct rte_device *dpu, const char *how, rte_iova_t iova,
-	       uint8_t *host_buf)
+dpu_dev_fini(void)
+{
+	if (dpu_dev.mr != NULL)
+		dpu_dev.cdev->glue->dereg_mr(dpu_dev.mr);
+	free(dpu_dev.stage);
+	mlx5_devx_lbqp_destroy(&dpu_dev.lb);
+}
+
+/*
+ * The DPU's device moves bytes through a key, as a queue of its would:
+ * writing host memory is an RDMA read from the staging buffer into the
+ * key, reading it an RDMA write from the key to the staging buffer.
+ */
+static int
+dpu_dma(rte_iova_t iova, void *addr, void *buf, size_t len, bool write,
+	uint8_t *syndrome)
+{
+	uint32_t key = rte_pmd_mlx5_iova_to_mkey(iova);
+	int ret;
+
+	if (len > STAGE_LEN)
+		return -EINVAL;
+	if (write)
+		memcpy(dpu_dev.stage, buf, len);
+	ret = mlx5_devx_lbqp_rdma(&dpu_dev.lb, write ? MLX5_OPCODE_RDMA_READ :
+				  MLX5_OPCODE_RDMA_WRITE, key,
+				  (uintptr_t)addr, dpu_dev.mr->rkey,
+				  (uintptr_t)dpu_dev.stage, len, syndrome);
+	if (ret == 0 && !write)
+		memcpy(buf, dpu_dev.stage, len);
+	return ret;
+}
+
+static void
+dpu_round_trip(const char *how, rte_iova_t iova, uint8_t *host_buf)
 {
 	char msg[64], back[64];
 	uint8_t syndrome = 0;
 
 	snprintf(msg, sizeof(msg), "DPU wrote this via the %s", how);
-	CHECK(dpu_dma(dpu, iova, host_buf + 4096, msg, sizeof(msg), true,
+	CHECK(dpu_dma(iova, host_buf + 4096, msg, sizeof(msg), true,
 		      &syndrome) == 0, "%s: DPU writes host memory", how);
 	CHECK(memcmp(host_buf + 4096, msg, sizeof(msg)) == 0,
 	      "%s: host reads \"%s\"", how, (char *)host_buf + 4096);
-	CHECK(dpu_dma(dpu, iova, host_buf, back, sizeof(back), false,
+	CHECK(dpu_dma(iova, host_buf, back, sizeof(back), false,
 		      &syndrome) == 0 && strcmp(back, (char *)host_buf) == 0,
 	      "%s: DPU reads host memory: \"%s\"", how, back);
 }
@@ -112,7 +161,6 @@ main(int argc, char **argv)
 	struct rte_device *host, *dpu;
 	rte_iova_t crossing, alias;
 	uint8_t *host_buf, syndrome = 0;
-	struct mlx5_sim_stats st;
 	uint16_t host_vhca, dpu_vhca;
 	uint32_t host_mkey;
 	struct rte_mbuf m;
@@ -133,6 +181,10 @@ main(int argc, char **argv)
 	rte_pmd_mlx5_get_vhca_id(dpu, &dpu_vhca);
 	printf("host: %s (vhca %u), DPU: %s (vhca %u)\n", host->name, host_vhca,
 	       dpu->name, dpu_vhca);
+	if (dpu_dev_init(dpu) != 0) {
+		printf("cannot set up the DPU's loopback queue pair\n");
+		return 1;
+	}
 
 	printf("host side:\n");
 	host_buf = aligned_alloc(4096, BUF_LEN);
@@ -148,13 +200,13 @@ main(int argc, char **argv)
 						       host_mkey);
 	CHECK(crossing != 0, "crossing mkey, buf_iova 0x%016llx",
 	      (unsigned long long)crossing);
-	dpu_round_trip(dpu, "crossing mkey", crossing, host_buf);
+	dpu_round_trip("crossing mkey", crossing, host_buf);
 
 	printf("DPU side, keyed alias:\n");
 	alias = rte_pmd_mlx5_import_mem(dpu, host_vhca, host_mkey, access_key);
 	CHECK(alias != 0, "alias mkey, buf_iova 0x%016llx",
 	      (unsigned long long)alias);
-	dpu_round_trip(dpu, "alias", alias, host_buf);
+	dpu_round_trip("alias", alias, host_buf);
 	{
 		uint8_t wrong[RTE_PMD_MLX5_ACCESS_KEY_LEN] = "a guess";
 
@@ -175,11 +227,11 @@ main(int argc, char **argv)
 	printf("host revokes:\n");
 	CHECK(rte_pmd_mlx5_release_key(host, host_mkey) == 0,
 	      "host released its export (mkey destroyed)");
-	CHECK(dpu_dma(dpu, crossing, host_buf, tmp, sizeof(tmp), false,
+	CHECK(dpu_dma(crossing, host_buf, tmp, sizeof(tmp), false,
 		      &syndrome) < 0,
 	      "DPU read through the crossing mkey fails: %s, CQE syndrome 0x%x",
 	      rte_strerror(rte_errno), syndrome);
-	CHECK(dpu_dma(dpu, alias, host_buf, tmp, sizeof(tmp), true,
+	CHECK(dpu_dma(alias, host_buf, tmp, sizeof(tmp), true,
 		      &syndrome) < 0,
 	      "DPU write through the alias fails: %s, CQE syndrome 0x%x",
 	      rte_strerror(rte_errno), syndrome);
@@ -189,16 +241,9 @@ main(int argc, char **argv)
 	CHECK(rte_pmd_mlx5_release_key(dpu, alias) == -ENOENT,
 	      "a second release is refused (ENOENT)");
 
-	rte_vdev_uninit(DPU_NAME);
-	rte_vdev_uninit(HOST_NAME);
-	for (uint16_t v = 1; v <= 2; v++) {
-		CHECK(mlx5_sim_vhca_stats(0, v, &st) == 0 &&
-		      st.live_objects == 0 && st.contexts == 0 &&
-		      st.reclaimed == 0,
-		      "vhca %u empty after remove (%llu live, %llu reclaimed)",
-		      v, (unsigned long long)st.live_objects,
-		      (unsigned long long)st.reclaimed);
-	}
+	dpu_dev_fini();
+	CHECK(rte_vdev_uninit(DPU_NAME) == 0 && rte_vdev_uninit(HOST_NAME) == 0,
+	      "both devices removed");
 	free(host_buf);
 	rte_eal_cleanup();
 	printf("%s\n", failures ? "cross_vhca: FAILED" : "cross_vhca: OK");

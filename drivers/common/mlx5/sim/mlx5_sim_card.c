@@ -762,6 +762,8 @@ RTE_FINI(mlx5_sim_registry_fini)
 			TAILQ_REMOVE(&sim_registry.vhcas, vhca, next);
 			free(vhca->mkeys);
 			free(vhca->pp);
+			free(vhca->cqs.slot);
+			free(vhca->qps.slot);
 			free(vhca);
 		}
 		pthread_mutex_unlock(&card->lock);
