@@ -128,7 +128,7 @@ mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 	if (ret != 0)
 		return ret;
 	cq->cqes = cq->buf;
-	cq->db_rec = (volatile uint32_t *)((uint8_t *)cq->buf + ring);
+	cq->db_rec = (volatile uint32_t *)(void *)((uint8_t *)cq->buf + ring);
 	/* Invalid and owned by the device until it writes them. */
 	for (uint32_t i = 0; i < (1u << log_size); i++)
 		cq->cqes[i].op_own = MLX5_CQE_INVALID << 4 |
@@ -204,7 +204,7 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 	}
 	qp->rq = no_rq ? NULL : qp->buf;
 	qp->sq = (uint8_t *)qp->buf + rq;
-	qp->db_rec = (volatile uint32_t *)((uint8_t *)qp->buf + ring);
+	qp->db_rec = (volatile uint32_t *)(void *)((uint8_t *)qp->buf + ring);
 	qp->log_sq_size = params->log_sq_size;
 	qp->log_rq_size = params->log_rq_size;
 	qp->log_rq_stride = params->log_rq_stride;

@@ -32,7 +32,8 @@ struct mlx5_hca_qos_attr {
 	bool pp_uid;
 	uint32_t max_rate_kbps;
 	uint32_t min_rate_kbps;
-	uint16_t rate_table_size; /* Entries 1..size-1; 0 = unlimited. */
+	/* Entries 1..size-1 (index 0 means no limit); below 2, none. */
+	uint16_t rate_table_size;
 };
 
 /* Capabilities read by QUERY_HCA_CAP (general, general_2, QoS). */

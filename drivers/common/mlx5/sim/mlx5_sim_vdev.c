@@ -36,8 +36,9 @@
  *                                                   (without it the kernel
  *                                                   has no PP object)
  *   pp_table_size  0..65535            128          rate table size; indices
- *                                                   1..size-1 (0 = unlimited);
- *                                                   below 2, no entry
+ *                                                   1..size-1 (index 0 means
+ *                                                   no limit); below 2, no
+ *                                                   entry
  *   pp_min_rate    0..4294967295 kbps  1000         lowest rate accepted
  *   pp_max_rate    0..4294967295 kbps  100000000    highest rate accepted;
  *                                                   pp_min_rate <= pp_max_rate
