@@ -41,7 +41,6 @@ struct tdev_slot {
 	bool probed;
 	/* As probed: looked up once, not on every access. */
 	struct mlx5_common_device *cdev;
-	struct tdev_hw_dma dma;  /* On the device's own PD, kept. */
 	bool counted;           /* card/vhca below are valid. */
 	uint16_t card;
 	uint16_t vhca;
@@ -260,7 +259,7 @@ tdev_probe(unsigned int slot, const char *sim_args)
 	s->probed = true;
 	cdev = tdev_cdev(slot);
 	s->cdev = cdev;
-	s->counted = cdev != NULL && !tdev_slot_hw(slot) &&
+	s->counted = cdev != NULL && (!tdev_slot_hw(slot) || s->emulated) &&
 		     mlx5_sim_vhca_id_of_ctx(cdev->ctx, &s->card,
 					     &s->vhca) == 0;
 	return 0;
@@ -286,8 +285,6 @@ tdev_remove(unsigned int slot)
 
 	if (slot >= TDEV_SLOTS)
 		return -EINVAL;
-	if (slots[slot].cdev != NULL && tdev_slot_hw(slot))
-		tdev_hw_dma_free(slots[slot].cdev, &slots[slot].dma);
 	if (!tdev_slot_hw(slot) || slots[slot].emulated) {
 		ret = rte_vdev_uninit(slots[slot].name);
 	} else {
@@ -316,7 +313,8 @@ tdev_live(unsigned int slot)
 
 	if (slot >= TDEV_SLOTS)
 		return -1;
-	if (tdev_slot_hw(slot))
+	/* An emulated real device is still a software device: counted. */
+	if (tdev_slot_hw(slot) && !slots[slot].emulated)
 		return TDEV_UNCOUNTED;
 	if (!slots[slot].counted)
 		return -1;
@@ -339,9 +337,6 @@ tdev_hw_dma_prepare(struct mlx5_common_device *cdev, struct tdev_hw_dma *d,
 	};
 	int ret;
 
-	if (d->lb.cdev != NULL && d->cap >= len)
-		return 0;
-	tdev_hw_dma_free(cdev, d);
 	d->pdn = pdn;
 	ret = mlx5_devx_lbqp_create(cdev, &d->lb, pdn);
 	if (ret != 0)
@@ -369,7 +364,8 @@ tdev_hw_dma_prepare(struct mlx5_common_device *cdev, struct tdev_hw_dma *d,
  * A real device reaches (key, addr) as the local key of a loopback QP of
  * PD @pdn: reading it is an RDMA write to the staging buffer, writing it
  * an RDMA read from there. An error completion is -EIO with its syndrome.
- * The device's own PD keeps its QP; another PD gets one for the call.
+ * The QP, staging buffer and mkey live for the call only, so that a case's
+ * live-object counts (emulate mode) see none of them.
  */
 static int
 tdev_hw_access(struct tdev_slot *s, uint32_t pdn, uint32_t key,
@@ -377,13 +373,14 @@ tdev_hw_access(struct tdev_slot *s, uint32_t pdn, uint32_t key,
 	       uint8_t *cqe_syndrome)
 {
 	struct mlx5_common_device *cdev = s->cdev;
-	struct tdev_hw_dma tmp, *d = pdn == cdev->pdn ? &s->dma : &tmp;
+	struct tdev_hw_dma tmp, *d = &tmp;
 	int ret;
 
-	if (len > (UINT32_C(1) << 31))
+	if (len == 0)
+		return 0; /* Nothing to move (an RDMA of 0 bytes has no SGE). */
+	if (len > (UINT32_C(1) << 30))
 		return -EMSGSIZE;
-	if (d == &tmp)
-		memset(&tmp, 0, sizeof(tmp));
+	memset(&tmp, 0, sizeof(tmp));
 	ret = tdev_hw_dma_prepare(cdev, d, pdn, len);
 	if (ret == 0) {
 		if (to_memory)
@@ -396,8 +393,7 @@ tdev_hw_access(struct tdev_slot *s, uint32_t pdn, uint32_t key,
 		if (ret == 0 && !to_memory)
 			memcpy(buf, d->stage, len);
 	}
-	if (d == &tmp || ret == -ENOMEM)
-		tdev_hw_dma_free(cdev, d);
+	tdev_hw_dma_free(cdev, d);
 	return ret;
 }
 

@@ -33,6 +33,10 @@ mlx5_uar_prepare(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
 	errno = 0;
 	uar->obj = cdev->glue->devx_alloc_uar(cdev->ctx,
 					      MLX5DV_UAR_ALLOC_TYPE_NC);
+	/* Kernels and devices without non-cached UARs: a BlueFlame one. */
+	if (uar->obj == NULL)
+		uar->obj = cdev->glue->devx_alloc_uar(cdev->ctx,
+						      MLX5DV_UAR_ALLOC_TYPE_BF);
 	if (uar->obj == NULL) {
 		rte_errno = errno != 0 ? errno : ENOMEM;
 		DRV_LOG(ERR, "%s: UAR allocation failed: %s",
@@ -148,14 +152,22 @@ mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 	return 0;
 }
 
-void
+int
 mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq)
 {
-	if (cq->obj != NULL)
-		mlx5_devx_cmd_destroy(cq->obj);
+	int ret;
+
+	/* A CQ the device keeps keeps its ring: it may still write there. */
+	if (cq->obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(cq->obj);
+		if (ret != 0)
+			return ret;
+		cq->obj = NULL;
+	}
 	if (cq->cdev != NULL)
 		mlx5_devx_ring_free(cq->cdev, cq->buf, cq->umem);
 	memset(cq, 0, sizeof(*cq));
+	return 0;
 }
 
 int
@@ -164,9 +176,6 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 		    const struct mlx5_devx_qp_params *params, int socket)
 {
 	bool no_rq = params->log_rq_size == 0;
-	size_t rq = no_rq ? 0 : (size_t)MLX5_RQ_STRIDE_UNIT <<
-				(params->log_rq_size + params->log_rq_stride);
-	size_t ring = rq + ((size_t)MLX5_WQEBB << params->log_sq_size);
 	struct mlx5_devx_qp_attr attr = {
 		.pd = params->pd,
 		.uar_page_id = params->uar->page_id,
@@ -176,19 +185,32 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 		.log_rq_size = params->log_rq_size,
 		.log_rq_stride = params->log_rq_stride,
 		.no_rq = no_rq,
-		.db_umem_offset = ring,
 	};
+	size_t rq, ring;
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	if (params->log_sq_size > 16 || params->log_rq_size > 16 ||
+	/* 15: a 16-bit send counter tells a full ring from an empty one. */
+	if (params->log_sq_size > 15 || params->log_rq_size > 15 ||
 	    params->log_rq_stride > 7) {
 		DRV_LOG(ERR, "%s: QP of 2^%u send blocks, 2^%u receive WQEs of"
-			" %u bytes", cdev->dev->name, params->log_sq_size,
-			params->log_rq_size, 16u << params->log_rq_stride);
+			" 16 << %u bytes", cdev->dev->name,
+			params->log_sq_size, params->log_rq_size,
+			params->log_rq_stride);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	rq = no_rq ? 0 : (size_t)MLX5_RQ_STRIDE_UNIT <<
+			 (params->log_rq_size + params->log_rq_stride);
+	/* The send queue starts on a basic block (rdma-core's rule). */
+	if (!no_rq && rq < MLX5_WQEBB) {
+		DRV_LOG(ERR, "%s: receive queue of %zu bytes, below one send"
+			" block", cdev->dev->name, rq);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ring = rq + ((size_t)MLX5_WQEBB << params->log_sq_size);
+	attr.db_umem_offset = ring;
 	ret = mlx5_devx_ring_alloc(cdev, ring, socket, &qp->buf, &qp->umem);
 	if (ret != 0)
 		return ret;
@@ -213,14 +235,21 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 	return 0;
 }
 
-void
+int
 mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp)
 {
-	if (qp->obj != NULL)
-		mlx5_devx_cmd_destroy(qp->obj);
+	int ret;
+
+	if (qp->obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(qp->obj);
+		if (ret != 0)
+			return ret;
+		qp->obj = NULL;
+	}
 	if (qp->cdev != NULL)
 		mlx5_devx_ring_free(qp->cdev, qp->buf, qp->umem);
 	memset(qp, 0, sizeof(*qp));
+	return 0;
 }
 
 int
@@ -271,6 +300,13 @@ mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
 	int ret;
 
 	memset(lb, 0, sizeof(*lb));
+	if (!cdev->caps.fl_rc_qp_when_roce_enabled &&
+	    !cdev->caps.fl_rc_qp_when_roce_disabled) {
+		DRV_LOG(ERR, "%s: no force-loopback RC QP on this device",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 	lb->cdev = cdev;
 	ret = mlx5_uar_prepare(cdev, &lb->uar);
 	if (ret != 0)
@@ -292,16 +328,21 @@ error:
 	return ret;
 }
 
-void
+int
 mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb)
 {
 	struct mlx5_common_device *cdev = lb->cdev;
+	int ret;
 
-	mlx5_devx_qp_destroy(&lb->qp);
-	mlx5_devx_cq_destroy(&lb->cq);
+	ret = mlx5_devx_qp_destroy(&lb->qp);
+	if (ret == 0)
+		ret = mlx5_devx_cq_destroy(&lb->cq);
+	if (ret != 0)
+		return ret; /* Kept: the device still has the queues. */
 	if (cdev != NULL)
 		mlx5_uar_release(cdev, &lb->uar);
 	memset(lb, 0, sizeof(*lb));
+	return 0;
 }
 
 /* Wait up to a second for the next CQE; return its status. */
@@ -339,11 +380,18 @@ mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,
 	struct mlx5_wqe_data_seg *data = (void *)(raddr_seg + 1);
 	volatile struct mlx5_cqe64 *cqe = NULL;
 	enum mlx5_cqe_status st;
+	uint8_t log_max = lb->cdev->caps.log_max_msg;
 	uint8_t synd = 0;
 	int ret = 0;
 
+	/*
+	 * A data segment's byte count of 0 means 2^31 and its top bit marks
+	 * inline data: 1..2^30 bytes, and no more than the QP's messages
+	 * (log_msg_max 30) and the device allow.
+	 */
 	if ((opcode != MLX5_OPCODE_RDMA_WRITE &&
-	     opcode != MLX5_OPCODE_RDMA_READ) || len > (UINT32_C(1) << 31)) {
+	     opcode != MLX5_OPCODE_RDMA_READ) || len == 0 ||
+	    len > (UINT32_C(1) << RTE_MIN(30, log_max != 0 ? log_max : 30))) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}

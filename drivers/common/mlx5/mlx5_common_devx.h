@@ -34,7 +34,7 @@ struct mlx5_uar {
 	void *db;                  /* 8-byte doorbell register. */
 	uint32_t page_id;          /* For CQ/QP/SQ contexts. */
 	/* The backend's doorbell hook: NULL on real devices. */
-	void (*kick)(struct mlx5dv_devx_uar *uar);
+	void (*kick)(struct mlx5dv_devx_uar *uar, uint64_t db);
 };
 
 /* A completion queue of 64-byte CQEs and its doorbell record. */
@@ -103,12 +103,19 @@ int mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 			struct mlx5_devx_cq *cq, uint32_t log_size,
 			struct mlx5_uar *uar, int socket);
 
-/** Destroy a CQ of mlx5_devx_cq_create(); a zeroed one is a no-op. */
+/**
+ * Destroy a CQ of mlx5_devx_cq_create(); a zeroed one is a no-op.
+ *
+ * @return
+ *   0, or a negative errno if the device refused (a QP still completes
+ *   on it): then nothing is freed, the ring stays for the device.
+ */
 __rte_internal
-void mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq);
+int mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq);
 
 /**
- * Create an RC QP in the RST state.
+ * Create an RC QP in the RST state: at most 2^15 send blocks and 2^15
+ * receive WQEs; a receive queue takes at least one 64-byte block.
  *
  * @return
  *   0 on success, a negative errno value otherwise and rte_errno is set;
@@ -119,9 +126,14 @@ int mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 			struct mlx5_devx_qp *qp,
 			const struct mlx5_devx_qp_params *params, int socket);
 
-/** Destroy a QP of mlx5_devx_qp_create(); a zeroed one is a no-op. */
+/**
+ * Destroy a QP of mlx5_devx_qp_create(); a zeroed one is a no-op.
+ *
+ * @return
+ *   0, or a negative errno if the device refused: then nothing is freed.
+ */
 __rte_internal
-void mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp);
+int mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp);
 
 /**
  * Bring a QP from RST to RTS, connected to @p remote_qpn (its own number:
@@ -156,16 +168,23 @@ struct mlx5_devx_lbqp {
  * Create a loopback QP (and its UAR and CQ) on PD @p pd, in RTS.
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set;
- *   nothing is left allocated on failure.
+ *   0 on success, a negative errno value otherwise and rte_errno is set
+ *   (-ENOTSUP: the device has no force-loopback RC QP); nothing is left
+ *   allocated on failure.
  */
 __rte_internal
 int mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
 			  struct mlx5_devx_lbqp *lb, uint32_t pd);
 
-/** Destroy a loopback QP; a zeroed one is a no-op. */
+/**
+ * Destroy a loopback QP; a zeroed one is a no-op.
+ *
+ * @return
+ *   0, or a negative errno if the device refused a destroy (what it
+ *   still holds is kept).
+ */
 __rte_internal
-void mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb);
+int mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb);
 
 /**
  * Move @p len bytes with one RDMA operation on a loopback QP and wait for
@@ -182,8 +201,8 @@ void mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb);
  * @return
  *   0 on success; -EIO on an error completion (the QP is recovered before
  *   returning); -ETIMEDOUT if no completion came within a second (the QP
- *   is recovered); -EINVAL for another opcode or a length above 2^31;
- *   rte_errno is set.
+ *   is recovered); -EINVAL for another opcode, a length of 0 or above
+ *   2^30 (or the device's largest message); rte_errno is set.
  */
 __rte_internal
 int mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,

@@ -71,12 +71,14 @@ static __rte_always_inline void
 mlx5_doorbell_ring(struct mlx5_uar *uar, volatile uint32_t *db_rec,
 		   uint16_t pi, const void *ctrl)
 {
+	uint64_t db = *(const volatile uint64_t *)ctrl;
+
 	rte_io_wmb();
 	*db_rec = rte_cpu_to_be_32(pi);
 	rte_wmb();
-	rte_write64_relaxed(*(const volatile uint64_t *)ctrl, uar->db);
+	rte_write64_relaxed(db, uar->db);
 	if (unlikely(uar->kick != NULL))
-		uar->kick(uar->obj);
+		uar->kick(uar->obj, db);
 }
 
 #endif /* MLX5_COMMON_DP_H_ */

@@ -242,6 +242,9 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->log_max_qp_sz = MLX5_GET(cmd_hca_cap, cap, log_max_qp_sz);
 	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
+	attr->roce = MLX5_GET(cmd_hca_cap, cap, roce);
+	attr->fl_rc_qp_when_roce_disabled =
+		MLX5_GET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled);
 }
 
 static void
@@ -294,6 +297,15 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 		if (ret)
 			goto out;
 		mlx5_hca_attr_general_2(attr, cap);
+	}
+	/* The RoCE block exists only with roce (as the kernel reads it). */
+	if (attr->roce) {
+		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_ROCE, out);
+		if (ret)
+			goto out;
+		attr->fl_rc_qp_when_roce_enabled =
+			MLX5_GET(roce_cap, cap, fl_rc_qp_when_roce_enabled);
+		attr->qp_ts_format = MLX5_GET(roce_cap, cap, qp_ts_format);
 	}
 	if (attr->qos.sup) {
 		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_QOS, out);

@@ -49,6 +49,11 @@ struct mlx5_hca_attr {
 	uint8_t log_max_qp_sz;
 	uint8_t log_max_msg;      /* Largest message of a QP (log2 bytes). */
 	uint8_t cqe_version;
+	/* RoCE: force-loopback RC QPs and the QP timestamp formats. */
+	bool roce;
+	bool fl_rc_qp_when_roce_disabled;
+	bool fl_rc_qp_when_roce_enabled;  /* From the RoCE block. */
+	uint8_t qp_ts_format;             /* MLX5_QP_TS_FORMAT_CAP_*. */
 	/* From cmd_hca_cap_2 (0 when hca_cap_2 is not set). */
 	uint32_t cross_vhca_object_to_object_supported;
 	uint64_t allowed_object_for_other_vhca_access;
@@ -370,8 +375,8 @@ mlx5_devx_cmd_create_qp(struct mlx5_common_device *cdev,
  *
  * @param opcode
  *   MLX5_CMD_OP_RST2INIT_QP (remote read and write enabled),
- *   MLX5_CMD_OP_INIT2RTR_QP (connected to @p remote_qpn; a QP connected
- *   to itself is forced to loopback), MLX5_CMD_OP_RTR2RTS_QP,
+ *   MLX5_CMD_OP_INIT2RTR_QP (connected to @p remote_qpn, a QP of the same
+ *   function, with force loopback), MLX5_CMD_OP_RTR2RTS_QP,
  *   MLX5_CMD_OP_2ERR_QP or MLX5_CMD_OP_2RST_QP.
  * @param remote_qpn
  *   The peer QP (INIT2RTR only).

@@ -99,6 +99,15 @@ mlx5_devx_cmd_create_qp(struct mlx5_common_device *cdev,
 	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	/*
+	 * As the kernel picks it: free running where that is the only
+	 * format, else the device's default (a real-time-only device
+	 * refuses free running).
+	 */
+	MLX5_SET(qpc, qpc, ts_format, cdev->caps.qp_ts_format ==
+		 MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING ?
+		 MLX5_QPC_TIMESTAMP_FORMAT_FREE_RUNNING :
+		 MLX5_QPC_TIMESTAMP_FORMAT_DEFAULT);
 	MLX5_SET(qpc, qpc, pd, attr->pd);
 	MLX5_SET(qpc, qpc, uar_page, attr->uar_page_id);
 	MLX5_SET(qpc, qpc, log_page_size, 0); /* 4 KiB pages. */
@@ -151,9 +160,11 @@ mlx5_devx_qp_modify_ctx(struct mlx5_devx_obj *qp, uint16_t opcode,
 		MLX5_SET(qpc, qpc, remote_qpn, remote_qpn);
 		MLX5_SET(qpc, qpc, min_rnr_nak, 0);
 		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
-		/* Connected to itself: the port loops it back. */
-		if (remote_qpn == qp->id)
-			MLX5_SET(qpc, qpc, primary_address_path.fl, 1);
+		/*
+		 * The peer is a QP of the same function: force loopback, no
+		 * address (as DPDK's and the kernel's internal RC QPs).
+		 */
+		MLX5_SET(qpc, qpc, primary_address_path.fl, 1);
 		return MLX5_DEVX_OBJ_MODIFY(qp, init2rtr_qp, in, out);
 	default: /* MLX5_CMD_OP_RTR2RTS_QP */
 		MLX5_SET(qpc, qpc, primary_address_path.ack_timeout,

@@ -97,11 +97,11 @@ struct mlx5_glue {
 			      uint32_t *eqn);
 	/*
 	 * The device noticing a send doorbell: called after the doorbell
-	 * record store and the 8-byte UAR store of a doorbell rung on @uar.
-	 * NULL on real devices (the UAR store is the notification); the
+	 * record store and the 8-byte UAR store of @db (the value stored) on
+	 * @uar. NULL on real devices (the UAR store is the notification); the
 	 * software device runs its engine here, in the caller's thread.
 	 */
-	void (*uar_kick)(struct mlx5dv_devx_uar *uar);
+	void (*uar_kick)(struct mlx5dv_devx_uar *uar, uint64_t db);
 
 	/* Indirect mkeys (mlx5dv_create_mkey). */
 	struct mlx5dv_mkey *(*dv_create_mkey)(struct mlx5dv_mkey_init_attr *attr);

@@ -10,6 +10,7 @@
 /* op_mod of QUERY_HCA_CAP = (cap_type << 1) | current. */
 enum mlx5_hca_cap_type {
 	MLX5_HCA_CAP_GENERAL = 0x0,
+	MLX5_HCA_CAP_ROCE = 0x4,
 	MLX5_HCA_CAP_QOS = 0xc,
 	MLX5_HCA_CAP_GENERAL_2 = 0x20,
 };
@@ -45,7 +46,11 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 cqe_version[0x4];
 	u8 reserved_at_200[0x1b];
 	u8 qos[0x1];
-	u8 reserved_at_21c[0x1e4];
+	u8 reserved_at_21c[0x1];
+	u8 roce[0x1];
+	u8 reserved_at_21e[0x2a];
+	u8 fl_rc_qp_when_roce_disabled[0x1];
+	u8 reserved_at_249[0x1b7];
 	u8 general_obj_types[0x40];
 	u8 reserved_at_440[0x172];
 	u8 crossing_vhca_mkey[0x1];
@@ -78,10 +83,36 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 reserved_at_a0[0x760];
 };
 
+/* roce_cap.qp_ts_format: the timestamp formats a QP may use. */
+enum {
+	MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING = 0x0,
+	MLX5_QP_TS_FORMAT_CAP_REAL_TIME = 0x1,
+	MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING_AND_REAL_TIME = 0x2,
+};
+
+/* qpc.ts_format. */
+enum {
+	MLX5_QPC_TIMESTAMP_FORMAT_FREE_RUNNING = 0x0,
+	MLX5_QPC_TIMESTAMP_FORMAT_DEFAULT = 0x1,
+	MLX5_QPC_TIMESTAMP_FORMAT_REAL_TIME = 0x2,
+};
+
+struct mlx5_ifc_roce_cap_bits {
+	u8 roce_apm[0x1];
+	u8 reserved_at_1[0x3];
+	u8 sw_r_roce_src_udp_port[0x1];
+	u8 fl_rc_qp_when_roce_disabled[0x1];
+	u8 fl_rc_qp_when_roce_enabled[0x1];
+	u8 reserved_at_7[0x17];
+	u8 qp_ts_format[0x2];
+	u8 reserved_at_20[0x7e0];
+};
+
 union mlx5_ifc_hca_cap_union_bits {
 	struct mlx5_ifc_cmd_hca_cap_bits cmd_hca_cap;
 	struct mlx5_ifc_cmd_hca_cap_2_bits cmd_hca_cap_2;
 	struct mlx5_ifc_qos_cap_bits qos_cap;
+	struct mlx5_ifc_roce_cap_bits roce_cap;
 	u8 reserved_at_0[0x8000];
 };
 

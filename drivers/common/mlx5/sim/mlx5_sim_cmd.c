@@ -330,6 +330,8 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			 MLX5_SIM_LOG_MAX_QP_SZ);
 		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
+		MLX5_SET(cmd_hca_cap, cap, roce, 1);
+		MLX5_SET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled, 1);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_GENERAL_2:
 		if (!caps->hca_cap_2)
@@ -343,6 +345,13 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			   allowed_object_for_other_vhca_access,
 			   crossing ? MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY :
 			   0);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_ROCE:
+		/* Force-loopback RC QPs; both timestamp formats. */
+		MLX5_SET(roce_cap, cap, fl_rc_qp_when_roce_disabled, 1);
+		MLX5_SET(roce_cap, cap, fl_rc_qp_when_roce_enabled, 1);
+		MLX5_SET(roce_cap, cap, qp_ts_format,
+			 MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING_AND_REAL_TIME);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_QOS:
 		if (!caps->pacing)
@@ -561,6 +570,7 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 		    void *out, size_t outlen)
 {
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	const struct sim_cmd_desc *desc;
 	struct mlx5_sim_devx_obj *obj;
 	uint16_t opcode;
 	void *kin;
@@ -587,7 +597,8 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 	}
 	memcpy(kin, in, inlen);
 	/* Past the device's length check only: the kernel writes in place. */
-	if (inlen >= sim_cmd_desc(opcode)->in_min)
+	desc = sim_cmd_desc(opcode);
+	if (desc != NULL && inlen >= desc->in_min)
 		sim_kernel_umem_valid(opcode, kin);
 	obj->magic = MLX5_SIM_MAGIC_OBJ;
 	obj->file = sctx->file;

@@ -4,9 +4,14 @@
 
 /*
  * The device's engine: what happens after a send doorbell. A UAR store
- * names the QP (the first 8 bytes of a WQE's control segment); the engine
- * reads the QP's doorbell record and executes its send WQEs in order, in
- * the caller's thread (the kick of ARCHITECTURE.md), under the card lock.
+ * names the QP (the first 8 bytes of a WQE's control segment, handed to
+ * the kick with the value stored, so that doorbells of two threads on one
+ * UAR are never confused); the engine reads the QP's doorbell record and
+ * executes its send WQEs in order, in the caller's thread (the kick of
+ * ARCHITECTURE.md), under the card lock. Each WQE is read once, into the
+ * engine's own copy, and every read or write of the application's rings
+ * and doorbell records runs under the fault guard: memory unmapped under a
+ * queue stops that queue (CQ status 0xa, QP in error), never the process.
  *
  * Modelled: RC QPs in RTS, connected by force-loopback to a QP of the same
  * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
@@ -34,15 +39,32 @@
 #define SIM_MAX_MSG (UINT64_C(1) << 31)
 /* Messages up to this size are staged on the stack. */
 #define SIM_STAGE_INLINE 4096
+/* A WQE holds at most 63 segments of 16 bytes (qpn_ds.ds is 6 bits). */
+#define SIM_WQE_MAX_BYTES (63 * 16)
 
-/* One parsed send WQE. */
+/* One send WQE as the engine read it. */
 struct sim_wqe {
 	uint8_t opcode;
 	uint16_t index;            /* wqe_index of the control segment. */
 	uint8_t ds;                /* 16-byte segments, control included. */
+	uint16_t bbs;              /* 64-byte basic blocks it spans. */
 	bool signaled;
 	const uint8_t *seg;        /* The first segment after the control. */
+	uint8_t raw[SIM_WQE_MAX_BYTES] __rte_aligned(16);
 };
+
+/* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
+static bool
+sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
+{
+	uint32_t be;
+
+	if (mlx5_sim_copy_guarded(&be, host + idx * sizeof(be),
+				  sizeof(be)) != 0)
+		return false;
+	*val = rte_be_to_cpu_32(be);
+	return true;
+}
 
 /* The CQ a completion goes to: write one CQE, owner bit last. */
 static void
@@ -50,16 +72,18 @@ sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	     const struct mlx5_cqe64 *tmpl)
 {
 	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
-	const uint32_t *db;
 	struct mlx5_cqe64 *slot;
 	uint32_t ci, size;
+	uint8_t owner;
 
 	if (cq == NULL || cq->status != 0)
 		return;
 	size = 1u << cq->log_size;
-	db = (const uint32_t *)(const void *)cq->dbr.host;
-	ci = rte_be_to_cpu_32(__atomic_load_n(&db[0], __ATOMIC_ACQUIRE)) &
-	     0xffffff;
+	if (!sim_dbr_read(cq->dbr.host, 0, &ci)) {
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return;
+	}
+	ci &= 0xffffff;
 	/* Overrun: the CQE is lost; without oi the CQ stops (error). */
 	if (((cq->pi - ci) & 0xffffff) >= size) {
 		cq->lost++;
@@ -69,12 +93,19 @@ sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	}
 	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
 		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
-	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
 	/* The owner bit flips each pass; written after the rest. */
-	__atomic_store_n(&slot->op_own,
-			 (uint8_t)((tmpl->op_own & 0xf0) |
-				   ((cq->pi >> cq->log_size) & 1)),
-			 __ATOMIC_RELEASE);
+	owner = (uint8_t)((tmpl->op_own & 0xf0) |
+			  ((cq->pi >> cq->log_size) & 1));
+	if (mlx5_sim_copy_guarded(slot, tmpl,
+				  offsetof(struct mlx5_cqe64, op_own)) != 0) {
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return;
+	}
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	if (mlx5_sim_copy_guarded(&slot->op_own, &owner, 1) != 0) {
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return;
+	}
 	cq->pi++;
 }
 
@@ -146,13 +177,16 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (total > (UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u)) ||
 	    total > SIM_MAX_MSG)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	/* No wire between vHCAs: only force loopback reaches the peer. */
+	/*
+	 * No wire between vHCAs: only force loopback reaches the peer. A
+	 * peer that is not ready, or not connected back to this QP, drops
+	 * the packets: the requester retries until it gives up.
+	 */
 	peer = qp->fl ? mlx5_sim_idtab_get(&vhca->qps, qp->remote_qpn) : NULL;
-	if (peer == NULL)
+	if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
+			     peer->state != MLX5_QP_STATE_RTS) ||
+	    peer->remote_qpn != qp->qpn)
 		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
-	if (peer->state != MLX5_QP_STATE_RTR &&
-	    peer->state != MLX5_QP_STATE_RTS)
-		return MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 	if (write ? !peer->rwe : !peer->rre)
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	if (total > sizeof(stage_inl)) {
@@ -199,84 +233,116 @@ out:
 	return synd;
 }
 
-/* Parse the WQE at send counter @ci; false if it cannot be one. */
-static bool
-sim_wqe_parse(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
+/*
+ * Read the WQE at send counter @ci into @w (once: the engine works on its
+ * copy). Returns 0, -EFAULT if the ring is not there, or -EINVAL if it
+ * cannot be a WQE of this QP.
+ */
+static int
+sim_wqe_read(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
 {
 	uint32_t n = 1u << qp->log_sq_size;
 	const uint8_t *sq = qp->ring.host + (qp->no_rq ? 0 :
 			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
 			     (qp->log_rq_size + qp->log_rq_stride)));
-	const uint8_t *wqe = sq + (size_t)(ci & (n - 1)) * SIM_WQEBB;
-	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
-	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
-	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+	uint32_t first = ci & (n - 1);
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->raw;
+	uint32_t opmod_idx_opcode, qpn_ds, bytes, to_end;
 
+	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * SIM_WQEBB,
+				  sizeof(*ctrl)) != 0)
+		return -EFAULT;
+	opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
+	qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
 	w->opcode = opmod_idx_opcode & 0xff;
 	w->index = (opmod_idx_opcode >> 8) & 0xffff;
 	w->ds = qpn_ds & 0x3f;
+	w->bbs = RTE_MAX(1, (w->ds * 16 + SIM_WQEBB - 1) / SIM_WQEBB);
 	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
-	w->seg = (const uint8_t *)(ctrl + 1);
-	/* A WQE within one basic block here; a longer one would wrap. */
-	return w->ds >= 1 && (qpn_ds >> 8) == qp->qpn &&
-	       (size_t)w->ds * 16 <= SIM_WQEBB;
+	w->seg = w->raw + sizeof(*ctrl);
+	if (w->ds == 0 || (qpn_ds >> 8) != qp->qpn || w->bbs > n)
+		return -EINVAL;
+	/* The rest of the WQE, which may wrap around the ring. */
+	bytes = (uint32_t)w->ds * 16;
+	to_end = (n - first) * SIM_WQEBB;
+	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * SIM_WQEBB,
+				  RTE_MIN(bytes, to_end)) != 0 ||
+	    (bytes > to_end &&
+	     mlx5_sim_copy_guarded(w->raw + to_end, sq, bytes - to_end) != 0))
+		return -EFAULT;
+	return 0;
 }
 
 void
 mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
-	const uint32_t *db = (const uint32_t *)(const void *)qp->dbr.host;
-	uint16_t pi;
+	struct sim_wqe *w;
+	uint32_t pi;
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
-	pi = rte_be_to_cpu_32(__atomic_load_n(&db[1], __ATOMIC_ACQUIRE)) &
-	     0xffff;
+	if (!sim_dbr_read(qp->dbr.host, 1, &pi)) {
+		qp->state = MLX5_QP_STATE_ERR;
+		return;
+	}
+	w = malloc(sizeof(*w));
+	if (w == NULL)
+		return; /* Tried again at the next doorbell. */
+	pi &= 0xffff;
 	while (qp->sq_ci != pi) {
-		struct sim_wqe w;
 		uint32_t bytes = 0;
 		uint8_t synd = 0;
+		int ret;
 
-		if (!sim_wqe_parse(qp, qp->sq_ci, &w)) {
+		ret = sim_wqe_read(qp, qp->sq_ci, w);
+		if (ret != 0) {
+			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			w.signaled = true;
+			w->bbs = 1;
+			if (ret == -EFAULT) {
+				w->index = qp->sq_ci;
+				w->opcode = 0;
+			}
 		} else if (qp->state == MLX5_QP_STATE_ERR) {
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
 		} else {
-			switch (w.opcode) {
+			switch (w->opcode) {
 			case MLX5_OPCODE_NOP:
 				break;
 			case MLX5_OPCODE_RDMA_WRITE:
 			case MLX5_OPCODE_RDMA_READ:
-				synd = sim_exec_rdma(vhca, qp, &w, &bytes);
+				synd = sim_exec_rdma(vhca, qp, w, &bytes);
 				break;
 			default:
 				synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 				break;
 			}
 		}
-		qp->sq_ci++;
+		qp->sq_ci += w->bbs;
 		/* An error always completes; the QP then flushes the rest. */
-		if (synd != 0 || w.signaled)
-			sim_complete(vhca, qp, &w, synd, bytes);
+		if (synd != 0 || w->signaled)
+			sim_complete(vhca, qp, w, synd, bytes);
 		if (synd != 0 && qp->state == MLX5_QP_STATE_RTS) {
 			SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
 				" error completion, syndrome 0x%x",
-				vhca->ibdev.name, qp->qpn, w.index, w.opcode,
+				vhca->ibdev.name, qp->qpn, w->index, w->opcode,
 				synd);
 			qp->state = MLX5_QP_STATE_ERR;
 		}
+		/* A doorbell beyond the WQEs posted: stop at the counter. */
+		if (((pi - qp->sq_ci) & 0xffff) > (1u << qp->log_sq_size))
+			break;
 	}
+	free(w);
 }
 
 void
-mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv)
+mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 {
 	struct mlx5_sim_uar *uar;
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_qp *qp;
 	uint32_t qpn;
-	uint64_t db;
 
 	if (dv == NULL)
 		return;
@@ -285,7 +351,6 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv)
 		return;
 	vhca = uar->file->vhca;
 	/* The doorbell's 8 bytes: opmod_idx_opcode, then qpn_ds. */
-	db = __atomic_load_n((uint64_t *)dv->reg_addr, __ATOMIC_ACQUIRE);
 	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
 	mlx5_sim_vhca_lock(vhca);
 	qp = mlx5_sim_idtab_get(&vhca->qps, qpn);

@@ -267,3 +267,25 @@ mlx5_sim_guarded(void (*fn)(void *arg), void *arg)
 	sim_guard = outer;
 	return 0;
 }
+
+struct sim_copy {
+	void *dst;
+	const void *src;
+	size_t len;
+};
+
+static void
+sim_copy_fn(void *arg)
+{
+	const struct sim_copy *c = arg;
+
+	memcpy(c->dst, c->src, c->len);
+}
+
+int
+mlx5_sim_copy_guarded(void *dst, const void *src, size_t len)
+{
+	struct sim_copy c = { .dst = dst, .src = src, .len = len };
+
+	return mlx5_sim_guarded(sim_copy_fn, &c);
+}

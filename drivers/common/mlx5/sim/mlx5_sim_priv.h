@@ -335,6 +335,7 @@ struct mlx5_sim_cq {
 };
 
 #define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9
+#define MLX5_SIM_CQ_STATUS_WRITE_FAIL 0xa
 
 /* An RC queue pair. */
 struct mlx5_sim_qp {
@@ -548,6 +549,11 @@ int mlx5_sim_guard_init(void);
  * nothing but the memory it copies.
  */
 int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
+/*
+ * memcpy() under the fault guard, for the device's own reads and writes of
+ * application memory (rings, doorbell records): 0 or -EFAULT.
+ */
+int mlx5_sim_copy_guarded(void *dst, const void *src, size_t len);
 
 /* Mkey table (mlx5_sim_mkey.c). */
 /*
@@ -676,7 +682,7 @@ struct mlx5dv_devx_uar *mlx5_sim_alloc_uar(struct ibv_context *ctx,
 void mlx5_sim_free_uar(struct mlx5dv_devx_uar *uar);
 int mlx5_sim_query_eqn(struct ibv_context *ctx, uint32_t vector,
 		       uint32_t *eqn);
-void mlx5_sim_uar_kick(struct mlx5dv_devx_uar *uar);
+void mlx5_sim_uar_kick(struct mlx5dv_devx_uar *uar, uint64_t db);
 struct mlx5dv_devx_obj *mlx5_sim_obj_create(struct ibv_context *ctx,
 					    const void *in, size_t inlen,
 					    void *out, size_t outlen);

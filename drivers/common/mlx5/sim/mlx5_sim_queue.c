@@ -30,8 +30,8 @@ mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id)
 {
 	uint32_t i, n;
 
-	if (t->count + 1 >= t->max)
-		return -ENOSPC;
+	if (t->count >= t->max - 1)
+		return -ENOSPC; /* Numbers 1..max-1 all taken. */
 	/* Numbers are handed out in turn, so a stale one is rarely reused. */
 	for (n = 0; n < t->max; n++) {
 		i = t->next++;
@@ -207,11 +207,13 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 	struct mlx5_sim_cq *cq = sim_cq_of(file,
 					   MLX5_GET(query_cq_in, in, cqn));
 	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
-	const uint32_t *db;
+	uint32_t db[2] = { 0, 0 };
 
 	if (cq == NULL)
 		return MLX5_SIM_SYND_CQ_UNKNOWN;
-	db = (const uint32_t *)(const void *)cq->dbr.host;
+	/* The doorbell record as the device last saw it (0 if unmapped). */
+	if (mlx5_sim_copy_guarded(db, cq->dbr.host, sizeof(db)) != 0)
+		db[0] = 0;
 	MLX5_SET(cqc, cqc, status, cq->status);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, oi, cq->oi);
@@ -462,11 +464,12 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	struct mlx5_sim_qp *qp = sim_qp_of(file,
 					   MLX5_GET(query_qp_in, in, qpn));
 	void *qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
-	const uint32_t *db;
+	uint32_t db[2] = { 0, 0 };
 
 	if (qp == NULL)
 		return MLX5_SIM_SYND_QP_UNKNOWN;
-	db = (const uint32_t *)(const void *)qp->dbr.host;
+	if (mlx5_sim_copy_guarded(db, qp->dbr.host, sizeof(db)) != 0)
+		db[0] = db[1] = 0;
 	MLX5_SET(qpc, qpc, state, qp->state);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
