@@ -400,4 +400,149 @@ __rte_internal
 int mlx5_devx_cmd_query_qp(struct mlx5_devx_obj *qp,
 			   struct mlx5_devx_qp_info *info);
 
+/* Attributes of CREATE_TIS. */
+struct mlx5_devx_tis_attr {
+	uint32_t transport_domain;
+	uint8_t prio;
+	uint8_t lag_tx_port_affinity;  /* 0: any port. */
+	uint32_t pd;                   /* 0: none. */
+};
+
+/* The work queue of an SQ or RQ: ring and doorbell record in umems. */
+struct mlx5_devx_wq_attr {
+	uint8_t wq_type;           /* MLX5_WQ_TYPE_CYCLIC, ... */
+	uint32_t pd;
+	uint32_t uar_page_id;
+	uint32_t log_wq_stride;    /* log2 of bytes per WQE stride. */
+	uint32_t log_wq_sz;        /* log2 of WQE strides. */
+	uint32_t wq_umem_id;
+	uint64_t wq_umem_offset;
+	uint32_t db_umem_id;
+	uint64_t db_umem_offset;
+};
+
+/* Attributes of CREATE_SQ (created in RST). */
+struct mlx5_devx_sq_attr {
+	uint32_t cqn;
+	uint32_t tisn;
+	uint16_t rate_index;       /* Pacing entry, 0: none. */
+	uint8_t min_wqe_inline_mode;
+	bool flush_in_error_en;
+	uint32_t user_index;
+	struct mlx5_devx_wq_attr wq;
+};
+
+/* A MODIFY_SQ: state @cur_state to @new_state, maybe a pacing entry. */
+struct mlx5_devx_sq_modify {
+	uint8_t cur_state;         /* enum mlx5_wq_state. */
+	uint8_t new_state;
+	bool set_rate;             /* With the rate-limit bit (to RDY). */
+	uint16_t rate_index;
+};
+
+/* Attributes of CREATE_RQ (created in RST). */
+struct mlx5_devx_rq_attr {
+	uint32_t cqn;
+	bool vsd;                  /* VLAN stripping disabled. */
+	bool scatter_fcs;
+	bool flush_in_error_en;
+	uint32_t user_index;
+	uint8_t counter_set_id;
+	struct mlx5_devx_wq_attr wq;
+};
+
+/* What QUERY_SQ/QUERY_RQ tell. */
+struct mlx5_devx_wq_info {
+	uint8_t state;
+	uint32_t cqn;
+	uint16_t rate_index;       /* SQ only. */
+	uint32_t hw_counter;
+};
+
+/**
+ * Allocate a transport domain (ALLOC_TRANSPORT_DOMAIN); id is its number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *mlx5_devx_cmd_alloc_td(struct mlx5_common_device *cdev);
+
+/**
+ * Create a TIS (CREATE_TIS); id is the TIS number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_tis(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_tis_attr *attr);
+
+/**
+ * Create an Ethernet send queue in RST (CREATE_SQ) with one TIS; id is
+ * the SQ number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_sq(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_sq_attr *attr);
+
+/**
+ * Modify an SQ: a state transition (RST->RDY, RDY->RDY, RDY->ERR,
+ * RDY->RST, ERR->RST), with @p m->set_rate also its pacing entry
+ * (packet_pacing_rate_limit_index and the modify_bitmask bit, which DPDK
+ * 22.11's helper cannot set).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_modify_sq(struct mlx5_devx_obj *sq,
+			    const struct mlx5_devx_sq_modify *m);
+
+/**
+ * Query an SQ.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_sq(struct mlx5_devx_obj *sq,
+			   struct mlx5_devx_wq_info *info);
+
+/**
+ * Create a receive queue in RST (CREATE_RQ); id is the RQ number.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set and the refusal logged.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_rq(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_rq_attr *attr);
+
+/**
+ * Move an RQ from @p cur_state to @p new_state (as for an SQ).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_modify_rq(struct mlx5_devx_obj *rq, uint8_t cur_state,
+			    uint8_t new_state);
+
+/**
+ * Query an RQ.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
+			   struct mlx5_devx_wq_info *info);
+
 #endif /* MLX5_DEVX_CMDS_H_ */

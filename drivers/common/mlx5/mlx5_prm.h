@@ -174,10 +174,44 @@ struct mlx5_ifc_empty_out_bits {
 	u8 reserved_at_40[0x40];
 };
 
+/*
+ * Commands that name one object by a 24-bit number after the header
+ * (DESTROY/QUERY of QP, SQ, RQ, TIS, ...), outputs that return one (CREATE
+ * of SQ, RQ, TIS, ...), and outputs of status and syndrome alone. One
+ * struct per command, with the kernel's names.
+ */
+#define MLX5_IFC_NAME_ONE_IN(name, field) \
+	struct mlx5_ifc_ ## name ## _bits { \
+		u8 opcode[0x10]; \
+		u8 uid[0x10]; \
+		u8 reserved_at_20[0x10]; \
+		u8 op_mod[0x10]; \
+		u8 reserved_at_40[0x8]; \
+		u8 field[0x18]; \
+		u8 reserved_at_60[0x20]; \
+	}
+#define MLX5_IFC_RETURN_ONE_OUT(name, field) \
+	struct mlx5_ifc_ ## name ## _bits { \
+		u8 status[0x8]; \
+		u8 reserved_at_8[0x18]; \
+		u8 syndrome[0x20]; \
+		u8 reserved_at_40[0x8]; \
+		u8 field[0x18]; \
+		u8 reserved_at_60[0x20]; \
+	}
+#define MLX5_IFC_STATUS_OUT(name) \
+	struct mlx5_ifc_ ## name ## _bits { \
+		u8 status[0x8]; \
+		u8 reserved_at_8[0x18]; \
+		u8 syndrome[0x20]; \
+		u8 reserved_at_40[0x40]; \
+	}
+
 #include "mlx5_prm_caps.h"
 #include "mlx5_prm_mkey.h"
 #include "mlx5_prm_obj.h"
 #include "mlx5_prm_pp.h"
 #include "mlx5_prm_queue.h"
+#include "mlx5_prm_eth.h"
 
 #endif /* MLX5_PRM_H_ */

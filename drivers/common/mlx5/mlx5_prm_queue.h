@@ -322,7 +322,8 @@ struct mlx5_ifc_create_qp_out_bits {
 /*
  * RST2INIT, INIT2RTR, RTR2RTS and RTS2RTS share one input: the QP, the
  * optional-parameter mask and a QP context; 2ERR, 2RST, DESTROY and QUERY
- * only name the QP. One struct per command, with the kernel's names.
+ * only name the QP (mlx5_prm.h). One struct per command, with the
+ * kernel's names.
  */
 #define MLX5_IFC_QP_MODIFY_IN(name) \
 	struct mlx5_ifc_ ## name ## _bits { \
@@ -338,41 +339,21 @@ struct mlx5_ifc_create_qp_out_bits {
 		struct mlx5_ifc_qpc_bits qpc; \
 		u8 reserved_at_800[0x80]; \
 	}
-#define MLX5_IFC_QP_NAME_IN(name) \
-	struct mlx5_ifc_ ## name ## _bits { \
-		u8 opcode[0x10]; \
-		u8 uid[0x10]; \
-		u8 reserved_at_20[0x10]; \
-		u8 op_mod[0x10]; \
-		u8 reserved_at_40[0x8]; \
-		u8 qpn[0x18]; \
-		u8 reserved_at_60[0x20]; \
-	}
-
-/* Their outputs: status and syndrome. */
-#define MLX5_IFC_QP_EMPTY_OUT(name) \
-	struct mlx5_ifc_ ## name ## _bits { \
-		u8 status[0x8]; \
-		u8 reserved_at_8[0x18]; \
-		u8 syndrome[0x20]; \
-		u8 reserved_at_40[0x40]; \
-	}
-
 MLX5_IFC_QP_MODIFY_IN(rst2init_qp_in);
 MLX5_IFC_QP_MODIFY_IN(init2rtr_qp_in);
 MLX5_IFC_QP_MODIFY_IN(rtr2rts_qp_in);
 MLX5_IFC_QP_MODIFY_IN(rts2rts_qp_in);
-MLX5_IFC_QP_NAME_IN(qp_2err_in);
-MLX5_IFC_QP_NAME_IN(qp_2rst_in);
-MLX5_IFC_QP_NAME_IN(destroy_qp_in);
-MLX5_IFC_QP_NAME_IN(query_qp_in);
-MLX5_IFC_QP_EMPTY_OUT(rst2init_qp_out);
-MLX5_IFC_QP_EMPTY_OUT(init2rtr_qp_out);
-MLX5_IFC_QP_EMPTY_OUT(rtr2rts_qp_out);
-MLX5_IFC_QP_EMPTY_OUT(rts2rts_qp_out);
-MLX5_IFC_QP_EMPTY_OUT(qp_2err_out);
-MLX5_IFC_QP_EMPTY_OUT(qp_2rst_out);
-MLX5_IFC_QP_EMPTY_OUT(destroy_qp_out);
+MLX5_IFC_NAME_ONE_IN(qp_2err_in, qpn);
+MLX5_IFC_NAME_ONE_IN(qp_2rst_in, qpn);
+MLX5_IFC_NAME_ONE_IN(destroy_qp_in, qpn);
+MLX5_IFC_NAME_ONE_IN(query_qp_in, qpn);
+MLX5_IFC_STATUS_OUT(rst2init_qp_out);
+MLX5_IFC_STATUS_OUT(init2rtr_qp_out);
+MLX5_IFC_STATUS_OUT(rtr2rts_qp_out);
+MLX5_IFC_STATUS_OUT(rts2rts_qp_out);
+MLX5_IFC_STATUS_OUT(qp_2err_out);
+MLX5_IFC_STATUS_OUT(qp_2rst_out);
+MLX5_IFC_STATUS_OUT(destroy_qp_out);
 
 struct mlx5_ifc_query_qp_out_bits {
 	u8 status[0x8];

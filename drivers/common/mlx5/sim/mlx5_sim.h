@@ -138,6 +138,22 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_QP_PORT = 0x5107000a,         /* BAD_PARAM */
 	MLX5_SIM_SYND_QP_MTU = 0x5107000b,          /* BAD_PARAM */
 	MLX5_SIM_SYND_QP_REMOTE = 0x5107000c,       /* BAD_PARAM */
+	/* Ethernet queue objects: TD, TIS, SQ, RQ. */
+	MLX5_SIM_SYND_ETH_TABLE_FULL = 0x51080001,  /* NO_RESOURCES */
+	MLX5_SIM_SYND_ETH_TD = 0x51080002,          /* BAD_RES */
+	MLX5_SIM_SYND_ETH_PORT = 0x51080003,        /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_PD = 0x51080004,          /* BAD_RES */
+	MLX5_SIM_SYND_ETH_STATE = 0x51080005,       /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_CQ = 0x51080006,          /* BAD_RES */
+	MLX5_SIM_SYND_ETH_TIS = 0x51080007,         /* BAD_RES */
+	MLX5_SIM_SYND_ETH_RATE_INDEX = 0x51080008,  /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_WQ_TYPE = 0x51080009,     /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_WQ_STRIDE = 0x5108000a,   /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_WQ_SIZE = 0x5108000b,     /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_COUNTER = 0x5108000c,     /* BAD_RES */
+	MLX5_SIM_SYND_ETH_UNKNOWN = 0x5108000d,     /* BAD_RES */
+	MLX5_SIM_SYND_ETH_CUR_STATE = 0x5108000e,   /* BAD_RES_STATE */
+	MLX5_SIM_SYND_ETH_BITMASK = 0x5108000f,     /* BAD_PARAM */
 };
 
 /** Live objects and command counters of one vHCA. */
@@ -153,6 +169,10 @@ struct mlx5_sim_stats {
 	uint64_t allowed;      /**< Mkeys granted to other vHCAs. */
 	uint64_t cqs;          /**< Completion queues. */
 	uint64_t qps;          /**< Queue pairs. */
+	uint64_t sqs;          /**< Send queues. */
+	uint64_t rqs;          /**< Receive queues. */
+	uint64_t tiss;         /**< Transport interface send objects. */
+	uint64_t tds;          /**< Transport domains. */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */

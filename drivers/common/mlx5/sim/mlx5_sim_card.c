@@ -202,6 +202,37 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "QP mtu not 256..4096 bytes" },
 	{ MLX5_SIM_SYND_QP_REMOTE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "remote_qpn of a loopback QP is not a QP of this vHCA" },
+	{ MLX5_SIM_SYND_ETH_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "transport domain or TIS table full" },
+	{ MLX5_SIM_SYND_ETH_TD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "transport_domain is not a transport domain of this context" },
+	{ MLX5_SIM_SYND_ETH_PORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "lag_tx_port_affinity names a port the vHCA does not have" },
+	{ MLX5_SIM_SYND_ETH_PD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "pd is not a PD of this context" },
+	{ MLX5_SIM_SYND_ETH_STATE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "SQ/RQ state not RST at creation, or a transition not allowed" },
+	{ MLX5_SIM_SYND_ETH_CQ, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "cqn is not a CQ of this context" },
+	{ MLX5_SIM_SYND_ETH_TIS, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "SQ needs exactly one TIS of this context (tis_lst_sz 1)" },
+	{ MLX5_SIM_SYND_ETH_RATE_INDEX, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "packet_pacing_rate_limit_index is not a rate entry in use (or"
+	  " set on a transition to another state than RDY)" },
+	{ MLX5_SIM_SYND_ETH_WQ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "work queue type not cyclic (SQ) or cyclic/linked list (RQ)" },
+	{ MLX5_SIM_SYND_ETH_WQ_STRIDE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "log_wq_stride not 6 (SQ) or 4..11 (RQ)" },
+	{ MLX5_SIM_SYND_ETH_WQ_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "log_wq_sz above 15" },
+	{ MLX5_SIM_SYND_ETH_COUNTER, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "counter_set_id names a queue counter (not modelled)" },
+	{ MLX5_SIM_SYND_ETH_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no such SQ, RQ, TIS or transport domain in this context" },
+	{ MLX5_SIM_SYND_ETH_CUR_STATE, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "the command's current state is not the queue's state" },
+	{ MLX5_SIM_SYND_ETH_BITMASK, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "modify_bitmask names a field that cannot be modified" },
 };
 
 static const struct mlx5_sim_rule *
@@ -484,6 +515,10 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->cqs.next = 1;
 	vhca->qps.max = MLX5_SIM_MAX_QPS;
 	vhca->qps.next = 1;
+	vhca->tiss.max = MLX5_SIM_MAX_QPS;
+	vhca->tiss.next = 1;
+	vhca->tds.max = MLX5_SIM_MAX_QPS;
+	vhca->tds.next = 1;
 	vhca->next_uid = 1;
 	vhca->ibdev.node_type = IBV_NODE_CA;
 	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
@@ -676,10 +711,15 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->allowed = live->allowed;
 	st->cqs = live->cqs;
 	st->qps = live->qps;
+	st->sqs = live->sqs;
+	st->rqs = live->rqs;
+	st->tiss = live->tiss;
+	st->tds = live->tds;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
 			   live->pp_entries + live->allowed + live->cqs +
-			   live->qps;
+			   live->qps + live->sqs + live->rqs + live->tiss +
+			   live->tds;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;
@@ -764,6 +804,8 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->pp);
 			free(vhca->cqs.slot);
 			free(vhca->qps.slot);
+			free(vhca->tiss.slot);
+			free(vhca->tds.slot);
 			free(vhca);
 		}
 		pthread_mutex_unlock(&card->lock);

@@ -93,6 +93,20 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(2ERR_QP, SIM_CMD_MODIFY, qp_2err_in, qp_2err_out),
 	SIM_CMD(2RST_QP, SIM_CMD_MODIFY, qp_2rst_in, qp_2rst_out),
 	SIM_CMD(QUERY_QP, SIM_CMD_QUERY, query_qp_in, query_qp_out),
+	SIM_CMD(ALLOC_TRANSPORT_DOMAIN, SIM_CMD_CREATE,
+		alloc_transport_domain_in, alloc_transport_domain_out),
+	SIM_CMD(DEALLOC_TRANSPORT_DOMAIN, SIM_CMD_DESTROY,
+		dealloc_transport_domain_in, dealloc_transport_domain_out),
+	SIM_CMD(CREATE_TIS, SIM_CMD_CREATE, create_tis_in, create_tis_out),
+	SIM_CMD(DESTROY_TIS, SIM_CMD_DESTROY, destroy_tis_in, destroy_tis_out),
+	SIM_CMD(CREATE_SQ, SIM_CMD_CREATE, create_sq_in, create_sq_out),
+	SIM_CMD(MODIFY_SQ, SIM_CMD_MODIFY, modify_sq_in, modify_sq_out),
+	SIM_CMD(QUERY_SQ, SIM_CMD_QUERY, query_sq_in, query_sq_out),
+	SIM_CMD(DESTROY_SQ, SIM_CMD_DESTROY, destroy_sq_in, destroy_sq_out),
+	SIM_CMD(CREATE_RQ, SIM_CMD_CREATE, create_rq_in, create_rq_out),
+	SIM_CMD(MODIFY_RQ, SIM_CMD_MODIFY, modify_rq_in, modify_rq_out),
+	SIM_CMD(QUERY_RQ, SIM_CMD_QUERY, query_rq_in, query_rq_out),
+	SIM_CMD(DESTROY_RQ, SIM_CMD_DESTROY, destroy_rq_in, destroy_rq_out),
 };
 
 /*
@@ -419,6 +433,19 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 		return mlx5_sim_cmd_modify_qp(file, opcode, in);
 	case MLX5_CMD_OP_QUERY_QP:
 		return mlx5_sim_cmd_query_qp(file, in, out);
+	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
+	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
+	case MLX5_CMD_OP_CREATE_TIS:
+	case MLX5_CMD_OP_DESTROY_TIS:
+	case MLX5_CMD_OP_CREATE_SQ:
+	case MLX5_CMD_OP_MODIFY_SQ:
+	case MLX5_CMD_OP_QUERY_SQ:
+	case MLX5_CMD_OP_DESTROY_SQ:
+	case MLX5_CMD_OP_CREATE_RQ:
+	case MLX5_CMD_OP_MODIFY_RQ:
+	case MLX5_CMD_OP_QUERY_RQ:
+	case MLX5_CMD_OP_DESTROY_RQ:
+		return mlx5_sim_cmd_eth(file, opcode, in, out, obj);
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -543,6 +570,14 @@ sim_kernel_umem_valid(uint16_t opcode, void *in)
 		MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
 		MLX5_SET(create_qp_in, in, qpc.dbr_umem_valid, 1);
 		break;
+	case MLX5_CMD_OP_CREATE_SQ:
+		MLX5_SET(create_sq_in, in, ctx.wq.wq_umem_valid, 1);
+		MLX5_SET(create_sq_in, in, ctx.wq.dbr_umem_valid, 1);
+		break;
+	case MLX5_CMD_OP_CREATE_RQ:
+		MLX5_SET(create_rq_in, in, ctx.wq.wq_umem_valid, 1);
+		MLX5_SET(create_rq_in, in, ctx.wq.dbr_umem_valid, 1);
+		break;
 	default:
 		break;
 	}
@@ -648,6 +683,14 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_2RST_QP:
 		return obj->kind == MLX5_SIM_OBJ_QP &&
 		       MLX5_GET(qp_2err_in, in, qpn) == obj->index;
+	case MLX5_CMD_OP_QUERY_SQ:
+	case MLX5_CMD_OP_MODIFY_SQ:
+		return obj->kind == MLX5_SIM_OBJ_SQ &&
+		       MLX5_GET(modify_sq_in, in, sqn) == obj->index;
+	case MLX5_CMD_OP_QUERY_RQ:
+	case MLX5_CMD_OP_MODIFY_RQ:
+		return obj->kind == MLX5_SIM_OBJ_RQ &&
+		       MLX5_GET(modify_rq_in, in, rqn) == obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return obj->kind == MLX5_SIM_OBJ_ALIAS &&
@@ -722,6 +765,22 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 		opcode = MLX5_CMD_OP_DESTROY_QP;
 		MLX5_SET(destroy_qp_in, in, opcode, opcode);
 		MLX5_SET(destroy_qp_in, in, qpn, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_SQ ||
+		   obj->kind == MLX5_SIM_OBJ_RQ ||
+		   obj->kind == MLX5_SIM_OBJ_TIS ||
+		   obj->kind == MLX5_SIM_OBJ_TD) {
+		static const uint16_t ops[] = {
+			[MLX5_SIM_OBJ_SQ] = MLX5_CMD_OP_DESTROY_SQ,
+			[MLX5_SIM_OBJ_RQ] = MLX5_CMD_OP_DESTROY_RQ,
+			[MLX5_SIM_OBJ_TIS] = MLX5_CMD_OP_DESTROY_TIS,
+			[MLX5_SIM_OBJ_TD] =
+				MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
+		};
+
+		/* All four name the object at the same place. */
+		opcode = ops[obj->kind];
+		MLX5_SET(destroy_sq_in, in, opcode, opcode);
+		MLX5_SET(destroy_sq_in, in, sqn, obj->index);
 	} else if (obj->kind == MLX5_SIM_OBJ_MKEY) {
 		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
 		opcode = MLX5_CMD_OP_DESTROY_MKEY;

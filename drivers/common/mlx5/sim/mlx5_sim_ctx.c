@@ -253,13 +253,24 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 	struct mlx5_sim_pd_obj *pd_obj;
 	struct mlx5_sim_mkey *mkey;
 
-	/* Queues first (QPs before the CQs they complete on), then keys. */
+	/*
+	 * Queues first (QPs, SQs and RQs before the CQs they complete on,
+	 * then TISes and transport domains), then keys.
+	 */
 	TAILQ_FOREACH(obj, &file->objs, next)
 		if (obj->kind == MLX5_SIM_OBJ_QP)
 			mlx5_sim_queue_reclaim(vhca, obj);
+		else if (obj->kind == MLX5_SIM_OBJ_SQ ||
+			 obj->kind == MLX5_SIM_OBJ_RQ)
+			mlx5_sim_eth_reclaim(vhca, obj);
+	TAILQ_FOREACH(obj, &file->objs, next)
+		if (obj->kind == MLX5_SIM_OBJ_TIS)
+			mlx5_sim_eth_reclaim(vhca, obj);
 	TAILQ_FOREACH(obj, &file->objs, next)
 		if (obj->kind == MLX5_SIM_OBJ_CQ)
 			mlx5_sim_queue_reclaim(vhca, obj);
+		else if (obj->kind == MLX5_SIM_OBJ_TD)
+			mlx5_sim_eth_reclaim(vhca, obj);
 	/* Keys next: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
 		/* A DEVX PD goes with the file's PDs below. */

@@ -182,7 +182,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	 * peer that is not ready, or not connected back to this QP, drops
 	 * the packets: the requester retries until it gives up.
 	 */
-	peer = qp->fl ? mlx5_sim_idtab_get(&vhca->qps, qp->remote_qpn) : NULL;
+	peer = qp->fl ? mlx5_sim_qnum_get(&vhca->qps, qp->remote_qpn,
+					  MLX5_SIM_Q_QP) : NULL;
 	if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
 			     peer->state != MLX5_QP_STATE_RTS) ||
 	    peer->remote_qpn != qp->qpn)
@@ -353,7 +354,7 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 	/* The doorbell's 8 bytes: opmod_idx_opcode, then qpn_ds. */
 	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
 	mlx5_sim_vhca_lock(vhca);
-	qp = mlx5_sim_idtab_get(&vhca->qps, qpn);
+	qp = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_QP);
 	/* A doorbell reaches the QPs of that UAR page only. */
 	if (qp != NULL && qp->file == uar->file &&
 	    qp->uar_page == dv->page_id)

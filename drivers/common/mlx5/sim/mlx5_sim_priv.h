@@ -272,6 +272,10 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_PD,           /* index: the pdn. */
 	MLX5_SIM_OBJ_CQ,           /* index: the cqn. */
 	MLX5_SIM_OBJ_QP,           /* index: the qpn. */
+	MLX5_SIM_OBJ_SQ,           /* index: the sqn. */
+	MLX5_SIM_OBJ_RQ,           /* index: the rqn. */
+	MLX5_SIM_OBJ_TIS,          /* index: the tisn. */
+	MLX5_SIM_OBJ_TD,           /* index: the transport domain. */
 };
 
 struct mlx5_sim_devx_obj {
@@ -337,8 +341,19 @@ struct mlx5_sim_cq {
 #define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9
 #define MLX5_SIM_CQ_STATUS_WRITE_FAIL 0xa
 
+/*
+ * QPs, SQs and RQs share one number space (a doorbell names a QP or an
+ * SQ by that number): each starts with its kind.
+ */
+enum mlx5_sim_qkind {
+	MLX5_SIM_Q_QP = 1,
+	MLX5_SIM_Q_SQ,
+	MLX5_SIM_Q_RQ,
+};
+
 /* An RC queue pair. */
 struct mlx5_sim_qp {
+	uint8_t qkind;             /* MLX5_SIM_Q_QP. */
 	uint32_t qpn;
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_pd_obj *pd;
@@ -364,6 +379,65 @@ struct mlx5_sim_qp {
 	uint8_t log_msg_max;
 	uint8_t retry_count, rnr_retry;
 };
+
+/* A transport domain and a TIS. */
+struct mlx5_sim_td {
+	uint32_t tdn;
+	struct mlx5_sim_file *file;
+};
+
+struct mlx5_sim_tis {
+	uint32_t tisn;
+	struct mlx5_sim_file *file;
+	uint32_t tdn;
+	uint32_t pdn;
+	uint8_t prio;
+	uint8_t lag_tx_port_affinity;
+};
+
+/* The work queue of an SQ or RQ. */
+struct mlx5_sim_wq {
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t pdn;
+	uint32_t cqn;
+	uint32_t uar_page;
+	uint32_t user_index;
+	struct mlx5_sim_umem_ref ring;
+	struct mlx5_sim_umem_ref dbr;  /* [0]: the counter (BE). */
+	uint8_t wq_type;
+	uint8_t log_wq_stride;
+	uint8_t log_wq_sz;
+	uint8_t state;             /* enum mlx5_wq_state. */
+	uint32_t hw_counter;
+	bool flush_in_error_en;
+};
+
+struct mlx5_sim_sq {
+	uint8_t qkind;             /* MLX5_SIM_Q_SQ. */
+	uint32_t sqn;
+	struct mlx5_sim_wq wq;
+	uint32_t tisn;
+	uint16_t rate_index;       /* Pacing entry, 0: none. */
+	uint8_t min_wqe_inline_mode;
+};
+
+struct mlx5_sim_rq {
+	uint8_t qkind;             /* MLX5_SIM_Q_RQ. */
+	uint32_t rqn;
+	struct mlx5_sim_wq wq;
+	bool vsd, scatter_fcs;
+	uint8_t counter_set_id;
+};
+
+/* The QP, SQ or RQ with number @n, or NULL (card lock held). */
+static inline void *
+mlx5_sim_qnum_get(const struct mlx5_sim_idtab *t, uint32_t n, uint8_t kind)
+{
+	const uint8_t *k = n < t->size ? t->slot[n] : NULL;
+
+	return k != NULL && *k == kind ? (void *)(uintptr_t)k : NULL;
+}
 
 /* Packet pacing: table entries per vHCA, handles per file. */
 struct mlx5_sim_pp_entry {
@@ -413,7 +487,7 @@ struct mlx5_sim_file {
 struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
-	uint64_t cqs, qps;
+	uint64_t cqs, qps, sqs, rqs, tiss, tds;
 };
 
 struct mlx5_sim_vhca {
@@ -440,7 +514,9 @@ struct mlx5_sim_vhca {
 	uint32_t pd_count, umem_count, uar_count, uctx_count;
 	/* Queues. */
 	struct mlx5_sim_idtab cqs;
-	struct mlx5_sim_idtab qps;
+	struct mlx5_sim_idtab qps;     /* QPs, SQs and RQs: one space. */
+	struct mlx5_sim_idtab tiss;
+	struct mlx5_sim_idtab tds;
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
@@ -644,6 +720,18 @@ uint32_t mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 				const void *in);
 uint32_t mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in,
 			       void *out);
+/* Ethernet queue objects (mlx5_sim_eth.c). */
+uint32_t mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
+			  const void *in, void *out,
+			  struct mlx5_sim_devx_obj *obj);
+void mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
+			  const struct mlx5_sim_devx_obj *obj);
+/* The CQ @cqn of @file, or NULL. */
+struct mlx5_sim_cq *mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn);
+/* Resolve a ring or doorbell range of a umem of @file (a syndrome). */
+uint32_t mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id,
+			   uint64_t offset, uint64_t len,
+			   struct mlx5_sim_umem_ref *ref);
 /* Free a queue object at file close (vHCA lock held). */
 void mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
 			    const struct mlx5_sim_devx_obj *obj);

@@ -84,9 +84,9 @@ mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id)
  * Resolve [offset, offset + len) of umem @id of @file: the device writes
  * rings and doorbell records, so the umem must be writable.
  */
-static uint32_t
-sim_umem_ref(struct mlx5_sim_file *file, uint32_t id, uint64_t offset,
-	     uint64_t len, struct mlx5_sim_umem_ref *ref)
+uint32_t
+mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id, uint64_t offset,
+		  uint64_t len, struct mlx5_sim_umem_ref *ref)
 {
 	struct mlx5_sim_umem *umem = mlx5_sim_umem_find(file->vhca, id);
 
@@ -137,11 +137,11 @@ mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in, void *out,
 		return MLX5_SIM_SYND_Q_UAR;
 	if (dbr_addr % SIM_DBR_SIZE != 0)
 		return MLX5_SIM_SYND_Q_DBR_ALIGN;
-	synd = sim_umem_ref(file, MLX5_GET(create_cq_in, in, cq_umem_id),
+	synd = mlx5_sim_umem_ref(file, MLX5_GET(create_cq_in, in, cq_umem_id),
 			    MLX5_GET64(create_cq_in, in, cq_umem_offset),
 			    (uint64_t)SIM_CQE_SIZE << log_size, &ring);
 	if (synd == MLX5_SIM_SYND_OK)
-		synd = sim_umem_ref(file, MLX5_GET(cqc, cqc, dbr_umem_id),
+		synd = mlx5_sim_umem_ref(file, MLX5_GET(cqc, cqc, dbr_umem_id),
 				    dbr_addr, SIM_DBR_SIZE, &dbr);
 	if (synd != MLX5_SIM_SYND_OK)
 		return synd;
@@ -168,9 +168,8 @@ mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in, void *out,
 	return MLX5_SIM_SYND_OK;
 }
 
-/* The CQ @cqn of @file, or NULL. */
-static struct mlx5_sim_cq *
-sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn)
+struct mlx5_sim_cq *
+mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn)
 {
 	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&file->vhca->cqs, cqn);
 
@@ -190,7 +189,7 @@ sim_cq_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_cq *cq)
 uint32_t
 mlx5_sim_cmd_destroy_cq(struct mlx5_sim_file *file, const void *in)
 {
-	struct mlx5_sim_cq *cq = sim_cq_of(file,
+	struct mlx5_sim_cq *cq = mlx5_sim_cq_of(file,
 					   MLX5_GET(destroy_cq_in, in, cqn));
 
 	if (cq == NULL)
@@ -204,7 +203,7 @@ mlx5_sim_cmd_destroy_cq(struct mlx5_sim_file *file, const void *in)
 uint32_t
 mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 {
-	struct mlx5_sim_cq *cq = sim_cq_of(file,
+	struct mlx5_sim_cq *cq = mlx5_sim_cq_of(file,
 					   MLX5_GET(query_cq_in, in, cqn));
 	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
 	uint32_t db[2] = { 0, 0 };
@@ -233,7 +232,8 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 static struct mlx5_sim_qp *
 sim_qp_of(struct mlx5_sim_file *file, uint32_t qpn)
 {
-	struct mlx5_sim_qp *qp = mlx5_sim_idtab_get(&file->vhca->qps, qpn);
+	struct mlx5_sim_qp *qp = mlx5_sim_qnum_get(&file->vhca->qps, qpn,
+						   MLX5_SIM_Q_QP);
 
 	return qp != NULL && qp->file == file ? qp : NULL;
 }
@@ -258,8 +258,8 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	qp->pd = mlx5_sim_pd_find(file->vhca, qp->pdn, &owner);
 	if (qp->pd == NULL || owner != file)
 		return MLX5_SIM_SYND_QP_PD;
-	*snd = sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_snd));
-	*rcv = sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_rcv));
+	*snd = mlx5_sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_snd));
+	*rcv = mlx5_sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_rcv));
 	if (*snd == NULL || *rcv == NULL)
 		return MLX5_SIM_SYND_QP_CQ;
 	if (rq_type != MLX5_QP_RQ_TYPE_REGULAR &&
@@ -284,11 +284,11 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	if (!qp->no_rq)
 		ring += (uint64_t)MLX5_RQ_STRIDE_UNIT <<
 			(qp->log_rq_size + qp->log_rq_stride);
-	synd = sim_umem_ref(file, MLX5_GET(create_qp_in, in, wq_umem_id),
+	synd = mlx5_sim_umem_ref(file, MLX5_GET(create_qp_in, in, wq_umem_id),
 			    MLX5_GET64(create_qp_in, in, wq_umem_offset), ring,
 			    &qp->ring);
 	if (synd == MLX5_SIM_SYND_OK)
-		synd = sim_umem_ref(file, MLX5_GET(qpc, qpc, dbr_umem_id),
+		synd = mlx5_sim_umem_ref(file, MLX5_GET(qpc, qpc, dbr_umem_id),
 				    dbr_addr, SIM_DBR_SIZE, &qp->dbr);
 	return synd;
 }
@@ -313,6 +313,7 @@ mlx5_sim_cmd_create_qp(struct mlx5_sim_file *file, const void *in, void *out,
 		free(qp);
 		return synd;
 	}
+	qp->qkind = MLX5_SIM_Q_QP;
 	qp->file = file;
 	qp->state = MLX5_QP_STATE_RST;
 	qp->cqn_snd = snd->cqn;
@@ -387,8 +388,8 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		remote = MLX5_GET(qpc, qpc, remote_qpn);
 		qp->fl = MLX5_GET(qpc, qpc, primary_address_path.fl);
 		/* Force loopback reaches QPs of the same vHCA only. */
-		if (qp->fl && mlx5_sim_idtab_get(&qp->file->vhca->qps,
-						 remote) == NULL)
+		if (qp->fl && mlx5_sim_qnum_get(&qp->file->vhca->qps, remote,
+						MLX5_SIM_Q_QP) == NULL)
 			return MLX5_SIM_SYND_QP_REMOTE;
 		qp->mtu = mtu;
 		qp->remote_qpn = remote;
@@ -508,8 +509,9 @@ mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
 		       const struct mlx5_sim_devx_obj *obj)
 {
 	if (obj->kind == MLX5_SIM_OBJ_QP) {
-		struct mlx5_sim_qp *qp = mlx5_sim_idtab_get(&vhca->qps,
-							    obj->index);
+		struct mlx5_sim_qp *qp = mlx5_sim_qnum_get(&vhca->qps,
+							   obj->index,
+							   MLX5_SIM_Q_QP);
 
 		if (qp != NULL && qp->file == obj->file) {
 			sim_qp_free(vhca, qp);

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * DEVX commands of the Ethernet queue objects: transport domain, TIS, SQ
+ * and RQ (create, modify, query). Rings and doorbell records are in umems
+ * (wq.wq_umem_*, wq.dbr_umem_*), as for CQs and QPs.
+ */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+
+#include "mlx5_common.h"
+#include "mlx5_common_log.h"
+#include "mlx5_devx_cmds.h"
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_alloc_td(struct mlx5_common_device *cdev)
+{
+	uint32_t in[MLX5_ST_SZ_DW(alloc_transport_domain_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(alloc_transport_domain_out)];
+	struct mlx5_devx_obj *td;
+
+	MLX5_SET(alloc_transport_domain_in, in, opcode,
+		 MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
+	td = MLX5_DEVX_OBJ_CREATE(cdev, alloc_transport_domain, in, out);
+	if (td != NULL)
+		td->id = MLX5_GET(alloc_transport_domain_out, out,
+				  transport_domain);
+	return td;
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_tis(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_tis_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_tis_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_tis_out)];
+	void *tisc = MLX5_ADDR_OF(create_tis_in, in, ctx);
+	struct mlx5_devx_obj *tis;
+
+	MLX5_SET(create_tis_in, in, opcode, MLX5_CMD_OP_CREATE_TIS);
+	MLX5_SET(tisc, tisc, prio, attr->prio);
+	MLX5_SET(tisc, tisc, lag_tx_port_affinity, attr->lag_tx_port_affinity);
+	MLX5_SET(tisc, tisc, transport_domain, attr->transport_domain);
+	MLX5_SET(tisc, tisc, pd, attr->pd);
+	tis = MLX5_DEVX_OBJ_CREATE(cdev, create_tis, in, out);
+	if (tis != NULL)
+		tis->id = MLX5_GET(create_tis_out, out, tisn);
+	return tis;
+}
+
+/* The work queue context shared by SQs and RQs. */
+static void
+mlx5_devx_wq_fill(void *wq, const struct mlx5_devx_wq_attr *attr)
+{
+	MLX5_SET(wq, wq, wq_type, attr->wq_type);
+	MLX5_SET(wq, wq, pd, attr->pd);
+	MLX5_SET(wq, wq, uar_page, attr->uar_page_id);
+	MLX5_SET(wq, wq, log_wq_stride, attr->log_wq_stride);
+	MLX5_SET(wq, wq, log_wq_pg_sz, 0); /* 4 KiB pages. */
+	MLX5_SET(wq, wq, log_wq_sz, attr->log_wq_sz);
+	MLX5_SET(wq, wq, dbr_umem_valid, 1);
+	MLX5_SET(wq, wq, dbr_umem_id, attr->db_umem_id);
+	MLX5_SET64(wq, wq, dbr_addr, attr->db_umem_offset);
+	MLX5_SET(wq, wq, wq_umem_valid, 1);
+	MLX5_SET(wq, wq, wq_umem_id, attr->wq_umem_id);
+	MLX5_SET64(wq, wq, wq_umem_offset, attr->wq_umem_offset);
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_sq(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_sq_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_sq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_sq_out)];
+	void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
+	struct mlx5_devx_obj *sq;
+
+	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
+	MLX5_SET(sqc, sqc, flush_in_error_en, attr->flush_in_error_en);
+	MLX5_SET(sqc, sqc, min_wqe_inline_mode, attr->min_wqe_inline_mode);
+	MLX5_SET(sqc, sqc, state, MLX5_WQ_STATE_RST);
+	MLX5_SET(sqc, sqc, user_index, attr->user_index);
+	MLX5_SET(sqc, sqc, cqn, attr->cqn);
+	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, attr->rate_index);
+	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
+	MLX5_SET(sqc, sqc, tis_num_0, attr->tisn);
+	mlx5_devx_wq_fill(MLX5_ADDR_OF(sqc, sqc, wq), &attr->wq);
+	sq = MLX5_DEVX_OBJ_CREATE(cdev, create_sq, in, out);
+	if (sq != NULL)
+		sq->id = MLX5_GET(create_sq_out, out, sqn);
+	return sq;
+}
+
+int
+mlx5_devx_cmd_modify_sq(struct mlx5_devx_obj *sq,
+			const struct mlx5_devx_sq_modify *m)
+{
+	uint32_t in[MLX5_ST_SZ_DW(modify_sq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(modify_sq_out)];
+	void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+
+	MLX5_SET(modify_sq_in, in, opcode, MLX5_CMD_OP_MODIFY_SQ);
+	MLX5_SET(modify_sq_in, in, sq_state, m->cur_state);
+	MLX5_SET(modify_sq_in, in, sqn, sq->id);
+	MLX5_SET(sqc, sqc, state, m->new_state);
+	/* RDY -> RDY with the rate-limit bit: a new pacing entry. */
+	if (m->set_rate) {
+		MLX5_SET64(modify_sq_in, in, modify_bitmask,
+			MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX);
+		MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index,
+			 m->rate_index);
+	}
+	return MLX5_DEVX_OBJ_MODIFY(sq, modify_sq, in, out);
+}
+
+int
+mlx5_devx_cmd_query_sq(struct mlx5_devx_obj *sq,
+		       struct mlx5_devx_wq_info *info)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_sq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_sq_out)];
+	const void *sqc = MLX5_ADDR_OF(query_sq_out, out, sq_context);
+	int ret;
+
+	MLX5_SET(query_sq_in, in, opcode, MLX5_CMD_OP_QUERY_SQ);
+	MLX5_SET(query_sq_in, in, sqn, sq->id);
+	ret = MLX5_DEVX_OBJ_QUERY(sq, query_sq, in, out);
+	if (ret != 0)
+		return ret;
+	info->state = MLX5_GET(sqc, sqc, state);
+	info->cqn = MLX5_GET(sqc, sqc, cqn);
+	info->rate_index = MLX5_GET(sqc, sqc,
+				    packet_pacing_rate_limit_index);
+	info->hw_counter = MLX5_GET(sqc, sqc, wq.hw_counter);
+	return 0;
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_rq(struct mlx5_common_device *cdev,
+			const struct mlx5_devx_rq_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_rq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_rq_out)];
+	void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
+	struct mlx5_devx_obj *rq;
+
+	MLX5_SET(create_rq_in, in, opcode, MLX5_CMD_OP_CREATE_RQ);
+	MLX5_SET(rqc, rqc, vsd, attr->vsd);
+	MLX5_SET(rqc, rqc, scatter_fcs, attr->scatter_fcs);
+	MLX5_SET(rqc, rqc, flush_in_error_en, attr->flush_in_error_en);
+	MLX5_SET(rqc, rqc, state, MLX5_WQ_STATE_RST);
+	MLX5_SET(rqc, rqc, user_index, attr->user_index);
+	MLX5_SET(rqc, rqc, cqn, attr->cqn);
+	MLX5_SET(rqc, rqc, counter_set_id, attr->counter_set_id);
+	mlx5_devx_wq_fill(MLX5_ADDR_OF(rqc, rqc, wq), &attr->wq);
+	rq = MLX5_DEVX_OBJ_CREATE(cdev, create_rq, in, out);
+	if (rq != NULL)
+		rq->id = MLX5_GET(create_rq_out, out, rqn);
+	return rq;
+}
+
+int
+mlx5_devx_cmd_modify_rq(struct mlx5_devx_obj *rq, uint8_t cur_state,
+			uint8_t new_state)
+{
+	uint32_t in[MLX5_ST_SZ_DW(modify_rq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(modify_rq_out)];
+	void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+
+	MLX5_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
+	MLX5_SET(modify_rq_in, in, rq_state, cur_state);
+	MLX5_SET(modify_rq_in, in, rqn, rq->id);
+	MLX5_SET(rqc, rqc, state, new_state);
+	return MLX5_DEVX_OBJ_MODIFY(rq, modify_rq, in, out);
+}
+
+int
+mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
+		       struct mlx5_devx_wq_info *info)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_rq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_rq_out)];
+	const void *rqc = MLX5_ADDR_OF(query_rq_out, out, rq_context);
+	int ret;
+
+	MLX5_SET(query_rq_in, in, opcode, MLX5_CMD_OP_QUERY_RQ);
+	MLX5_SET(query_rq_in, in, rqn, rq->id);
+	ret = MLX5_DEVX_OBJ_QUERY(rq, query_rq, in, out);
+	if (ret != 0)
+		return ret;
+	info->state = MLX5_GET(rqc, rqc, state);
+	info->cqn = MLX5_GET(rqc, rqc, cqn);
+	info->rate_index = 0;
+	info->hw_counter = MLX5_GET(rqc, rqc, wq.hw_counter);
+	return 0;
+}

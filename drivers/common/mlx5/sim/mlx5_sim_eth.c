@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Ethernet queue objects: transport domains, TISes, SQs and RQs, with the
+ * SQ/RQ state machine (RST -> RDY -> ERR -> RST; RDY -> RST; RDY -> RDY to
+ * change the SQ's pacing entry). SQs and RQs take their numbers from the
+ * QP number space. The engine does not run SQs and RQs yet.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+/* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
+#define SIM_LOG_MAX_WQ_SZ 15
+/* RQ strides: 16 bytes (one data segment) to 2 KiB. */
+#define SIM_RQ_LOG_STRIDE_MIN 4
+#define SIM_RQ_LOG_STRIDE_MAX 11
+
+static uint32_t
+sim_td_alloc(struct mlx5_sim_file *file, void *out,
+	     struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_td *td = calloc(1, sizeof(*td));
+
+	if (td == NULL || mlx5_sim_idtab_alloc(&vhca->tds, td, &td->tdn)) {
+		free(td);
+		return MLX5_SIM_SYND_ETH_TABLE_FULL;
+	}
+	td->file = file;
+	vhca->live.tds++;
+	MLX5_SET(alloc_transport_domain_out, out, transport_domain, td->tdn);
+	obj->kind = MLX5_SIM_OBJ_TD;
+	obj->index = td->tdn;
+	return MLX5_SIM_SYND_OK;
+}
+
+static struct mlx5_sim_td *
+sim_td_of(struct mlx5_sim_file *file, uint32_t tdn)
+{
+	struct mlx5_sim_td *td = mlx5_sim_idtab_get(&file->vhca->tds, tdn);
+
+	return td != NULL && td->file == file ? td : NULL;
+}
+
+static struct mlx5_sim_tis *
+sim_tis_of(struct mlx5_sim_file *file, uint32_t tisn)
+{
+	struct mlx5_sim_tis *tis = mlx5_sim_idtab_get(&file->vhca->tiss, tisn);
+
+	return tis != NULL && tis->file == file ? tis : NULL;
+}
+
+static uint32_t
+sim_tis_create(struct mlx5_sim_file *file, const void *in, void *out,
+	       struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *tisc = MLX5_ADDR_OF(create_tis_in, in, ctx);
+	struct mlx5_sim_file *owner = NULL;
+	struct mlx5_sim_tis *tis;
+	uint32_t pdn = MLX5_GET(tisc, tisc, pd);
+
+	if (sim_td_of(file, MLX5_GET(tisc, tisc, transport_domain)) == NULL)
+		return MLX5_SIM_SYND_ETH_TD;
+	/* One port per vHCA: affinity 0 (any) or port 1. */
+	if (MLX5_GET(tisc, tisc, lag_tx_port_affinity) > 1)
+		return MLX5_SIM_SYND_ETH_PORT;
+	if (pdn != 0 && (mlx5_sim_pd_find(vhca, pdn, &owner) == NULL ||
+			 owner != file))
+		return MLX5_SIM_SYND_ETH_PD;
+	tis = calloc(1, sizeof(*tis));
+	if (tis == NULL || mlx5_sim_idtab_alloc(&vhca->tiss, tis, &tis->tisn)) {
+		free(tis);
+		return MLX5_SIM_SYND_ETH_TABLE_FULL;
+	}
+	tis->file = file;
+	tis->tdn = MLX5_GET(tisc, tisc, transport_domain);
+	tis->pdn = pdn;
+	tis->prio = MLX5_GET(tisc, tisc, prio);
+	tis->lag_tx_port_affinity = MLX5_GET(tisc, tisc, lag_tx_port_affinity);
+	vhca->live.tiss++;
+	MLX5_SET(create_tis_out, out, tisn, tis->tisn);
+	obj->kind = MLX5_SIM_OBJ_TIS;
+	obj->index = tis->tisn;
+	return MLX5_SIM_SYND_OK;
+}
+
+/* The work queue context of CREATE_SQ/RQ; @sq for the SQ's rules. */
+static uint32_t
+sim_wq_check(struct mlx5_sim_file *file, const void *wq, bool sq,
+	     struct mlx5_sim_wq *w)
+{
+	struct mlx5_sim_file *owner = NULL;
+	uint64_t dbr_addr = MLX5_GET64(wq, wq, dbr_addr);
+	uint32_t synd;
+
+	w->wq_type = MLX5_GET(wq, wq, wq_type);
+	w->log_wq_stride = MLX5_GET(wq, wq, log_wq_stride);
+	w->log_wq_sz = MLX5_GET(wq, wq, log_wq_sz);
+	if (sq ? w->wq_type != MLX5_WQ_TYPE_CYCLIC :
+	    w->wq_type != MLX5_WQ_TYPE_CYCLIC &&
+	    w->wq_type != MLX5_WQ_TYPE_LINKED_LIST)
+		return MLX5_SIM_SYND_ETH_WQ_TYPE;
+	if (sq ? w->log_wq_stride != MLX5_SQ_LOG_WQ_STRIDE :
+	    w->log_wq_stride < SIM_RQ_LOG_STRIDE_MIN ||
+	    w->log_wq_stride > SIM_RQ_LOG_STRIDE_MAX)
+		return MLX5_SIM_SYND_ETH_WQ_STRIDE;
+	if (w->log_wq_sz > SIM_LOG_MAX_WQ_SZ)
+		return MLX5_SIM_SYND_ETH_WQ_SIZE;
+	w->pdn = MLX5_GET(wq, wq, pd);
+	w->pd = mlx5_sim_pd_find(file->vhca, w->pdn, &owner);
+	if (w->pd == NULL || owner != file)
+		return MLX5_SIM_SYND_ETH_PD;
+	w->uar_page = MLX5_GET(wq, wq, uar_page);
+	if (sq && !mlx5_sim_uar_page_of(file, w->uar_page))
+		return MLX5_SIM_SYND_Q_UAR;
+	if (dbr_addr % 8 != 0)
+		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	synd = mlx5_sim_umem_ref(file, MLX5_GET(wq, wq, wq_umem_id),
+				 MLX5_GET64(wq, wq, wq_umem_offset),
+				 (uint64_t)1 << (w->log_wq_sz +
+						 w->log_wq_stride), &w->ring);
+	if (synd == MLX5_SIM_SYND_OK)
+		synd = mlx5_sim_umem_ref(file, MLX5_GET(wq, wq, dbr_umem_id),
+					 dbr_addr, 8, &w->dbr);
+	return synd;
+}
+
+/* Is @index a pacing entry of the vHCA in use (0: no limit)? */
+static bool
+sim_rate_index_valid(const struct mlx5_sim_vhca *vhca, uint16_t index)
+{
+	if (index == 0)
+		return true;
+	return vhca->caps.pacing && index < vhca->caps.pp_table_size &&
+	       vhca->pp != NULL && vhca->pp[index - 1].refcount != 0;
+}
+
+static void
+sim_wq_take(struct mlx5_sim_vhca *vhca, struct mlx5_sim_wq *w)
+{
+	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, w->cqn);
+
+	if (cq != NULL)
+		cq->users++;
+	w->pd->users++;
+	w->ring.umem->users++;
+	w->dbr.umem->users++;
+}
+
+static void
+sim_wq_drop(struct mlx5_sim_vhca *vhca, struct mlx5_sim_wq *w)
+{
+	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, w->cqn);
+
+	if (cq != NULL)
+		cq->users--;
+	w->pd->users--;
+	w->ring.umem->users--;
+	w->dbr.umem->users--;
+}
+
+static uint32_t
+sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
+	      struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
+	struct mlx5_sim_sq *sq;
+	uint32_t synd;
+
+	if (MLX5_GET(sqc, sqc, state) != MLX5_WQ_STATE_RST)
+		return MLX5_SIM_SYND_ETH_STATE;
+	if (mlx5_sim_cq_of(file, MLX5_GET(sqc, sqc, cqn)) == NULL)
+		return MLX5_SIM_SYND_ETH_CQ;
+	if (MLX5_GET(sqc, sqc, tis_lst_sz) != 1 ||
+	    sim_tis_of(file, MLX5_GET(sqc, sqc, tis_num_0)) == NULL)
+		return MLX5_SIM_SYND_ETH_TIS;
+	if (MLX5_GET(sqc, sqc, ts_format) == 3)
+		return MLX5_SIM_SYND_QP_TS_FORMAT;
+	if (!sim_rate_index_valid(vhca, MLX5_GET(sqc, sqc,
+				  packet_pacing_rate_limit_index)))
+		return MLX5_SIM_SYND_ETH_RATE_INDEX;
+	sq = calloc(1, sizeof(*sq));
+	if (sq == NULL)
+		return MLX5_SIM_SYND_QP_TABLE_FULL;
+	sq->qkind = MLX5_SIM_Q_SQ;
+	synd = sim_wq_check(file, MLX5_ADDR_OF(sqc, sqc, wq), true, &sq->wq);
+	if (synd == MLX5_SIM_SYND_OK &&
+	    mlx5_sim_idtab_alloc(&vhca->qps, sq, &sq->sqn) != 0)
+		synd = MLX5_SIM_SYND_QP_TABLE_FULL;
+	if (synd != MLX5_SIM_SYND_OK) {
+		free(sq);
+		return synd;
+	}
+	sq->wq.file = file;
+	sq->wq.cqn = MLX5_GET(sqc, sqc, cqn);
+	sq->wq.user_index = MLX5_GET(sqc, sqc, user_index);
+	sq->wq.state = MLX5_WQ_STATE_RST;
+	sq->wq.flush_in_error_en = MLX5_GET(sqc, sqc, flush_in_error_en);
+	sq->tisn = MLX5_GET(sqc, sqc, tis_num_0);
+	sq->rate_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	sq->min_wqe_inline_mode = MLX5_GET(sqc, sqc, min_wqe_inline_mode);
+	sim_wq_take(vhca, &sq->wq);
+	vhca->live.sqs++;
+	MLX5_SET(create_sq_out, out, sqn, sq->sqn);
+	obj->kind = MLX5_SIM_OBJ_SQ;
+	obj->index = sq->sqn;
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
+sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
+	      struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
+	struct mlx5_sim_rq *rq;
+	uint32_t synd;
+
+	if (MLX5_GET(rqc, rqc, state) != MLX5_WQ_STATE_RST)
+		return MLX5_SIM_SYND_ETH_STATE;
+	if (mlx5_sim_cq_of(file, MLX5_GET(rqc, rqc, cqn)) == NULL)
+		return MLX5_SIM_SYND_ETH_CQ;
+	/* Queue counters are not modelled yet: none may be named. */
+	if (MLX5_GET(rqc, rqc, counter_set_id) != 0)
+		return MLX5_SIM_SYND_ETH_COUNTER;
+	if (MLX5_GET(rqc, rqc, mem_rq_type) != 0)
+		return MLX5_SIM_SYND_ETH_WQ_TYPE;
+	rq = calloc(1, sizeof(*rq));
+	if (rq == NULL)
+		return MLX5_SIM_SYND_QP_TABLE_FULL;
+	rq->qkind = MLX5_SIM_Q_RQ;
+	synd = sim_wq_check(file, MLX5_ADDR_OF(rqc, rqc, wq), false, &rq->wq);
+	if (synd == MLX5_SIM_SYND_OK &&
+	    mlx5_sim_idtab_alloc(&vhca->qps, rq, &rq->rqn) != 0)
+		synd = MLX5_SIM_SYND_QP_TABLE_FULL;
+	if (synd != MLX5_SIM_SYND_OK) {
+		free(rq);
+		return synd;
+	}
+	rq->wq.file = file;
+	rq->wq.cqn = MLX5_GET(rqc, rqc, cqn);
+	rq->wq.user_index = MLX5_GET(rqc, rqc, user_index);
+	rq->wq.state = MLX5_WQ_STATE_RST;
+	rq->wq.flush_in_error_en = MLX5_GET(rqc, rqc, flush_in_error_en);
+	rq->vsd = MLX5_GET(rqc, rqc, vsd);
+	rq->scatter_fcs = MLX5_GET(rqc, rqc, scatter_fcs);
+	sim_wq_take(vhca, &rq->wq);
+	vhca->live.rqs++;
+	MLX5_SET(create_rq_out, out, rqn, rq->rqn);
+	obj->kind = MLX5_SIM_OBJ_RQ;
+	obj->index = rq->rqn;
+	return MLX5_SIM_SYND_OK;
+}
+
+/*
+ * A move of an SQ or RQ from @cur (as the command states it) to @next:
+ * RST -> RDY, RDY -> RDY, RDY -> ERR, RDY -> RST, ERR -> RST.
+ */
+static uint32_t
+sim_wq_move(struct mlx5_sim_wq *w, uint8_t cur, uint8_t next)
+{
+	if (cur != w->state)
+		return MLX5_SIM_SYND_ETH_CUR_STATE;
+	switch (cur) {
+	case MLX5_WQ_STATE_RST:
+		if (next != MLX5_WQ_STATE_RDY)
+			return MLX5_SIM_SYND_ETH_STATE;
+		break;
+	case MLX5_WQ_STATE_RDY:
+		if (next != MLX5_WQ_STATE_RDY && next != MLX5_WQ_STATE_ERR &&
+		    next != MLX5_WQ_STATE_RST)
+			return MLX5_SIM_SYND_ETH_STATE;
+		break;
+	default: /* ERR */
+		if (next != MLX5_WQ_STATE_RST)
+			return MLX5_SIM_SYND_ETH_STATE;
+		break;
+	}
+	w->state = next;
+	if (next == MLX5_WQ_STATE_RST)
+		w->hw_counter = 0;
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
+sim_sq_modify(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_sq *sq = mlx5_sim_qnum_get(&file->vhca->qps,
+		MLX5_GET(modify_sq_in, in, sqn), MLX5_SIM_Q_SQ);
+	const void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+	uint64_t mask = MLX5_GET64(modify_sq_in, in, modify_bitmask);
+	uint16_t index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	uint8_t next = MLX5_GET(sqc, sqc, state);
+	uint32_t synd;
+
+	if (sq == NULL || sq->wq.file != file)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	if (mask & ~(uint64_t)MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX)
+		return MLX5_SIM_SYND_ETH_BITMASK;
+	/* A new pacing entry takes effect on a ready SQ. */
+	if ((mask & MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX) &&
+	    (next != MLX5_WQ_STATE_RDY ||
+	     !sim_rate_index_valid(file->vhca, index)))
+		return MLX5_SIM_SYND_ETH_RATE_INDEX;
+	synd = sim_wq_move(&sq->wq, MLX5_GET(modify_sq_in, in, sq_state), next);
+	if (synd == MLX5_SIM_SYND_OK &&
+	    (mask & MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX))
+		sq->rate_index = index;
+	return synd;
+}
+
+static uint32_t
+sim_rq_modify(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&file->vhca->qps,
+		MLX5_GET(modify_rq_in, in, rqn), MLX5_SIM_Q_RQ);
+	const void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+
+	if (rq == NULL || rq->wq.file != file)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	if (MLX5_GET64(modify_rq_in, in, modify_bitmask) != 0)
+		return MLX5_SIM_SYND_ETH_BITMASK;
+	return sim_wq_move(&rq->wq, MLX5_GET(modify_rq_in, in, rq_state),
+			   MLX5_GET(rqc, rqc, state));
+}
+
+/* The wq part of QUERY_SQ/RQ. */
+static void
+sim_wq_query(const struct mlx5_sim_wq *w, void *wq)
+{
+	uint32_t db = 0;
+
+	MLX5_SET(wq, wq, wq_type, w->wq_type);
+	MLX5_SET(wq, wq, pd, w->pdn);
+	MLX5_SET(wq, wq, uar_page, w->uar_page);
+	MLX5_SET(wq, wq, log_wq_stride, w->log_wq_stride);
+	MLX5_SET(wq, wq, log_wq_sz, w->log_wq_sz);
+	MLX5_SET(wq, wq, hw_counter, w->hw_counter);
+	if (mlx5_sim_copy_guarded(&db, w->dbr.host, sizeof(db)) == 0)
+		MLX5_SET(wq, wq, sw_counter, rte_be_to_cpu_32(db));
+	MLX5_SET(wq, wq, dbr_umem_id, w->dbr.umem->dv.umem_id);
+	MLX5_SET64(wq, wq, dbr_addr, w->dbr.host - w->dbr.umem->addr);
+	MLX5_SET(wq, wq, wq_umem_id, w->ring.umem->dv.umem_id);
+	MLX5_SET64(wq, wq, wq_umem_offset, w->ring.host - w->ring.umem->addr);
+}
+
+static uint32_t
+sim_sq_query(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	struct mlx5_sim_sq *sq = mlx5_sim_qnum_get(&file->vhca->qps,
+		MLX5_GET(query_sq_in, in, sqn), MLX5_SIM_Q_SQ);
+	void *sqc = MLX5_ADDR_OF(query_sq_out, out, sq_context);
+
+	if (sq == NULL || sq->wq.file != file)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	MLX5_SET(sqc, sqc, state, sq->wq.state);
+	MLX5_SET(sqc, sqc, flush_in_error_en, sq->wq.flush_in_error_en);
+	MLX5_SET(sqc, sqc, min_wqe_inline_mode, sq->min_wqe_inline_mode);
+	MLX5_SET(sqc, sqc, user_index, sq->wq.user_index);
+	MLX5_SET(sqc, sqc, cqn, sq->wq.cqn);
+	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, sq->rate_index);
+	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
+	MLX5_SET(sqc, sqc, tis_num_0, sq->tisn);
+	sim_wq_query(&sq->wq, MLX5_ADDR_OF(sqc, sqc, wq));
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
+sim_rq_query(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&file->vhca->qps,
+		MLX5_GET(query_rq_in, in, rqn), MLX5_SIM_Q_RQ);
+	void *rqc = MLX5_ADDR_OF(query_rq_out, out, rq_context);
+
+	if (rq == NULL || rq->wq.file != file)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	MLX5_SET(rqc, rqc, state, rq->wq.state);
+	MLX5_SET(rqc, rqc, vsd, rq->vsd);
+	MLX5_SET(rqc, rqc, scatter_fcs, rq->scatter_fcs);
+	MLX5_SET(rqc, rqc, flush_in_error_en, rq->wq.flush_in_error_en);
+	MLX5_SET(rqc, rqc, user_index, rq->wq.user_index);
+	MLX5_SET(rqc, rqc, cqn, rq->wq.cqn);
+	sim_wq_query(&rq->wq, MLX5_ADDR_OF(rqc, rqc, wq));
+	return MLX5_SIM_SYND_OK;
+}
+
+/* Free one object (destroy or reclaim); false if @file has no such. */
+static bool
+sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
+	     uint32_t id)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+
+	switch (kind) {
+	case MLX5_SIM_OBJ_SQ: {
+		struct mlx5_sim_sq *sq = mlx5_sim_qnum_get(&vhca->qps, id,
+							   MLX5_SIM_Q_SQ);
+
+		if (sq == NULL || sq->wq.file != file)
+			return false;
+		sim_wq_drop(vhca, &sq->wq);
+		mlx5_sim_idtab_free(&vhca->qps, id);
+		vhca->live.sqs--;
+		free(sq);
+		return true;
+	}
+	case MLX5_SIM_OBJ_RQ: {
+		struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&vhca->qps, id,
+							   MLX5_SIM_Q_RQ);
+
+		if (rq == NULL || rq->wq.file != file)
+			return false;
+		sim_wq_drop(vhca, &rq->wq);
+		mlx5_sim_idtab_free(&vhca->qps, id);
+		vhca->live.rqs--;
+		free(rq);
+		return true;
+	}
+	case MLX5_SIM_OBJ_TIS: {
+		struct mlx5_sim_tis *tis = sim_tis_of(file, id);
+
+		if (tis == NULL)
+			return false;
+		mlx5_sim_idtab_free(&vhca->tiss, id);
+		vhca->live.tiss--;
+		free(tis);
+		return true;
+	}
+	case MLX5_SIM_OBJ_TD: {
+		struct mlx5_sim_td *td = sim_td_of(file, id);
+
+		if (td == NULL)
+			return false;
+		mlx5_sim_idtab_free(&vhca->tds, id);
+		vhca->live.tds--;
+		free(td);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+uint32_t
+mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
+		 const void *in, void *out, struct mlx5_sim_devx_obj *obj)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
+		return sim_td_alloc(file, out, obj);
+	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
+		return sim_eth_free(file, MLX5_SIM_OBJ_TD,
+			MLX5_GET(dealloc_transport_domain_in, in,
+				 transport_domain)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+	case MLX5_CMD_OP_CREATE_TIS:
+		return sim_tis_create(file, in, out, obj);
+	case MLX5_CMD_OP_DESTROY_TIS:
+		return sim_eth_free(file, MLX5_SIM_OBJ_TIS,
+				    MLX5_GET(destroy_tis_in, in, tisn)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+	case MLX5_CMD_OP_CREATE_SQ:
+		return sim_sq_create(file, in, out, obj);
+	case MLX5_CMD_OP_MODIFY_SQ:
+		return sim_sq_modify(file, in);
+	case MLX5_CMD_OP_QUERY_SQ:
+		return sim_sq_query(file, in, out);
+	case MLX5_CMD_OP_DESTROY_SQ:
+		return sim_eth_free(file, MLX5_SIM_OBJ_SQ,
+				    MLX5_GET(destroy_sq_in, in, sqn)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+	case MLX5_CMD_OP_CREATE_RQ:
+		return sim_rq_create(file, in, out, obj);
+	case MLX5_CMD_OP_MODIFY_RQ:
+		return sim_rq_modify(file, in);
+	case MLX5_CMD_OP_QUERY_RQ:
+		return sim_rq_query(file, in, out);
+	case MLX5_CMD_OP_DESTROY_RQ:
+		return sim_eth_free(file, MLX5_SIM_OBJ_RQ,
+				    MLX5_GET(destroy_rq_in, in, rqn)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+	default:
+		return MLX5_SIM_SYND_BAD_OPCODE;
+	}
+}
+
+void
+mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
+		     const struct mlx5_sim_devx_obj *obj)
+{
+	if (sim_eth_free(obj->file, obj->kind, obj->index))
+		vhca->reclaimed++;
+}

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Ethernet queue objects through the typed builders: transport domain,
+ * TIS, SQ and RQ, the SQ/RQ state machine, an SQ's pacing entry changed
+ * on a ready SQ (RDY -> RDY with the rate-limit bit), each rule broken
+ * once, faults, and the reclaim at close. Runs on the software device or
+ * on a real device named by MLX5_TEST_DEVICE.
+ */
+
+#include <stdlib.h>
+
+#include <mlx5_common_devx.h>
+#include <mlx5_common_pp.h>
+#include <mlx5_malloc.h>
+#include <mlx5_sim.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_dev.h"
+
+#define E_CARD 61
+#define RING_LEN (64 * 1024)
+
+static struct mlx5_common_device *cdev;
+static long live0;
+
+/* What an SQ or RQ hangs on: TD, TIS, UAR, CQ and a ring umem. */
+static struct {
+	struct mlx5_devx_obj *td, *tis;
+	struct mlx5_uar uar;
+	struct mlx5_devx_cq cq;
+	uint8_t *ring;
+	struct mlx5dv_devx_umem *umem;
+} e;
+
+static int
+e_case_setup(void)
+{
+	struct mlx5_devx_tis_attr tis = { 0 };
+
+	if (tdev_probe(0, "card=61,vhca_id=0,pp_table_size=8") != 0)
+		return TEST_FAILED;
+	cdev = tdev_cdev(0);
+	if (cdev == NULL)
+		return TEST_FAILED;
+	live0 = tdev_live(0);
+	memset(&e, 0, sizeof(e));
+	e.td = mlx5_devx_cmd_alloc_td(cdev);
+	if (e.td == NULL)
+		return TEST_FAILED;
+	tis.transport_domain = e.td->id;
+	e.tis = mlx5_devx_cmd_create_tis(cdev, &tis);
+	if (e.tis == NULL || mlx5_uar_prepare(cdev, &e.uar) != 0 ||
+	    mlx5_devx_cq_create(cdev, &e.cq, 6, &e.uar, SOCKET_ID_ANY) != 0)
+		return TEST_FAILED;
+	e.ring = aligned_alloc(4096, RING_LEN);
+	if (e.ring == NULL)
+		return TEST_FAILED;
+	memset(e.ring, 0, RING_LEN);
+	e.umem = cdev->glue->devx_umem_reg(cdev->ctx, e.ring, RING_LEN,
+					   IBV_ACCESS_LOCAL_WRITE);
+	return e.umem != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+e_release(void)
+{
+	if (e.umem != NULL)
+		cdev->glue->devx_umem_dereg(e.umem);
+	free(e.ring);
+	mlx5_devx_cq_destroy(&e.cq);
+	mlx5_uar_release(cdev, &e.uar);
+	if (e.tis != NULL)
+		mlx5_devx_cmd_destroy(e.tis);
+	if (e.td != NULL)
+		mlx5_devx_cmd_destroy(e.td);
+	memset(&e, 0, sizeof(e));
+}
+
+static void
+e_case_teardown(void)
+{
+	if (cdev != NULL && tdev_cdev(0) == cdev)
+		e_release();
+	if (!tdev_hw())
+		mlx5_sim_fault_clear(E_CARD, 0);
+	tdev_remove_all();
+	cdev = NULL;
+}
+
+/* A work queue of 2^6 strides in the ring umem, doorbell at the end. */
+static struct mlx5_devx_wq_attr
+e_wq(uint32_t log_stride)
+{
+	return (struct mlx5_devx_wq_attr){
+		.wq_type = MLX5_WQ_TYPE_CYCLIC,
+		.pd = cdev->pdn,
+		.uar_page_id = e.uar.page_id,
+		.log_wq_stride = log_stride,
+		.log_wq_sz = 6,
+		.wq_umem_id = e.umem->umem_id,
+		.wq_umem_offset = 0,
+		.db_umem_id = e.umem->umem_id,
+		.db_umem_offset = RING_LEN - 64,
+	};
+}
+
+static struct mlx5_devx_sq_attr
+e_sq_attr(void)
+{
+	return (struct mlx5_devx_sq_attr){
+		.cqn = e.cq.obj->id,
+		.tisn = e.tis->id,
+		.wq = e_wq(MLX5_SQ_LOG_WQ_STRIDE),
+	};
+}
+
+static struct mlx5_devx_rq_attr
+e_rq_attr(void)
+{
+	return (struct mlx5_devx_rq_attr){
+		.cqn = e.cq.obj->id,
+		.wq = e_wq(4),
+	};
+}
+
+/* Move @sq from @cur to @next. */
+static int
+e_sq_move(struct mlx5_devx_obj *sq, uint8_t cur, uint8_t next)
+{
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = cur,
+		.new_state = next,
+	};
+
+	return mlx5_devx_cmd_modify_sq(sq, &m);
+}
+
+static int
+test_sq_rq_lifecycle(void)
+{
+	struct mlx5_devx_sq_attr sa = e_sq_attr();
+	struct mlx5_devx_rq_attr ra = e_rq_attr();
+	struct mlx5_devx_obj *sq, *rq;
+	struct mlx5_devx_wq_info info;
+
+	sq = mlx5_devx_cmd_create_sq(cdev, &sa);
+	TEST_ASSERT_NOT_NULL(sq, "SQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RST, "created in RST");
+	TEST_ASSERT_EQUAL(info.cqn, e.cq.obj->id, "");
+	TEST_ASSERT_SUCCESS(e_sq_move(sq, MLX5_WQ_STATE_RST,
+				      MLX5_WQ_STATE_RDY), "RST->RDY");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "");
+	/* The command states the current state: a wrong one is refused. */
+	TEST_ASSERT_EQUAL(e_sq_move(sq, MLX5_WQ_STATE_RST, MLX5_WQ_STATE_RDY),
+			  -EINVAL, "not in RST");
+	TEST_ASSERT_SUCCESS(e_sq_move(sq, MLX5_WQ_STATE_RDY,
+				      MLX5_WQ_STATE_ERR), "RDY->ERR");
+	TEST_ASSERT_EQUAL(e_sq_move(sq, MLX5_WQ_STATE_ERR, MLX5_WQ_STATE_RDY),
+			  -EINVAL, "ERR->RDY skips RST");
+	TEST_ASSERT_SUCCESS(e_sq_move(sq, MLX5_WQ_STATE_ERR,
+				      MLX5_WQ_STATE_RST), "ERR->RST");
+	TEST_ASSERT_SUCCESS(e_sq_move(sq, MLX5_WQ_STATE_RST,
+				      MLX5_WQ_STATE_RDY), "recovered");
+
+	/* An RQ in the same ring umem, past the SQ's 4 KiB. */
+	ra.wq.wq_umem_offset = 4096;
+	ra.wq.db_umem_offset = RING_LEN - 128;
+	rq = mlx5_devx_cmd_create_rq(cdev, &ra);
+	TEST_ASSERT_NOT_NULL(rq, "RQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_rq(rq, MLX5_WQ_STATE_RST,
+						    MLX5_WQ_STATE_RDY), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_rq(rq, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "");
+	TEST_ASSERT_EQUAL(mlx5_devx_cmd_modify_rq(rq, MLX5_WQ_STATE_RST,
+						  MLX5_WQ_STATE_RDY), -EINVAL,
+			  "already RDY");
+	/* The ring's umem and the CQ stay while the queues use them. */
+	TEST_ASSERT(cdev->glue->devx_umem_dereg(e.umem) != 0, "umem in use");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(rq), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(sq), "");
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_sq_rate_limit(void)
+{
+	struct mlx5_devx_sq_attr sa = e_sq_attr();
+	struct mlx5_pp_attr pa = { 0 };
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = MLX5_WQ_STATE_RDY,
+		.new_state = MLX5_WQ_STATE_RDY,
+		.set_rate = true,
+	};
+	struct mlx5_devx_wq_info info;
+	struct mlx5_pp_entry *pp;
+	struct mlx5_devx_obj *sq;
+
+	if (!cdev->caps.qos.packet_pacing || !cdev->caps.qos.pp_uid)
+		TEST_SKIP("device lacks packet pacing with packet_pacing_uid");
+	pa.rate_kbps = RTE_MAX(cdev->caps.qos.min_rate_kbps, 1000u);
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(cdev, &pa, &pp), "pacing entry");
+	sq = mlx5_devx_cmd_create_sq(cdev, &sa);
+	TEST_ASSERT_NOT_NULL(sq, "");
+	TEST_ASSERT_SUCCESS(e_sq_move(sq, MLX5_WQ_STATE_RST,
+				      MLX5_WQ_STATE_RDY), "");
+	m.rate_index = pp->index;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(sq, &m), "RDY->RDY rate");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq, &info), "");
+	TEST_ASSERT_EQUAL(info.rate_index, pp->index, "the SQ is paced");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "");
+	if (!tdev_hw()) {
+		/* The model's rule: an index no entry holds is refused. */
+		m.rate_index = (uint16_t)(pp->index + 1);
+		TEST_ASSERT_EQUAL(mlx5_devx_cmd_modify_sq(sq, &m), -EINVAL,
+				  "an entry not in use");
+		m.rate_index = pp->index;
+		m.cur_state = MLX5_WQ_STATE_RDY;
+		m.new_state = MLX5_WQ_STATE_ERR;
+		TEST_ASSERT_EQUAL(mlx5_devx_cmd_modify_sq(sq, &m), -EINVAL,
+				  "a rate on the way to ERR");
+		m.new_state = MLX5_WQ_STATE_RDY;
+	}
+	/* Rate 0: no limit. */
+	m.rate_index = 0;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(sq, &m), "no limit");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq, &info), "");
+	TEST_ASSERT_EQUAL(info.rate_index, 0, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(sq), "");
+	TEST_ASSERT_SUCCESS(mlx5_pp_free(cdev, pp), "");
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_create_errors(void)
+{
+	struct mlx5_devx_tis_attr ta = { 0 };
+	struct mlx5_devx_sq_attr sa;
+	struct mlx5_devx_rq_attr ra;
+
+	ta.transport_domain = e.td->id + 100;
+	TEST_ASSERT(mlx5_devx_cmd_create_tis(cdev, &ta) == NULL &&
+		    rte_errno == EINVAL, "TIS of an unknown transport domain");
+	sa = e_sq_attr();
+	sa.tisn = e.tis->id + 100;
+	TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+		    rte_errno == EINVAL, "SQ of an unknown TIS");
+	sa = e_sq_attr();
+	sa.cqn = e.cq.obj->id + 100;
+	TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+		    rte_errno == EINVAL, "SQ of an unknown CQ");
+	sa = e_sq_attr();
+	sa.wq.pd = cdev->pdn + 100;
+	TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+		    rte_errno == EINVAL, "SQ of an unknown PD");
+	sa = e_sq_attr();
+	sa.wq.wq_umem_offset = RING_LEN - 1024;
+	TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+		    rte_errno == EINVAL, "ring past the umem's end");
+	if (!tdev_hw()) {
+		/* What the model allows (the common layer's own shapes). */
+		sa = e_sq_attr();
+		sa.wq.log_wq_stride = 5;
+		TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+			    rte_errno == EINVAL, "SQ stride of 32 bytes");
+		ra = e_rq_attr();
+		ra.counter_set_id = 3;
+		TEST_ASSERT(mlx5_devx_cmd_create_rq(cdev, &ra) == NULL &&
+			    rte_errno == EINVAL, "a queue counter not there");
+		sa = e_sq_attr();
+		sa.rate_index = 3;
+		TEST_ASSERT(mlx5_devx_cmd_create_sq(cdev, &sa) == NULL &&
+			    rte_errno == EINVAL, "a pacing entry not in use");
+	}
+	ra = e_rq_attr();
+	ra.wq.db_umem_offset = RING_LEN - 4;
+	TEST_ASSERT(mlx5_devx_cmd_create_rq(cdev, &ra) == NULL &&
+		    rte_errno == EINVAL, "doorbell record past the end");
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "nothing half-built");
+	return TEST_SUCCESS;
+}
+
+static int
+test_fault_sweep(void)
+{
+	static const uint16_t ops[] = {
+		MLX5_CMD_OP_CREATE_SQ, MLX5_CMD_OP_CREATE_RQ,
+		MLX5_CMD_OP_MODIFY_SQ, MLX5_CMD_OP_CREATE_TIS,
+		MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN,
+	};
+
+	TDEV_SIM_ONLY("fault injection");
+	for (unsigned int i = 0; i < RTE_DIM(ops); i++) {
+		struct mlx5_devx_sq_attr sa = e_sq_attr();
+		struct mlx5_devx_rq_attr ra = e_rq_attr();
+		struct mlx5_devx_tis_attr ta = {
+			.transport_domain = e.td->id,
+		};
+		struct mlx5_devx_obj *o = NULL, *sq;
+		int ret = 0;
+
+		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, 0, ops[i], 1,
+				MLX5_CMD_STAT_NO_RES_ERR), "");
+		switch (ops[i]) {
+		case MLX5_CMD_OP_CREATE_SQ:
+			o = mlx5_devx_cmd_create_sq(cdev, &sa);
+			break;
+		case MLX5_CMD_OP_CREATE_RQ:
+			o = mlx5_devx_cmd_create_rq(cdev, &ra);
+			break;
+		case MLX5_CMD_OP_CREATE_TIS:
+			o = mlx5_devx_cmd_create_tis(cdev, &ta);
+			break;
+		case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
+			o = mlx5_devx_cmd_alloc_td(cdev);
+			break;
+		default:
+			mlx5_sim_fault_clear(E_CARD, 0);
+			sq = mlx5_devx_cmd_create_sq(cdev, &sa);
+			TEST_ASSERT_NOT_NULL(sq, "");
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, 0,
+				ops[i], 1, MLX5_CMD_STAT_NO_RES_ERR), "");
+			ret = e_sq_move(sq, MLX5_WQ_STATE_RST,
+					MLX5_WQ_STATE_RDY);
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(sq), "");
+			break;
+		}
+		TEST_ASSERT(o == NULL, "%s refused", mlx5_cmd_opcode_name(ops[i]));
+		if (ops[i] == MLX5_CMD_OP_MODIFY_SQ)
+			TEST_ASSERT_EQUAL(ret, -EAGAIN, "");
+		else
+			TEST_ASSERT_EQUAL(rte_errno, EAGAIN, "");
+		mlx5_sim_fault_clear(E_CARD, 0);
+	}
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "nothing left");
+	return TEST_SUCCESS;
+}
+
+static int
+test_reclaim_at_remove(void)
+{
+	struct mlx5_devx_sq_attr sa = e_sq_attr();
+	struct mlx5_devx_rq_attr ra = e_rq_attr();
+	struct mlx5_sim_stats st;
+	uint16_t card, vhca;
+	uint64_t reclaimed;
+
+	TDEV_SIM_ONLY("the device's reclaim count");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_id_of_ctx(cdev->ctx, &card, &vhca),
+			    "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(card, vhca, &st), "");
+	reclaimed = st.reclaimed;
+	ra.wq.wq_umem_offset = 4096;
+	ra.wq.db_umem_offset = RING_LEN - 128;
+	/* Left behind on purpose, with everything under them. */
+	TEST_ASSERT_NOT_NULL(mlx5_devx_cmd_create_sq(cdev, &sa), "");
+	TEST_ASSERT_NOT_NULL(mlx5_devx_cmd_create_rq(cdev, &ra), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(card, vhca, &st), "");
+	TEST_ASSERT(st.sqs == 1 && st.rqs == 1 && st.tiss == 1 && st.tds == 1,
+		    "counted");
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(card, vhca, &st), "");
+	TEST_ASSERT_EQUAL(st.live_objects + st.contexts, 0, "all freed");
+	/* SQ, RQ, TIS, TD, CQ, two umems and the UAR. */
+	TEST_ASSERT_EQUAL(st.reclaimed - reclaimed, 8, "reclaimed");
+	free(e.ring);
+	mlx5_free(e.cq.buf);
+	memset(&e, 0, sizeof(e));
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case e_cases[] = {
+	{ "sq_rq_lifecycle", test_sq_rq_lifecycle },
+	{ "sq_rate_limit", test_sq_rate_limit },
+	{ "create_errors", test_create_errors },
+	{ "fault_sweep", test_fault_sweep },
+	{ "reclaim_at_remove", test_reclaim_at_remove },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite e_suite = {
+	.name = "eth",
+	.case_setup = e_case_setup,
+	.case_teardown = e_case_teardown,
+	.cases = e_cases,
+};
+
+MLX5_TEST_MAIN(e_suite);
