@@ -379,7 +379,41 @@ test_reclaim_at_remove(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_caps(void)
+{
+	const struct mlx5_hca_attr *c = &cdev->caps;
+
+	/* Read at probe: the general, RoCE and Ethernet-offload blocks. */
+	TEST_ASSERT(c->log_max_cq_sz != 0 && c->log_max_qp_sz != 0,
+		    "queue limits");
+	if (tdev_hw()) {
+		if (!c->eth.sup)
+			TEST_SKIP("device lacks eth_net_offloads");
+		TEST_ASSERT(c->eth.wqe_inline_mode <=
+			    MLX5_CAP_INLINE_MODE_NOT_REQUIRED, "");
+		return TEST_SUCCESS;
+	}
+	/* What the software device reports (mlx5_queues.rst). */
+	TEST_ASSERT_EQUAL(c->log_max_cq_sz, 22, "");
+	TEST_ASSERT_EQUAL(c->log_max_qp_sz, 15, "");
+	TEST_ASSERT_EQUAL(c->log_max_msg, 31, "");
+	TEST_ASSERT(c->roce && c->fl_rc_qp_when_roce_enabled &&
+		    c->fl_rc_qp_when_roce_disabled, "force loopback");
+	TEST_ASSERT_EQUAL(c->qp_ts_format,
+			  MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING_AND_REAL_TIME, "");
+	TEST_ASSERT(c->eth.sup && c->eth.csum_cap && c->eth.scatter_fcs &&
+		    c->eth.self_lb_en_modifiable, "Ethernet offloads");
+	TEST_ASSERT(!c->eth.lro_cap && !c->eth.vlan_cap &&
+		    c->eth.max_lso_cap == 0, "none of what is not modelled");
+	TEST_ASSERT_EQUAL(c->eth.wqe_inline_mode,
+			  MLX5_CAP_INLINE_MODE_NOT_REQUIRED, "");
+	TEST_ASSERT_EQUAL(c->eth.rss_ind_tbl_cap, 8, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case e_cases[] = {
+	{ "caps", test_caps },
 	{ "sq_rq_lifecycle", test_sq_rq_lifecycle },
 	{ "sq_rate_limit", test_sq_rate_limit },
 	{ "create_errors", test_create_errors },

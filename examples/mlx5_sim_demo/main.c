@@ -63,6 +63,10 @@ show_caps(const struct mlx5_common_device *cdev)
 	printf("  general_2: cross_vhca_object_to_object=0x%x allowed_object_for_other_vhca_access=0x%llx\n",
 	       c->cross_vhca_object_to_object_supported,
 	       (unsigned long long)c->allowed_object_for_other_vhca_access);
+	printf("  queues: 2^%u CQEs per CQ, 2^%u WQEs per QP queue, RoCE force loopback=%d, Ethernet offloads=%d (checksum=%d, RQT up to 2^%u)\n",
+	       c->log_max_cq_sz, c->log_max_qp_sz,
+	       c->fl_rc_qp_when_roce_enabled || c->fl_rc_qp_when_roce_disabled,
+	       c->eth.sup, c->eth.csum_cap, c->eth.rss_ind_tbl_cap);
 	printf("  qos: packet_pacing=%d rate range [%u, %u] kbps, table size %u\n",
 	       c->qos.packet_pacing, c->qos.min_rate_kbps, c->qos.max_rate_kbps,
 	       c->qos.rate_table_size);

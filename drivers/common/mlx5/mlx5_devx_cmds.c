@@ -249,6 +249,7 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
 	attr->roce = MLX5_GET(cmd_hca_cap, cap, roce);
+	attr->eth.sup = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
 	attr->fl_rc_qp_when_roce_disabled =
 		MLX5_GET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled);
 }
@@ -262,6 +263,22 @@ mlx5_hca_attr_general_2(struct mlx5_hca_attr *attr, const void *cap)
 	attr->allowed_object_for_other_vhca_access =
 		MLX5_GET64(cmd_hca_cap_2, cap,
 			   allowed_object_for_other_vhca_access);
+}
+
+static void
+mlx5_hca_attr_eth(struct mlx5_hca_eth_attr *eth, const void *cap)
+{
+#define ETH_CAP(f) MLX5_GET(per_protocol_networking_offload_caps, cap, f)
+	eth->csum_cap = ETH_CAP(csum_cap);
+	eth->vlan_cap = ETH_CAP(vlan_cap);
+	eth->lro_cap = ETH_CAP(lro_cap);
+	eth->self_lb_en_modifiable = ETH_CAP(self_lb_en_modifiable);
+	eth->scatter_fcs = ETH_CAP(scatter_fcs);
+	eth->cqe_checksum_full = ETH_CAP(cqe_checksum_full);
+	eth->max_lso_cap = ETH_CAP(max_lso_cap);
+	eth->wqe_inline_mode = ETH_CAP(wqe_inline_mode);
+	eth->rss_ind_tbl_cap = ETH_CAP(rss_ind_tbl_cap);
+#undef ETH_CAP
 }
 
 static void
@@ -303,6 +320,13 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 		if (ret)
 			goto out;
 		mlx5_hca_attr_general_2(attr, cap);
+	}
+	if (attr->eth.sup) {
+		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_ETH_OFFLOADS,
+					   out);
+		if (ret)
+			goto out;
+		mlx5_hca_attr_eth(&attr->eth, cap);
 	}
 	/* The RoCE block exists only with roce (as the kernel reads it). */
 	if (attr->roce) {

@@ -36,7 +36,21 @@ struct mlx5_hca_qos_attr {
 	uint16_t rate_table_size;
 };
 
-/* Capabilities read by QUERY_HCA_CAP (general, general_2, QoS). */
+/* The Ethernet offloads block (read when eth_net_offloads is set). */
+struct mlx5_hca_eth_attr {
+	bool sup;                 /* eth_net_offloads. */
+	bool csum_cap;            /* L3/L4 checksum offloads. */
+	bool vlan_cap;
+	bool lro_cap;
+	bool self_lb_en_modifiable;
+	bool scatter_fcs;
+	bool cqe_checksum_full;
+	uint8_t max_lso_cap;      /* log2 of the largest LSO, 0: none. */
+	uint8_t wqe_inline_mode;  /* MLX5_CAP_INLINE_MODE_*. */
+	uint8_t rss_ind_tbl_cap;  /* log2 of the largest RQT. */
+};
+
+/* Capabilities read by QUERY_HCA_CAP (general, general_2, QoS, RoCE, Eth). */
 struct mlx5_hca_attr {
 	uint16_t vhca_id;
 	bool hca_cap_2;
@@ -58,6 +72,7 @@ struct mlx5_hca_attr {
 	uint32_t cross_vhca_object_to_object_supported;
 	uint64_t allowed_object_for_other_vhca_access;
 	struct mlx5_hca_qos_attr qos;
+	struct mlx5_hca_eth_attr eth;
 };
 
 /* A DEVX object and the backend that created it. */

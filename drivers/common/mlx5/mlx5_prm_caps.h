@@ -10,6 +10,7 @@
 /* op_mod of QUERY_HCA_CAP = (cap_type << 1) | current. */
 enum mlx5_hca_cap_type {
 	MLX5_HCA_CAP_GENERAL = 0x0,
+	MLX5_HCA_CAP_ETH_OFFLOADS = 0x1,
 	MLX5_HCA_CAP_ROCE = 0x4,
 	MLX5_HCA_CAP_QOS = 0xc,
 	MLX5_HCA_CAP_GENERAL_2 = 0x20,
@@ -46,7 +47,7 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 cqe_version[0x4];
 	u8 reserved_at_200[0x1b];
 	u8 qos[0x1];
-	u8 reserved_at_21c[0x1];
+	u8 eth_net_offloads[0x1];
 	u8 roce[0x1];
 	u8 reserved_at_21e[0x2a];
 	u8 fl_rc_qp_when_roce_disabled[0x1];
@@ -83,6 +84,33 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 reserved_at_a0[0x760];
 };
 
+/* per_protocol_networking_offload_caps.wqe_inline_mode. */
+enum {
+	MLX5_CAP_INLINE_MODE_L2 = 0x0,
+	MLX5_CAP_INLINE_MODE_VPORT_CONTEXT = 0x1,
+	MLX5_CAP_INLINE_MODE_NOT_REQUIRED = 0x2,
+};
+
+/* The Ethernet offloads block (QUERY_HCA_CAP type 0x1). */
+struct mlx5_ifc_per_protocol_networking_offload_caps_bits {
+	u8 csum_cap[0x1];
+	u8 vlan_cap[0x1];
+	u8 lro_cap[0x1];
+	u8 reserved_at_3[0x5];
+	u8 self_lb_en_modifiable[0x1];
+	u8 reserved_at_9[0x2];
+	u8 max_lso_cap[0x5];
+	u8 multi_pkt_send_wqe[0x2];
+	u8 wqe_inline_mode[0x2];
+	u8 rss_ind_tbl_cap[0x4];
+	u8 reg_umr_sq[0x1];
+	u8 scatter_fcs[0x1];
+	u8 enhanced_multi_pkt_send_wqe[0x1];
+	u8 reserved_at_1b[0x8];
+	u8 cqe_checksum_full[0x1];
+	u8 reserved_at_24[0x7dc];
+};
+
 /* roce_cap.qp_ts_format: the timestamp formats a QP may use. */
 enum {
 	MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING = 0x0,
@@ -113,6 +141,7 @@ union mlx5_ifc_hca_cap_union_bits {
 	struct mlx5_ifc_cmd_hca_cap_2_bits cmd_hca_cap_2;
 	struct mlx5_ifc_qos_cap_bits qos_cap;
 	struct mlx5_ifc_roce_cap_bits roce_cap;
+	struct mlx5_ifc_per_protocol_networking_offload_caps_bits eth_cap;
 	u8 reserved_at_0[0x8000];
 };
 

@@ -345,6 +345,7 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);
+		MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
 		MLX5_SET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled, 1);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_GENERAL_2:
@@ -359,6 +360,23 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			   allowed_object_for_other_vhca_access,
 			   crossing ? MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY :
 			   0);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_ETH_OFFLOADS:
+		/*
+		 * What the device's Ethernet queues will honour: checksums,
+		 * FCS scatter, self-loopback control, RQTs up to 2^8; no LSO,
+		 * LRO or VLAN insertion; no inline headers required.
+		 */
+		MLX5_SET(per_protocol_networking_offload_caps, cap, csum_cap,
+			 1);
+		MLX5_SET(per_protocol_networking_offload_caps, cap,
+			 self_lb_en_modifiable, 1);
+		MLX5_SET(per_protocol_networking_offload_caps, cap,
+			 scatter_fcs, 1);
+		MLX5_SET(per_protocol_networking_offload_caps, cap,
+			 wqe_inline_mode, MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
+		MLX5_SET(per_protocol_networking_offload_caps, cap,
+			 rss_ind_tbl_cap, 8);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_ROCE:
 		/* Force-loopback RC QPs; both timestamp formats. */
