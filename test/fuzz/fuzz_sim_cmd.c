@@ -422,13 +422,42 @@ rec_obj_create(struct fuzz_in *in, uint8_t target)
 		e->id = MLX5_GET(alloc_pd_out, m.out, pd);
 		break;
 	default:
-		/* An object the device learnt to make: destroyed all the same. */
+		/*
+		 * Queues and the objects around them: their number is where a
+		 * CQN, QPN, SQN, RQN, TISN or transport domain is returned.
+		 */
 		e->kind = OBJ_OTHER;
+		e->id = MLX5_GET(create_cq_out, m.out, cqn);
 		break;
 	}
 	FUZZ_TRACE("  object slot %td: id 0x%x key 0x%08x",
 		   e - tbl[T_OBJ], e->id, e->key);
 	mbox_free(&m);
+}
+
+/*
+ * A send doorbell on a UAR slot naming the number of an object slot (a QP
+ * or an SQ, or anything: the device must cope), with a WQE index, opcode
+ * and segment count from the input, as mlx5_doorbell_ring() stores it.
+ * The rings the engine reads are inside the target's buffers.
+ */
+static void
+rec_kick(struct fuzz_in *in)
+{
+	struct ent *uar = ent_at(T_UAR, fuzz_u8(in));
+	struct ent *obj = ent_at(T_OBJ, fuzz_u8(in));
+	uint32_t ctrl[2];
+	uint16_t idx = fuzz_u16(in);
+	uint8_t op = fuzz_u8(in), ds = fuzz_u8(in);
+	uint64_t db;
+
+	if (uar == NULL || glue->uar_kick == NULL)
+		return;
+	ctrl[0] = rte_cpu_to_be_32((uint32_t)idx << 8 | op);
+	ctrl[1] = rte_cpu_to_be_32((obj != NULL ? obj->id : 0) << 8 |
+				   (ds & 0x3f));
+	memcpy(&db, ctrl, sizeof(db));
+	glue->uar_kick(uar->h, db);
 }
 
 static void
@@ -1080,6 +1109,9 @@ run_record(struct fuzz_in *in)
 	case R_PROTECT:
 		rec_protect(in, target);
 		break;
+	case R_KICK:
+		rec_kick(in);
+		break;
 	default:
 		rec_pin_diff(in, target);
 		break;
@@ -1141,6 +1173,27 @@ check_counts(void)
 static void
 destroy_all(unsigned int t)
 {
+	/*
+	 * Objects: a queue holds its CQ, TIS, ...: destroy what the device
+	 * lets go, pass after pass, until a pass frees nothing; what is left
+	 * then fails the check below.
+	 */
+	if (t == T_OBJ) {
+		bool progress = true;
+
+		while (progress) {
+			progress = false;
+			for (unsigned int i = 0; i < TBL; i++) {
+				struct ent *e = &tbl[t][i];
+
+				if (e->used && e->kind != OBJ_PD &&
+				    glue->devx_obj_destroy(e->h) == 0) {
+					e->used = false;
+					progress = true;
+				}
+			}
+		}
+	}
 	for (unsigned int i = 0; i < 2 * TBL; i++) {
 		struct ent *e = &tbl[t][i % TBL];
 		int ret = 0;

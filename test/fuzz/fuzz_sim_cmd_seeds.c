@@ -291,6 +291,101 @@ put_klm(uint8_t *klm, uint32_t count, uint32_t mkey, uint64_t addr)
 	MLX5_SET64(klm, klm, address, addr);
 }
 
+/* A QP transition of object slot @obj, connected to itself. */
+static void
+put_qp_move(struct fuzz_out *o, uint16_t opcode, uint8_t obj)
+{
+	uint32_t in[MLX5_ST_SZ_DW(rst2init_qp_in)] = { 0 };
+	void *qpc = MLX5_ADDR_OF(rst2init_qp_in, in, qpc);
+	struct fix fix[] = {
+		FIX(rst2init_qp_in, qpn, V_OBJ_INDEX, obj),
+		{ __mlx5_bit_off(rst2init_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, remote_qpn), 24, V_OBJ_INDEX, obj, 0 },
+	};
+
+	MLX5_SET(rst2init_qp_in, in, opcode, opcode);
+	MLX5_SET(qpc, qpc, rwe, 1);
+	MLX5_SET(qpc, qpc, rre, 1);
+	MLX5_SET(qpc, qpc, mtu, MLX5_QP_MTU_1024);
+	MLX5_SET(qpc, qpc, log_msg_max, 30);
+	MLX5_SET(qpc, qpc, primary_address_path.fl, 1);
+	MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
+	put_rec(o, R_OBJ_MODIFY, 0, 0);
+	fuzz_put_u8(o, obj);
+	put_mbox(o, in, sizeof(in), MLX5_ST_SZ_BYTES(rst2init_qp_out), fix,
+		 RTE_DIM(fix));
+}
+
+/*
+ * A loopback QP on vHCA 1: umem (slot 0) at 16 KiB of the buffer, UAR
+ * (slot 0), PD (slot 0), CQ (object 0), QP (object 1) to RTS, an MR, and
+ * doorbells: the engine reads whatever the ring holds.
+ */
+static void
+put_queue_seed(struct fuzz_out *o)
+{
+	uint32_t cq[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	uint32_t qp[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
+	void *cqc = MLX5_ADDR_OF(create_cq_in, cq, cq_context);
+	void *qpc = MLX5_ADDR_OF(create_qp_in, qp, qpc);
+	struct fix cq_fix[] = {
+		FIX(create_cq_in, cq_umem_id, V_UMEM_ID, 0),
+		{ __mlx5_bit_off(create_cq_in, cq_context) +
+		  __mlx5_bit_off(cqc, dbr_umem_id), 32, V_UMEM_ID, 0, 0 },
+		{ __mlx5_bit_off(create_cq_in, cq_context) +
+		  __mlx5_bit_off(cqc, uar_page), 24, V_UAR_PAGE, 0, 0 },
+	};
+	struct fix qp_fix[] = {
+		FIX(create_qp_in, wq_umem_id, V_UMEM_ID, 0),
+		{ __mlx5_bit_off(create_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, dbr_umem_id), 32, V_UMEM_ID, 0, 0 },
+		{ __mlx5_bit_off(create_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, uar_page), 24, V_UAR_PAGE, 0, 0 },
+		{ __mlx5_bit_off(create_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, pd), 24, V_PDN, 0, 0 },
+		{ __mlx5_bit_off(create_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, cqn_snd), 24, V_OBJ_INDEX, 0, 0 },
+		{ __mlx5_bit_off(create_qp_in, qpc) +
+		  __mlx5_bit_off(qpc, cqn_rcv), 24, V_OBJ_INDEX, 0, 0 },
+	};
+
+	put_umem_reg(o, 0, 16384, 16384, IBV_ACCESS_LOCAL_WRITE);
+	put_rec(o, R_UAR_ALLOC, 0, 0);
+	fuzz_put_u32(o, MLX5DV_UAR_ALLOC_TYPE_NC);
+	put_pd_alloc(o, 0);
+	MLX5_SET(create_cq_in, cq, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(cqc, cqc, log_cq_size, 4);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, 0x20);
+	MLX5_SET64(cqc, cqc, dbr_addr, 0x3000);
+	put_rec(o, R_OBJ_CREATE, 0, 0);
+	put_mbox(o, cq, sizeof(cq), MLX5_ST_SZ_BYTES(create_cq_out), cq_fix,
+		 RTE_DIM(cq_fix));
+	MLX5_SET(create_qp_in, qp, opcode, MLX5_CMD_OP_CREATE_QP);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, log_sq_size, 3);
+	MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_ZERO_SIZE);
+	MLX5_SET64(qpc, qpc, dbr_addr, 0x3040);
+	MLX5_SET64(create_qp_in, qp, wq_umem_offset, 0x1000);
+	put_rec(o, R_OBJ_CREATE, 0, 0);
+	put_mbox(o, qp, sizeof(qp), MLX5_ST_SZ_BYTES(create_qp_out), qp_fix,
+		 RTE_DIM(qp_fix));
+	put_qp_move(o, MLX5_CMD_OP_RST2INIT_QP, 1);
+	put_qp_move(o, MLX5_CMD_OP_INIT2RTR_QP, 1);
+	put_qp_move(o, MLX5_CMD_OP_RTR2RTS_QP, 1);
+	put_mr_reg(o, 0, 0, 0, 8192, IBV_ACCESS_LOCAL_WRITE |
+		   IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	for (uint8_t op = 0; op < 3; op++) {
+		put_rec(o, R_KICK, 0, 0);
+		fuzz_put_u8(o, 0);         /* UAR slot. */
+		fuzz_put_u8(o, 1);         /* The QP's object slot. */
+		fuzz_put_u16(o, op);       /* WQE index. */
+		fuzz_put_u8(o, op == 0 ? MLX5_OPCODE_NOP : op == 1 ?
+			    MLX5_OPCODE_RDMA_WRITE : MLX5_OPCODE_RDMA_READ);
+		fuzz_put_u8(o, op == 0 ? 1 : 3);
+	}
+}
+
 static void
 seed(const char *dir, const char *name, const struct fuzz_out *o)
 {
@@ -619,5 +714,10 @@ fuzz_sim_cmd_write_seeds(const char *dir)
 		      MLX5_ST_SZ_BYTES(query_hca_cap_in),
 		      MLX5_ST_SZ_BYTES(query_hca_cap_out));
 	seed(dir, "fault-injection", &o);
+
+	o.len = 0;
+	fuzz_put_u8(&o, 0);
+	put_queue_seed(&o);
+	seed(dir, "loopback-qp", &o);
 }
 
