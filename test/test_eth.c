@@ -412,7 +412,44 @@ test_caps(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_vport(void)
+{
+	static const uint8_t zero[6];
+	uint32_t in[MLX5_ST_SZ_DW(query_vport_state_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_vport_state_out)];
+	struct mlx5_nic_vport_info info;
+	uint8_t admin = 0xff, state = 0xff;
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_nic_vport(cdev, &info), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_vport_state(cdev, &admin,
+							    &state), "");
+	TEST_ASSERT(admin <= 2 && state <= 1, "admin %u state %u", admin,
+		    state);
+	if (tdev_hw()) {
+		TEST_ASSERT(memcmp(info.mac, zero, 6) != 0, "a MAC address");
+		TEST_ASSERT(info.mtu >= 68, "MTU %u", info.mtu);
+		return TEST_SUCCESS;
+	}
+	/* The software device's vport: 02:00:00:<card>:<vhca_id>. */
+	TEST_ASSERT(info.mac[0] == 0x02 && info.mac[1] == 0 &&
+		    info.mac[2] == 0 && info.mac[3] == E_CARD &&
+		    info.mac[4] == 0 && info.mac[5] == 0, "MAC");
+	TEST_ASSERT_EQUAL(info.mtu, 1500, "");
+	TEST_ASSERT(info.roce_en && !info.promisc_all, "");
+	TEST_ASSERT_EQUAL(state, MLX5_VPORT_STATE_UP, "link up");
+	/* Another vport's state needs the e-switch manager. */
+	MLX5_SET(query_vport_state_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_VPORT_STATE);
+	MLX5_SET(query_vport_state_in, in, other_vport, 1);
+	MLX5_SET(query_vport_state_in, in, vport_number, 1);
+	TEST_ASSERT_EQUAL(MLX5_DEVX_CMD(cdev, query_vport_state, in, out),
+			  -EINVAL, "other vport");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case e_cases[] = {
+	{ "vport", test_vport },
 	{ "caps", test_caps },
 	{ "sq_rq_lifecycle", test_sq_rq_lifecycle },
 	{ "sq_rate_limit", test_sq_rate_limit },

@@ -560,4 +560,36 @@ __rte_internal
 int mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
 			   struct mlx5_devx_wq_info *info);
 
+/* What QUERY_NIC_VPORT_CONTEXT tells of the function's own vport. */
+struct mlx5_nic_vport_info {
+	uint8_t mac[6];            /* permanent_address. */
+	uint16_t mtu;              /* Bytes, L2 included as firmware counts. */
+	bool roce_en;
+	uint8_t min_wqe_inline_mode;
+	bool promisc_uc, promisc_mc, promisc_all;
+};
+
+/**
+ * Query the NIC vport context of the device's own vport: MAC address, MTU,
+ * RoCE, inline mode, promiscuity.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_nic_vport(struct mlx5_common_device *cdev,
+				  struct mlx5_nic_vport_info *info);
+
+/**
+ * Query the link of the device's own vport (QUERY_VPORT_STATE):
+ * MLX5_VPORT_STATE_UP or _DOWN in @p state, the administrative state in
+ * @p admin_state (each may be NULL).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_vport_state(struct mlx5_common_device *cdev,
+				    uint8_t *admin_state, uint8_t *state);
+
 #endif /* MLX5_DEVX_CMDS_H_ */

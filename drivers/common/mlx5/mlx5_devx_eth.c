@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include <rte_errno.h>
 
@@ -196,5 +197,56 @@ mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
 	info->cqn = MLX5_GET(rqc, rqc, cqn);
 	info->rate_index = 0;
 	info->hw_counter = MLX5_GET(rqc, rqc, wq.hw_counter);
+	return 0;
+}
+
+int
+mlx5_devx_cmd_query_nic_vport(struct mlx5_common_device *cdev,
+			      struct mlx5_nic_vport_info *info)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_nic_vport_context_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)];
+	const void *ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
+				       nic_vport_context);
+	const uint8_t *mac;
+	int ret;
+
+	MLX5_SET(query_nic_vport_context_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	ret = MLX5_DEVX_CMD(cdev, query_nic_vport_context, in, out);
+	if (ret != 0)
+		return ret;
+	/* The MAC: the last 6 bytes of the 8-byte permanent_address. */
+	mac = (const uint8_t *)MLX5_ADDR_OF(nic_vport_context, ctx,
+					    permanent_address) + 2;
+	memcpy(info->mac, mac, sizeof(info->mac));
+	info->mtu = MLX5_GET(nic_vport_context, ctx, mtu);
+	info->roce_en = MLX5_GET(nic_vport_context, ctx, roce_en);
+	info->min_wqe_inline_mode = MLX5_GET(nic_vport_context, ctx,
+					     min_wqe_inline_mode);
+	info->promisc_uc = MLX5_GET(nic_vport_context, ctx, promisc_uc);
+	info->promisc_mc = MLX5_GET(nic_vport_context, ctx, promisc_mc);
+	info->promisc_all = MLX5_GET(nic_vport_context, ctx, promisc_all);
+	return 0;
+}
+
+int
+mlx5_devx_cmd_query_vport_state(struct mlx5_common_device *cdev,
+				uint8_t *admin_state, uint8_t *state)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_vport_state_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_vport_state_out)];
+	int ret;
+
+	MLX5_SET(query_vport_state_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_VPORT_STATE);
+	ret = MLX5_DEVX_CMD(cdev, query_vport_state, in, out);
+	if (ret != 0)
+		return ret;
+	if (admin_state != NULL)
+		*admin_state = MLX5_GET(query_vport_state_out, out,
+					admin_state);
+	if (state != NULL)
+		*state = MLX5_GET(query_vport_state_out, out, state);
 	return 0;
 }

@@ -13,12 +13,20 @@
 #define MLX5_PRM_ETH_H_
 
 enum mlx5_eth_cmd_opcode {
+	MLX5_CMD_OP_QUERY_VPORT_STATE = 0x750,
+	MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
 	MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	MLX5_CMD_OP_CREATE_TIS = 0x912,
 	MLX5_CMD_OP_MODIFY_TIS = 0x913,
 	MLX5_CMD_OP_DESTROY_TIS = 0x914,
 	MLX5_CMD_OP_QUERY_TIS = 0x915,
+};
+
+/* query_vport_state_out.state / admin_state. */
+enum {
+	MLX5_VPORT_STATE_DOWN = 0x0,
+	MLX5_VPORT_STATE_UP = 0x1,
 };
 
 /* Bytes of a send WQE stride of an Ethernet SQ: log_wq_stride 6. */
@@ -89,6 +97,67 @@ struct mlx5_ifc_query_rq_out_bits {
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0xc0];
 	struct mlx5_ifc_rqc_bits rq_context;
+};
+
+/* QUERY_VPORT_STATE: the link of the function's own vport (other_vport 0). */
+struct mlx5_ifc_query_vport_state_in_bits {
+	u8 opcode[0x10];
+	u8 reserved_at_10[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_query_vport_state_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x38];
+	u8 admin_state[0x4];
+	u8 state[0x4];
+};
+
+/* The NIC vport context: MAC address, MTU, promiscuity, RoCE. */
+struct mlx5_ifc_nic_vport_context_bits {
+	u8 reserved_at_0[0x5];
+	u8 min_wqe_inline_mode[0x3];
+	u8 reserved_at_8[0x15];
+	u8 disable_mc_local_lb[0x1];
+	u8 disable_uc_local_lb[0x1];
+	u8 roce_en[0x1];
+	u8 reserved_at_20[0x110];
+	u8 mtu[0x10];
+	u8 reserved_at_140[0x640];
+	u8 promisc_uc[0x1];
+	u8 promisc_mc[0x1];
+	u8 promisc_all[0x1];
+	u8 reserved_at_783[0x1d];
+	u8 permanent_address[0x40]; /* 16 reserved bits, then the MAC. */
+	u8 reserved_at_7e0[0x20];
+};
+
+struct mlx5_ifc_query_nic_vport_context_in_bits {
+	u8 opcode[0x10];
+	u8 reserved_at_10[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x5];
+	u8 allowed_list_type[0x3];
+	u8 reserved_at_68[0x18];
+};
+
+struct mlx5_ifc_query_nic_vport_context_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_nic_vport_context_bits nic_vport_context;
 };
 
 #endif /* MLX5_PRM_ETH_H_ */

@@ -154,6 +154,7 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_ETH_UNKNOWN = 0x5108000d,     /* BAD_RES */
 	MLX5_SIM_SYND_ETH_CUR_STATE = 0x5108000e,   /* BAD_RES_STATE */
 	MLX5_SIM_SYND_ETH_BITMASK = 0x5108000f,     /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_OTHER_VPORT = 0x51080010, /* BAD_PARAM */
 };
 
 /** Live objects and command counters of one vHCA. */

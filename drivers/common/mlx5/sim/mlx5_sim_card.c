@@ -233,6 +233,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "the command's current state is not the queue's state" },
 	{ MLX5_SIM_SYND_ETH_BITMASK, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "modify_bitmask names a field that cannot be modified" },
+	{ MLX5_SIM_SYND_ETH_OTHER_VPORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "other_vport: the vHCA is not an e-switch manager" },
 };
 
 static const struct mlx5_sim_rule *

@@ -93,6 +93,10 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(2ERR_QP, SIM_CMD_MODIFY, qp_2err_in, qp_2err_out),
 	SIM_CMD(2RST_QP, SIM_CMD_MODIFY, qp_2rst_in, qp_2rst_out),
 	SIM_CMD(QUERY_QP, SIM_CMD_QUERY, query_qp_in, query_qp_out),
+	SIM_CMD(QUERY_VPORT_STATE, SIM_CMD_GENERAL, query_vport_state_in,
+		query_vport_state_out),
+	SIM_CMD(QUERY_NIC_VPORT_CONTEXT, SIM_CMD_GENERAL,
+		query_nic_vport_context_in, query_nic_vport_context_out),
 	SIM_CMD(ALLOC_TRANSPORT_DOMAIN, SIM_CMD_CREATE,
 		alloc_transport_domain_in, alloc_transport_domain_out),
 	SIM_CMD(DEALLOC_TRANSPORT_DOMAIN, SIM_CMD_DESTROY,
@@ -451,6 +455,8 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 		return mlx5_sim_cmd_modify_qp(file, opcode, in);
 	case MLX5_CMD_OP_QUERY_QP:
 		return mlx5_sim_cmd_query_qp(file, in, out);
+	case MLX5_CMD_OP_QUERY_VPORT_STATE:
+	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT:
 	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
 	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
 	case MLX5_CMD_OP_CREATE_TIS:

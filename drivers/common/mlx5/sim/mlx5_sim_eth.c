@@ -17,6 +17,9 @@
 
 #include "mlx5_sim_priv.h"
 
+/* The vport's MTU (bytes). */
+#define MLX5_SIM_VPORT_MTU 1500
+
 /* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
 #define SIM_LOG_MAX_WQ_SZ 15
 /* RQ strides: 16 bytes (one data segment) to 2 KiB. */
@@ -451,11 +454,51 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	}
 }
 
+/*
+ * The vHCA's own vport: a locally administered MAC made of the card and
+ * vHCA numbers (02:00:00:<card>:<vhca_id>), MTU 1500, RoCE on, the link
+ * up. Another vport's context needs the e-switch manager: refused.
+ */
+static uint32_t
+sim_vport_query(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
+		void *out)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	void *ctx;
+	uint8_t *mac;
+
+	if (MLX5_GET(query_vport_state_in, in, other_vport))
+		return MLX5_SIM_SYND_ETH_OTHER_VPORT;
+	if (opcode == MLX5_CMD_OP_QUERY_VPORT_STATE) {
+		MLX5_SET(query_vport_state_out, out, admin_state,
+			 MLX5_VPORT_STATE_UP);
+		MLX5_SET(query_vport_state_out, out, state,
+			 MLX5_VPORT_STATE_UP);
+		return MLX5_SIM_SYND_OK;
+	}
+	ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
+			   nic_vport_context);
+	MLX5_SET(nic_vport_context, ctx, roce_en, 1);
+	MLX5_SET(nic_vport_context, ctx, mtu, MLX5_SIM_VPORT_MTU);
+	mac = (uint8_t *)MLX5_ADDR_OF(nic_vport_context, ctx,
+				      permanent_address) + 2;
+	mac[0] = 0x02;
+	mac[1] = 0x00;
+	mac[2] = 0x00;
+	mac[3] = (uint8_t)vhca->card->id;
+	mac[4] = (uint8_t)(vhca->vhca_id >> 8);
+	mac[5] = (uint8_t)vhca->vhca_id;
+	return MLX5_SIM_SYND_OK;
+}
+
 uint32_t
 mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		 const void *in, void *out, struct mlx5_sim_devx_obj *obj)
 {
 	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_VPORT_STATE:
+	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT:
+		return sim_vport_query(file, opcode, in, out);
 	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
 		return sim_td_alloc(file, out, obj);
 	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
