@@ -989,7 +989,110 @@ test_alias_builders(void)
 	return TEST_SUCCESS;
 }
 
+/* DEK objects: plaintext AES-XTS keys, queried without the key. */
+static int
+test_dek(void)
+{
+	static const uint8_t key[64] = "a 64-byte AES-XTS-256 key pair, two keys of 32 bytes each.....";
+	struct mlx5_devx_dek_attr attr = {
+		.key_size = MLX5_DEK_KEY_SIZE_256,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = cdev->pdn,
+		.key = key,
+		.key_len = 64,
+		.has_keytag = true,
+		.keytag = 0x1122334455667788ull,
+		.opaque = 0xabcdef,
+	};
+	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_dek_out)];
+	struct mlx5_devx_dek_info info;
+	struct mlx5_devx_obj *dek, *dek128;
+	long live = tdev_live(0);
+	const uint8_t *k;
+
+	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
+	    cdev->caps.crypto.wrapped_crypto_operational)
+		TEST_SKIP("device lacks plaintext-key DEK objects");
+	dek = mlx5_devx_cmd_create_dek(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(dek, "AES-XTS-256 DEK");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_dek(dek, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_DEK_STATE_READY, "");
+	TEST_ASSERT_EQUAL(info.key_size, MLX5_DEK_KEY_SIZE_256, "");
+	TEST_ASSERT_EQUAL(info.key_purpose, MLX5_DEK_KEY_PURPOSE_AES_XTS, "");
+	TEST_ASSERT(info.has_keytag && info.pd == cdev->pdn &&
+		    info.opaque == 0xabcdef, "");
+	/* The key is never read back. */
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, dek->id);
+	TEST_ASSERT_SUCCESS(mlx5_devx_obj_query(dek, "QUERY_DEK", in,
+			    sizeof(in), out, sizeof(out)), "");
+	k = MLX5_ADDR_OF(dek, MLX5_ADDR_OF(query_dek_out, out, dek), key);
+	for (unsigned int i = 0; i < MLX5_FLD_SZ_BYTES(dek, key); i++)
+		TEST_ASSERT(k[i] == 0, "key byte %u read back", i);
+	attr.key_size = MLX5_DEK_KEY_SIZE_128;
+	attr.key_len = 32;
+	attr.has_keytag = false;
+	dek128 = mlx5_devx_cmd_create_dek(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(dek128, "AES-XTS-128 DEK");
+	/* Each rule broken once. */
+	attr.key_len = 64;
+	TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+		    rte_errno == EINVAL, "64 bytes for a 128-bit key");
+	attr.key_len = 32;
+	attr.pd = cdev->pdn + 100;
+	TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+		    rte_errno == EINVAL, "an unknown PD");
+	attr.pd = cdev->pdn;
+	if (!tdev_hw()) {
+		attr.key_purpose = MLX5_DEK_KEY_PURPOSE_TLS;
+		TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+			    rte_errno == EINVAL, "TLS keys: not modelled");
+		attr.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS;
+		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(DX_CARD, 0,
+			MLX5_CMD_OP_CREATE_GENERAL_OBJECT, 1,
+			MLX5_CMD_STAT_NO_RES_ERR), "");
+		TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+			    rte_errno == EAGAIN, "refused by the device");
+		mlx5_sim_fault_clear(DX_CARD, 0);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek128), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "");
+	TDEV_ASSERT_LIVE(0, live, "nothing left");
+	return TEST_SUCCESS;
+}
+
+static int
+test_dek_needs_crypto(void)
+{
+	static const uint8_t key[32];
+	struct mlx5_devx_dek_attr attr = {
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.key = key,
+		.key_len = 32,
+	};
+	struct mlx5_common_device *plain;
+	long live;
+
+	TDEV_SIM_ONLY("a device without crypto (crypto=0)");
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=30,vhca_id=1,crypto=0"), "");
+	plain = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(plain, "");
+	TEST_ASSERT(!plain->caps.crypto.sup && !plain->caps.crypto.dek, "");
+	live = tdev_live(1);
+	attr.pd = plain->pdn;
+	TEST_ASSERT(mlx5_devx_cmd_create_dek(plain, &attr) == NULL &&
+		    rte_errno == ENOTSUP, "refused before asking");
+	TDEV_ASSERT_LIVE(1, live, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
+	{ "dek", test_dek },
+	{ "dek_needs_crypto", test_dek_needs_crypto },
 	{ "mailbox_validation", test_mailbox_validation },
 	{ "refusal_reported", test_refusal_reported },
 	{ "mkey_mtt", test_mkey_mtt },

@@ -252,6 +252,15 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
 	attr->roce = MLX5_GET(cmd_hca_cap, cap, roce);
 	attr->eth.sup = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
+	attr->crypto.sup = MLX5_GET(cmd_hca_cap, cap, crypto);
+	attr->crypto.dek = !!(attr->general_obj_types &
+			      MLX5_GENERAL_OBJ_TYPES_CAP_DEK);
+	attr->crypto.aes_xts_single_block_le_tweak =
+		MLX5_GET(cmd_hca_cap, cap, aes_xts_single_block_le_tweak);
+	attr->crypto.aes_xts_multi_block_be_tweak =
+		MLX5_GET(cmd_hca_cap, cap, aes_xts_multi_block_be_tweak);
+	attr->crypto.aes_xts_multi_block_le_tweak =
+		MLX5_GET(cmd_hca_cap, cap, aes_xts_multi_block_le_tweak);
 	attr->fl_rc_qp_when_roce_disabled =
 		MLX5_GET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled);
 }
@@ -329,6 +338,17 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 		if (ret)
 			goto out;
 		mlx5_hca_attr_eth(&attr->eth, cap);
+	}
+	if (attr->crypto.sup) {
+		ret = mlx5_devx_query_caps(cdev, MLX5_HCA_CAP_CRYPTO, out);
+		if (ret)
+			goto out;
+		attr->crypto.wrapped_crypto_operational =
+			MLX5_GET(crypto_cap, cap, wrapped_crypto_operational);
+		attr->crypto.log_max_num_deks =
+			MLX5_GET(crypto_cap, cap, log_max_num_deks);
+		attr->crypto.log_dek_max_alloc =
+			MLX5_GET(crypto_cap, cap, log_dek_max_alloc);
 	}
 	/* The RoCE block exists only with roce (as the kernel reads it). */
 	if (attr->roce) {

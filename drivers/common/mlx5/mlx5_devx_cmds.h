@@ -50,6 +50,18 @@ struct mlx5_hca_eth_attr {
 	uint8_t rss_ind_tbl_cap;  /* log2 of the largest RQT. */
 };
 
+/* Crypto: the general block's bits and the crypto block. */
+struct mlx5_hca_crypto_attr {
+	bool sup;                  /* cmd_hca_cap.crypto. */
+	bool dek;                  /* DEK in general_obj_types. */
+	bool aes_xts_single_block_le_tweak;
+	bool aes_xts_multi_block_be_tweak;
+	bool aes_xts_multi_block_le_tweak;
+	bool wrapped_crypto_operational; /* Keys must be wrapped. */
+	uint8_t log_max_num_deks;
+	uint8_t log_dek_max_alloc;
+};
+
 /* Capabilities read by QUERY_HCA_CAP (general, general_2, QoS, RoCE, Eth). */
 struct mlx5_hca_attr {
 	uint16_t vhca_id;
@@ -73,6 +85,7 @@ struct mlx5_hca_attr {
 	uint64_t allowed_object_for_other_vhca_access;
 	struct mlx5_hca_qos_attr qos;
 	struct mlx5_hca_eth_attr eth;
+	struct mlx5_hca_crypto_attr crypto;
 };
 
 /* A DEVX object and the backend that created it. */
@@ -591,5 +604,53 @@ int mlx5_devx_cmd_query_nic_vport(struct mlx5_common_device *cdev,
 __rte_internal
 int mlx5_devx_cmd_query_vport_state(struct mlx5_common_device *cdev,
 				    uint8_t *admin_state, uint8_t *state);
+
+/* Attributes of a DEK (data encryption key) object. */
+struct mlx5_devx_dek_attr {
+	uint8_t key_size;          /* MLX5_DEK_KEY_SIZE_128/256 (per key). */
+	uint8_t key_purpose;       /* MLX5_DEK_KEY_PURPOSE_AES_XTS, ... */
+	uint32_t pd;
+	/* AES-XTS: the two keys, 2 x 16 or 2 x 32 bytes. */
+	const uint8_t *key;
+	size_t key_len;
+	bool has_keytag;
+	uint64_t keytag;           /* After the key, when has_keytag. */
+	uint64_t opaque;
+};
+
+/* What QUERY_GENERAL_OBJECT of a DEK tells (never the key). */
+struct mlx5_devx_dek_info {
+	uint8_t state;             /* MLX5_DEK_STATE_*. */
+	uint8_t key_size;
+	uint8_t key_purpose;
+	bool has_keytag;
+	uint32_t pd;
+	uint64_t opaque;
+};
+
+/**
+ * Create a DEK with a plaintext key (CREATE_GENERAL_OBJECT, type 0xc):
+ * refused with -ENOTSUP before asking on a device without crypto or
+ * without the DEK object, or whose crypto is in wrapped mode (its keys
+ * must be wrapped with a KEK, not supported here); -EINVAL when
+ * @p attr->key_len does not match the key size (AES-XTS: 32 or 64 bytes).
+ *
+ * @return
+ *   The object (id: the DEK's number), or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_dek_attr *attr);
+
+/**
+ * Query a DEK.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_query_dek(struct mlx5_devx_obj *dek,
+			    struct mlx5_devx_dek_info *info);
 
 #endif /* MLX5_DEVX_CMDS_H_ */

@@ -105,3 +105,89 @@ mlx5_devx_cmd_alias_obj_query(struct mlx5_devx_obj *alias, uint32_t *status)
 			   status);
 	return 0;
 }
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_dek_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	void *dek = MLX5_ADDR_OF(create_dek_in, in, dek);
+	size_t want = attr->key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
+	uint8_t *key = MLX5_ADDR_OF(dek, dek, key);
+	struct mlx5_devx_obj *obj;
+	rte_be64_t tag;
+
+	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek) {
+		DRV_LOG(ERR, "%s: DEK: the device has no %s",
+			cdev->dev->name, !cdev->caps.crypto.sup ? "crypto" :
+			"DEK object");
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	if (cdev->caps.crypto.wrapped_crypto_operational) {
+		DRV_LOG(ERR, "%s: DEK: the device's crypto takes wrapped keys"
+			" only (import KEK and credentials not supported)",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	if (attr->key == NULL || attr->key_len != want ||
+	    attr->key_size > MLX5_DEK_KEY_SIZE_256) {
+		DRV_LOG(ERR, "%s: DEK: %zu key bytes for key size %u (%zu"
+			" expected)", cdev->dev->name, attr->key_len,
+			attr->key_size, want);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(dek, dek, key_size, attr->key_size);
+	MLX5_SET(dek, dek, has_keytag, attr->has_keytag);
+	MLX5_SET(dek, dek, key_purpose, attr->key_purpose);
+	MLX5_SET(dek, dek, pd, attr->pd);
+	MLX5_SET64(dek, dek, opaque, attr->opaque);
+	memcpy(key, attr->key, attr->key_len);
+	if (attr->has_keytag) {
+		tag = rte_cpu_to_be_64(attr->keytag);
+		memcpy(key + attr->key_len, &tag, sizeof(tag));
+	}
+	obj = mlx5_devx_obj_create(cdev, "CREATE_DEK", in, sizeof(in), out,
+				   sizeof(out));
+	/* The key leaves no copy on the stack. */
+	memset(key, 0, MLX5_FLD_SZ_BYTES(dek, key));
+	if (obj != NULL) {
+		obj->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
+		obj->type = MLX5_GENERAL_OBJ_TYPE_DEK;
+	}
+	return obj;
+}
+
+int
+mlx5_devx_cmd_query_dek(struct mlx5_devx_obj *dek,
+			struct mlx5_devx_dek_info *info)
+{
+	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_dek_out)];
+	const void *d = MLX5_ADDR_OF(query_dek_out, out, dek);
+	int ret;
+
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, dek->id);
+	ret = mlx5_devx_obj_query(dek, "QUERY_DEK", in, sizeof(in), out,
+				  sizeof(out));
+	if (ret != 0)
+		return ret;
+	info->state = MLX5_GET(dek, d, state);
+	info->key_size = MLX5_GET(dek, d, key_size);
+	info->key_purpose = MLX5_GET(dek, d, key_purpose);
+	info->has_keytag = MLX5_GET(dek, d, has_keytag);
+	info->pd = MLX5_GET(dek, d, pd);
+	info->opaque = MLX5_GET64(dek, d, opaque);
+	return 0;
+}

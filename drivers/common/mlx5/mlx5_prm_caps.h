@@ -13,6 +13,7 @@ enum mlx5_hca_cap_type {
 	MLX5_HCA_CAP_ETH_OFFLOADS = 0x1,
 	MLX5_HCA_CAP_ROCE = 0x4,
 	MLX5_HCA_CAP_QOS = 0xc,
+	MLX5_HCA_CAP_CRYPTO = 0x1a,
 	MLX5_HCA_CAP_GENERAL_2 = 0x20,
 };
 
@@ -51,9 +52,15 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 roce[0x1];
 	u8 reserved_at_21e[0x2a];
 	u8 fl_rc_qp_when_roce_disabled[0x1];
-	u8 reserved_at_249[0x1b7];
+	u8 reserved_at_249[0x1a8];
+	u8 aes_xts_single_block_le_tweak[0x1];
+	u8 aes_xts_multi_block_be_tweak[0x1];
+	u8 reserved_at_3f3[0xd];
 	u8 general_obj_types[0x40];
-	u8 reserved_at_440[0x172];
+	u8 reserved_at_440[0x28];
+	u8 aes_xts_multi_block_le_tweak[0x1];
+	u8 crypto[0x1];
+	u8 reserved_at_46a[0x148];
 	u8 crossing_vhca_mkey[0x1];
 	u8 reserved_at_5b3[0x24d];
 };
@@ -82,6 +89,24 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 reserved_at_80[0x10];
 	u8 packet_pacing_rate_table_size[0x10];
 	u8 reserved_at_a0[0x760];
+};
+
+/* general_obj_types bit of the DEK (encryption key) object. */
+#define MLX5_GENERAL_OBJ_TYPES_CAP_DEK (UINT64_C(1) << 0xc)
+
+/* The crypto block (QUERY_HCA_CAP type 0x1a, with cmd_hca_cap.crypto). */
+struct mlx5_ifc_crypto_cap_bits {
+	u8 wrapped_crypto_operational[0x1];
+	u8 wrapped_crypto_going_to_commissioning[0x1];
+	u8 reserved_at_2[0x1];
+	u8 synchronize_dek[0x1];
+	u8 int_kek_manual[0x1];
+	u8 int_kek_auto[0x1];
+	u8 reserved_at_6[0x1d];
+	u8 log_dek_max_alloc[0x5];
+	u8 reserved_at_28[0x3];
+	u8 log_max_num_deks[0x5];
+	u8 reserved_at_30[0x7d0];
 };
 
 /* per_protocol_networking_offload_caps.wqe_inline_mode. */
@@ -142,6 +167,7 @@ union mlx5_ifc_hca_cap_union_bits {
 	struct mlx5_ifc_qos_cap_bits qos_cap;
 	struct mlx5_ifc_roce_cap_bits roce_cap;
 	struct mlx5_ifc_per_protocol_networking_offload_caps_bits eth_cap;
+	struct mlx5_ifc_crypto_cap_bits crypto_cap;
 	u8 reserved_at_0[0x8000];
 };
 

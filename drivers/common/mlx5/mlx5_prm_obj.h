@@ -12,8 +12,28 @@
 
 /* General object types (header obj_type) and accessed-object types. */
 enum mlx5_general_obj_type {
+	MLX5_GENERAL_OBJ_TYPE_DEK = 0x000c,
 	MLX5_GENERAL_OBJ_TYPE_MKEY = 0xff01,
 };
+
+/* dek.key_size and dek.key_purpose. */
+enum {
+	MLX5_DEK_KEY_SIZE_128 = 0x0,
+	MLX5_DEK_KEY_SIZE_256 = 0x1,
+};
+
+enum {
+	MLX5_DEK_KEY_PURPOSE_TLS = 0x1,
+	MLX5_DEK_KEY_PURPOSE_IPSEC = 0x2,
+	MLX5_DEK_KEY_PURPOSE_AES_XTS = 0x3,
+};
+
+/* dek.state as queried. */
+enum {
+	MLX5_DEK_STATE_READY = 0x0,
+	MLX5_DEK_STATE_ERROR = 0x1,
+};
+
 
 /* alias_context.status as read back: 0 = valid. */
 enum {
@@ -88,6 +108,38 @@ struct mlx5_ifc_allow_other_vhca_access_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x40];
+};
+
+/*
+ * A data encryption key (general object 0xc; the kernel's
+ * encryption_key_obj, whose key field newer PRMs widen to 1024 bits: an
+ * AES-XTS key pair of 2 x 256 bits, then an optional 8-byte key tag).
+ */
+struct mlx5_ifc_dek_bits {
+	u8 modify_field_select[0x40];
+	u8 state[0x8];
+	u8 reserved_at_48[0xc];
+	u8 key_size[0x4];
+	u8 has_keytag[0x1];
+	u8 reserved_at_59[0x3];
+	u8 key_purpose[0x4];
+	u8 reserved_at_60[0x8];
+	u8 pd[0x18];
+	u8 reserved_at_80[0x100];
+	u8 opaque[0x40];
+	u8 reserved_at_1c0[0x40];
+	u8 key[0x400];
+	u8 reserved_at_600[0x200];
+};
+
+struct mlx5_ifc_create_dek_in_bits {
+	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
+	struct mlx5_ifc_dek_bits dek;
+};
+
+struct mlx5_ifc_query_dek_out_bits {
+	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
+	struct mlx5_ifc_dek_bits dek;
 };
 
 #endif /* MLX5_PRM_OBJ_H_ */

@@ -235,6 +235,16 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "modify_bitmask names a field that cannot be modified" },
 	{ MLX5_SIM_SYND_ETH_OTHER_VPORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "other_vport: the vHCA is not an e-switch manager" },
+	{ MLX5_SIM_SYND_DEK_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "a DEK cannot be an alias object" },
+	{ MLX5_SIM_SYND_DEK_PURPOSE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "DEK key_purpose other than AES-XTS (not modelled)" },
+	{ MLX5_SIM_SYND_DEK_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "DEK key_size other than 128 or 256 bits" },
+	{ MLX5_SIM_SYND_DEK_PD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "DEK pd is not a PD of this context" },
+	{ MLX5_SIM_SYND_DEK_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "DEK table full" },
 };
 
 static const struct mlx5_sim_rule *
@@ -521,6 +531,8 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tiss.next = 1;
 	vhca->tds.max = MLX5_SIM_MAX_QPS;
 	vhca->tds.next = 1;
+	vhca->deks.max = MLX5_SIM_MAX_QPS;
+	vhca->deks.next = 1;
 	vhca->next_uid = 1;
 	vhca->ibdev.node_type = IBV_NODE_CA;
 	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
@@ -808,6 +820,7 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->qps.slot);
 			free(vhca->tiss.slot);
 			free(vhca->tds.slot);
+			free(vhca->deks.slot);
 			free(vhca);
 		}
 		pthread_mutex_unlock(&card->lock);

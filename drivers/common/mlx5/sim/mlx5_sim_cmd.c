@@ -350,6 +350,16 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);
 		MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
+		/*
+		 * Crypto: DEK objects and crypto mkeys exist; no AES-XTS
+		 * tweak mode is claimed while the device encrypts nothing.
+		 */
+		MLX5_SET(cmd_hca_cap, cap, crypto, caps->crypto);
+		if (caps->crypto)
+			MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
+				   MLX5_GET64(cmd_hca_cap, cap,
+					      general_obj_types) |
+				   MLX5_GENERAL_OBJ_TYPES_CAP_DEK);
 		MLX5_SET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled, 1);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_GENERAL_2:
@@ -364,6 +374,12 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			   allowed_object_for_other_vhca_access,
 			   crossing ? MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY :
 			   0);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_CRYPTO:
+		if (!caps->crypto)
+			return MLX5_SIM_SYND_CAP_TYPE;
+		/* Plaintext keys (not wrapped), up to 2^16 DEKs. */
+		MLX5_SET(crypto_cap, cap, log_max_num_deks, 16);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_ETH_OFFLOADS:
 		/*
@@ -717,7 +733,8 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 		       MLX5_GET(modify_rq_in, in, rqn) == obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
-		return obj->kind == MLX5_SIM_OBJ_ALIAS &&
+		return (obj->kind == MLX5_SIM_OBJ_ALIAS ||
+			obj->kind == MLX5_SIM_OBJ_DEK) &&
 		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 		       obj->obj_type &&
 		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_id) ==

@@ -277,6 +277,9 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		mkey = obj->kind == MLX5_SIM_OBJ_MKEY ||
 		       obj->kind == MLX5_SIM_OBJ_ALIAS ?
 		       mlx5_sim_mkey_at(vhca, obj->index) : NULL;
+		if (obj->kind == MLX5_SIM_OBJ_DEK &&
+		    mlx5_sim_dek_destroy(file, obj->index) == MLX5_SIM_SYND_OK)
+			vhca->reclaimed++;
 		if (mkey != NULL && mkey->serial == obj->serial)
 			mlx5_sim_mkey_reclaim(vhca, mkey);
 		TAILQ_REMOVE(&file->objs, obj, next);

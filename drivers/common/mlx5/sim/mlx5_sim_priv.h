@@ -276,6 +276,7 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_RQ,           /* index: the rqn. */
 	MLX5_SIM_OBJ_TIS,          /* index: the tisn. */
 	MLX5_SIM_OBJ_TD,           /* index: the transport domain. */
+	MLX5_SIM_OBJ_DEK,          /* index: the DEK's object id. */
 };
 
 struct mlx5_sim_devx_obj {
@@ -430,6 +431,17 @@ struct mlx5_sim_rq {
 	uint8_t counter_set_id;
 };
 
+/* A DEK (general object 0xc). */
+struct mlx5_sim_dek {
+	uint32_t id;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint8_t key_size;          /* MLX5_DEK_KEY_SIZE_*. */
+	bool has_keytag;
+	uint64_t opaque;
+	uint8_t key[MLX5_FLD_SZ_BYTES(dek, key)];
+};
+
 /* The QP, SQ or RQ with number @n, or NULL (card lock held). */
 static inline void *
 mlx5_sim_qnum_get(const struct mlx5_sim_idtab *t, uint32_t n, uint8_t kind)
@@ -517,6 +529,7 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab qps;     /* QPs, SQs and RQs: one space. */
 	struct mlx5_sim_idtab tiss;
 	struct mlx5_sim_idtab tds;
+	struct mlx5_sim_idtab deks;
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
@@ -720,6 +733,15 @@ uint32_t mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 				const void *in);
 uint32_t mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in,
 			       void *out);
+/* DEK objects (mlx5_sim_dek.c), vHCA lock held. */
+uint32_t mlx5_sim_dek_create(struct mlx5_sim_file *file, const void *in,
+			     size_t inlen, void *out,
+			     struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_dek_query(struct mlx5_sim_file *file, const void *in,
+			    void *out, size_t outlen);
+uint32_t mlx5_sim_dek_destroy(struct mlx5_sim_file *file, uint32_t id);
+bool mlx5_sim_dek_exists(struct mlx5_sim_file *file, uint32_t id);
+
 /* Ethernet queue objects (mlx5_sim_eth.c). */
 uint32_t mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 			  const void *in, void *out,
