@@ -448,7 +448,86 @@ test_vport(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_rss_objects(void)
+{
+	struct mlx5_devx_obj *rq[4], *rqt, *tir_rss, *tir_direct;
+	struct mlx5_devx_tir_attr ta = {
+		.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT,
+		.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ,
+		.rx_hash_toeplitz_key = "a forty-byte Toeplitz key for RSS.....",
+		.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4,
+		.l4_prot_type = MLX5_L4_PROT_TYPE_TCP,
+		.selected_fields = MLX5_HASH_FIELD_SEL_SRC_IP |
+				   MLX5_HASH_FIELD_SEL_DST_IP |
+				   MLX5_HASH_FIELD_SEL_L4_SPORT |
+				   MLX5_HASH_FIELD_SEL_L4_DPORT,
+	};
+	uint32_t rqns[4], bad[2];
+
+	for (int i = 0; i < 4; i++) {
+		struct mlx5_devx_rq_attr ra = e_rq_attr();
+
+		/* RQs of 1 KiB each, doorbell records at the umem's end. */
+		ra.wq.wq_umem_offset = 4096 + 1024 * i;
+		ra.wq.db_umem_offset = RING_LEN - 64 * (i + 1);
+		rq[i] = mlx5_devx_cmd_create_rq(cdev, &ra);
+		TEST_ASSERT_NOT_NULL(rq[i], "RQ %d", i);
+		rqns[i] = rq[i]->id;
+	}
+	TEST_ASSERT(mlx5_devx_cmd_create_rqt(cdev, rqns, 0, 4) == NULL &&
+		    rte_errno == EINVAL, "an empty table");
+	bad[0] = rqns[0];
+	bad[1] = rqns[3] + 1000;
+	TEST_ASSERT(mlx5_devx_cmd_create_rqt(cdev, bad, 2, 4) == NULL &&
+		    rte_errno == EINVAL, "an RQ that does not exist");
+	rqt = mlx5_devx_cmd_create_rqt(cdev, rqns, 4, 4);
+	TEST_ASSERT_NOT_NULL(rqt, "RQT of 4");
+	/* A RETA update: two queues now. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_rqt(rqt, rqns, 2, 4), "");
+	TEST_ASSERT_EQUAL(mlx5_devx_cmd_modify_rqt(rqt, bad, 2, 4), -EINVAL,
+			  "an RQ that does not exist");
+	ta.transport_domain = e.td->id;
+	ta.indirect_table = rqt->id;
+	tir_rss = mlx5_devx_cmd_create_tir(cdev, &ta);
+	TEST_ASSERT_NOT_NULL(tir_rss, "RSS TIR");
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_DIRECT;
+	ta.inline_rqn = rqns[0];
+	tir_direct = mlx5_devx_cmd_create_tir(cdev, &ta);
+	TEST_ASSERT_NOT_NULL(tir_direct, "direct TIR");
+	ta.inline_rqn = rqns[3] + 1000;
+	TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&
+		    rte_errno == EINVAL, "a direct TIR to nothing");
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
+	ta.indirect_table = rqt->id + 1000;
+	TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&
+		    rte_errno == EINVAL, "an RSS TIR over no table");
+	ta.indirect_table = rqt->id;
+	ta.transport_domain = e.td->id + 1000;
+	TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&
+		    rte_errno == EINVAL, "an unknown transport domain");
+	ta.transport_domain = e.td->id;
+	if (!tdev_hw()) {
+		/* What the model does not do. */
+		ta.rx_hash_fn = MLX5_RX_HASH_FN_INVERTED_XOR8;
+		TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&
+			    rte_errno == EINVAL, "XOR8 hash");
+		TEST_ASSERT(mlx5_devx_cmd_create_rqt(cdev, rqns, 4, 512) ==
+			    NULL && rte_errno == EINVAL,
+			    "above 2^rss_ind_tbl_cap");
+	}
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir_direct), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir_rss), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(rqt), "");
+	for (int i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(rq[i]), "");
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "nothing left");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case e_cases[] = {
+	{ "rss_objects", test_rss_objects },
 	{ "vport", test_vport },
 	{ "caps", test_caps },
 	{ "sq_rq_lifecycle", test_sq_rq_lifecycle },

@@ -573,6 +573,56 @@ __rte_internal
 int mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
 			   struct mlx5_devx_wq_info *info);
 
+/* Attributes of CREATE_TIR. */
+struct mlx5_devx_tir_attr {
+	uint8_t disp_type;         /* MLX5_TIRC_DISP_TYPE_DIRECT/INDIRECT. */
+	uint32_t inline_rqn;       /* Direct: the RQ. */
+	uint32_t indirect_table;   /* Indirect: the RQT. */
+	uint8_t rx_hash_fn;        /* Indirect: MLX5_RX_HASH_FN_TOEPLITZ. */
+	bool rx_hash_symmetric;
+	uint8_t rx_hash_toeplitz_key[MLX5_RSS_HASH_KEY_LEN];
+	uint8_t l3_prot_type;      /* MLX5_L3_PROT_TYPE_IPV4/IPV6. */
+	uint8_t l4_prot_type;      /* MLX5_L4_PROT_TYPE_TCP/UDP. */
+	uint32_t selected_fields;  /* MLX5_HASH_FIELD_SEL_*; 0: no hash. */
+	uint32_t transport_domain;
+	uint8_t self_lb_block;     /* MLX5_TIRC_SELF_LB_BLOCK_* bits. */
+};
+
+/**
+ * Create an RQ table of @p n RQs (room for @p max, a power of two at most
+ * 2^caps.eth.rss_ind_tbl_cap).
+ *
+ * @return
+ *   The object (id: the RQT's number), or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_rqt(struct mlx5_common_device *cdev,
+			 const uint32_t *rqns, uint32_t n, uint32_t max);
+
+/**
+ * Replace the RQs of an RQT (MODIFY_RQT with the RQ-list bit): a RETA
+ * update.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_cmd_modify_rqt(struct mlx5_devx_obj *rqt, const uint32_t *rqns,
+			     uint32_t n, uint32_t max);
+
+/**
+ * Create a TIR: received packets to one RQ (direct), or spread over an
+ * RQT by a Toeplitz hash of the selected fields (indirect).
+ *
+ * @return
+ *   The object (id: the TIR's number), or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_tir(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_tir_attr *attr);
+
 /* What QUERY_NIC_VPORT_CONTEXT tells of the function's own vport. */
 struct mlx5_nic_vport_info {
 	uint8_t mac[6];            /* permanent_address. */

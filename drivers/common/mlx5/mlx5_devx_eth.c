@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -249,4 +250,122 @@ mlx5_devx_cmd_query_vport_state(struct mlx5_common_device *cdev,
 	if (state != NULL)
 		*state = MLX5_GET(query_vport_state_out, out, state);
 	return 0;
+}
+
+/* A CREATE_RQT or MODIFY_RQT mailbox with @n RQ numbers after it. */
+static void *
+mlx5_devx_rqt_mbox(size_t base, uint32_t n, size_t *len)
+{
+	*len = base + (size_t)n * MLX5_ST_SZ_BYTES(rq_num);
+	return calloc(1, *len);
+}
+
+static void
+mlx5_devx_rqt_fill(void *rqtc, const uint32_t *rqns, uint32_t n,
+		   uint32_t max)
+{
+	uint8_t *list = (uint8_t *)rqtc + MLX5_ST_SZ_BYTES(rqtc);
+
+	MLX5_SET(rqtc, rqtc, rqt_max_size, max);
+	MLX5_SET(rqtc, rqtc, rqt_actual_size, n);
+	for (uint32_t i = 0; i < n; i++)
+		MLX5_SET(rq_num, list + i * MLX5_ST_SZ_BYTES(rq_num), rq_num,
+			 rqns[i]);
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_rqt(struct mlx5_common_device *cdev,
+			 const uint32_t *rqns, uint32_t n, uint32_t max)
+{
+	uint32_t out[MLX5_ST_SZ_DW(create_rqt_out)];
+	struct mlx5_devx_obj *rqt;
+	size_t len;
+	void *in;
+
+	if (n == 0 || n > max || max > UINT16_MAX) {
+		DRV_LOG(ERR, "%s: RQT of %u entries (room for %u)",
+			cdev->dev->name, n, max);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	in = mlx5_devx_rqt_mbox(MLX5_ST_SZ_BYTES(create_rqt_in), n, &len);
+	if (in == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
+	mlx5_devx_rqt_fill(MLX5_ADDR_OF(create_rqt_in, in, rqt_context), rqns,
+			   n, max);
+	rqt = mlx5_devx_obj_create(cdev, "CREATE_RQT", in, len, out,
+				   sizeof(out));
+	free(in);
+	if (rqt != NULL)
+		rqt->id = MLX5_GET(create_rqt_out, out, rqtn);
+	return rqt;
+}
+
+int
+mlx5_devx_cmd_modify_rqt(struct mlx5_devx_obj *rqt, const uint32_t *rqns,
+			 uint32_t n, uint32_t max)
+{
+	uint32_t out[MLX5_ST_SZ_DW(modify_rqt_out)];
+	size_t len;
+	void *in;
+	int ret;
+
+	if (n == 0 || n > max || max > UINT16_MAX) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	in = mlx5_devx_rqt_mbox(MLX5_ST_SZ_BYTES(modify_rqt_in), n, &len);
+	if (in == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	MLX5_SET(modify_rqt_in, in, opcode, MLX5_CMD_OP_MODIFY_RQT);
+	MLX5_SET(modify_rqt_in, in, rqtn, rqt->id);
+	MLX5_SET64(modify_rqt_in, in, bitmask,
+		   MLX5_MODIFY_RQT_BITMASK_RQN_LIST);
+	mlx5_devx_rqt_fill(MLX5_ADDR_OF(modify_rqt_in, in, ctx), rqns, n,
+			   max);
+	ret = mlx5_devx_obj_modify(rqt, "MODIFY_RQT", in, len, out,
+				   sizeof(out));
+	free(in);
+	return ret;
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_tir(struct mlx5_common_device *cdev,
+			 const struct mlx5_devx_tir_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_tir_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_tir_out)];
+	void *tirc = MLX5_ADDR_OF(create_tir_in, in, ctx);
+	void *sel = MLX5_ADDR_OF(tirc, tirc, rx_hash_field_selector_outer);
+	struct mlx5_devx_obj *tir;
+
+	MLX5_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
+	MLX5_SET(tirc, tirc, disp_type, attr->disp_type);
+	MLX5_SET(tirc, tirc, transport_domain, attr->transport_domain);
+	MLX5_SET(tirc, tirc, self_lb_block, attr->self_lb_block);
+	if (attr->disp_type == MLX5_TIRC_DISP_TYPE_DIRECT) {
+		MLX5_SET(tirc, tirc, inline_rqn, attr->inline_rqn);
+	} else {
+		MLX5_SET(tirc, tirc, indirect_table, attr->indirect_table);
+		MLX5_SET(tirc, tirc, rx_hash_fn, attr->rx_hash_fn);
+		MLX5_SET(tirc, tirc, rx_hash_symmetric,
+			 attr->rx_hash_symmetric);
+		memcpy(MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
+		       attr->rx_hash_toeplitz_key, MLX5_RSS_HASH_KEY_LEN);
+		MLX5_SET(rx_hash_field_select, sel, l3_prot_type,
+			 attr->l3_prot_type);
+		MLX5_SET(rx_hash_field_select, sel, l4_prot_type,
+			 attr->l4_prot_type);
+		MLX5_SET(rx_hash_field_select, sel, selected_fields,
+			 attr->selected_fields);
+	}
+	tir = MLX5_DEVX_OBJ_CREATE(cdev, create_tir, in, out);
+	if (tir != NULL)
+		tir->id = MLX5_GET(create_tir_out, out, tirn);
+	return tir;
 }

@@ -15,6 +15,14 @@
 enum mlx5_eth_cmd_opcode {
 	MLX5_CMD_OP_QUERY_VPORT_STATE = 0x750,
 	MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT = 0x754,
+	MLX5_CMD_OP_CREATE_TIR = 0x900,
+	MLX5_CMD_OP_MODIFY_TIR = 0x901,
+	MLX5_CMD_OP_DESTROY_TIR = 0x902,
+	MLX5_CMD_OP_QUERY_TIR = 0x903,
+	MLX5_CMD_OP_CREATE_RQT = 0x916,
+	MLX5_CMD_OP_MODIFY_RQT = 0x917,
+	MLX5_CMD_OP_DESTROY_RQT = 0x918,
+	MLX5_CMD_OP_QUERY_RQT = 0x919,
 	MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN = 0x816,
 	MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 	MLX5_CMD_OP_CREATE_TIS = 0x912,
@@ -28,6 +36,48 @@ enum {
 	MLX5_VPORT_STATE_DOWN = 0x0,
 	MLX5_VPORT_STATE_UP = 0x1,
 };
+
+/* tirc.disp_type, rx_hash_fn, self_lb_block. */
+enum {
+	MLX5_TIRC_DISP_TYPE_DIRECT = 0x0,
+	MLX5_TIRC_DISP_TYPE_INDIRECT = 0x1,
+};
+
+enum {
+	MLX5_RX_HASH_FN_NONE = 0x0,
+	MLX5_RX_HASH_FN_INVERTED_XOR8 = 0x1,
+	MLX5_RX_HASH_FN_TOEPLITZ = 0x2,
+};
+
+enum {
+	MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST = 0x1,
+	MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST = 0x2,
+};
+
+/* rx_hash_field_select: protocols and fields RSS hashes. */
+enum {
+	MLX5_L3_PROT_TYPE_IPV4 = 0,
+	MLX5_L3_PROT_TYPE_IPV6 = 1,
+};
+
+enum {
+	MLX5_L4_PROT_TYPE_TCP = 0,
+	MLX5_L4_PROT_TYPE_UDP = 1,
+};
+
+enum {
+	MLX5_HASH_FIELD_SEL_SRC_IP = 1 << 0,
+	MLX5_HASH_FIELD_SEL_DST_IP = 1 << 1,
+	MLX5_HASH_FIELD_SEL_L4_SPORT = 1 << 2,
+	MLX5_HASH_FIELD_SEL_L4_DPORT = 1 << 3,
+	MLX5_HASH_FIELD_SEL_IPSEC_SPI = 1 << 4,
+};
+
+/* modify_rqt_in.bitmask: the RQ list. */
+#define MLX5_MODIFY_RQT_BITMASK_RQN_LIST 0x1
+
+/* Bytes of a Toeplitz key. */
+#define MLX5_RSS_HASH_KEY_LEN 40
 
 /* Bytes of a send WQE stride of an Ethernet SQ: log_wq_stride 6. */
 #define MLX5_SQ_LOG_WQ_STRIDE 6
@@ -48,6 +98,12 @@ MLX5_IFC_NAME_ONE_IN(destroy_rq_in, rqn);
 MLX5_IFC_STATUS_OUT(destroy_rq_out);
 MLX5_IFC_NAME_ONE_IN(query_rq_in, rqn);
 MLX5_IFC_STATUS_OUT(modify_rq_out);
+MLX5_IFC_RETURN_ONE_OUT(create_rqt_out, rqtn);
+MLX5_IFC_NAME_ONE_IN(destroy_rqt_in, rqtn);
+MLX5_IFC_STATUS_OUT(destroy_rqt_out);
+MLX5_IFC_STATUS_OUT(modify_rqt_out);
+MLX5_IFC_NAME_ONE_IN(destroy_tir_in, tirn);
+MLX5_IFC_STATUS_OUT(destroy_tir_out);
 
 struct mlx5_ifc_alloc_transport_domain_in_bits {
 	u8 opcode[0x10];
@@ -158,6 +214,92 @@ struct mlx5_ifc_query_nic_vport_context_out_bits {
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x40];
 	struct mlx5_ifc_nic_vport_context_bits nic_vport_context;
+};
+
+/* An RQ table (RSS indirection): rqt_actual_size entries follow. */
+struct mlx5_ifc_rq_num_bits {
+	u8 reserved_at_0[0x8];
+	u8 rq_num[0x18];
+};
+
+struct mlx5_ifc_rqtc_bits {
+	u8 reserved_at_0[0xa5];
+	u8 list_q_type[0x3];
+	u8 reserved_at_a8[0x8];
+	u8 rqt_max_size[0x10];
+	u8 rq_vhca_id_format[0x1];
+	u8 reserved_at_c1[0xf];
+	u8 rqt_actual_size[0x10];
+	u8 reserved_at_e0[0x6a0];
+};
+
+struct mlx5_ifc_create_rqt_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0xc0];
+	struct mlx5_ifc_rqtc_bits rqt_context;
+};
+
+struct mlx5_ifc_modify_rqt_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x8];
+	u8 rqtn[0x18];
+	u8 reserved_at_60[0x20];
+	u8 bitmask[0x40];
+	u8 reserved_at_c0[0x40];
+	struct mlx5_ifc_rqtc_bits ctx;
+};
+
+struct mlx5_ifc_rx_hash_field_select_bits {
+	u8 l3_prot_type[0x1];
+	u8 l4_prot_type[0x1];
+	u8 selected_fields[0x1e];
+};
+
+/* A TIR: where received packets go (an RQ, or RSS over an RQT). */
+struct mlx5_ifc_tirc_bits {
+	u8 reserved_at_0[0x20];
+	u8 disp_type[0x4];
+	u8 tls_en[0x1];
+	u8 reserved_at_25[0x1b];
+	u8 reserved_at_40[0xa8];
+	u8 inline_rqn[0x18];
+	u8 rx_hash_symmetric[0x1];
+	u8 reserved_at_101[0x1];
+	u8 tunneled_offload_en[0x1];
+	u8 reserved_at_103[0x5];
+	u8 indirect_table[0x18];
+	u8 rx_hash_fn[0x4];
+	u8 reserved_at_124[0x2];
+	u8 self_lb_block[0x2];
+	u8 transport_domain[0x18];
+	u8 rx_hash_toeplitz_key[0x140];
+	struct mlx5_ifc_rx_hash_field_select_bits rx_hash_field_selector_outer;
+	struct mlx5_ifc_rx_hash_field_select_bits rx_hash_field_selector_inner;
+	u8 reserved_at_2c0[0x4c0];
+};
+
+struct mlx5_ifc_create_tir_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0xc0];
+	struct mlx5_ifc_tirc_bits ctx;
+};
+
+struct mlx5_ifc_create_tir_out_bits {
+	u8 status[0x8];
+	u8 icm_address_63_40[0x18];
+	u8 syndrome[0x20];
+	u8 icm_address_39_32[0x8];
+	u8 tirn[0x18];
+	u8 icm_address_31_0[0x20];
 };
 
 #endif /* MLX5_PRM_ETH_H_ */

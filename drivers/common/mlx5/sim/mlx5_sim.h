@@ -155,6 +155,11 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_ETH_CUR_STATE = 0x5108000e,   /* BAD_RES_STATE */
 	MLX5_SIM_SYND_ETH_BITMASK = 0x5108000f,     /* BAD_PARAM */
 	MLX5_SIM_SYND_ETH_OTHER_VPORT = 0x51080010, /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_RQT_SIZE = 0x51080011,    /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_RQT_RQ = 0x51080012,      /* BAD_RES */
+	MLX5_SIM_SYND_ETH_TIR_DEST = 0x51080013,    /* BAD_RES */
+	MLX5_SIM_SYND_ETH_TIR_HASH = 0x51080014,    /* BAD_PARAM */
+	MLX5_SIM_SYND_ETH_TIR_FEATURE = 0x51080015, /* BAD_PARAM */
 	/* DEK objects. */
 	MLX5_SIM_SYND_DEK_ALIAS = 0x51090001,       /* BAD_PARAM */
 	MLX5_SIM_SYND_DEK_PURPOSE = 0x51090002,     /* BAD_PARAM */
@@ -180,6 +185,8 @@ struct mlx5_sim_stats {
 	uint64_t rqs;          /**< Receive queues. */
 	uint64_t tiss;         /**< Transport interface send objects. */
 	uint64_t tds;          /**< Transport domains. */
+	uint64_t rqts;         /**< RQ tables. */
+	uint64_t tirs;         /**< Transport interface receive objects. */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */

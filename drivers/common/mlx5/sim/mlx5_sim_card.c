@@ -235,6 +235,19 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "modify_bitmask names a field that cannot be modified" },
 	{ MLX5_SIM_SYND_ETH_OTHER_VPORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "other_vport: the vHCA is not an e-switch manager" },
+	{ MLX5_SIM_SYND_ETH_RQT_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "RQT: not a list of RQs, or 0 entries, more than rqt_max_size or"
+	  " than 2^rss_ind_tbl_cap" },
+	{ MLX5_SIM_SYND_ETH_RQT_RQ, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "RQT entry is not an RQ of this context" },
+	{ MLX5_SIM_SYND_ETH_TIR_DEST, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "TIR: disp_type, inline_rqn or indirect_table names nothing of"
+	  " this context" },
+	{ MLX5_SIM_SYND_ETH_TIR_HASH, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "TIR hash: function other than Toeplitz, or fields other than IPs"
+	  " and L4 ports (not modelled)" },
+	{ MLX5_SIM_SYND_ETH_TIR_FEATURE, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "TIR: TLS or tunnel offloads (not modelled)" },
 	{ MLX5_SIM_SYND_DEK_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "a DEK cannot be an alias object" },
 	{ MLX5_SIM_SYND_DEK_PURPOSE, MLX5_CMD_STAT_BAD_PARAM_ERR,
@@ -533,6 +546,10 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tds.next = 1;
 	vhca->deks.max = MLX5_SIM_MAX_QPS;
 	vhca->deks.next = 1;
+	vhca->rqts.max = MLX5_SIM_MAX_QPS;
+	vhca->rqts.next = 1;
+	vhca->tirs.max = MLX5_SIM_MAX_QPS;
+	vhca->tirs.next = 1;
 	vhca->next_uid = 1;
 	vhca->ibdev.node_type = IBV_NODE_CA;
 	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
@@ -729,11 +746,13 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->rqs = live->rqs;
 	st->tiss = live->tiss;
 	st->tds = live->tds;
+	st->rqts = live->rqts;
+	st->tirs = live->tirs;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
 			   live->pp_entries + live->allowed + live->cqs +
 			   live->qps + live->sqs + live->rqs + live->tiss +
-			   live->tds;
+			   live->tds + live->rqts + live->tirs;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;
@@ -821,6 +840,8 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->tiss.slot);
 			free(vhca->tds.slot);
 			free(vhca->deks.slot);
+			free(vhca->rqts.slot);
+			free(vhca->tirs.slot);
 			free(vhca);
 		}
 		pthread_mutex_unlock(&card->lock);

@@ -111,6 +111,11 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(MODIFY_RQ, SIM_CMD_MODIFY, modify_rq_in, modify_rq_out),
 	SIM_CMD(QUERY_RQ, SIM_CMD_QUERY, query_rq_in, query_rq_out),
 	SIM_CMD(DESTROY_RQ, SIM_CMD_DESTROY, destroy_rq_in, destroy_rq_out),
+	SIM_CMD(CREATE_RQT, SIM_CMD_CREATE, create_rqt_in, create_rqt_out),
+	SIM_CMD(MODIFY_RQT, SIM_CMD_MODIFY, modify_rqt_in, modify_rqt_out),
+	SIM_CMD(DESTROY_RQT, SIM_CMD_DESTROY, destroy_rqt_in, destroy_rqt_out),
+	SIM_CMD(CREATE_TIR, SIM_CMD_CREATE, create_tir_in, create_tir_out),
+	SIM_CMD(DESTROY_TIR, SIM_CMD_DESTROY, destroy_tir_in, destroy_tir_out),
 };
 
 /*
@@ -485,7 +490,12 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 	case MLX5_CMD_OP_MODIFY_RQ:
 	case MLX5_CMD_OP_QUERY_RQ:
 	case MLX5_CMD_OP_DESTROY_RQ:
-		return mlx5_sim_cmd_eth(file, opcode, in, out, obj);
+	case MLX5_CMD_OP_CREATE_RQT:
+	case MLX5_CMD_OP_MODIFY_RQT:
+	case MLX5_CMD_OP_DESTROY_RQT:
+	case MLX5_CMD_OP_CREATE_TIR:
+	case MLX5_CMD_OP_DESTROY_TIR:
+		return mlx5_sim_cmd_eth(file, opcode, in, inlen, out, obj);
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -731,6 +741,9 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_MODIFY_RQ:
 		return obj->kind == MLX5_SIM_OBJ_RQ &&
 		       MLX5_GET(modify_rq_in, in, rqn) == obj->index;
+	case MLX5_CMD_OP_MODIFY_RQT:
+		return obj->kind == MLX5_SIM_OBJ_RQT &&
+		       MLX5_GET(modify_rqt_in, in, rqtn) == obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return (obj->kind == MLX5_SIM_OBJ_ALIAS ||
@@ -809,16 +822,20 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 	} else if (obj->kind == MLX5_SIM_OBJ_SQ ||
 		   obj->kind == MLX5_SIM_OBJ_RQ ||
 		   obj->kind == MLX5_SIM_OBJ_TIS ||
-		   obj->kind == MLX5_SIM_OBJ_TD) {
+		   obj->kind == MLX5_SIM_OBJ_TD ||
+		   obj->kind == MLX5_SIM_OBJ_RQT ||
+		   obj->kind == MLX5_SIM_OBJ_TIR) {
 		static const uint16_t ops[] = {
 			[MLX5_SIM_OBJ_SQ] = MLX5_CMD_OP_DESTROY_SQ,
 			[MLX5_SIM_OBJ_RQ] = MLX5_CMD_OP_DESTROY_RQ,
 			[MLX5_SIM_OBJ_TIS] = MLX5_CMD_OP_DESTROY_TIS,
 			[MLX5_SIM_OBJ_TD] =
 				MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
+			[MLX5_SIM_OBJ_RQT] = MLX5_CMD_OP_DESTROY_RQT,
+			[MLX5_SIM_OBJ_TIR] = MLX5_CMD_OP_DESTROY_TIR,
 		};
 
-		/* All four name the object at the same place. */
+		/* All of them name the object at the same place. */
 		opcode = ops[obj->kind];
 		MLX5_SET(destroy_sq_in, in, opcode, opcode);
 		MLX5_SET(destroy_sq_in, in, sqn, obj->index);

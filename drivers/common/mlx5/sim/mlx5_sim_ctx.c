@@ -261,7 +261,9 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		if (obj->kind == MLX5_SIM_OBJ_QP)
 			mlx5_sim_queue_reclaim(vhca, obj);
 		else if (obj->kind == MLX5_SIM_OBJ_SQ ||
-			 obj->kind == MLX5_SIM_OBJ_RQ)
+			 obj->kind == MLX5_SIM_OBJ_RQ ||
+			 obj->kind == MLX5_SIM_OBJ_RQT ||
+			 obj->kind == MLX5_SIM_OBJ_TIR)
 			mlx5_sim_eth_reclaim(vhca, obj);
 	TAILQ_FOREACH(obj, &file->objs, next)
 		if (obj->kind == MLX5_SIM_OBJ_TIS)

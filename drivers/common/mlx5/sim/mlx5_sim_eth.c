@@ -3,7 +3,8 @@
  */
 
 /*
- * Ethernet queue objects: transport domains, TISes, SQs and RQs, with the
+ * Ethernet queue objects: transport domains, TISes, SQs, RQs, RQ tables
+ * and TIRs, with the
  * SQ/RQ state machine (RST -> RDY -> ERR -> RST; RDY -> RST; RDY -> RDY to
  * change the SQ's pacing entry). SQs and RQs take their numbers from the
  * QP number space. The engine does not run SQs and RQs yet.
@@ -22,6 +23,8 @@
 
 /* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
 #define SIM_LOG_MAX_WQ_SZ 15
+/* RQTs: up to 2^8 entries (rss_ind_tbl_cap). */
+#define SIM_LOG_MAX_RQT 8
 /* RQ strides: 16 bytes (one data segment) to 2 KiB. */
 #define SIM_RQ_LOG_STRIDE_MIN 4
 #define SIM_RQ_LOG_STRIDE_MAX 11
@@ -397,6 +400,172 @@ sim_rq_query(struct mlx5_sim_file *file, const void *in, void *out)
 	return MLX5_SIM_SYND_OK;
 }
 
+/* The RQ @rqn of @file? */
+static bool
+sim_rq_of(struct mlx5_sim_file *file, uint32_t rqn)
+{
+	struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&file->vhca->qps, rqn,
+						   MLX5_SIM_Q_RQ);
+
+	return rq != NULL && rq->wq.file == file;
+}
+
+/*
+ * The RQ list of a CREATE_RQT/MODIFY_RQT context at @rqtc, @inlen bytes
+ * from @in: entries 1..@max, each an RQ of the context.
+ */
+static uint32_t
+sim_rqt_list(struct mlx5_sim_file *file, const void *in, size_t inlen,
+	     const void *rqtc, uint16_t max, uint32_t *list, uint16_t *n)
+{
+	const uint8_t *entries = (const uint8_t *)rqtc + MLX5_ST_SZ_BYTES(rqtc);
+	size_t need;
+
+	*n = MLX5_GET(rqtc, rqtc, rqt_actual_size);
+	if (MLX5_GET(rqtc, rqtc, list_q_type) != 0 || *n == 0 || *n > max)
+		return MLX5_SIM_SYND_ETH_RQT_SIZE;
+	need = (size_t)(entries - (const uint8_t *)in) +
+	       (size_t)*n * MLX5_ST_SZ_BYTES(rq_num);
+	if (inlen < need)
+		return MLX5_SIM_SYND_IN_LEN;
+	for (uint16_t i = 0; i < *n; i++) {
+		list[i] = MLX5_GET(rq_num, entries + i * MLX5_ST_SZ_BYTES(rq_num),
+				   rq_num);
+		if (!sim_rq_of(file, list[i]))
+			return MLX5_SIM_SYND_ETH_RQT_RQ;
+	}
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
+sim_rqt_create(struct mlx5_sim_file *file, const void *in, size_t inlen,
+	       void *out, struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+	uint16_t max = MLX5_GET(rqtc, rqtc, rqt_max_size);
+	struct mlx5_sim_rqt *rqt;
+	uint32_t synd;
+
+	if (max == 0 || max > (1u << SIM_LOG_MAX_RQT))
+		return MLX5_SIM_SYND_ETH_RQT_SIZE;
+	rqt = calloc(1, sizeof(*rqt));
+	if (rqt == NULL)
+		return MLX5_SIM_SYND_ETH_TABLE_FULL;
+	rqt->rqns = calloc(max, sizeof(*rqt->rqns));
+	synd = rqt->rqns == NULL ? MLX5_SIM_SYND_ETH_TABLE_FULL :
+	       sim_rqt_list(file, in, inlen, rqtc, max, rqt->rqns, &rqt->n);
+	if (synd == MLX5_SIM_SYND_OK &&
+	    mlx5_sim_idtab_alloc(&vhca->rqts, rqt, &rqt->rqtn) != 0)
+		synd = MLX5_SIM_SYND_ETH_TABLE_FULL;
+	if (synd != MLX5_SIM_SYND_OK) {
+		free(rqt->rqns);
+		free(rqt);
+		return synd;
+	}
+	rqt->file = file;
+	rqt->max = max;
+	vhca->live.rqts++;
+	MLX5_SET(create_rqt_out, out, rqtn, rqt->rqtn);
+	obj->kind = MLX5_SIM_OBJ_RQT;
+	obj->index = rqt->rqtn;
+	return MLX5_SIM_SYND_OK;
+}
+
+static struct mlx5_sim_rqt *
+sim_rqt_of(struct mlx5_sim_file *file, uint32_t rqtn)
+{
+	struct mlx5_sim_rqt *rqt = mlx5_sim_idtab_get(&file->vhca->rqts, rqtn);
+
+	return rqt != NULL && rqt->file == file ? rqt : NULL;
+}
+
+static uint32_t
+sim_rqt_modify(struct mlx5_sim_file *file, const void *in, size_t inlen)
+{
+	struct mlx5_sim_rqt *rqt = sim_rqt_of(file,
+		MLX5_GET(modify_rqt_in, in, rqtn));
+	uint32_t list[1u << SIM_LOG_MAX_RQT];
+	uint16_t n;
+	uint32_t synd;
+
+	if (rqt == NULL)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	if (MLX5_GET64(modify_rqt_in, in, bitmask) !=
+	    MLX5_MODIFY_RQT_BITMASK_RQN_LIST)
+		return MLX5_SIM_SYND_ETH_BITMASK;
+	synd = sim_rqt_list(file, in, inlen,
+			    MLX5_ADDR_OF(modify_rqt_in, in, ctx), rqt->max,
+			    list, &n);
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
+	memcpy(rqt->rqns, list, n * sizeof(*list));
+	rqt->n = n;
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
+sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
+	       struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	const void *tirc = MLX5_ADDR_OF(create_tir_in, in, ctx);
+	const void *sel = MLX5_ADDR_OF(tirc, tirc,
+				       rx_hash_field_selector_outer);
+	struct mlx5_sim_tir *tir;
+	uint8_t disp = MLX5_GET(tirc, tirc, disp_type);
+	uint8_t fn = MLX5_GET(tirc, tirc, rx_hash_fn);
+	uint32_t fields = MLX5_GET(rx_hash_field_select, sel, selected_fields);
+
+	if (sim_td_of(file, MLX5_GET(tirc, tirc, transport_domain)) == NULL)
+		return MLX5_SIM_SYND_ETH_TD;
+	/* Not modelled: TLS, tunnel offloads, LRO. */
+	if (MLX5_GET(tirc, tirc, tls_en) ||
+	    MLX5_GET(tirc, tirc, tunneled_offload_en))
+		return MLX5_SIM_SYND_ETH_TIR_FEATURE;
+	if (disp == MLX5_TIRC_DISP_TYPE_DIRECT) {
+		if (!sim_rq_of(file, MLX5_GET(tirc, tirc, inline_rqn)))
+			return MLX5_SIM_SYND_ETH_TIR_DEST;
+	} else if (disp == MLX5_TIRC_DISP_TYPE_INDIRECT) {
+		if (sim_rqt_of(file, MLX5_GET(tirc, tirc,
+					      indirect_table)) == NULL)
+			return MLX5_SIM_SYND_ETH_TIR_DEST;
+		/* Toeplitz (or none) over IPs and ports; no SPI, no XOR8. */
+		if ((fn != MLX5_RX_HASH_FN_NONE &&
+		     fn != MLX5_RX_HASH_FN_TOEPLITZ) ||
+		    (fields & ~(uint32_t)(MLX5_HASH_FIELD_SEL_SRC_IP |
+					  MLX5_HASH_FIELD_SEL_DST_IP |
+					  MLX5_HASH_FIELD_SEL_L4_SPORT |
+					  MLX5_HASH_FIELD_SEL_L4_DPORT)))
+			return MLX5_SIM_SYND_ETH_TIR_HASH;
+	} else {
+		return MLX5_SIM_SYND_ETH_TIR_DEST;
+	}
+	tir = calloc(1, sizeof(*tir));
+	if (tir == NULL || mlx5_sim_idtab_alloc(&vhca->tirs, tir, &tir->tirn)) {
+		free(tir);
+		return MLX5_SIM_SYND_ETH_TABLE_FULL;
+	}
+	tir->file = file;
+	tir->disp_type = disp;
+	tir->inline_rqn = MLX5_GET(tirc, tirc, inline_rqn);
+	tir->rqtn = MLX5_GET(tirc, tirc, indirect_table);
+	tir->hash_fn = fn;
+	tir->symmetric = MLX5_GET(tirc, tirc, rx_hash_symmetric);
+	memcpy(tir->key, MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
+	       sizeof(tir->key));
+	tir->l3_prot_type = MLX5_GET(rx_hash_field_select, sel, l3_prot_type);
+	tir->l4_prot_type = MLX5_GET(rx_hash_field_select, sel, l4_prot_type);
+	tir->fields = fields;
+	tir->tdn = MLX5_GET(tirc, tirc, transport_domain);
+	tir->self_lb_block = MLX5_GET(tirc, tirc, self_lb_block);
+	vhca->live.tirs++;
+	MLX5_SET(create_tir_out, out, tirn, tir->tirn);
+	obj->kind = MLX5_SIM_OBJ_TIR;
+	obj->index = tir->tirn;
+	return MLX5_SIM_SYND_OK;
+}
+
 /* Free one object (destroy or reclaim); false if @file has no such. */
 static bool
 sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
@@ -437,6 +606,27 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 		mlx5_sim_idtab_free(&vhca->tiss, id);
 		vhca->live.tiss--;
 		free(tis);
+		return true;
+	}
+	case MLX5_SIM_OBJ_RQT: {
+		struct mlx5_sim_rqt *rqt = sim_rqt_of(file, id);
+
+		if (rqt == NULL)
+			return false;
+		mlx5_sim_idtab_free(&vhca->rqts, id);
+		vhca->live.rqts--;
+		free(rqt->rqns);
+		free(rqt);
+		return true;
+	}
+	case MLX5_SIM_OBJ_TIR: {
+		struct mlx5_sim_tir *tir = mlx5_sim_idtab_get(&vhca->tirs, id);
+
+		if (tir == NULL || tir->file != file)
+			return false;
+		mlx5_sim_idtab_free(&vhca->tirs, id);
+		vhca->live.tirs--;
+		free(tir);
 		return true;
 	}
 	case MLX5_SIM_OBJ_TD: {
@@ -493,9 +683,24 @@ sim_vport_query(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 
 uint32_t
 mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
-		 const void *in, void *out, struct mlx5_sim_devx_obj *obj)
+		 const void *in, size_t inlen, void *out,
+		 struct mlx5_sim_devx_obj *obj)
 {
 	switch (opcode) {
+	case MLX5_CMD_OP_CREATE_RQT:
+		return sim_rqt_create(file, in, inlen, out, obj);
+	case MLX5_CMD_OP_MODIFY_RQT:
+		return sim_rqt_modify(file, in, inlen);
+	case MLX5_CMD_OP_DESTROY_RQT:
+		return sim_eth_free(file, MLX5_SIM_OBJ_RQT,
+				    MLX5_GET(destroy_rqt_in, in, rqtn)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+	case MLX5_CMD_OP_CREATE_TIR:
+		return sim_tir_create(file, in, out, obj);
+	case MLX5_CMD_OP_DESTROY_TIR:
+		return sim_eth_free(file, MLX5_SIM_OBJ_TIR,
+				    MLX5_GET(destroy_tir_in, in, tirn)) ?
+		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
 	case MLX5_CMD_OP_QUERY_VPORT_STATE:
 	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT:
 		return sim_vport_query(file, opcode, in, out);

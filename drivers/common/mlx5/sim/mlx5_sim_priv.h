@@ -277,6 +277,8 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_TIS,          /* index: the tisn. */
 	MLX5_SIM_OBJ_TD,           /* index: the transport domain. */
 	MLX5_SIM_OBJ_DEK,          /* index: the DEK's object id. */
+	MLX5_SIM_OBJ_RQT,          /* index: the rqtn. */
+	MLX5_SIM_OBJ_TIR,          /* index: the tirn. */
 };
 
 struct mlx5_sim_devx_obj {
@@ -431,6 +433,30 @@ struct mlx5_sim_rq {
 	uint8_t counter_set_id;
 };
 
+/* An RQ table and a TIR. */
+struct mlx5_sim_rqt {
+	uint32_t rqtn;
+	struct mlx5_sim_file *file;
+	uint16_t max;
+	uint16_t n;
+	uint32_t *rqns;
+};
+
+struct mlx5_sim_tir {
+	uint32_t tirn;
+	struct mlx5_sim_file *file;
+	uint8_t disp_type;
+	uint32_t inline_rqn;
+	uint32_t rqtn;
+	uint8_t hash_fn;
+	bool symmetric;
+	uint8_t key[MLX5_RSS_HASH_KEY_LEN];
+	uint8_t l3_prot_type, l4_prot_type;
+	uint32_t fields;
+	uint32_t tdn;
+	uint8_t self_lb_block;
+};
+
 /* A DEK (general object 0xc). */
 struct mlx5_sim_dek {
 	uint32_t id;
@@ -499,7 +525,7 @@ struct mlx5_sim_file {
 struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
-	uint64_t cqs, qps, sqs, rqs, tiss, tds;
+	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
 };
 
 struct mlx5_sim_vhca {
@@ -530,6 +556,8 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab tiss;
 	struct mlx5_sim_idtab tds;
 	struct mlx5_sim_idtab deks;
+	struct mlx5_sim_idtab rqts;
+	struct mlx5_sim_idtab tirs;
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
@@ -744,7 +772,7 @@ bool mlx5_sim_dek_exists(struct mlx5_sim_file *file, uint32_t id);
 
 /* Ethernet queue objects (mlx5_sim_eth.c). */
 uint32_t mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
-			  const void *in, void *out,
+			  const void *in, size_t inlen, void *out,
 			  struct mlx5_sim_devx_obj *obj);
 void mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_devx_obj *obj);
