@@ -21,6 +21,7 @@
 #include "mlx5_test_dev.h"
 
 #define E_CARD 61
+#define E_VHCA 258
 #define RING_LEN (64 * 1024)
 
 static struct mlx5_common_device *cdev;
@@ -40,7 +41,7 @@ e_case_setup(void)
 {
 	struct mlx5_devx_tis_attr tis = { 0 };
 
-	if (tdev_probe(0, "card=61,vhca_id=0,pp_table_size=8") != 0)
+	if (tdev_probe(0, "card=61,vhca_id=258,pp_table_size=8") != 0)
 		return TEST_FAILED;
 	cdev = tdev_cdev(0);
 	if (cdev == NULL)
@@ -85,7 +86,7 @@ e_case_teardown(void)
 	if (cdev != NULL && tdev_cdev(0) == cdev)
 		e_release();
 	if (!tdev_hw())
-		mlx5_sim_fault_clear(E_CARD, 0);
+		mlx5_sim_fault_clear(E_CARD, E_VHCA);
 	tdev_remove_all();
 	cdev = NULL;
 }
@@ -122,6 +123,8 @@ e_rq_attr(void)
 {
 	return (struct mlx5_devx_rq_attr){
 		.cqn = e.cq.obj->id,
+		/* No VLAN stripping: valid everywhere (vlan_cap or not). */
+		.vsd = true,
 		.wq = e_wq(4),
 	};
 }
@@ -293,6 +296,7 @@ static int
 test_fault_sweep(void)
 {
 	static const uint16_t ops[] = {
+		MLX5_CMD_OP_CREATE_RQT,
 		MLX5_CMD_OP_CREATE_SQ, MLX5_CMD_OP_CREATE_RQ,
 		MLX5_CMD_OP_MODIFY_SQ, MLX5_CMD_OP_CREATE_TIS,
 		MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN,
@@ -308,9 +312,18 @@ test_fault_sweep(void)
 		struct mlx5_devx_obj *o = NULL, *sq;
 		int ret = 0;
 
-		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, 0, ops[i], 1,
+		TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, E_VHCA, ops[i], 1,
 				MLX5_CMD_STAT_NO_RES_ERR), "");
 		switch (ops[i]) {
+		case MLX5_CMD_OP_CREATE_RQT:
+			mlx5_sim_fault_clear(E_CARD, E_VHCA);
+			sq = mlx5_devx_cmd_create_rq(cdev, &ra);
+			TEST_ASSERT_NOT_NULL(sq, "an RQ for the table");
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, E_VHCA,
+				ops[i], 1, MLX5_CMD_STAT_NO_RES_ERR), "");
+			o = mlx5_devx_cmd_create_rqt(cdev, &sq->id, 1, 1);
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(sq), "");
+			break;
 		case MLX5_CMD_OP_CREATE_SQ:
 			o = mlx5_devx_cmd_create_sq(cdev, &sa);
 			break;
@@ -324,10 +337,10 @@ test_fault_sweep(void)
 			o = mlx5_devx_cmd_alloc_td(cdev);
 			break;
 		default:
-			mlx5_sim_fault_clear(E_CARD, 0);
+			mlx5_sim_fault_clear(E_CARD, E_VHCA);
 			sq = mlx5_devx_cmd_create_sq(cdev, &sa);
 			TEST_ASSERT_NOT_NULL(sq, "");
-			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, 0,
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(E_CARD, E_VHCA,
 				ops[i], 1, MLX5_CMD_STAT_NO_RES_ERR), "");
 			ret = e_sq_move(sq, MLX5_WQ_STATE_RST,
 					MLX5_WQ_STATE_RDY);
@@ -339,7 +352,7 @@ test_fault_sweep(void)
 			TEST_ASSERT_EQUAL(ret, -EAGAIN, "");
 		else
 			TEST_ASSERT_EQUAL(rte_errno, EAGAIN, "");
-		mlx5_sim_fault_clear(E_CARD, 0);
+		mlx5_sim_fault_clear(E_CARD, E_VHCA);
 	}
 	e_release();
 	TDEV_ASSERT_LIVE(0, live0, "nothing left");
@@ -351,6 +364,10 @@ test_reclaim_at_remove(void)
 {
 	struct mlx5_devx_sq_attr sa = e_sq_attr();
 	struct mlx5_devx_rq_attr ra = e_rq_attr();
+	struct mlx5_devx_tir_attr ta = {
+		.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT,
+	};
+	struct mlx5_devx_obj *rq, *rqt;
 	struct mlx5_sim_stats st;
 	uint16_t card, vhca;
 	uint64_t reclaimed;
@@ -364,15 +381,24 @@ test_reclaim_at_remove(void)
 	ra.wq.db_umem_offset = RING_LEN - 128;
 	/* Left behind on purpose, with everything under them. */
 	TEST_ASSERT_NOT_NULL(mlx5_devx_cmd_create_sq(cdev, &sa), "");
-	TEST_ASSERT_NOT_NULL(mlx5_devx_cmd_create_rq(cdev, &ra), "");
+	rq = mlx5_devx_cmd_create_rq(cdev, &ra);
+	TEST_ASSERT_NOT_NULL(rq, "");
+	rqt = mlx5_devx_cmd_create_rqt(cdev, &rq->id, 1, 1);
+	TEST_ASSERT_NOT_NULL(rqt, "");
+	ta.transport_domain = e.td->id;
+	ta.indirect_table = rqt->id;
+	TEST_ASSERT_NOT_NULL(mlx5_devx_cmd_create_tir(cdev, &ta), "");
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(card, vhca, &st), "");
-	TEST_ASSERT(st.sqs == 1 && st.rqs == 1 && st.tiss == 1 && st.tds == 1,
-		    "counted");
+	TEST_ASSERT(st.sqs == 1 && st.rqs == 1 && st.tiss == 1 && st.tds == 1 &&
+		    st.rqts == 1 && st.tirs == 1, "counted");
 	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(card, vhca, &st), "");
 	TEST_ASSERT_EQUAL(st.live_objects + st.contexts, 0, "all freed");
-	/* SQ, RQ, TIS, TD, CQ, two umems and the UAR. */
-	TEST_ASSERT_EQUAL(st.reclaimed - reclaimed, 8, "reclaimed");
+	/*
+	 * TIR, RQT, SQ, RQ, TIS, TD, CQ, two umems and the UAR: each freed
+	 * once nothing named it.
+	 */
+	TEST_ASSERT_EQUAL(st.reclaimed - reclaimed, 10, "reclaimed");
 	free(e.ring);
 	mlx5_free(e.cq.buf);
 	memset(&e, 0, sizeof(e));
@@ -434,8 +460,9 @@ test_vport(void)
 	/* The software device's vport: 02:00:00:<card>:<vhca_id>. */
 	TEST_ASSERT(info.mac[0] == 0x02 && info.mac[1] == 0 &&
 		    info.mac[2] == 0 && info.mac[3] == E_CARD &&
-		    info.mac[4] == 0 && info.mac[5] == 0, "MAC");
-	TEST_ASSERT_EQUAL(info.mtu, 1500, "");
+		    info.mac[4] == 0x01 && info.mac[5] == 0x02, "MAC");
+	/* The hardware MTU: 1500 + L2 header, VLAN tag and FCS. */
+	TEST_ASSERT_EQUAL(info.mtu, 1522, "");
 	TEST_ASSERT(info.roce_en && !info.promisc_all, "");
 	TEST_ASSERT_EQUAL(state, MLX5_VPORT_STATE_UP, "link up");
 	/* Another vport's state needs the e-switch manager. */
@@ -508,6 +535,27 @@ test_rss_objects(void)
 		    rte_errno == EINVAL, "an unknown transport domain");
 	ta.transport_domain = e.td->id;
 	if (!tdev_hw()) {
+		uint32_t raw[MLX5_ST_SZ_DW(create_rqt_in) + 1] = { 0 };
+		uint32_t out[MLX5_ST_SZ_DW(create_rqt_out)];
+		void *rqtc = MLX5_ADDR_OF(create_rqt_in, raw, rqt_context);
+
+		/* The model's choice (unsettled): what is named stays. */
+		TEST_ASSERT_EQUAL(mlx5_devx_cmd_destroy(rq[0]), -EINVAL,
+				  "an RQ the RQT and the direct TIR name");
+		TEST_ASSERT_EQUAL(mlx5_devx_cmd_destroy(rqt), -EINVAL,
+				  "an RQT a TIR spreads over");
+		TEST_ASSERT_EQUAL(mlx5_devx_cmd_destroy(e.td), -EINVAL,
+				  "a transport domain of a TIS and TIRs");
+		/* Two entries announced, one given. */
+		MLX5_SET(create_rqt_in, raw, opcode, MLX5_CMD_OP_CREATE_RQT);
+		MLX5_SET(rqtc, rqtc, rqt_max_size, 4);
+		MLX5_SET(rqtc, rqtc, rqt_actual_size, 2);
+		MLX5_SET(rq_num, (uint8_t *)rqtc + MLX5_ST_SZ_BYTES(rqtc), rq_num,
+			 rqns[0]);
+		TEST_ASSERT(mlx5_devx_obj_create(cdev, "CREATE_RQT", raw,
+						 sizeof(raw), out,
+						 sizeof(out)) == NULL &&
+			    rte_errno == EIO, "a list shorter than announced");
 		/* What the model does not do. */
 		ta.rx_hash_fn = MLX5_RX_HASH_FN_INVERTED_XOR8;
 		TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&

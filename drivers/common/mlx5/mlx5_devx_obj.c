@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include <rte_errno.h>
 
@@ -156,8 +157,8 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 	}
 	obj = mlx5_devx_obj_create(cdev, "CREATE_DEK", in, sizeof(in), out,
 				   sizeof(out));
-	/* The key leaves no copy on the stack. */
-	memset(key, 0, MLX5_FLD_SZ_BYTES(dek, key));
+	/* The key leaves no copy on the stack (a wipe the compiler keeps). */
+	explicit_bzero(key, MLX5_FLD_SZ_BYTES(dek, key));
 	if (obj != NULL) {
 		obj->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 		obj->type = MLX5_GENERAL_OBJ_TYPE_DEK;

@@ -267,7 +267,9 @@ struct mlx5_ifc_tirc_bits {
 	u8 disp_type[0x4];
 	u8 tls_en[0x1];
 	u8 reserved_at_25[0x1b];
-	u8 reserved_at_40[0xa8];
+	u8 reserved_at_40[0x54];
+	u8 packet_merge_mask[0x4];
+	u8 reserved_at_98[0x50];
 	u8 inline_rqn[0x18];
 	u8 rx_hash_symmetric[0x1];
 	u8 reserved_at_101[0x1];

@@ -247,7 +247,10 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "TIR hash: function other than Toeplitz, or fields other than IPs"
 	  " and L4 ports (not modelled)" },
 	{ MLX5_SIM_SYND_ETH_TIR_FEATURE, MLX5_CMD_STAT_BAD_PARAM_ERR,
-	  "TIR: TLS or tunnel offloads (not modelled)" },
+	  "a feature the device does not have: TLS, tunnel offloads, LRO,"
+	  " hairpin, software parsing, VLAN stripping (vsd 0)" },
+	{ MLX5_SIM_SYND_ETH_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "TD, TIS, RQ or RQT still named by another object" },
 	{ MLX5_SIM_SYND_DEK_ALIAS, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "a DEK cannot be an alias object" },
 	{ MLX5_SIM_SYND_DEK_PURPOSE, MLX5_CMD_STAT_BAD_PARAM_ERR,

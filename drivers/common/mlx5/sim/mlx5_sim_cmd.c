@@ -383,8 +383,8 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 	case MLX5_HCA_CAP_CRYPTO:
 		if (!caps->crypto)
 			return MLX5_SIM_SYND_CAP_TYPE;
-		/* Plaintext keys (not wrapped), up to 2^16 DEKs. */
-		MLX5_SET(crypto_cap, cap, log_max_num_deks, 16);
+		/* Plaintext keys (not wrapped), up to 2^15 DEKs. */
+		MLX5_SET(crypto_cap, cap, log_max_num_deks, 15);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_ETH_OFFLOADS:
 		/*
@@ -688,6 +688,8 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 	obj->magic = MLX5_SIM_MAGIC_OBJ;
 	obj->file = sctx->file;
 	ret = sim_devx_run(sctx->file, opcode, kin, inlen, out, outlen, obj);
+	/* The kernel's copy may hold a key (DEK): wiped before it goes. */
+	explicit_bzero(kin, inlen);
 	free(kin);
 	if (ret != 0) {
 		free(obj);

@@ -254,25 +254,30 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 	struct mlx5_sim_mkey *mkey;
 
 	/*
-	 * Queues first (QPs, SQs and RQs before the CQs they complete on,
-	 * then TISes and transport domains), then keys.
+	 * Queues first, each pass what nothing left names: QPs and TIRs,
+	 * then RQTs and SQs, then RQs and TISes, then CQs and transport
+	 * domains. Then keys.
 	 */
-	TAILQ_FOREACH(obj, &file->objs, next)
-		if (obj->kind == MLX5_SIM_OBJ_QP)
-			mlx5_sim_queue_reclaim(vhca, obj);
-		else if (obj->kind == MLX5_SIM_OBJ_SQ ||
-			 obj->kind == MLX5_SIM_OBJ_RQ ||
-			 obj->kind == MLX5_SIM_OBJ_RQT ||
-			 obj->kind == MLX5_SIM_OBJ_TIR)
-			mlx5_sim_eth_reclaim(vhca, obj);
-	TAILQ_FOREACH(obj, &file->objs, next)
-		if (obj->kind == MLX5_SIM_OBJ_TIS)
-			mlx5_sim_eth_reclaim(vhca, obj);
-	TAILQ_FOREACH(obj, &file->objs, next)
-		if (obj->kind == MLX5_SIM_OBJ_CQ)
-			mlx5_sim_queue_reclaim(vhca, obj);
-		else if (obj->kind == MLX5_SIM_OBJ_TD)
-			mlx5_sim_eth_reclaim(vhca, obj);
+	{
+		static const uint8_t passes[][2] = {
+			{ MLX5_SIM_OBJ_QP, MLX5_SIM_OBJ_TIR },
+			{ MLX5_SIM_OBJ_RQT, MLX5_SIM_OBJ_SQ },
+			{ MLX5_SIM_OBJ_RQ, MLX5_SIM_OBJ_TIS },
+			{ MLX5_SIM_OBJ_CQ, MLX5_SIM_OBJ_TD },
+		};
+
+		for (unsigned int i = 0; i < RTE_DIM(passes); i++)
+			TAILQ_FOREACH(obj, &file->objs, next) {
+				if (obj->kind != passes[i][0] &&
+				    obj->kind != passes[i][1])
+					continue;
+				if (obj->kind == MLX5_SIM_OBJ_QP ||
+				    obj->kind == MLX5_SIM_OBJ_CQ)
+					mlx5_sim_queue_reclaim(vhca, obj);
+				else
+					mlx5_sim_eth_reclaim(vhca, obj);
+			}
+	}
 	/* Keys next: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
 		/* A DEVX PD goes with the file's PDs below. */

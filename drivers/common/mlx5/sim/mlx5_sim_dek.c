@@ -102,8 +102,8 @@ mlx5_sim_dek_destroy(struct mlx5_sim_file *file, uint32_t id)
 	mlx5_sim_idtab_free(&file->vhca->deks, id);
 	dek->pd->users--;
 	file->vhca->live.general_objs--;
-	/* The key goes with the object. */
-	memset(dek->key, 0, sizeof(dek->key));
+	/* The key goes with the object (a wipe the compiler keeps). */
+	explicit_bzero(dek->key, sizeof(dek->key));
 	free(dek);
 	return MLX5_SIM_SYND_OK;
 }

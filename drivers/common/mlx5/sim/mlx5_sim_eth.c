@@ -18,8 +18,11 @@
 
 #include "mlx5_sim_priv.h"
 
-/* The vport's MTU (bytes). */
-#define MLX5_SIM_VPORT_MTU 1500
+/*
+ * The vport's hardware MTU: 1500 bytes of payload plus the L2 header,
+ * a VLAN tag and the FCS, as the kernel writes it (MLX5E_SW2HW_MTU).
+ */
+#define MLX5_SIM_VPORT_MTU (1500 + 22)
 
 /* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
 #define SIM_LOG_MAX_WQ_SZ 15
@@ -79,6 +82,8 @@ sim_tis_create(struct mlx5_sim_file *file, const void *in, void *out,
 	/* One port per vHCA: affinity 0 (any) or port 1. */
 	if (MLX5_GET(tisc, tisc, lag_tx_port_affinity) > 1)
 		return MLX5_SIM_SYND_ETH_PORT;
+	if (MLX5_GET(tisc, tisc, tls_en))
+		return MLX5_SIM_SYND_ETH_TIR_FEATURE;
 	if (pdn != 0 && (mlx5_sim_pd_find(vhca, pdn, &owner) == NULL ||
 			 owner != file))
 		return MLX5_SIM_SYND_ETH_PD;
@@ -89,7 +94,10 @@ sim_tis_create(struct mlx5_sim_file *file, const void *in, void *out,
 	}
 	tis->file = file;
 	tis->tdn = MLX5_GET(tisc, tisc, transport_domain);
-	tis->pdn = pdn;
+	tis->pd = pdn != 0 ? mlx5_sim_pd_find(vhca, pdn, NULL) : NULL;
+	if (tis->pd != NULL)
+		tis->pd->users++;
+	sim_td_of(file, tis->tdn)->users++;
 	tis->prio = MLX5_GET(tisc, tisc, prio);
 	tis->lag_tx_port_affinity = MLX5_GET(tisc, tisc, lag_tx_port_affinity);
 	vhca->live.tiss++;
@@ -192,6 +200,9 @@ sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
 		return MLX5_SIM_SYND_ETH_TIS;
 	if (MLX5_GET(sqc, sqc, ts_format) == 3)
 		return MLX5_SIM_SYND_QP_TS_FORMAT;
+	/* Not modelled: hairpin, software parsing. */
+	if (MLX5_GET(sqc, sqc, hairpin) || MLX5_GET(sqc, sqc, allow_swp))
+		return MLX5_SIM_SYND_ETH_TIR_FEATURE;
 	if (!sim_rate_index_valid(vhca, MLX5_GET(sqc, sqc,
 				  packet_pacing_rate_limit_index)))
 		return MLX5_SIM_SYND_ETH_RATE_INDEX;
@@ -216,6 +227,7 @@ sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	sq->rate_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
 	sq->min_wqe_inline_mode = MLX5_GET(sqc, sqc, min_wqe_inline_mode);
 	sim_wq_take(vhca, &sq->wq);
+	sim_tis_of(file, sq->tisn)->users++;
 	vhca->live.sqs++;
 	MLX5_SET(create_sq_out, out, sqn, sq->sqn);
 	obj->kind = MLX5_SIM_OBJ_SQ;
@@ -241,6 +253,9 @@ sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
 		return MLX5_SIM_SYND_ETH_COUNTER;
 	if (MLX5_GET(rqc, rqc, mem_rq_type) != 0)
 		return MLX5_SIM_SYND_ETH_WQ_TYPE;
+	/* vlan_cap 0: no VLAN stripping (vsd must be set); no hairpin. */
+	if (!MLX5_GET(rqc, rqc, vsd) || MLX5_GET(rqc, rqc, hairpin))
+		return MLX5_SIM_SYND_ETH_TIR_FEATURE;
 	rq = calloc(1, sizeof(*rq));
 	if (rq == NULL)
 		return MLX5_SIM_SYND_QP_TABLE_FULL;
@@ -340,9 +355,9 @@ sim_rq_modify(struct mlx5_sim_file *file, const void *in)
 			   MLX5_GET(rqc, rqc, state));
 }
 
-/* The wq part of QUERY_SQ/RQ. */
+/* The wq part of QUERY_SQ/RQ; @sq: its counter is the send word. */
 static void
-sim_wq_query(const struct mlx5_sim_wq *w, void *wq)
+sim_wq_query(const struct mlx5_sim_wq *w, bool sq, void *wq)
 {
 	uint32_t db = 0;
 
@@ -352,7 +367,8 @@ sim_wq_query(const struct mlx5_sim_wq *w, void *wq)
 	MLX5_SET(wq, wq, log_wq_stride, w->log_wq_stride);
 	MLX5_SET(wq, wq, log_wq_sz, w->log_wq_sz);
 	MLX5_SET(wq, wq, hw_counter, w->hw_counter);
-	if (mlx5_sim_copy_guarded(&db, w->dbr.host, sizeof(db)) == 0)
+	if (mlx5_sim_copy_guarded(&db, w->dbr.host + (sq ? 4 : 0),
+				  sizeof(db)) == 0)
 		MLX5_SET(wq, wq, sw_counter, rte_be_to_cpu_32(db));
 	MLX5_SET(wq, wq, dbr_umem_id, w->dbr.umem->dv.umem_id);
 	MLX5_SET64(wq, wq, dbr_addr, w->dbr.host - w->dbr.umem->addr);
@@ -377,7 +393,7 @@ sim_sq_query(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, sq->rate_index);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, sq->tisn);
-	sim_wq_query(&sq->wq, MLX5_ADDR_OF(sqc, sqc, wq));
+	sim_wq_query(&sq->wq, true, MLX5_ADDR_OF(sqc, sqc, wq));
 	return MLX5_SIM_SYND_OK;
 }
 
@@ -396,7 +412,7 @@ sim_rq_query(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(rqc, rqc, flush_in_error_en, rq->wq.flush_in_error_en);
 	MLX5_SET(rqc, rqc, user_index, rq->wq.user_index);
 	MLX5_SET(rqc, rqc, cqn, rq->wq.cqn);
-	sim_wq_query(&rq->wq, MLX5_ADDR_OF(rqc, rqc, wq));
+	sim_wq_query(&rq->wq, false, MLX5_ADDR_OF(rqc, rqc, wq));
 	return MLX5_SIM_SYND_OK;
 }
 
@@ -408,6 +424,20 @@ sim_rq_of(struct mlx5_sim_file *file, uint32_t rqn)
 						   MLX5_SIM_Q_RQ);
 
 	return rq != NULL && rq->wq.file == file;
+}
+
+/* Count (+1) or uncount (-1) the RQs of a list as users. */
+static void
+sim_rqt_hold(struct mlx5_sim_vhca *vhca, const uint32_t *rqns, uint16_t n,
+	     int d)
+{
+	for (uint16_t i = 0; i < n; i++) {
+		struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&vhca->qps, rqns[i],
+							   MLX5_SIM_Q_RQ);
+
+		if (rq != NULL)
+			rq->users += d;
+	}
 }
 
 /*
@@ -422,7 +452,9 @@ sim_rqt_list(struct mlx5_sim_file *file, const void *in, size_t inlen,
 	size_t need;
 
 	*n = MLX5_GET(rqtc, rqtc, rqt_actual_size);
-	if (MLX5_GET(rqtc, rqtc, list_q_type) != 0 || *n == 0 || *n > max)
+	/* RQs of this vHCA only: no list in the vHCA-id format. */
+	if (MLX5_GET(rqtc, rqtc, list_q_type) != 0 ||
+	    MLX5_GET(rqtc, rqtc, rq_vhca_id_format) || *n == 0 || *n > max)
 		return MLX5_SIM_SYND_ETH_RQT_SIZE;
 	need = (size_t)(entries - (const uint8_t *)in) +
 	       (size_t)*n * MLX5_ST_SZ_BYTES(rq_num);
@@ -465,6 +497,7 @@ sim_rqt_create(struct mlx5_sim_file *file, const void *in, size_t inlen,
 	}
 	rqt->file = file;
 	rqt->max = max;
+	sim_rqt_hold(vhca, rqt->rqns, rqt->n, 1);
 	vhca->live.rqts++;
 	MLX5_SET(create_rqt_out, out, rqtn, rqt->rqtn);
 	obj->kind = MLX5_SIM_OBJ_RQT;
@@ -491,6 +524,8 @@ sim_rqt_modify(struct mlx5_sim_file *file, const void *in, size_t inlen)
 
 	if (rqt == NULL)
 		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	/* Created with at most 2^SIM_LOG_MAX_RQT entries: the list fits. */
+	RTE_VERIFY(rqt->max <= RTE_DIM(list));
 	if (MLX5_GET64(modify_rqt_in, in, bitmask) !=
 	    MLX5_MODIFY_RQT_BITMASK_RQN_LIST)
 		return MLX5_SIM_SYND_ETH_BITMASK;
@@ -499,8 +534,10 @@ sim_rqt_modify(struct mlx5_sim_file *file, const void *in, size_t inlen)
 			    list, &n);
 	if (synd != MLX5_SIM_SYND_OK)
 		return synd;
+	sim_rqt_hold(file->vhca, rqt->rqns, rqt->n, -1);
 	memcpy(rqt->rqns, list, n * sizeof(*list));
 	rqt->n = n;
+	sim_rqt_hold(file->vhca, rqt->rqns, rqt->n, 1);
 	return MLX5_SIM_SYND_OK;
 }
 
@@ -519,9 +556,10 @@ sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 
 	if (sim_td_of(file, MLX5_GET(tirc, tirc, transport_domain)) == NULL)
 		return MLX5_SIM_SYND_ETH_TD;
-	/* Not modelled: TLS, tunnel offloads, LRO. */
+	/* Not modelled: TLS, tunnel offloads, LRO (packet merge). */
 	if (MLX5_GET(tirc, tirc, tls_en) ||
-	    MLX5_GET(tirc, tirc, tunneled_offload_en))
+	    MLX5_GET(tirc, tirc, tunneled_offload_en) ||
+	    MLX5_GET(tirc, tirc, packet_merge_mask))
 		return MLX5_SIM_SYND_ETH_TIR_FEATURE;
 	if (disp == MLX5_TIRC_DISP_TYPE_DIRECT) {
 		if (!sim_rq_of(file, MLX5_GET(tirc, tirc, inline_rqn)))
@@ -559,6 +597,12 @@ sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 	tir->fields = fields;
 	tir->tdn = MLX5_GET(tirc, tirc, transport_domain);
 	tir->self_lb_block = MLX5_GET(tirc, tirc, self_lb_block);
+	sim_td_of(file, tir->tdn)->users++;
+	if (disp == MLX5_TIRC_DISP_TYPE_DIRECT)
+		((struct mlx5_sim_rq *)mlx5_sim_qnum_get(&vhca->qps,
+			tir->inline_rqn, MLX5_SIM_Q_RQ))->users++;
+	else
+		sim_rqt_of(file, tir->rqtn)->users++;
 	vhca->live.tirs++;
 	MLX5_SET(create_tir_out, out, tirn, tir->tirn);
 	obj->kind = MLX5_SIM_OBJ_TIR;
@@ -566,8 +610,14 @@ sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 	return MLX5_SIM_SYND_OK;
 }
 
-/* Free one object (destroy or reclaim); false if @file has no such. */
-static bool
+/*
+ * Free one object (destroy or reclaim): MLX5_SIM_SYND_OK, _ETH_UNKNOWN if
+ * @file has no such object, or _ETH_BUSY while another object names it
+ * (an SQ its TIS, a TIS or TIR its transport domain, an RQT or direct TIR
+ * its RQ, a TIR its RQT): the model's choice, which no public source
+ * settles, so that no number is left naming a freed (or reused) object.
+ */
+static uint32_t
 sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	     uint32_t id)
 {
@@ -577,76 +627,111 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	case MLX5_SIM_OBJ_SQ: {
 		struct mlx5_sim_sq *sq = mlx5_sim_qnum_get(&vhca->qps, id,
 							   MLX5_SIM_Q_SQ);
+		struct mlx5_sim_tis *tis;
 
 		if (sq == NULL || sq->wq.file != file)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		tis = sim_tis_of(file, sq->tisn);
+		if (tis != NULL)
+			tis->users--;
 		sim_wq_drop(vhca, &sq->wq);
 		mlx5_sim_idtab_free(&vhca->qps, id);
 		vhca->live.sqs--;
 		free(sq);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	case MLX5_SIM_OBJ_RQ: {
 		struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&vhca->qps, id,
 							   MLX5_SIM_Q_RQ);
 
 		if (rq == NULL || rq->wq.file != file)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		if (rq->users != 0)
+			return MLX5_SIM_SYND_ETH_BUSY;
 		sim_wq_drop(vhca, &rq->wq);
 		mlx5_sim_idtab_free(&vhca->qps, id);
 		vhca->live.rqs--;
 		free(rq);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	case MLX5_SIM_OBJ_TIS: {
 		struct mlx5_sim_tis *tis = sim_tis_of(file, id);
+		struct mlx5_sim_td *td;
 
 		if (tis == NULL)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		if (tis->users != 0)
+			return MLX5_SIM_SYND_ETH_BUSY;
+		td = sim_td_of(file, tis->tdn);
+		if (td != NULL)
+			td->users--;
+		if (tis->pd != NULL)
+			tis->pd->users--;
 		mlx5_sim_idtab_free(&vhca->tiss, id);
 		vhca->live.tiss--;
 		free(tis);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	case MLX5_SIM_OBJ_RQT: {
 		struct mlx5_sim_rqt *rqt = sim_rqt_of(file, id);
 
 		if (rqt == NULL)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		if (rqt->users != 0)
+			return MLX5_SIM_SYND_ETH_BUSY;
+		sim_rqt_hold(vhca, rqt->rqns, rqt->n, -1);
 		mlx5_sim_idtab_free(&vhca->rqts, id);
 		vhca->live.rqts--;
 		free(rqt->rqns);
 		free(rqt);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	case MLX5_SIM_OBJ_TIR: {
 		struct mlx5_sim_tir *tir = mlx5_sim_idtab_get(&vhca->tirs, id);
+		struct mlx5_sim_td *td;
 
 		if (tir == NULL || tir->file != file)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		td = sim_td_of(file, tir->tdn);
+		if (td != NULL)
+			td->users--;
+		if (tir->disp_type == MLX5_TIRC_DISP_TYPE_DIRECT) {
+			struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&vhca->qps,
+				tir->inline_rqn, MLX5_SIM_Q_RQ);
+
+			if (rq != NULL)
+				rq->users--;
+		} else {
+			struct mlx5_sim_rqt *rqt = sim_rqt_of(file, tir->rqtn);
+
+			if (rqt != NULL)
+				rqt->users--;
+		}
 		mlx5_sim_idtab_free(&vhca->tirs, id);
 		vhca->live.tirs--;
 		free(tir);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	case MLX5_SIM_OBJ_TD: {
 		struct mlx5_sim_td *td = sim_td_of(file, id);
 
 		if (td == NULL)
-			return false;
+			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		if (td->users != 0)
+			return MLX5_SIM_SYND_ETH_BUSY;
 		mlx5_sim_idtab_free(&vhca->tds, id);
 		vhca->live.tds--;
 		free(td);
-		return true;
+		return MLX5_SIM_SYND_OK;
 	}
 	default:
-		return false;
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
 	}
 }
 
 /*
  * The vHCA's own vport: a locally administered MAC made of the card and
- * vHCA numbers (02:00:00:<card>:<vhca_id>), MTU 1500, RoCE on, the link
+ * vHCA numbers (02:00:00:<card>:<vhca_id>), MTU 1522, RoCE on, the link
  * up. Another vport's context needs the e-switch manager: refused.
  */
 static uint32_t
@@ -693,14 +778,12 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		return sim_rqt_modify(file, in, inlen);
 	case MLX5_CMD_OP_DESTROY_RQT:
 		return sim_eth_free(file, MLX5_SIM_OBJ_RQT,
-				    MLX5_GET(destroy_rqt_in, in, rqtn)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				    MLX5_GET(destroy_rqt_in, in, rqtn));
 	case MLX5_CMD_OP_CREATE_TIR:
 		return sim_tir_create(file, in, out, obj);
 	case MLX5_CMD_OP_DESTROY_TIR:
 		return sim_eth_free(file, MLX5_SIM_OBJ_TIR,
-				    MLX5_GET(destroy_tir_in, in, tirn)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				    MLX5_GET(destroy_tir_in, in, tirn));
 	case MLX5_CMD_OP_QUERY_VPORT_STATE:
 	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT:
 		return sim_vport_query(file, opcode, in, out);
@@ -709,14 +792,12 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
 		return sim_eth_free(file, MLX5_SIM_OBJ_TD,
 			MLX5_GET(dealloc_transport_domain_in, in,
-				 transport_domain)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				 transport_domain));
 	case MLX5_CMD_OP_CREATE_TIS:
 		return sim_tis_create(file, in, out, obj);
 	case MLX5_CMD_OP_DESTROY_TIS:
 		return sim_eth_free(file, MLX5_SIM_OBJ_TIS,
-				    MLX5_GET(destroy_tis_in, in, tisn)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				    MLX5_GET(destroy_tis_in, in, tisn));
 	case MLX5_CMD_OP_CREATE_SQ:
 		return sim_sq_create(file, in, out, obj);
 	case MLX5_CMD_OP_MODIFY_SQ:
@@ -725,8 +806,7 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		return sim_sq_query(file, in, out);
 	case MLX5_CMD_OP_DESTROY_SQ:
 		return sim_eth_free(file, MLX5_SIM_OBJ_SQ,
-				    MLX5_GET(destroy_sq_in, in, sqn)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				    MLX5_GET(destroy_sq_in, in, sqn));
 	case MLX5_CMD_OP_CREATE_RQ:
 		return sim_rq_create(file, in, out, obj);
 	case MLX5_CMD_OP_MODIFY_RQ:
@@ -735,8 +815,7 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		return sim_rq_query(file, in, out);
 	case MLX5_CMD_OP_DESTROY_RQ:
 		return sim_eth_free(file, MLX5_SIM_OBJ_RQ,
-				    MLX5_GET(destroy_rq_in, in, rqn)) ?
-		       MLX5_SIM_SYND_OK : MLX5_SIM_SYND_ETH_UNKNOWN;
+				    MLX5_GET(destroy_rq_in, in, rqn));
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -746,6 +825,6 @@ void
 mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
 		     const struct mlx5_sim_devx_obj *obj)
 {
-	if (sim_eth_free(obj->file, obj->kind, obj->index))
+	if (sim_eth_free(obj->file, obj->kind, obj->index) == MLX5_SIM_SYND_OK)
 		vhca->reclaimed++;
 }

@@ -387,15 +387,17 @@ struct mlx5_sim_qp {
 struct mlx5_sim_td {
 	uint32_t tdn;
 	struct mlx5_sim_file *file;
+	uint32_t users;            /* TISes and TIRs in it. */
 };
 
 struct mlx5_sim_tis {
 	uint32_t tisn;
 	struct mlx5_sim_file *file;
 	uint32_t tdn;
-	uint32_t pdn;
+	struct mlx5_sim_pd_obj *pd; /* NULL: none. */
 	uint8_t prio;
 	uint8_t lag_tx_port_affinity;
+	uint32_t users;            /* SQs sending through it. */
 };
 
 /* The work queue of an SQ or RQ. */
@@ -407,7 +409,8 @@ struct mlx5_sim_wq {
 	uint32_t uar_page;
 	uint32_t user_index;
 	struct mlx5_sim_umem_ref ring;
-	struct mlx5_sim_umem_ref dbr;  /* [0]: the counter (BE). */
+	/* The doorbell record: an RQ's counter at [0], an SQ's at [1] (BE). */
+	struct mlx5_sim_umem_ref dbr;
 	uint8_t wq_type;
 	uint8_t log_wq_stride;
 	uint8_t log_wq_sz;
@@ -431,6 +434,7 @@ struct mlx5_sim_rq {
 	struct mlx5_sim_wq wq;
 	bool vsd, scatter_fcs;
 	uint8_t counter_set_id;
+	uint32_t users;            /* RQT entries and direct TIRs naming it. */
 };
 
 /* An RQ table and a TIR. */
@@ -440,6 +444,7 @@ struct mlx5_sim_rqt {
 	uint16_t max;
 	uint16_t n;
 	uint32_t *rqns;
+	uint32_t users;            /* TIRs spreading over it. */
 };
 
 struct mlx5_sim_tir {
