@@ -574,7 +574,70 @@ test_rss_objects(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_queue_helpers(void)
+{
+	struct mlx5_devx_sq_params sp = {
+		.pd = cdev->pdn,
+		.cqn = e.cq.obj->id,
+		.tisn = e.tis->id,
+		.log_size = 6,
+		.uar = &e.uar,
+	};
+	struct mlx5_devx_rq_params rp = {
+		.pd = cdev->pdn,
+		.cqn = e.cq.obj->id,
+		.log_size = 6,
+		.log_stride = 4,
+	};
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = MLX5_WQ_STATE_RDY,
+		.new_state = MLX5_WQ_STATE_ERR,
+	};
+	struct mlx5_devx_wq_info info;
+	struct mlx5_devx_sq sq, sq2;
+	struct mlx5_devx_rq rq, rq2;
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_create(cdev, &sq, &sp,
+						SOCKET_ID_ANY), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq.obj, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "ready");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(cdev, &rq, &rp,
+						SOCKET_ID_ANY), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_rq(rq.obj, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "ready");
+	/* The device moves the SQ to ERR (as an error completion would). */
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(sq.obj, &m), "");
+	sq.pi = 7;
+	sq.db_rec[MLX5_SND_DBR] = rte_cpu_to_be_32(7);
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&sq), "recovery");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(sq.obj, &info), "");
+	TEST_ASSERT_EQUAL(info.state, MLX5_WQ_STATE_RDY, "ready again");
+	TEST_ASSERT(sq.pi == 0 && sq.db_rec[MLX5_SND_DBR] == 0,
+		    "counters restart");
+	/* Refused shapes leave nothing. */
+	sp.log_size = 16;
+	TEST_ASSERT_EQUAL(mlx5_devx_sq_create(cdev, &sq2, &sp, SOCKET_ID_ANY),
+			  -EINVAL, "2^16 blocks");
+	sp.log_size = 6;
+	sp.tisn = e.tis->id + 1000;
+	TEST_ASSERT_EQUAL(mlx5_devx_sq_create(cdev, &sq2, &sp, SOCKET_ID_ANY),
+			  -EINVAL, "an unknown TIS");
+	TEST_ASSERT(sq2.obj == NULL && sq2.buf == NULL, "nothing left");
+	rp.vlan_strip = !cdev->caps.eth.vlan_cap;
+	if (rp.vlan_strip)
+		TEST_ASSERT_EQUAL(mlx5_devx_rq_create(cdev, &rq2, &rp,
+						      SOCKET_ID_ANY), -EINVAL,
+				  "VLAN stripping without vlan_cap");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_destroy(&rq), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_destroy(&sq), "");
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "nothing left");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case e_cases[] = {
+	{ "queue_helpers", test_queue_helpers },
 	{ "rss_objects", test_rss_objects },
 	{ "vport", test_vport },
 	{ "caps", test_caps },

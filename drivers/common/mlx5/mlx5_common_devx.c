@@ -288,6 +288,195 @@ mlx5_devx_qp_recover(struct mlx5_devx_qp *qp)
 	return mlx5_devx_qp_to_rts(qp, qp->remote_qpn);
 }
 
+/* An SQ/RQ's state move, remembered. */
+static int
+mlx5_devx_sq_move(struct mlx5_devx_sq *sq, uint8_t next)
+{
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = sq->state,
+		.new_state = next,
+	};
+	int ret = mlx5_devx_cmd_modify_sq(sq->obj, &m);
+
+	if (ret == 0)
+		sq->state = next;
+	return ret;
+}
+
+int
+mlx5_devx_sq_create(struct mlx5_common_device *cdev,
+		    struct mlx5_devx_sq *sq,
+		    const struct mlx5_devx_sq_params *params, int socket)
+{
+	size_t ring = (size_t)MLX5_WQEBB << params->log_size;
+	struct mlx5_devx_sq_attr attr = {
+		.cqn = params->cqn,
+		.tisn = params->tisn,
+		.wq = {
+			.wq_type = MLX5_WQ_TYPE_CYCLIC,
+			.pd = params->pd,
+			.uar_page_id = params->uar->page_id,
+			.log_wq_stride = MLX5_SQ_LOG_WQ_STRIDE,
+			.log_wq_sz = params->log_size,
+			.db_umem_offset = ring,
+		},
+	};
+	int ret;
+
+	memset(sq, 0, sizeof(*sq));
+	if (params->log_size > 15) {
+		DRV_LOG(ERR, "%s: SQ of 2^%u blocks", cdev->dev->name,
+			params->log_size);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = mlx5_devx_ring_alloc(cdev, ring, socket, &sq->buf, &sq->umem);
+	if (ret != 0)
+		return ret;
+	attr.wq.wq_umem_id = sq->umem->umem_id;
+	attr.wq.db_umem_id = sq->umem->umem_id;
+	sq->obj = mlx5_devx_cmd_create_sq(cdev, &attr);
+	if (sq->obj == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	sq->wqes = sq->buf;
+	sq->db_rec = (volatile uint32_t *)(void *)((uint8_t *)sq->buf + ring);
+	sq->log_size = params->log_size;
+	sq->cdev = cdev;
+	sq->state = MLX5_WQ_STATE_RST;
+	ret = mlx5_devx_sq_move(sq, MLX5_WQ_STATE_RDY);
+	if (ret != 0)
+		goto error;
+	return 0;
+error:
+	if (sq->obj != NULL)
+		mlx5_devx_cmd_destroy(sq->obj);
+	mlx5_devx_ring_free(cdev, sq->buf, sq->umem);
+	memset(sq, 0, sizeof(*sq));
+	rte_errno = -ret;
+	return ret;
+}
+
+int
+mlx5_devx_sq_recover(struct mlx5_devx_sq *sq)
+{
+	struct mlx5_devx_wq_info info;
+	int ret;
+
+	/* An error completion moved it to ERR behind our back: ask. */
+	ret = mlx5_devx_cmd_query_sq(sq->obj, &info);
+	if (ret != 0)
+		return ret;
+	sq->state = info.state;
+	if (sq->state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_sq_move(sq, MLX5_WQ_STATE_RST);
+		if (ret != 0)
+			return ret;
+	}
+	/* The device restarts at 0: so does the software. */
+	sq->pi = 0;
+	sq->db_rec[MLX5_SND_DBR] = 0;
+	rte_io_wmb();
+	return mlx5_devx_sq_move(sq, MLX5_WQ_STATE_RDY);
+}
+
+int
+mlx5_devx_sq_destroy(struct mlx5_devx_sq *sq)
+{
+	int ret;
+
+	if (sq->obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(sq->obj);
+		if (ret != 0)
+			return ret;
+		sq->obj = NULL;
+	}
+	if (sq->cdev != NULL)
+		mlx5_devx_ring_free(sq->cdev, sq->buf, sq->umem);
+	memset(sq, 0, sizeof(*sq));
+	return 0;
+}
+
+int
+mlx5_devx_rq_create(struct mlx5_common_device *cdev,
+		    struct mlx5_devx_rq *rq,
+		    const struct mlx5_devx_rq_params *params, int socket)
+{
+	size_t ring = (size_t)1 << (params->log_size + params->log_stride);
+	struct mlx5_devx_rq_attr attr = {
+		.cqn = params->cqn,
+		.vsd = !params->vlan_strip,
+		.scatter_fcs = params->scatter_fcs,
+		.wq = {
+			.wq_type = MLX5_WQ_TYPE_CYCLIC,
+			.pd = params->pd,
+			.log_wq_stride = params->log_stride,
+			.log_wq_sz = params->log_size,
+			.db_umem_offset = RTE_ALIGN_CEIL(ring, 64),
+		},
+	};
+	int ret;
+
+	memset(rq, 0, sizeof(*rq));
+	if (params->log_size > 15 || params->log_stride < 4 ||
+	    params->log_stride > 11 ||
+	    (params->vlan_strip && !cdev->caps.eth.vlan_cap)) {
+		DRV_LOG(ERR, "%s: RQ of 2^%u WQEs of 2^%u bytes%s",
+			cdev->dev->name, params->log_size, params->log_stride,
+			params->vlan_strip ? " with VLAN stripping" : "");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = mlx5_devx_ring_alloc(cdev, RTE_ALIGN_CEIL(ring, 64), socket,
+				   &rq->buf, &rq->umem);
+	if (ret != 0)
+		return ret;
+	attr.wq.wq_umem_id = rq->umem->umem_id;
+	attr.wq.db_umem_id = rq->umem->umem_id;
+	rq->obj = mlx5_devx_cmd_create_rq(cdev, &attr);
+	if (rq->obj == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	ret = mlx5_devx_cmd_modify_rq(rq->obj, MLX5_WQ_STATE_RST,
+				      MLX5_WQ_STATE_RDY);
+	if (ret != 0)
+		goto error;
+	rq->wqes = rq->buf;
+	rq->db_rec = (volatile uint32_t *)(void *)((uint8_t *)rq->buf +
+			RTE_ALIGN_CEIL(ring, 64));
+	rq->log_size = params->log_size;
+	rq->log_stride = params->log_stride;
+	rq->state = MLX5_WQ_STATE_RDY;
+	rq->cdev = cdev;
+	return 0;
+error:
+	if (rq->obj != NULL)
+		mlx5_devx_cmd_destroy(rq->obj);
+	mlx5_devx_ring_free(cdev, rq->buf, rq->umem);
+	memset(rq, 0, sizeof(*rq));
+	rte_errno = -ret;
+	return ret;
+}
+
+int
+mlx5_devx_rq_destroy(struct mlx5_devx_rq *rq)
+{
+	int ret;
+
+	if (rq->obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(rq->obj);
+		if (ret != 0)
+			return ret;
+		rq->obj = NULL;
+	}
+	if (rq->cdev != NULL)
+		mlx5_devx_ring_free(rq->cdev, rq->buf, rq->umem);
+	memset(rq, 0, sizeof(*rq));
+	return 0;
+}
+
 int
 mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
 		      struct mlx5_devx_lbqp *lb, uint32_t pd)

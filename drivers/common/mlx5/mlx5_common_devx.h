@@ -156,6 +156,106 @@ int mlx5_devx_qp_to_rts(struct mlx5_devx_qp *qp, uint32_t remote_qpn);
 __rte_internal
 int mlx5_devx_qp_recover(struct mlx5_devx_qp *qp);
 
+/* An Ethernet send queue: ring of 64-byte blocks, doorbell record, SQ. */
+struct mlx5_devx_sq {
+	struct mlx5_devx_obj *obj;
+	uint8_t *wqes;
+	volatile uint32_t *db_rec; /* The send counter at [MLX5_SND_DBR]. */
+	uint32_t log_size;         /* log2 of 64-byte WQE blocks. */
+	uint16_t pi;
+	uint8_t state;             /* As last moved (enum mlx5_wq_state). */
+	void *buf;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_common_device *cdev;
+};
+
+/* What mlx5_devx_sq_create() builds. */
+struct mlx5_devx_sq_params {
+	uint32_t pd;
+	uint32_t cqn;
+	uint32_t tisn;
+	uint32_t log_size;         /* log2 of 64-byte WQE blocks (<= 15). */
+	struct mlx5_uar *uar;
+};
+
+/* An Ethernet receive queue of cyclic WQEs of 16 << log_stride bytes. */
+struct mlx5_devx_rq {
+	struct mlx5_devx_obj *obj;
+	uint8_t *wqes;
+	volatile uint32_t *db_rec; /* The receive counter at [MLX5_RCV_DBR]. */
+	uint32_t log_size;
+	uint32_t log_stride;       /* Bytes per WQE: 1 << log_stride. */
+	uint8_t state;
+	void *buf;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_common_device *cdev;
+};
+
+/* What mlx5_devx_rq_create() builds. */
+struct mlx5_devx_rq_params {
+	uint32_t pd;
+	uint32_t cqn;
+	uint32_t log_size;         /* log2 of WQEs (<= 15). */
+	uint32_t log_stride;       /* log2 of bytes per WQE, 4..11. */
+	bool vlan_strip;           /* Needs caps.eth.vlan_cap. */
+	bool scatter_fcs;
+};
+
+/**
+ * Create an SQ (ring, doorbell record, object) in RST, then move it to RDY.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is left allocated on failure.
+ */
+__rte_internal
+int mlx5_devx_sq_create(struct mlx5_common_device *cdev,
+			struct mlx5_devx_sq *sq,
+			const struct mlx5_devx_sq_params *params, int socket);
+
+/**
+ * Recover an SQ after an error completion: its state queried (the device
+ * moved it to ERR), to RST, the send counter and doorbell record zeroed,
+ * then RDY.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_sq_recover(struct mlx5_devx_sq *sq);
+
+/**
+ * Destroy an SQ of mlx5_devx_sq_create(); a zeroed one is a no-op.
+ *
+ * @return
+ *   0, or a negative errno if the device refused: then nothing is freed.
+ */
+__rte_internal
+int mlx5_devx_sq_destroy(struct mlx5_devx_sq *sq);
+
+/**
+ * Create an RQ (ring, doorbell record, object) in RST, then move it to
+ * RDY; VLAN stripping is off unless asked (and then needs vlan_cap).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   nothing is left allocated on failure.
+ */
+__rte_internal
+int mlx5_devx_rq_create(struct mlx5_common_device *cdev,
+			struct mlx5_devx_rq *rq,
+			const struct mlx5_devx_rq_params *params, int socket);
+
+/**
+ * Destroy an RQ of mlx5_devx_rq_create(); a zeroed one is a no-op.
+ *
+ * @return
+ *   0, or a negative errno if the device refused (an RQT or TIR still
+ *   names it): then nothing is freed.
+ */
+__rte_internal
+int mlx5_devx_rq_destroy(struct mlx5_devx_rq *rq);
+
 /* A loopback QP and its CQ: synchronous RDMA between keys of one PD. */
 struct mlx5_devx_lbqp {
 	struct mlx5_common_device *cdev;
