@@ -100,6 +100,28 @@ mlx5_devx_ring_free(struct mlx5_common_device *cdev, void *buf,
 	mlx5_free(buf);
 }
 
+/*
+ * Destroy a queue's object, then free its ring and umem; a queue the
+ * device keeps keeps its ring (the device may still write there).
+ */
+static int
+mlx5_devx_queue_release(struct mlx5_devx_obj **obj,
+			struct mlx5_common_device *cdev, void *buf,
+			struct mlx5dv_devx_umem *umem)
+{
+	int ret;
+
+	if (*obj != NULL) {
+		ret = mlx5_devx_cmd_destroy(*obj);
+		if (ret != 0)
+			return ret;
+		*obj = NULL;
+	}
+	if (cdev != NULL)
+		mlx5_devx_ring_free(cdev, buf, umem);
+	return 0;
+}
+
 int
 mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 		    struct mlx5_devx_cq *cq, uint32_t log_size,
@@ -155,19 +177,12 @@ mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 int
 mlx5_devx_cq_destroy(struct mlx5_devx_cq *cq)
 {
-	int ret;
+	int ret = mlx5_devx_queue_release(&cq->obj, cq->cdev, cq->buf,
+					  cq->umem);
 
-	/* A CQ the device keeps keeps its ring: it may still write there. */
-	if (cq->obj != NULL) {
-		ret = mlx5_devx_cmd_destroy(cq->obj);
-		if (ret != 0)
-			return ret;
-		cq->obj = NULL;
-	}
-	if (cq->cdev != NULL)
-		mlx5_devx_ring_free(cq->cdev, cq->buf, cq->umem);
-	memset(cq, 0, sizeof(*cq));
-	return 0;
+	if (ret == 0)
+		memset(cq, 0, sizeof(*cq));
+	return ret;
 }
 
 int
@@ -238,18 +253,12 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 int
 mlx5_devx_qp_destroy(struct mlx5_devx_qp *qp)
 {
-	int ret;
+	int ret = mlx5_devx_queue_release(&qp->obj, qp->cdev, qp->buf,
+					  qp->umem);
 
-	if (qp->obj != NULL) {
-		ret = mlx5_devx_cmd_destroy(qp->obj);
-		if (ret != 0)
-			return ret;
-		qp->obj = NULL;
-	}
-	if (qp->cdev != NULL)
-		mlx5_devx_ring_free(qp->cdev, qp->buf, qp->umem);
-	memset(qp, 0, sizeof(*qp));
-	return 0;
+	if (ret == 0)
+		memset(qp, 0, sizeof(*qp));
+	return ret;
 }
 
 int
@@ -384,18 +393,12 @@ mlx5_devx_sq_recover(struct mlx5_devx_sq *sq)
 int
 mlx5_devx_sq_destroy(struct mlx5_devx_sq *sq)
 {
-	int ret;
+	int ret = mlx5_devx_queue_release(&sq->obj, sq->cdev, sq->buf,
+					  sq->umem);
 
-	if (sq->obj != NULL) {
-		ret = mlx5_devx_cmd_destroy(sq->obj);
-		if (ret != 0)
-			return ret;
-		sq->obj = NULL;
-	}
-	if (sq->cdev != NULL)
-		mlx5_devx_ring_free(sq->cdev, sq->buf, sq->umem);
-	memset(sq, 0, sizeof(*sq));
-	return 0;
+	if (ret == 0)
+		memset(sq, 0, sizeof(*sq));
+	return ret;
 }
 
 int
@@ -463,18 +466,12 @@ error:
 int
 mlx5_devx_rq_destroy(struct mlx5_devx_rq *rq)
 {
-	int ret;
+	int ret = mlx5_devx_queue_release(&rq->obj, rq->cdev, rq->buf,
+					  rq->umem);
 
-	if (rq->obj != NULL) {
-		ret = mlx5_devx_cmd_destroy(rq->obj);
-		if (ret != 0)
-			return ret;
-		rq->obj = NULL;
-	}
-	if (rq->cdev != NULL)
-		mlx5_devx_ring_free(rq->cdev, rq->buf, rq->umem);
-	memset(rq, 0, sizeof(*rq));
-	return 0;
+	if (ret == 0)
+		memset(rq, 0, sizeof(*rq));
+	return ret;
 }
 
 int
