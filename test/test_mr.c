@@ -379,9 +379,8 @@ test_generation_flush(void)
 
 /* Many MRs: the global table, a full queue table, the partition. */
 static int
-test_many_ranges(void)
+many_ranges(unsigned int n)
 {
-	const unsigned int n = 1000;
 	uint8_t *buf = aligned_alloc(PAGE, 2 * n * PAGE);
 	unsigned int i;
 
@@ -432,6 +431,19 @@ test_many_ranges(void)
 	TEST_ASSERT_SUCCESS(no_mr_left(cdev, 0), "");
 	free(buf);
 	return TEST_SUCCESS;
+}
+
+static int
+test_many_ranges(void)
+{
+	return many_ranges(1000);
+}
+
+/* A global table deep enough for the branch-free search (x86-64). */
+static int
+test_many_ranges_deep(void)
+{
+	return many_ranges(3000);
 }
 
 static int
@@ -1088,6 +1100,7 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "extmem_dma_map", test_extmem_dma_map },
 	{ "generation_flush", test_generation_flush },
 	{ "many_ranges", test_many_ranges },
+	{ "many_ranges_deep", test_many_ranges_deep },
 	{ "private_iova", test_private_iova },
 	{ "mempool_events", test_mempool_events },
 	{ "mempool_cycles", test_mempool_cycles },

@@ -102,20 +102,50 @@ struct mlx5_mr_cache {
 };
 
 /*
- * The largest index i of global table @t with starts[i] <= addr (0 when
- * there is none): a binary search whose steps are unrolled and free of
- * branches, entered at the table's depth. Indices up to 2^depth - 1 < cap
- * are read; entries past len are UINTPTR_MAX, so they never move i.
+ * The two searches below have an x86-64 assembly form and a portable C one
+ * (other architectures, or -DMLX5_MR_PORTABLE); devtools/run-mr-asm-bench.sh
+ * measures both, instructions and time, in one run.
  */
-static __rte_always_inline uint32_t
-mlx5_mr_table_index(const struct mlx5_mr_table *t, uintptr_t addr)
-{
-	const uintptr_t *s = t->starts;
-	uint32_t i = 0;
 
-#ifdef RTE_ARCH_X86_64
-	/* lea, cmp, cmov: three instructions a level (the compiler branches). */
-#define MLX5_MR_STEP(k) \
+/*
+ * The largest index i of global table @t with starts[i] <= addr (0 when
+ * there is none): a binary search whose steps are unrolled, entered at the
+ * table's depth. Indices up to 2^depth - 1 < cap are read; entries past len
+ * are UINTPTR_MAX, so they never move i. @STEP(k) is one level.
+ */
+#define MLX5_MR_TABLE_LADDER(t, s, i, addr, STEP) do { \
+	switch ((t)->depth) { \
+	default: \
+		/* Deeper than the ladder: halve down to it first. */ \
+		for (uint32_t h = 1u << ((t)->depth - 1); h > (1u << 19); \
+		     h >>= 1) \
+			if ((s)[(i) + h] <= (addr)) \
+				(i) += h; \
+		__attribute__((fallthrough)); \
+	STEP(20) STEP(19) STEP(18) STEP(17) STEP(16) STEP(15) STEP(14) \
+	STEP(13) STEP(12) STEP(11) STEP(10) STEP(9) STEP(8) STEP(7) \
+	STEP(6) STEP(5) STEP(4) STEP(3) STEP(2) STEP(1) \
+	case 0: \
+		break; \
+	} \
+} while (0)
+
+/* A level with a branch: cheapest while the branches predict well. */
+#define MLX5_MR_STEP_BRANCH(k) \
+	case k: \
+		if (s[i + (1u << ((k) - 1))] <= addr) \
+			i += 1u << ((k) - 1); \
+		__attribute__((fallthrough));
+
+#if defined(RTE_ARCH_X86_64) && !defined(MLX5_MR_PORTABLE)
+/*
+ * lea, cmp, cmov: three instructions a level and no branch, for deep
+ * tables, whose searches mispredict. Measured beside the branches
+ * (devtools/run-mr-asm-bench.sh): about 25% faster at 10,000 MRs, about
+ * 20% slower at 10 and 1,000; hence only from this depth on.
+ */
+#define MLX5_MR_CMOV_MIN_DEPTH 12
+#define MLX5_MR_STEP_CMOV(k) \
 	case k: { \
 		uint32_t j; \
 		__asm__("leal %c[h](%q[i]), %[j]\n\t" \
@@ -127,29 +157,21 @@ mlx5_mr_table_index(const struct mlx5_mr_table *t, uintptr_t addr)
 			: "cc", "memory"); \
 	} \
 		__attribute__((fallthrough));
-#else
-#define MLX5_MR_STEP(k) \
-	case k: \
-		if (s[i + (1u << ((k) - 1))] <= addr) \
-			i += 1u << ((k) - 1); \
-		__attribute__((fallthrough));
 #endif
-	switch (t->depth) {
-	default:
-		/* Deeper than the ladder: halve down to it first. */
-		for (uint32_t h = 1u << (t->depth - 1); h > (1u << 19); h >>= 1)
-			if (s[i + h] <= addr)
-				i += h;
-		__attribute__((fallthrough));
-	MLX5_MR_STEP(20) MLX5_MR_STEP(19) MLX5_MR_STEP(18) MLX5_MR_STEP(17)
-	MLX5_MR_STEP(16) MLX5_MR_STEP(15) MLX5_MR_STEP(14) MLX5_MR_STEP(13)
-	MLX5_MR_STEP(12) MLX5_MR_STEP(11) MLX5_MR_STEP(10) MLX5_MR_STEP(9)
-	MLX5_MR_STEP(8) MLX5_MR_STEP(7) MLX5_MR_STEP(6) MLX5_MR_STEP(5)
-	MLX5_MR_STEP(4) MLX5_MR_STEP(3) MLX5_MR_STEP(2) MLX5_MR_STEP(1)
-	case 0:
-		break;
+
+static __rte_always_inline uint32_t
+mlx5_mr_table_index(const struct mlx5_mr_table *t, uintptr_t addr)
+{
+	const uintptr_t *s = t->starts;
+	uint32_t i = 0;
+
+#ifdef MLX5_MR_CMOV_MIN_DEPTH
+	if (t->depth >= MLX5_MR_CMOV_MIN_DEPTH) {
+		MLX5_MR_TABLE_LADDER(t, s, i, addr, MLX5_MR_STEP_CMOV);
+		return i;
 	}
-#undef MLX5_MR_STEP
+#endif
+	MLX5_MR_TABLE_LADDER(t, s, i, addr, MLX5_MR_STEP_BRANCH);
 	return i;
 }
 
@@ -182,7 +204,7 @@ mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
 	const uintptr_t *keys = t->nodes;
 	uintptr_t i = 1;
 
-#ifdef RTE_ARCH_X86_64
+#if defined(RTE_ARCH_X86_64) && !defined(MLX5_MR_PORTABLE)
 	/* cmp sets the carry when keys[i] < addr, adc doubles i and adds it:
 	 * two instructions a level (the compiler needs four). */
 #define MLX5_MR_QT_STEP "cmpq %[addr], (%[keys], %[i], 8)\n\tadcq %[i], %[i]\n\t"
