@@ -20,20 +20,6 @@
 
 #include "mlx5_test_dev.h"
 
-/*
- * Device access on a real device: a loopback QP on a PD and a staging
- * buffer reached through a DEVX mkey of the same PD (a PD number is all a
- * queue and an mkey name, so any PD of the context will do).
- */
-struct tdev_hw_dma {
-	uint32_t pdn;
-	struct mlx5_devx_lbqp lb;
-	uint8_t *stage;
-	size_t cap;
-	struct mlx5dv_devx_umem *umem;
-	struct mlx5_devx_obj *mkey;
-};
-
 struct tdev_slot {
 	char hw_addr[80];       /* Devargs form of a real device, or "". */
 	char name[64];          /* Device name as its bus knows it. */
@@ -265,18 +251,6 @@ tdev_probe(unsigned int slot, const char *sim_args)
 	return 0;
 }
 
-static void
-tdev_hw_dma_free(struct mlx5_common_device *cdev, struct tdev_hw_dma *d)
-{
-	if (d->mkey != NULL)
-		mlx5_devx_cmd_destroy(d->mkey);
-	if (d->umem != NULL)
-		cdev->glue->devx_umem_dereg(d->umem);
-	mlx5_devx_lbqp_destroy(&d->lb);
-	free(d->stage);
-	memset(d, 0, sizeof(*d));
-}
-
 int
 tdev_remove(unsigned int slot)
 {
@@ -323,77 +297,27 @@ tdev_live(unsigned int slot)
 	return (long)st.live_objects + st.contexts;
 }
 
-/* Make @d ready for @len bytes on PD @pdn. */
-static int
-tdev_hw_dma_prepare(struct mlx5_common_device *cdev, struct tdev_hw_dma *d,
-		    uint32_t pdn, size_t len)
-{
-	size_t cap = RTE_ALIGN_CEIL(RTE_MAX(len, (size_t)65536), 4096);
-	struct mlx5_devx_mkey_attr attr = {
-		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
-		.pd = pdn,
-		.lr = true, .lw = true, .rr = true, .rw = true,
-		.log_page_size = 12,
-	};
-	int ret;
-
-	d->pdn = pdn;
-	ret = mlx5_devx_lbqp_create(cdev, &d->lb, pdn);
-	if (ret != 0)
-		return ret;
-	d->stage = aligned_alloc(4096, cap);
-	if (d->stage == NULL)
-		return -ENOMEM;
-	d->umem = cdev->glue->devx_umem_reg(cdev->ctx, d->stage, cap,
-					    IBV_ACCESS_LOCAL_WRITE |
-					    IBV_ACCESS_REMOTE_READ |
-					    IBV_ACCESS_REMOTE_WRITE);
-	if (d->umem == NULL)
-		return -errno;
-	attr.addr = (uintptr_t)d->stage;
-	attr.size = cap;
-	attr.umem_id = d->umem->umem_id;
-	d->mkey = mlx5_devx_cmd_mkey_create(cdev, &attr);
-	if (d->mkey == NULL)
-		return -rte_errno;
-	d->cap = cap;
-	return 0;
-}
-
 /*
- * A real device reaches (key, addr) as the local key of a loopback QP of
- * PD @pdn: reading it is an RDMA write to the staging buffer, writing it
- * an RDMA read from there. An error completion is -EIO with its syndrome.
- * The QP, staging buffer and mkey live for the call only, so that a case's
- * live-object counts (emulate mode) see none of them.
+ * A real device reaches (key, addr) as the local key of an RDMA on a
+ * loopback QP of PD @pdn (mlx5_devx_lbqp_copy()). The QP and its staging
+ * buffer live for the call only, so that a case's live-object counts
+ * (emulate mode) see none of them.
  */
 static int
 tdev_hw_access(struct tdev_slot *s, uint32_t pdn, uint32_t key,
 	       uint64_t addr, void *buf, size_t len, bool to_memory,
 	       uint8_t *cqe_syndrome)
 {
-	struct mlx5_common_device *cdev = s->cdev;
-	struct tdev_hw_dma tmp, *d = &tmp;
+	struct mlx5_devx_lbqp lb;
 	int ret;
 
-	if (len == 0)
-		return 0; /* Nothing to move (an RDMA of 0 bytes has no SGE). */
 	if (len > (UINT32_C(1) << 30))
 		return -EMSGSIZE;
-	memset(&tmp, 0, sizeof(tmp));
-	ret = tdev_hw_dma_prepare(cdev, d, pdn, len);
-	if (ret == 0) {
-		if (to_memory)
-			memcpy(d->stage, buf, len);
-		ret = mlx5_devx_lbqp_rdma(&d->lb, to_memory ?
-					  MLX5_OPCODE_RDMA_READ :
-					  MLX5_OPCODE_RDMA_WRITE, key, addr,
-					  d->mkey->id, (uintptr_t)d->stage,
-					  (uint32_t)len, cqe_syndrome);
-		if (ret == 0 && !to_memory)
-			memcpy(buf, d->stage, len);
-	}
-	tdev_hw_dma_free(cdev, d);
+	ret = mlx5_devx_lbqp_create(s->cdev, &lb, pdn);
+	if (ret == 0)
+		ret = mlx5_devx_lbqp_copy(&lb, key, addr, buf, len, to_memory,
+					  cqe_syndrome);
+	mlx5_devx_lbqp_destroy(&lb);
 	return ret;
 }
 

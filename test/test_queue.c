@@ -235,34 +235,55 @@ q_raw_put(struct q_raw *r)
 		mlx5_uar_release(cdev, &r->uar);
 }
 
-/* Post one WQE (NOP, or an RDMA write of 16 bytes with @lkey). */
+/*
+ * Post one WQE: a NOP, or an RDMA WRITE to (@rkey, @raddr) gathering @n
+ * pieces of 16 bytes with @lkey at @src, @src + 32, ...; a WQE of several
+ * blocks is written block by block, across the end of the ring if need be.
+ */
 static void
-q_post(struct q_raw *r, uint8_t opcode, bool signaled, uint32_t lkey,
-       uint64_t addr, uint32_t rkey)
+q_post_wqe(struct q_raw *r, uint8_t opcode, bool signaled, unsigned int n,
+	   uint32_t lkey, uint64_t src, uint32_t rkey, uint64_t raddr)
 {
 	struct mlx5_devx_qp *qp = &r->qp;
-	uint8_t *wqe = qp->sq + (size_t)(qp->sq_pi &
-		((1u << qp->log_sq_size) - 1)) * MLX5_SEND_WQE_BB;
+	uint32_t size = 1u << qp->log_sq_size;
+	uint8_t wqe[4 * MLX5_SEND_WQE_BB];
 	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
 	struct mlx5_wqe_raddr_seg *rs = (void *)(ctrl + 1);
 	struct mlx5_wqe_data_seg *ds = (void *)(rs + 1);
-	uint32_t nds = opcode == MLX5_OPCODE_NOP ? 1 : 3;
+	uint32_t nds = opcode == MLX5_OPCODE_NOP ? 1 : 2 + n;
+	uint32_t bbs = (nds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	uint16_t first = qp->sq_pi;
 
-	memset(wqe, 0, MLX5_SEND_WQE_BB);
-	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)qp->sq_pi << 8 |
+	memset(wqe, 0, sizeof(wqe));
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)first << 8 |
 						  opcode);
 	ctrl->qpn_ds = rte_cpu_to_be_32(qp->obj->id << 8 | nds);
 	ctrl->fm_ce_se = signaled ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
 	if (opcode != MLX5_OPCODE_NOP) {
-		rs->raddr = rte_cpu_to_be_64(addr);
+		rs->raddr = rte_cpu_to_be_64(raddr);
 		rs->rkey = rte_cpu_to_be_32(rkey);
-		ds->byte_count = rte_cpu_to_be_32(16);
-		ds->lkey = rte_cpu_to_be_32(lkey);
-		ds->addr = rte_cpu_to_be_64(addr);
+		for (unsigned int i = 0; i < n; i++) {
+			ds[i].byte_count = rte_cpu_to_be_32(16);
+			ds[i].lkey = rte_cpu_to_be_32(lkey);
+			ds[i].addr = rte_cpu_to_be_64(src + 32 * i);
+		}
 	}
-	qp->sq_pi++;
+	for (uint32_t b = 0; b < bbs; b++)
+		memcpy(qp->sq + (size_t)((first + b) & (size - 1)) *
+		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	qp->sq_pi += bbs;
 	mlx5_doorbell_ring(qp->uar, &qp->db_rec[MLX5_SND_DBR], qp->sq_pi,
-			   ctrl);
+			   qp->sq + (size_t)(first & (size - 1)) *
+			   MLX5_SEND_WQE_BB);
+}
+
+/* Post a NOP, or an RDMA write of 16 bytes at @addr to itself. */
+static void
+q_post(struct q_raw *r, uint8_t opcode, bool signaled, uint32_t lkey,
+       uint64_t addr, uint32_t rkey)
+{
+	q_post_wqe(r, opcode, signaled, 1, lkey, addr, rkey, addr);
 }
 
 /* Poll one CQE: its status, opcode, syndrome and WQE counter. */
@@ -556,42 +577,6 @@ test_reclaim_at_remove(void)
 	return TEST_SUCCESS;
 }
 
-/* An RDMA write gathering @n pieces of 16 bytes: a WQE of several blocks. */
-static void
-q_post_gather(struct q_raw *r, unsigned int n, uint32_t lkey,
-	      const uint8_t *src, uint32_t rkey, uint64_t dst)
-{
-	struct mlx5_devx_qp *qp = &r->qp;
-	uint32_t size = 1u << qp->log_sq_size;
-	uint8_t wqe[4 * MLX5_SEND_WQE_BB];
-	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
-	struct mlx5_wqe_raddr_seg *rs = (void *)(ctrl + 1);
-	struct mlx5_wqe_data_seg *ds = (void *)(rs + 1);
-	uint32_t nds = 2 + n, bbs = (nds * 16 + 63) / 64;
-
-	memset(wqe, 0, sizeof(wqe));
-	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)qp->sq_pi << 8 |
-						  MLX5_OPCODE_RDMA_WRITE);
-	ctrl->qpn_ds = rte_cpu_to_be_32(qp->obj->id << 8 | nds);
-	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-	rs->raddr = rte_cpu_to_be_64(dst);
-	rs->rkey = rte_cpu_to_be_32(rkey);
-	for (unsigned int i = 0; i < n; i++) {
-		ds[i].byte_count = rte_cpu_to_be_32(16);
-		ds[i].lkey = rte_cpu_to_be_32(lkey);
-		ds[i].addr = rte_cpu_to_be_64((uintptr_t)src + 32 * i);
-	}
-	/* Block by block: the WQE may wrap around the ring. */
-	for (uint32_t b = 0; b < bbs; b++)
-		memcpy(qp->sq + (size_t)((qp->sq_pi + b) & (size - 1)) *
-		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
-		       MLX5_SEND_WQE_BB);
-	qp->sq_pi += bbs;
-	mlx5_doorbell_ring(qp->uar, &qp->db_rec[MLX5_SND_DBR], qp->sq_pi,
-			   qp->sq + (size_t)((qp->sq_pi - bbs) & (size - 1)) *
-			   MLX5_SEND_WQE_BB);
-}
-
 static int
 test_multi_block_wqe(void)
 {
@@ -616,8 +601,9 @@ test_multi_block_wqe(void)
 		q_post(&r, MLX5_OPCODE_NOP, false, 0, 0, 0);
 		expect += 3;
 		/* 2 + 6 segments = 128 bytes: two blocks. */
-		q_post_gather(&r, 6, a.mr->lkey, a.va, a.mr->rkey,
-			      (uintptr_t)a.va + 4096);
+		q_post_wqe(&r, MLX5_OPCODE_RDMA_WRITE, true, 6, a.mr->lkey,
+			   (uintptr_t)a.va, a.mr->rkey,
+			   (uintptr_t)a.va + 4096);
 		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
 				  MLX5_CQE_STATUS_SW_OWN, "round %d", round);
 		TEST_ASSERT_EQUAL(ctr, expect, "the WQE's index");

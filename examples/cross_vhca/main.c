@@ -74,67 +74,35 @@ find_or_probe(const char *name, const char *args)
 	return dev;
 }
 
-/* The DPU's device: a loopback QP and a staging buffer of the DPU's PD. */
-static struct {
-	struct mlx5_devx_lbqp lb;
-	uint8_t *stage;
-	struct ibv_mr *mr;
-	struct mlx5_common_device *cdev;
-} dpu_dev;
-
-#define STAGE_LEN 4096
+/* The DPU's device: a loopback QP of the DPU's PD. */
+static struct mlx5_devx_lbqp dpu_lb;
 
 static int
 dpu_dev_init(struct rte_device *dpu)
 {
 	struct mlx5_common_device *cdev = mlx5_common_dev_get(dpu);
 
-	if (cdev == NULL || mlx5_devx_lbqp_create(cdev, &dpu_dev.lb,
-						  cdev->pdn) != 0)
-		return -1;
-	dpu_dev.cdev = cdev;
-	dpu_dev.stage = aligned_alloc(4096, STAGE_LEN);
-	if (dpu_dev.stage != NULL)
-		dpu_dev.mr = cdev->glue->reg_mr(cdev->pd, dpu_dev.stage,
-						STAGE_LEN,
-						IBV_ACCESS_LOCAL_WRITE |
-						IBV_ACCESS_REMOTE_READ |
-						IBV_ACCESS_REMOTE_WRITE);
-	return dpu_dev.mr != NULL ? 0 : -1;
+	return cdev != NULL &&
+	       mlx5_devx_lbqp_create(cdev, &dpu_lb, cdev->pdn) == 0 ? 0 : -1;
 }
 
 static void
 dpu_dev_fini(void)
 {
-	if (dpu_dev.mr != NULL)
-		dpu_dev.cdev->glue->dereg_mr(dpu_dev.mr);
-	free(dpu_dev.stage);
-	mlx5_devx_lbqp_destroy(&dpu_dev.lb);
+	mlx5_devx_lbqp_destroy(&dpu_lb);
 }
 
 /*
  * The DPU's device moves bytes through a key, as a queue of its would:
- * writing host memory is an RDMA read from the staging buffer into the
- * key, reading it an RDMA write from the key to the staging buffer.
+ * the key is the local key of an RDMA on the loopback QP
+ * (mlx5_devx_lbqp_copy()).
  */
 static int
 dpu_dma(rte_iova_t iova, void *addr, void *buf, size_t len, bool write,
 	uint8_t *syndrome)
 {
-	uint32_t key = rte_pmd_mlx5_iova_to_mkey(iova);
-	int ret;
-
-	if (len > STAGE_LEN)
-		return -EINVAL;
-	if (write)
-		memcpy(dpu_dev.stage, buf, len);
-	ret = mlx5_devx_lbqp_rdma(&dpu_dev.lb, write ? MLX5_OPCODE_RDMA_READ :
-				  MLX5_OPCODE_RDMA_WRITE, key,
-				  (uintptr_t)addr, dpu_dev.mr->rkey,
-				  (uintptr_t)dpu_dev.stage, len, syndrome);
-	if (ret == 0 && !write)
-		memcpy(buf, dpu_dev.stage, len);
-	return ret;
+	return mlx5_devx_lbqp_copy(&dpu_lb, rte_pmd_mlx5_iova_to_mkey(iova),
+				   (uintptr_t)addr, buf, len, write, syndrome);
 }
 
 static void

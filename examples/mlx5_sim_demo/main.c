@@ -73,62 +73,43 @@ show_caps(const struct mlx5_common_device *cdev)
 }
 
 /*
- * The device's hands: a loopback QP and a staging buffer it reads from and
- * writes to by RDMA, so that the keys under test are the QP's local keys.
+ * The device's hands: a loopback QP whose copies use the keys under test
+ * as local keys (an RDMA READ from its staging buffer writes through the
+ * key, an RDMA WRITE to it reads).
  */
 struct demo_dma {
 	struct mlx5_devx_lbqp lb;
-	char *stage;
-	struct ibv_mr *mr;
 };
-
-#define DEMO_STAGE_LEN 4096
 
 static void
 demo_dma_init(struct mlx5_common_device *cdev, struct demo_dma *d)
 {
 	CHECK(mlx5_devx_lbqp_create(cdev, &d->lb, cdev->pdn) == 0,
 	      "loopback QP");
-	d->stage = aligned_alloc(4096, DEMO_STAGE_LEN);
-	CHECK(d->stage != NULL, "staging buffer");
-	d->mr = cdev->glue->reg_mr(cdev->pd, d->stage, DEMO_STAGE_LEN,
-				   IBV_ACCESS_LOCAL_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_WRITE);
-	CHECK(d->mr != NULL, "staging MR");
 }
 
 static void
-demo_dma_fini(struct mlx5_common_device *cdev, struct demo_dma *d)
+demo_dma_fini(struct demo_dma *d)
 {
-	CHECK(cdev->glue->dereg_mr(d->mr) == 0, "staging MR");
-	free(d->stage);
-	mlx5_devx_lbqp_destroy(&d->lb);
+	CHECK(mlx5_devx_lbqp_destroy(&d->lb) == 0, "loopback QP");
 }
 
-/* The device writes @len bytes of @src at (@key, @addr): an RDMA read. */
+/* The device writes @len bytes of @src at (@key, @addr). */
 static int
 demo_dev_write(struct demo_dma *d, uint32_t key, uint64_t addr,
 	       const void *src, uint32_t len, uint8_t *syndrome)
 {
-	memcpy(d->stage, src, len);
-	return mlx5_devx_lbqp_rdma(&d->lb, MLX5_OPCODE_RDMA_READ, key, addr,
-				   d->mr->rkey, (uintptr_t)d->stage, len,
-				   syndrome);
+	return mlx5_devx_lbqp_copy(&d->lb, key, addr, (void *)(uintptr_t)src,
+				   len, true, syndrome);
 }
 
-/* The device reads @len bytes at (@key, @addr) into @dst: an RDMA write. */
+/* The device reads @len bytes at (@key, @addr) into @dst. */
 static int
 demo_dev_read(struct demo_dma *d, uint32_t key, uint64_t addr, void *dst,
 	      uint32_t len, uint8_t *syndrome)
 {
-	int ret = mlx5_devx_lbqp_rdma(&d->lb, MLX5_OPCODE_RDMA_WRITE, key,
-				      addr, d->mr->rkey, (uintptr_t)d->stage,
-				      len, syndrome);
-
-	if (ret == 0)
-		memcpy(dst, d->stage, len);
-	return ret;
+	return mlx5_devx_lbqp_copy(&d->lb, key, addr, dst, len, false,
+				   syndrome);
 }
 
 static void
@@ -300,7 +281,7 @@ main(int argc, char **argv)
 	demo_mkeys(cdev, &dma);
 	demo_pacing(cdev);
 	demo_mr(cdev, &dma);
-	demo_dma_fini(cdev, &dma);
+	demo_dma_fini(&dma);
 	CHECK(rte_vdev_uninit(DEMO_DEV) == 0, "remove");
 	printf("removed %s (the test suites check that a removal leaves the device empty)\n",
 	       DEMO_DEV);

@@ -494,6 +494,7 @@ mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
 		return -ENOTSUP;
 	}
 	lb->cdev = cdev;
+	lb->pd = pd;
 	ret = mlx5_uar_prepare(cdev, &lb->uar);
 	if (ret != 0)
 		return ret;
@@ -514,13 +515,41 @@ error:
 	return ret;
 }
 
+/* Release the staging buffer of mlx5_devx_lbqp_copy(). */
+static int
+mlx5_devx_lbqp_stage_free(struct mlx5_devx_lbqp *lb)
+{
+	int ret;
+
+	if (lb->stage_mkey != NULL) {
+		ret = mlx5_devx_cmd_destroy(lb->stage_mkey);
+		if (ret != 0)
+			return ret;
+		lb->stage_mkey = NULL;
+	}
+	if (lb->stage_umem != NULL) {
+		ret = lb->cdev->glue->devx_umem_dereg(lb->stage_umem);
+		if (ret != 0) {
+			rte_errno = ret;
+			return -ret;
+		}
+		lb->stage_umem = NULL;
+	}
+	mlx5_free(lb->stage);
+	lb->stage = NULL;
+	lb->stage_len = 0;
+	return 0;
+}
+
 int
 mlx5_devx_lbqp_destroy(struct mlx5_devx_lbqp *lb)
 {
 	struct mlx5_common_device *cdev = lb->cdev;
 	int ret;
 
-	ret = mlx5_devx_qp_destroy(&lb->qp);
+	ret = cdev != NULL ? mlx5_devx_lbqp_stage_free(lb) : 0;
+	if (ret == 0)
+		ret = mlx5_devx_qp_destroy(&lb->qp);
 	if (ret == 0)
 		ret = mlx5_devx_cq_destroy(&lb->cq);
 	if (ret != 0)
@@ -614,5 +643,83 @@ mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,
 		DRV_LOG(ERR, "loopback QP 0x%x: recovery failed", qp->obj->id);
 	/* Completions of the old queue never come after a reset. */
 	rte_errno = -ret;
+	return ret;
+}
+
+/* A staging buffer of at least @len bytes, readable and writable remotely. */
+static int
+mlx5_devx_lbqp_stage(struct mlx5_devx_lbqp *lb, size_t len)
+{
+	struct mlx5_common_device *cdev = lb->cdev;
+	size_t cap = RTE_ALIGN_CEIL(RTE_MAX(len, (size_t)65536),
+				    MLX5_DEVX_RING_ALIGN);
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.pd = lb->pd,
+		.lr = true, .lw = true, .rr = true, .rw = true,
+		.log_page_size = 12,
+		.size = cap,
+	};
+	int ret;
+
+	if (lb->stage_len >= len)
+		return 0;
+	ret = mlx5_devx_lbqp_stage_free(lb);
+	if (ret != 0)
+		return ret;
+	lb->stage = mlx5_malloc(cdev, MLX5_MEM_ZERO, cap, MLX5_DEVX_RING_ALIGN,
+				SOCKET_ID_ANY);
+	if (lb->stage == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	errno = 0;
+	lb->stage_umem = cdev->glue->devx_umem_reg(cdev->ctx, lb->stage, cap,
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+		IBV_ACCESS_REMOTE_WRITE);
+	if (lb->stage_umem == NULL) {
+		ret = -(errno != 0 ? errno : ENOMEM);
+		goto error;
+	}
+	attr.addr = (uintptr_t)lb->stage;
+	attr.umem_id = lb->stage_umem->umem_id;
+	lb->stage_mkey = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	if (lb->stage_mkey == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	lb->stage_len = cap;
+	return 0;
+error:
+	mlx5_devx_lbqp_stage_free(lb);
+	rte_errno = -ret;
+	return ret;
+}
+
+int
+mlx5_devx_lbqp_copy(struct mlx5_devx_lbqp *lb, uint32_t key, uint64_t addr,
+		    void *buf, size_t len, bool to_memory, uint8_t *syndrome)
+{
+	int ret;
+
+	if (syndrome != NULL)
+		*syndrome = 0;
+	if (len == 0)
+		return 0;
+	if (len > (UINT32_C(1) << 30)) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	ret = mlx5_devx_lbqp_stage(lb, len);
+	if (ret != 0)
+		return ret;
+	if (to_memory)
+		memcpy(lb->stage, buf, len);
+	ret = mlx5_devx_lbqp_rdma(lb, to_memory ? MLX5_OPCODE_RDMA_READ :
+				  MLX5_OPCODE_RDMA_WRITE, key, addr,
+				  lb->stage_mkey->id, (uintptr_t)lb->stage,
+				  (uint32_t)len, syndrome);
+	if (ret == 0 && !to_memory)
+		memcpy(buf, lb->stage, len);
 	return ret;
 }

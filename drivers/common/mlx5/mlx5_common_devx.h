@@ -259,9 +259,15 @@ int mlx5_devx_rq_destroy(struct mlx5_devx_rq *rq);
 /* A loopback QP and its CQ: synchronous RDMA between keys of one PD. */
 struct mlx5_devx_lbqp {
 	struct mlx5_common_device *cdev;
+	uint32_t pd;
 	struct mlx5_uar uar;
 	struct mlx5_devx_cq cq;
 	struct mlx5_devx_qp qp;
+	/* mlx5_devx_lbqp_copy()'s staging buffer, a DEVX mkey of the PD. */
+	uint8_t *stage;
+	size_t stage_len;
+	struct mlx5dv_devx_umem *stage_umem;
+	struct mlx5_devx_obj *stage_mkey;
 };
 
 /**
@@ -277,7 +283,7 @@ int mlx5_devx_lbqp_create(struct mlx5_common_device *cdev,
 			  struct mlx5_devx_lbqp *lb, uint32_t pd);
 
 /**
- * Destroy a loopback QP; a zeroed one is a no-op.
+ * Destroy a loopback QP (and its staging buffer); a zeroed one is a no-op.
  *
  * @return
  *   0, or a negative errno if the device refused a destroy (what it
@@ -308,5 +314,27 @@ __rte_internal
 int mlx5_devx_lbqp_rdma(struct mlx5_devx_lbqp *lb, uint8_t opcode,
 			uint32_t lkey, uint64_t laddr, uint32_t rkey,
 			uint64_t raddr, uint32_t len, uint8_t *syndrome);
+
+/**
+ * The device reads (@p to_memory false) or writes @p len bytes at
+ * (@p key, @p addr), the key used as the local key of an RDMA on the
+ * loopback QP: a write through the key is an RDMA READ from a staging
+ * buffer the call keeps (registered once, grown as needed, a DEVX mkey of
+ * the QP's PD), a read an RDMA WRITE to it. @p buf is copied to or from
+ * the staging buffer. What a key allows the device, tested as the device
+ * does it; the examples and the test harness move bytes this way.
+ *
+ * @param[out] syndrome
+ *   As for mlx5_devx_lbqp_rdma(); may be NULL.
+ *
+ * @return
+ *   0 on success (nothing moves for @p len 0); -EIO on an error completion
+ *   (the QP is recovered); -ENOMEM, -EINVAL (more than 2^30 bytes) or the
+ *   errno of a refused staging registration; rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_lbqp_copy(struct mlx5_devx_lbqp *lb, uint32_t key,
+			uint64_t addr, void *buf, size_t len, bool to_memory,
+			uint8_t *syndrome);
 
 #endif /* MLX5_COMMON_DEVX_H_ */

@@ -277,7 +277,7 @@ sim_wqe_read(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
 void
 mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
-	struct sim_wqe *w;
+	struct sim_wqe wqe, *w = &wqe;
 	uint32_t pi;
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
@@ -286,9 +286,6 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		qp->state = MLX5_QP_STATE_ERR;
 		return;
 	}
-	w = malloc(sizeof(*w));
-	if (w == NULL)
-		return; /* Tried again at the next doorbell. */
 	pi &= 0xffff;
 	while (qp->sq_ci != pi) {
 		uint32_t bytes = 0;
@@ -334,7 +331,6 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		if (((pi - qp->sq_ci) & 0xffff) > (1u << qp->log_sq_size))
 			break;
 	}
-	free(w);
 }
 
 void
