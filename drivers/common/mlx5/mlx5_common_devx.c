@@ -411,6 +411,7 @@ mlx5_devx_rq_create(struct mlx5_common_device *cdev,
 		.cqn = params->cqn,
 		.vsd = !params->vlan_strip,
 		.scatter_fcs = params->scatter_fcs,
+		.counter_set_id = params->counter_set_id,
 		.wq = {
 			.wq_type = MLX5_WQ_TYPE_CYCLIC,
 			.pd = params->pd,

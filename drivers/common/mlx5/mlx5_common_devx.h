@@ -199,6 +199,7 @@ struct mlx5_devx_rq_params {
 	uint32_t log_stride;       /* log2 of bytes per WQE, 4..11. */
 	bool vlan_strip;           /* Needs caps.eth.vlan_cap. */
 	bool scatter_fcs;
+	uint8_t counter_set_id;    /* Queue counter (drops), 0: none. */
 };
 
 /**

@@ -97,6 +97,9 @@ static const struct {
 	{ MLX5_CMD_OP_MODIFY_RQ, "MODIFY_RQ" },
 	{ MLX5_CMD_OP_DESTROY_RQ, "DESTROY_RQ" },
 	{ MLX5_CMD_OP_QUERY_RQ, "QUERY_RQ" },
+	{ MLX5_CMD_OP_ALLOC_Q_COUNTER, "ALLOC_Q_COUNTER" },
+	{ MLX5_CMD_OP_DEALLOC_Q_COUNTER, "DEALLOC_Q_COUNTER" },
+	{ MLX5_CMD_OP_QUERY_Q_COUNTER, "QUERY_Q_COUNTER" },
 };
 
 const char *
@@ -258,6 +261,9 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->log_max_qp_sz = MLX5_GET(cmd_hca_cap, cap, log_max_qp_sz);
 	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
+	attr->max_q_counters = MLX5_GET(cmd_hca_cap, cap, max_qp_cnt);
+	attr->modify_rq_counter_set_id = MLX5_GET(cmd_hca_cap, cap,
+						  modify_rq_counter_set_id);
 	attr->roce = MLX5_GET(cmd_hca_cap, cap, roce);
 	attr->eth.sup = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
 	attr->crypto.sup = MLX5_GET(cmd_hca_cap, cap, crypto);

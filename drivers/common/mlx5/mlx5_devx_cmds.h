@@ -75,6 +75,9 @@ struct mlx5_hca_attr {
 	uint8_t log_max_qp_sz;
 	uint8_t log_max_msg;      /* Largest message of a QP (log2 bytes). */
 	uint8_t cqe_version;
+	/* Queue counter sets (max_qp_cnt; 0: none) and MODIFY_RQ of one. */
+	uint16_t max_q_counters;
+	bool modify_rq_counter_set_id;
 	/* RoCE: force-loopback RC QPs and the QP timestamp formats. */
 	bool roce;
 	bool fl_rc_qp_when_roce_disabled;
@@ -113,6 +116,11 @@ struct mlx5_devx_mkey_attr {
 	bool lr, lw, rr, rw, atomic;
 	bool umr_en;
 	bool free;             /* Create in the free state (UMR fills it). */
+	/*
+	 * KLM mode: a crypto mkey (crypto_en, with room for a crypto BSF),
+	 * which a UMR WQE configures (mlx5_common_umr.h). Needs crypto.
+	 */
+	bool crypto_en;
 	/*
 	 * Mark the key as one that crossing mkeys of other vHCAs may target
 	 * (mkc.crossed_side_mkey); the owner also grants access with
@@ -485,6 +493,7 @@ struct mlx5_devx_wq_info {
 	uint32_t cqn;
 	uint16_t rate_index;       /* SQ only. */
 	uint32_t hw_counter;
+	uint8_t counter_set_id;    /* RQ only: its queue counter, 0: none. */
 };
 
 /**
@@ -702,5 +711,50 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 __rte_internal
 int mlx5_devx_cmd_query_dek(struct mlx5_devx_obj *dek,
 			    struct mlx5_devx_dek_info *info);
+
+/* What QUERY_Q_COUNTER tells of a counter set. */
+struct mlx5_devx_q_counter_info {
+	/*
+	 * Packets dropped at an RQ of the set for want of a posted receive
+	 * WQE (32 bits, wrapping; the PMD's imissed / rx_out_of_buffer).
+	 */
+	uint32_t out_of_buffer;
+};
+
+/**
+ * Allocate a queue counter set (ALLOC_Q_COUNTER) for RQs to name in
+ * mlx5_devx_rq_attr.counter_set_id; the object's id is the counter set id
+ * (8 bits, never 0). Destroy it with mlx5_devx_cmd_destroy() once no RQ
+ * names it.
+ *
+ * @return
+ *   The object, or NULL with rte_errno set: ENOTSUP before asking when
+ *   the device has no queue counters (max_qp_cnt 0); EAGAIN (or the
+ *   status's errno) when the device has no counter set left, the refusal
+ *   logged with its status and syndrome.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_queue_counter_alloc(struct mlx5_common_device *cdev);
+
+/**
+ * Read a counter set (QUERY_Q_COUNTER) and, with @p clear, reset it to 0
+ * in the same command (what is read is what was cleared).
+ *
+ * @param dcs
+ *   A counter set from mlx5_devx_cmd_queue_counter_alloc().
+ * @param clear
+ *   Reset the counters after reading them.
+ * @param info
+ *   Receives the counters.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   -EINVAL for a NULL argument or an object whose id cannot be a counter
+ *   set (above 255 or 0), logged; otherwise the refused command's errno.
+ */
+__rte_internal
+int mlx5_devx_cmd_queue_counter_query(struct mlx5_devx_obj *dcs, bool clear,
+				      struct mlx5_devx_q_counter_info *info);
 
 #endif /* MLX5_DEVX_CMDS_H_ */

@@ -4,8 +4,9 @@
 
 /*
  * DEVX commands of the Ethernet queue objects: transport domain, TIS, SQ
- * and RQ (create, modify, query). Rings and doorbell records are in umems
- * (wq.wq_umem_*, wq.dbr_umem_*), as for CQs and QPs.
+ * and RQ (create, modify, query), and the queue counters RQs count on.
+ * Rings and doorbell records are in umems (wq.wq_umem_*, wq.dbr_umem_*),
+ * as for CQs and QPs.
  */
 
 #include <errno.h>
@@ -198,6 +199,7 @@ mlx5_devx_cmd_query_rq(struct mlx5_devx_obj *rq,
 	info->cqn = MLX5_GET(rqc, rqc, cqn);
 	info->rate_index = 0;
 	info->hw_counter = MLX5_GET(rqc, rqc, wq.hw_counter);
+	info->counter_set_id = MLX5_GET(rqc, rqc, counter_set_id);
 	return 0;
 }
 
@@ -368,4 +370,55 @@ mlx5_devx_cmd_create_tir(struct mlx5_common_device *cdev,
 	if (tir != NULL)
 		tir->id = MLX5_GET(create_tir_out, out, tirn);
 	return tir;
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_queue_counter_alloc(struct mlx5_common_device *cdev)
+{
+	uint32_t in[MLX5_ST_SZ_DW(alloc_q_counter_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(alloc_q_counter_out)];
+	struct mlx5_devx_obj *dcs;
+
+	if (cdev->caps.max_q_counters == 0) {
+		DRV_LOG(ERR, "%s: queue counter: the device has none (max_qp_cnt 0)",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	MLX5_SET(alloc_q_counter_in, in, opcode, MLX5_CMD_OP_ALLOC_Q_COUNTER);
+	dcs = MLX5_DEVX_OBJ_CREATE(cdev, alloc_q_counter, in, out);
+	if (dcs != NULL)
+		dcs->id = MLX5_GET(alloc_q_counter_out, out, counter_set_id);
+	return dcs;
+}
+
+int
+mlx5_devx_cmd_queue_counter_query(struct mlx5_devx_obj *dcs, bool clear,
+				  struct mlx5_devx_q_counter_info *info)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_q_counter_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_q_counter_out)];
+	int ret;
+
+	if (dcs == NULL || info == NULL) {
+		DRV_LOG(ERR, "queue counter query: no %s",
+			dcs == NULL ? "counter set" : "place for the counters");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	/* counter_set_id is 8 bits and 0 means none: not a counter set. */
+	if (dcs->id == 0 || dcs->id > UINT8_MAX) {
+		DRV_LOG(ERR, "queue counter query: object id 0x%x is not a counter set id",
+			dcs->id);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	MLX5_SET(query_q_counter_in, in, opcode, MLX5_CMD_OP_QUERY_Q_COUNTER);
+	MLX5_SET(query_q_counter_in, in, clear, clear);
+	MLX5_SET(query_q_counter_in, in, counter_set_id, dcs->id);
+	ret = MLX5_DEVX_OBJ_QUERY(dcs, query_q_counter, in, out);
+	if (ret != 0)
+		return ret;
+	info->out_of_buffer = MLX5_GET(query_q_counter_out, out, out_of_buffer);
+	return 0;
 }

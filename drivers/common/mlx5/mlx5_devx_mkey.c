@@ -21,6 +21,15 @@ static int
 mlx5_devx_mkey_attr_check(struct mlx5_common_device *cdev,
 			  const struct mlx5_devx_mkey_attr *attr)
 {
+	if (attr->crypto_en &&
+	    (attr->access_mode != MLX5_MKC_ACCESS_MODE_KLM ||
+	     !cdev->caps.crypto.sup)) {
+		DRV_LOG(ERR, "mkey: crypto_en needs %s",
+			attr->access_mode != MLX5_MKC_ACCESS_MODE_KLM ?
+			"an indirect (KLM) mkey" : "a device with crypto");
+		return attr->access_mode != MLX5_MKC_ACCESS_MODE_KLM ?
+		       -EINVAL : -ENOTSUP;
+	}
 	switch (attr->access_mode) {
 	case MLX5_MKC_ACCESS_MODE_MTT:
 		if (attr->size == 0) {
@@ -87,6 +96,13 @@ mlx5_devx_mkey_fill_mkc(void *mkc, const struct mlx5_devx_mkey_attr *attr)
 		MLX5_SET64(mkc, mkc, len, attr->size);
 		MLX5_SET(mkc, mkc, translations_octword_size,
 			 RTE_ALIGN(attr->klm_num, 4));
+		if (attr->crypto_en) {
+			/* As the kernel and rdma-core make them: BSF room. */
+			MLX5_SET(mkc, mkc, crypto_en, 1);
+			MLX5_SET(mkc, mkc, bsf_en, 1);
+			MLX5_SET(mkc, mkc, bsf_octword_size,
+				 MLX5_CRYPTO_MKEY_BSF_OCTOWORDS);
+		}
 		break;
 	default:
 		MLX5_SET64(mkc, mkc, start_addr, attr->addr);

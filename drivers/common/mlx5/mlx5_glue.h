@@ -139,6 +139,73 @@ struct mlx5_glue {
 				    uint8_t *active_port_num);
 	int (*dv_modify_qp_lag_port)(struct ibv_qp *qp, uint8_t port_num);
 	int (*dv_modify_qp_udp_sport)(struct ibv_qp *qp, uint16_t udp_sport);
+
+	/*
+	 * Verbs queue objects: what the devx_qp/cq/srq/wq/ind_tbl operations
+	 * above work on. The kernel creates them; the provider library
+	 * allocates their rings. ibv_create_cq(), ibv_destroy_cq(),
+	 * ibv_create_qp_ex() (attr->comp_mask must hold IBV_QP_INIT_ATTR_PD),
+	 * ibv_modify_qp() (which also updates qp->state), ibv_destroy_qp(),
+	 * ibv_create_srq(), ibv_modify_srq(), ibv_destroy_srq(),
+	 * ibv_create_wq(), ibv_destroy_wq(), ibv_create_rwq_ind_table(),
+	 * ibv_destroy_rwq_ind_table(), and mlx5dv_init_obj() for the numbers
+	 * verbs does not show (cqn of an ibv_cq, srqn of an ibv_srq).
+	 */
+	struct ibv_cq *(*create_cq)(struct ibv_context *ctx, int cqe,
+				    void *cq_context,
+				    struct ibv_comp_channel *channel,
+				    int comp_vector);
+	int (*destroy_cq)(struct ibv_cq *cq);
+	struct ibv_qp *(*create_qp_ex)(struct ibv_context *ctx,
+				       struct ibv_qp_init_attr_ex *attr);
+	int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			 int attr_mask);
+	int (*destroy_qp)(struct ibv_qp *qp);
+	struct ibv_srq *(*create_srq)(struct ibv_pd *pd,
+				      struct ibv_srq_init_attr *attr);
+	int (*modify_srq)(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+			  int attr_mask);
+	int (*destroy_srq)(struct ibv_srq *srq);
+	struct ibv_wq *(*create_wq)(struct ibv_context *ctx,
+				    struct ibv_wq_init_attr *attr);
+	int (*destroy_wq)(struct ibv_wq *wq);
+	struct ibv_rwq_ind_table *(*create_rwq_ind_table)
+		(struct ibv_context *ctx,
+		 struct ibv_rwq_ind_table_init_attr *attr);
+	int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *ind_tbl);
+	int (*dv_init_obj)(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+	/*
+	 * Flow steering: rdma-core's mlx5dv flow API on the NIC receive
+	 * table. A matcher holds a priority and a mask (fte_match_param
+	 * layout), a rule a value and its actions (here: one
+	 * MLX5DV_FLOW_ACTION_DEST_DEVX to a DEVX TIR). destroy_flow is
+	 * ibv_destroy_flow().
+	 */
+	struct mlx5dv_flow_matcher *(*dv_create_flow_matcher)
+		(struct ibv_context *ctx,
+		 struct mlx5dv_flow_matcher_attr *attr);
+	int (*dv_destroy_flow_matcher)(struct mlx5dv_flow_matcher *matcher);
+	struct ibv_flow *(*dv_create_flow)
+		(struct mlx5dv_flow_matcher *matcher,
+		 struct mlx5dv_flow_match_parameters *match_value,
+		 size_t num_actions,
+		 struct mlx5dv_flow_action_attr actions_attr[]);
+	int (*destroy_flow)(struct ibv_flow *flow);
+
+	/*
+	 * Port attributes, outside rdma-core: the port's network device on
+	 * Linux (its MTU, ethtool link speed and running state), the port
+	 * model on the software device. @port counts from 1; @mtu is the
+	 * network MTU (without L2 header); a speed of 0 is unknown. Each
+	 * returns 0 or a positive errno.
+	 */
+	int (*port_link_get)(struct ibv_context *ctx, uint8_t port,
+			     uint32_t *speed_mbps, uint16_t *mtu, int *up);
+	int (*port_mtu_set)(struct ibv_context *ctx, uint8_t port,
+			    uint16_t mtu);
+	int (*port_speed_set)(struct ibv_context *ctx, uint8_t port,
+			      uint32_t speed_mbps);
 };
 
 #endif /* MLX5_GLUE_H_ */

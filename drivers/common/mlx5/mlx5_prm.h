@@ -213,5 +213,8 @@ struct mlx5_ifc_empty_out_bits {
 #include "mlx5_prm_pp.h"
 #include "mlx5_prm_queue.h"
 #include "mlx5_prm_eth.h"
+#include "mlx5_prm_rx.h"
+#include "mlx5_prm_verbs.h"
+#include "mlx5_prm_umr.h"
 
 #endif /* MLX5_PRM_H_ */

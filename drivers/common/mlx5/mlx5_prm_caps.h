@@ -42,7 +42,14 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 dump_fill_mkey[0x1];
 	u8 reserved_at_f9[0x20];
 	u8 null_mkey[0x1];
-	u8 reserved_at_11a[0xa9];
+	u8 reserved_at_11a[0x37];
+	u8 rts2rts_qp_udp_sport[0x1];
+	u8 rts2rts_lag_tx_port_affinity[0x1];
+	u8 reserved_at_153[0x31];
+	u8 modify_rq_counter_set_id[0x1];
+	u8 reserved_at_185[0x1];
+	u8 max_qp_cnt[0xa];        /* Queue counter sets. */
+	u8 reserved_at_190[0x33];
 	u8 log_max_msg[0x5];
 	u8 reserved_at_1c8[0x34];
 	u8 cqe_version[0x4];
@@ -52,7 +59,11 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 roce[0x1];
 	u8 reserved_at_21e[0x2a];
 	u8 fl_rc_qp_when_roce_disabled[0x1];
-	u8 reserved_at_249[0x1a8];
+	u8 reserved_at_249[0x2f];
+	u8 lag_tx_port_affinity[0x1];
+	u8 reserved_at_279[0x3];
+	u8 num_lag_ports[0x4];
+	u8 reserved_at_280[0x171];
 	u8 aes_xts_single_block_le_tweak[0x1];
 	u8 aes_xts_multi_block_be_tweak[0x1];
 	u8 reserved_at_3f3[0xd];

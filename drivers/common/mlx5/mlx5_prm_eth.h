@@ -304,4 +304,71 @@ struct mlx5_ifc_create_tir_out_bits {
 	u8 icm_address_31_0[0x20];
 };
 
+/*
+ * Queue counters (counter sets): ALLOC/DEALLOC/QUERY_Q_COUNTER. An RQ
+ * counts on the set its rqc.counter_set_id names (0: none); for Ethernet
+ * the set's out_of_buffer counts the packets dropped for want of a posted
+ * receive WQE. The other counters of query_q_counter_out are the RDMA
+ * transport's (requests, retries, NAKs, error CQEs of QPs).
+ */
+enum mlx5_qcnt_cmd_opcode {
+	MLX5_CMD_OP_ALLOC_Q_COUNTER = 0x771,
+	MLX5_CMD_OP_DEALLOC_Q_COUNTER = 0x772,
+	MLX5_CMD_OP_QUERY_Q_COUNTER = 0x773,
+};
+
+/* modify_rq_in.modify_bitmask: a new rqc.counter_set_id. */
+#define MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_RQ_COUNTER_SET_ID (UINT64_C(1) << 3)
+
+struct mlx5_ifc_alloc_q_counter_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x40];
+};
+
+struct mlx5_ifc_alloc_q_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x18];
+	u8 counter_set_id[0x8];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_dealloc_q_counter_in_bits {
+	u8 opcode[0x10];
+	u8 reserved_at_10[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x18];
+	u8 counter_set_id[0x8];
+	u8 reserved_at_60[0x20];
+};
+
+MLX5_IFC_STATUS_OUT(dealloc_q_counter_out);
+
+/* clear: the counters read are reset to 0 by the same command. */
+struct mlx5_ifc_query_q_counter_in_bits {
+	u8 opcode[0x10];
+	u8 reserved_at_10[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x80];
+	u8 clear[0x1];
+	u8 reserved_at_c1[0x1f];
+	u8 reserved_at_e0[0x18];
+	u8 counter_set_id[0x8];
+};
+
+struct mlx5_ifc_query_q_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x140];
+	u8 out_of_buffer[0x20];
+	u8 reserved_at_1a0[0x660];
+};
+
 #endif /* MLX5_PRM_ETH_H_ */

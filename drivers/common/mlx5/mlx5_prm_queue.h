@@ -342,7 +342,21 @@ struct mlx5_ifc_create_qp_out_bits {
 MLX5_IFC_QP_MODIFY_IN(rst2init_qp_in);
 MLX5_IFC_QP_MODIFY_IN(init2rtr_qp_in);
 MLX5_IFC_QP_MODIFY_IN(rtr2rts_qp_in);
-MLX5_IFC_QP_MODIFY_IN(rts2rts_qp_in);
+/* RTS2RTS also takes the upper optional-parameter mask (UDP sport). */
+struct mlx5_ifc_rts2rts_qp_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x8];
+	u8 qpn[0x18];
+	u8 reserved_at_60[0x20];
+	u8 opt_param_mask[0x20];
+	u8 reserved_at_a0[0x20];
+	struct mlx5_ifc_qpc_bits qpc;
+	u8 reserved_at_800[0x40];
+	u8 opt_param_mask_95_32[0x40];
+};
 MLX5_IFC_NAME_ONE_IN(qp_2err_in, qpn);
 MLX5_IFC_NAME_ONE_IN(qp_2rst_in, qpn);
 MLX5_IFC_NAME_ONE_IN(destroy_qp_in, qpn);

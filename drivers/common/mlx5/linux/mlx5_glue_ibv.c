@@ -8,15 +8,28 @@
  * own, unchanged. Where the prototypes already match, the table points at
  * rdma-core directly (the compiler checks the types); a wrapper exists only
  * where the call shape differs (query_pdn) or where rdma-core's header
- * routes the call through an inline helper (reg_mr, query_device_ex).
+ * routes the call through an inline helper (reg_mr, query_device_ex,
+ * create_qp_ex, the WQ and indirection-table calls).
  *
  * This file is compiled into the common library (-Dibverbs_link=shared) or
  * alone into the glue module (-Dibverbs_link=dlopen). It must therefore not
  * call DPDK: the module links rdma-core only.
  */
 
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 
 #include "mlx5_os_glue.h"
 
@@ -95,6 +108,164 @@ mlx5_ibv_query_device_ex(struct ibv_context *ctx,
 	return ibv_query_device_ex(ctx, input, attr);
 }
 
+/*
+ * The verbs calls rdma-core's header makes inline (dispatching through the
+ * context's operations): one wrapper each, same prototype.
+ */
+static struct ibv_qp *
+mlx5_ibv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
+{
+	return ibv_create_qp_ex(ctx, attr);
+}
+
+static struct ibv_wq *
+mlx5_ibv_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
+{
+	return ibv_create_wq(ctx, attr);
+}
+
+static int
+mlx5_ibv_destroy_wq(struct ibv_wq *wq)
+{
+	return ibv_destroy_wq(wq);
+}
+
+static struct ibv_rwq_ind_table *
+mlx5_ibv_create_rwq_ind_table(struct ibv_context *ctx,
+			      struct ibv_rwq_ind_table_init_attr *attr)
+{
+	return ibv_create_rwq_ind_table(ctx, attr);
+}
+
+static int
+mlx5_ibv_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl)
+{
+	return ibv_destroy_rwq_ind_table(ind_tbl);
+}
+
+static int
+mlx5_ibv_destroy_flow(struct ibv_flow *flow)
+{
+	return ibv_destroy_flow(flow);
+}
+
+/*
+ * The network device of port @port of an RDMA device: the entry of
+ * /sys/class/infiniband/<dev>/device/net/ whose dev_port is port - 1 (a
+ * single netdev of a one-port function has dev_port 0). Copies its name
+ * into @ifname; 0 or a positive errno.
+ */
+static int
+mlx5_netdev_name(struct ibv_context *ctx, uint8_t port, char *ifname)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	int ret = ENODEV;
+	DIR *dir;
+
+	if (port == 0)
+		return EINVAL;
+	snprintf(path, sizeof(path), "%s/device/net", ctx->device->ibdev_path);
+	dir = opendir(path);
+	if (dir == NULL)
+		return ENODEV;
+	while ((e = readdir(dir)) != NULL) {
+		unsigned int dev_port = 0;
+		FILE *f;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= IFNAMSIZ)
+			continue;
+		snprintf(path, sizeof(path), "%s/device/net/%s/dev_port",
+			 ctx->device->ibdev_path, e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fscanf(f, "%u", &dev_port) != 1)
+			dev_port = UINT_MAX;
+		fclose(f);
+		if (dev_port == port - 1u) {
+			snprintf(ifname, IFNAMSIZ, "%s", e->d_name);
+			ret = 0;
+			break;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* An interface ioctl on the netdev of @port; 0 or a positive errno. */
+static int
+mlx5_netdev_ioctl(struct ibv_context *ctx, uint8_t port, unsigned long req,
+		  struct ifreq *ifr)
+{
+	int fd, ret;
+
+	ret = mlx5_netdev_name(ctx, port, ifr->ifr_name);
+	if (ret != 0)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	ret = ioctl(fd, req, ifr) < 0 ? errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int
+mlx5_netdev_link_get(struct ibv_context *ctx, uint8_t port,
+		     uint32_t *speed_mbps, uint16_t *mtu, int *up)
+{
+	struct ethtool_cmd ecmd = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr;
+	uint32_t speed;
+	int ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ret = mlx5_netdev_ioctl(ctx, port, SIOCGIFMTU, &ifr);
+	if (ret != 0)
+		return ret;
+	*mtu = (uint16_t)ifr.ifr_mtu;
+	ret = mlx5_netdev_ioctl(ctx, port, SIOCGIFFLAGS, &ifr);
+	if (ret != 0)
+		return ret;
+	*up = (ifr.ifr_flags & IFF_RUNNING) != 0;
+	ifr.ifr_data = (void *)&ecmd;
+	speed = mlx5_netdev_ioctl(ctx, port, SIOCETHTOOL, &ifr) == 0 ?
+		ethtool_cmd_speed(&ecmd) : 0;
+	*speed_mbps = speed == (uint32_t)SPEED_UNKNOWN ? 0 : speed;
+	return 0;
+}
+
+static int
+mlx5_netdev_mtu_set(struct ibv_context *ctx, uint8_t port, uint16_t mtu)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_mtu = mtu;
+	return mlx5_netdev_ioctl(ctx, port, SIOCSIFMTU, &ifr);
+}
+
+/* A forced speed (autonegotiation off), as `ethtool -s speed` sets it. */
+static int
+mlx5_netdev_speed_set(struct ibv_context *ctx, uint8_t port,
+		      uint32_t speed_mbps)
+{
+	struct ethtool_cmd ecmd = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr;
+	int ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_data = (void *)&ecmd;
+	ret = mlx5_netdev_ioctl(ctx, port, SIOCETHTOOL, &ifr);
+	if (ret != 0)
+		return ret;
+	ecmd.cmd = ETHTOOL_SSET;
+	ecmd.autoneg = AUTONEG_DISABLE;
+	ethtool_cmd_speed_set(&ecmd, speed_mbps);
+	return mlx5_netdev_ioctl(ctx, port, SIOCETHTOOL, &ifr);
+}
+
 const char mlx5_ibv_glue_version[] = MLX5_GLUE_VERSION;
 
 const struct mlx5_glue mlx5_ibv_glue = {
@@ -154,4 +325,30 @@ const struct mlx5_glue mlx5_ibv_glue = {
 	.dv_query_qp_lag_port = mlx5dv_query_qp_lag_port,
 	.dv_modify_qp_lag_port = mlx5dv_modify_qp_lag_port,
 	.dv_modify_qp_udp_sport = mlx5dv_modify_qp_udp_sport,
+
+	/* Verbs queue objects. */
+	.create_cq = ibv_create_cq,
+	.destroy_cq = ibv_destroy_cq,
+	.create_qp_ex = mlx5_ibv_create_qp_ex,
+	.modify_qp = ibv_modify_qp,
+	.destroy_qp = ibv_destroy_qp,
+	.create_srq = ibv_create_srq,
+	.modify_srq = ibv_modify_srq,
+	.destroy_srq = ibv_destroy_srq,
+	.create_wq = mlx5_ibv_create_wq,
+	.destroy_wq = mlx5_ibv_destroy_wq,
+	.create_rwq_ind_table = mlx5_ibv_create_rwq_ind_table,
+	.destroy_rwq_ind_table = mlx5_ibv_destroy_rwq_ind_table,
+	.dv_init_obj = mlx5dv_init_obj,
+
+	/* Flow steering. */
+	.dv_create_flow_matcher = mlx5dv_create_flow_matcher,
+	.dv_destroy_flow_matcher = mlx5dv_destroy_flow_matcher,
+	.dv_create_flow = mlx5dv_create_flow,
+	.destroy_flow = mlx5_ibv_destroy_flow,
+
+	/* Port attributes: the netdev. */
+	.port_link_get = mlx5_netdev_link_get,
+	.port_mtu_set = mlx5_netdev_mtu_set,
+	.port_speed_set = mlx5_netdev_speed_set,
 };

@@ -167,6 +167,20 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_DEK_SIZE = 0x51090003,        /* BAD_PARAM */
 	MLX5_SIM_SYND_DEK_PD = 0x51090004,          /* BAD_RES */
 	MLX5_SIM_SYND_DEK_TABLE_FULL = 0x51090005,  /* NO_RESOURCES */
+	/* Queue counters. */
+	MLX5_SIM_SYND_QCNT_TABLE_FULL = 0x510a0001, /* NO_RESOURCES */
+	MLX5_SIM_SYND_QCNT_UNKNOWN = 0x510a0002,    /* BAD_RES */
+	MLX5_SIM_SYND_QCNT_BUSY = 0x510a0003,       /* BAD_RES_STATE */
+	/* Verbs queue objects: lag ports, CQ moderation, RMPs (SRQs). */
+	MLX5_SIM_SYND_VERBS_LAG_PORT = 0x51100001,  /* BAD_PARAM */
+	MLX5_SIM_SYND_VERBS_CQ_MODIFY = 0x51100002, /* BAD_PARAM */
+	MLX5_SIM_SYND_RMP_TABLE_FULL = 0x51100003,  /* NO_RESOURCES */
+	MLX5_SIM_SYND_RMP_UNKNOWN = 0x51100004,     /* BAD_RES */
+	MLX5_SIM_SYND_RMP_PARAM = 0x51100005,       /* BAD_PARAM */
+	MLX5_SIM_SYND_RMP_PD = 0x51100006,          /* BAD_RES */
+	MLX5_SIM_SYND_RMP_BITMASK = 0x51100007,     /* BAD_PARAM */
+	MLX5_SIM_SYND_RMP_STATE = 0x51100008,       /* BAD_RES_STATE */
+	MLX5_SIM_SYND_RMP_BUSY = 0x51100009,        /* BAD_RES_STATE */
 };
 
 /** Live objects and command counters of one vHCA. */
@@ -188,11 +202,39 @@ struct mlx5_sim_stats {
 	uint64_t tds;          /**< Transport domains. */
 	uint64_t rqts;         /**< RQ tables. */
 	uint64_t tirs;         /**< Transport interface receive objects. */
+	uint64_t q_counters;   /**< Queue counter sets. */
+	uint64_t flows;        /**< Steering rules (flow table entries). */
+	uint64_t srqs;         /**< Shared receive queues (verbs SRQs). */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */
 	uint64_t failed_commands; /**< Commands refused (rules or faults). */
 };
+
+/** Frame counters of a port of the software device. */
+struct mlx5_sim_port_stats {
+	uint64_t tx_frames;      /**< Frames sent out of the port. */
+	uint64_t tx_bytes;
+	uint64_t tx_link_down;   /**< Sent while the port had no cable. */
+	uint64_t rx_frames;      /**< Frames delivered to an RQ. */
+	uint64_t rx_bytes;
+	uint64_t rx_oversize;    /**< Longer than the vport's MTU allows. */
+	uint64_t rx_no_rule;     /**< No steering rule matched. */
+	uint64_t rx_self_lb;     /**< Blocked by the TIR's self-loopback block. */
+	uint64_t rx_rq_not_ready; /**< The RQ was not ready. */
+	uint64_t rx_out_of_buffer; /**< The RQ had no posted WQE. */
+	uint64_t rx_errors;      /**< Error completions of receive WQEs. */
+};
+
+/**
+ * Frame counters of port @p port (1 or 2) of a vHCA.
+ *
+ * @return
+ *   0, or -ENODEV (no such vHCA or port) with rte_errno set.
+ */
+__rte_internal
+int mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
+			struct mlx5_sim_port_stats *st);
 
 /**
  * Transfer data through the device's address translation, as a DMA engine

@@ -226,7 +226,7 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_ETH_WQ_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "log_wq_sz above 15" },
 	{ MLX5_SIM_SYND_ETH_COUNTER, MLX5_CMD_STAT_BAD_RES_ERR,
-	  "counter_set_id names a queue counter (not modelled)" },
+	  "counter_set_id is not a queue counter set of this context" },
 	{ MLX5_SIM_SYND_ETH_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
 	  "no such SQ, RQ, TIS or transport domain in this context" },
 	{ MLX5_SIM_SYND_ETH_CUR_STATE, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
@@ -261,6 +261,30 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "DEK pd is not a PD of this context" },
 	{ MLX5_SIM_SYND_DEK_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "DEK table full" },
+	{ MLX5_SIM_SYND_QCNT_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "every queue counter set of the vHCA is allocated (max_qp_cnt)" },
+	{ MLX5_SIM_SYND_QCNT_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "counter_set_id is not a queue counter set of this context" },
+	{ MLX5_SIM_SYND_QCNT_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "queue counter set still named by an RQ" },
+	{ MLX5_SIM_SYND_VERBS_LAG_PORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "lag_tx_port_affinity beyond the lag ports (RTS2RTS: 1..ports)" },
+	{ MLX5_SIM_SYND_VERBS_CQ_MODIFY, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "MODIFY_CQ other than moderation (period, count): not modelled" },
+	{ MLX5_SIM_SYND_RMP_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "QP/RQ/RMP number space full" },
+	{ MLX5_SIM_SYND_RMP_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no such RMP in this context" },
+	{ MLX5_SIM_SYND_RMP_PARAM, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "RMP context: state not RDY, or work queue type, stride or size" },
+	{ MLX5_SIM_SYND_RMP_PD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "RMP pd is not a PD of this context" },
+	{ MLX5_SIM_SYND_RMP_BITMASK, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "MODIFY_RMP of another field than lwm, or to another state" },
+	{ MLX5_SIM_SYND_RMP_STATE, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "MODIFY_RMP rmp_state is not the RMP's state" },
+	{ MLX5_SIM_SYND_RMP_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "RMP still used by a QP" },
 };
 
 static const struct mlx5_sim_rule *
@@ -435,6 +459,17 @@ sim_vhca_lookup(uint16_t card_id, uint16_t vhca_id)
 	return vhca;
 }
 
+struct mlx5_sim_vhca *
+mlx5_sim_vhca_find(uint16_t card_id, uint16_t vhca_id)
+{
+	struct mlx5_sim_vhca *vhca;
+
+	mlx5_sim_registry_lock();
+	vhca = sim_vhca_lookup(card_id, vhca_id);
+	mlx5_sim_registry_unlock();
+	return vhca;
+}
+
 /* The value of the capability devarg @bit in @caps. */
 static uint64_t
 sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
@@ -464,6 +499,12 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->cross_rule;
 	case MLX5_SIM_CAP_ALIAS_STATUS:
 		return caps->alias_status;
+	case MLX5_SIM_CAP_PORTS:
+		return caps->nports;
+	case MLX5_SIM_CAP_WIRE1:
+		return caps->wire[0];
+	case MLX5_SIM_CAP_WIRE2:
+		return caps->wire[1];
 	default:
 		return caps->crypto;
 	}
@@ -492,6 +533,9 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_SIGNATURE, "signature" },
 		{ MLX5_SIM_CAP_CROSS_RULE, "cross_rule" },
 		{ MLX5_SIM_CAP_ALIAS_STATUS, "alias_status" },
+		{ MLX5_SIM_CAP_PORTS, "ports" },
+		{ MLX5_SIM_CAP_WIRE1, "wire" },
+		{ MLX5_SIM_CAP_WIRE2, "wire2" },
 	};
 	unsigned int i;
 
@@ -554,6 +598,8 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tirs.max = MLX5_SIM_MAX_QPS;
 	vhca->tirs.next = 1;
 	vhca->next_uid = 1;
+	TAILQ_INIT(&vhca->flows);
+	mlx5_sim_ports_init(vhca);
 	vhca->ibdev.node_type = IBV_NODE_CA;
 	vhca->ibdev.transport_type = IBV_TRANSPORT_IB;
 	snprintf(vhca->ibdev.name, sizeof(vhca->ibdev.name),
@@ -601,6 +647,10 @@ mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
 		vhca = sim_vhca_new(card, vhca_id, caps);
 		if (vhca == NULL) {
 			ret = -ENOMEM;
+		} else if ((ret = mlx5_sim_ports_cable(vhca,
+							caps_given)) != 0) {
+			free(vhca->pp);
+			free(vhca);
 		} else {
 			TAILQ_INSERT_TAIL(&card->vhcas, vhca, card_next);
 			TAILQ_INSERT_TAIL(&sim_registry.vhcas, vhca, next);
@@ -751,11 +801,15 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->tds = live->tds;
 	st->rqts = live->rqts;
 	st->tirs = live->tirs;
+	st->q_counters = live->q_counters;
+	st->flows = live->flows;
+	st->srqs = live->srqs;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
 			   live->pp_entries + live->allowed + live->cqs +
 			   live->qps + live->sqs + live->rqs + live->tiss +
-			   live->tds + live->rqts + live->tirs;
+			   live->tds + live->rqts + live->tirs +
+			   live->q_counters + live->flows + live->srqs;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;

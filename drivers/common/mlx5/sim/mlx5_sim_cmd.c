@@ -116,6 +116,23 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_CMD(DESTROY_RQT, SIM_CMD_DESTROY, destroy_rqt_in, destroy_rqt_out),
 	SIM_CMD(CREATE_TIR, SIM_CMD_CREATE, create_tir_in, create_tir_out),
 	SIM_CMD(DESTROY_TIR, SIM_CMD_DESTROY, destroy_tir_in, destroy_tir_out),
+	SIM_CMD(ALLOC_Q_COUNTER, SIM_CMD_CREATE, alloc_q_counter_in,
+		alloc_q_counter_out),
+	SIM_CMD(DEALLOC_Q_COUNTER, SIM_CMD_DESTROY, dealloc_q_counter_in,
+		dealloc_q_counter_out),
+	SIM_CMD(QUERY_Q_COUNTER, SIM_CMD_QUERY, query_q_counter_in,
+		query_q_counter_out),
+	/* Verbs queue objects (mlx5_sim_verbs.c, mlx5_sim_srq.c). */
+	SIM_CMD(QUERY_RQT, SIM_CMD_QUERY, query_rqt_in, query_rqt_out),
+	SIM_CMD(MODIFY_CQ, SIM_CMD_MODIFY, modify_cq_in, modify_cq_out),
+	SIM_CMD(CREATE_RMP, SIM_CMD_KERNEL, create_rmp_in, create_rmp_out),
+	SIM_CMD(QUERY_RMP, SIM_CMD_QUERY, query_rmp_in, query_rmp_out),
+	SIM_CMD(MODIFY_RMP, SIM_CMD_MODIFY, modify_rmp_in, modify_rmp_out),
+	SIM_CMD(DESTROY_RMP, SIM_CMD_KERNEL, destroy_rmp_in, destroy_rmp_out),
+	SIM_CMD(QUERY_LAG, SIM_CMD_GENERAL, query_lag_in, query_lag_out),
+	/* Issued by the kernel for mlx5dv_create_flow()/ibv_destroy_flow(). */
+	SIM_CMD(SET_FLOW_TABLE_ENTRY, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_CMD(DELETE_FLOW_TABLE_ENTRY, SIM_CMD_KERNEL, mbox_in, mbox_out),
 };
 
 /*
@@ -353,6 +370,8 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			 MLX5_SIM_LOG_MAX_QP_SZ);
 		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
+		MLX5_SET(cmd_hca_cap, cap, max_qp_cnt, MLX5_SIM_MAX_Q_COUNTERS);
+		MLX5_SET(cmd_hca_cap, cap, modify_rq_counter_set_id, 1);
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);
 		MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
 		/*
@@ -366,6 +385,14 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 					      general_obj_types) |
 				   MLX5_GENERAL_OBJ_TYPES_CAP_DEK);
 		MLX5_SET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled, 1);
+		/* Two ports make a LAG; lag port and UDP port by RTS2RTS. */
+		MLX5_SET(cmd_hca_cap, cap, num_lag_ports,
+			 mlx5_sim_lag_ports(vhca));
+		MLX5_SET(cmd_hca_cap, cap, lag_tx_port_affinity,
+			 mlx5_sim_lag_ports(vhca) != 0);
+		MLX5_SET(cmd_hca_cap, cap, rts2rts_lag_tx_port_affinity,
+			 mlx5_sim_lag_ports(vhca) != 0);
+		MLX5_SET(cmd_hca_cap, cap, rts2rts_qp_udp_sport, 1);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_GENERAL_2:
 		if (!caps->hca_cap_2)
@@ -496,6 +523,19 @@ sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 	case MLX5_CMD_OP_CREATE_TIR:
 	case MLX5_CMD_OP_DESTROY_TIR:
 		return mlx5_sim_cmd_eth(file, opcode, in, inlen, out, obj);
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER:
+	case MLX5_CMD_OP_DEALLOC_Q_COUNTER:
+	case MLX5_CMD_OP_QUERY_Q_COUNTER:
+		return mlx5_sim_cmd_qcnt(file, opcode, in, out, obj);
+	case MLX5_CMD_OP_QUERY_RQT:
+		return mlx5_sim_rqt_query(file, in, out, outlen);
+	case MLX5_CMD_OP_MODIFY_CQ:
+		return mlx5_sim_cmd_modify_cq(file, in);
+	case MLX5_CMD_OP_QUERY_RMP:
+	case MLX5_CMD_OP_MODIFY_RMP:
+		return mlx5_sim_cmd_rmp(file, opcode, in, out);
+	case MLX5_CMD_OP_QUERY_LAG:
+		return mlx5_sim_cmd_query_lag(file, out);
 	default:
 		return MLX5_SIM_SYND_BAD_OPCODE;
 	}
@@ -746,6 +786,19 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_MODIFY_RQT:
 		return obj->kind == MLX5_SIM_OBJ_RQT &&
 		       MLX5_GET(modify_rqt_in, in, rqtn) == obj->index;
+	case MLX5_CMD_OP_QUERY_RQT:
+		return obj->kind == MLX5_SIM_OBJ_RQT &&
+		       MLX5_GET(query_rqt_in, in, rqtn) == obj->index;
+	case MLX5_CMD_OP_MODIFY_CQ:
+		return obj->kind == MLX5_SIM_OBJ_CQ &&
+		       MLX5_GET(modify_cq_in, in, cqn) == obj->index;
+	case MLX5_CMD_OP_QUERY_RMP:
+	case MLX5_CMD_OP_MODIFY_RMP:
+		return false; /* RMPs are the kernel's (verbs SRQs). */
+	case MLX5_CMD_OP_QUERY_Q_COUNTER:
+		return obj->kind == MLX5_SIM_OBJ_QCNT &&
+		       MLX5_GET(query_q_counter_in, in, counter_set_id) ==
+		       obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return (obj->kind == MLX5_SIM_OBJ_ALIAS ||
@@ -841,6 +894,12 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 		opcode = ops[obj->kind];
 		MLX5_SET(destroy_sq_in, in, opcode, opcode);
 		MLX5_SET(destroy_sq_in, in, sqn, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_QCNT) {
+		RTE_BUILD_BUG_ON(sizeof(in) <
+				 MLX5_ST_SZ_BYTES(dealloc_q_counter_in));
+		opcode = MLX5_CMD_OP_DEALLOC_Q_COUNTER;
+		MLX5_SET(dealloc_q_counter_in, in, opcode, opcode);
+		MLX5_SET(dealloc_q_counter_in, in, counter_set_id, obj->index);
 	} else if (obj->kind == MLX5_SIM_OBJ_MKEY) {
 		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
 		opcode = MLX5_CMD_OP_DESTROY_MKEY;
@@ -851,6 +910,16 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 		MLX5_SET(general_obj_in_cmd_hdr, in, opcode, opcode);
 		MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, obj->obj_type);
 		MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj->index);
+	}
+	/* A steering rule holds a reference on its destination TIR. */
+	if (obj->kind == MLX5_SIM_OBJ_TIR) {
+		bool busy;
+
+		mlx5_sim_vhca_lock(obj->file->vhca);
+		busy = mlx5_sim_tir_steered(obj->file->vhca, obj->index);
+		mlx5_sim_vhca_unlock(obj->file->vhca);
+		if (busy)
+			return EBUSY;
 	}
 	ret = sim_devx_run(obj->file, opcode, in, sizeof(in), out, sizeof(out),
 			   obj);
@@ -863,109 +932,77 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 }
 
 /*
- * Verbs queues (QP, CQ, SRQ, WQ, RSS indirection table) do not exist on the
- * sim yet: DEVX access to them and the QP lag-port/UDP-port calls are not
- * supported.
+ * devx_get_obj_id() of the kernel for the commands that work on queues:
+ * the object a mailbox names, as (creating opcode << 32 | number); 0 for
+ * a command that names none. Each names it in the 24 bits at 0x48.
  */
-
-int
-mlx5_sim_qp_query(struct ibv_qp *qp __rte_unused, const void *in __rte_unused,
-		  size_t inlen __rte_unused, void *out __rte_unused,
-		  size_t outlen __rte_unused)
+static uint64_t
+sim_cmd_obj_id(uint16_t opcode, const void *in)
 {
-	return EOPNOTSUPP;
+	uint64_t num = MLX5_GET(query_qp_in, in, qpn);
+	uint16_t create;
+
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_QP:
+	case MLX5_CMD_OP_RST2INIT_QP:
+	case MLX5_CMD_OP_INIT2RTR_QP:
+	case MLX5_CMD_OP_RTR2RTS_QP:
+	case MLX5_CMD_OP_RTS2RTS_QP:
+	case 0x506: /* SQERR2RTS_QP */
+	case 0x50e: /* INIT2INIT_QP */
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+		create = MLX5_CMD_OP_CREATE_QP;
+		break;
+	case MLX5_CMD_OP_QUERY_CQ:
+	case MLX5_CMD_OP_MODIFY_CQ:
+		create = MLX5_CMD_OP_CREATE_CQ;
+		break;
+	case MLX5_CMD_OP_QUERY_RQ:
+	case MLX5_CMD_OP_MODIFY_RQ:
+	case 0x703: /* ARM_RQ: its srq_number, taken for an RQ's */
+		create = MLX5_CMD_OP_CREATE_RQ;
+		break;
+	case MLX5_CMD_OP_QUERY_SQ:
+	case MLX5_CMD_OP_MODIFY_SQ:
+		create = MLX5_CMD_OP_CREATE_SQ;
+		break;
+	case MLX5_CMD_OP_QUERY_RMP:
+	case MLX5_CMD_OP_MODIFY_RMP:
+		create = MLX5_CMD_OP_CREATE_RMP;
+		break;
+	case 0x702: /* QUERY_SRQ: a device without ISSI 1 */
+		create = 0x700; /* CREATE_SRQ */
+		break;
+	case MLX5_CMD_OP_QUERY_RQT:
+	case MLX5_CMD_OP_MODIFY_RQT:
+		create = MLX5_CMD_OP_CREATE_RQT;
+		break;
+	default:
+		return 0;
+	}
+	return (uint64_t)create << 32 | num;
 }
 
 int
-mlx5_sim_qp_modify(struct ibv_qp *qp __rte_unused, const void *in __rte_unused,
-		   size_t inlen __rte_unused, void *out __rte_unused,
-		   size_t outlen __rte_unused)
+mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
+			uint16_t create_op, uint32_t num, const void *in,
+			size_t inlen, void *out, size_t outlen)
 {
-	return EOPNOTSUPP;
-}
+	enum sim_cmd_class cls = modify ? SIM_CMD_MODIFY : SIM_CMD_QUERY;
+	uint16_t opcode;
+	int ret;
 
-int
-mlx5_sim_cq_query(struct ibv_cq *cq __rte_unused, const void *in __rte_unused,
-		  size_t inlen __rte_unused, void *out __rte_unused,
-		  size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_cq_modify(struct ibv_cq *cq __rte_unused, const void *in __rte_unused,
-		   size_t inlen __rte_unused, void *out __rte_unused,
-		   size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_srq_query(struct ibv_srq *srq __rte_unused,
-		   const void *in __rte_unused, size_t inlen __rte_unused,
-		   void *out __rte_unused, size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_srq_modify(struct ibv_srq *srq __rte_unused,
-		    const void *in __rte_unused, size_t inlen __rte_unused,
-		    void *out __rte_unused, size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_wq_query(struct ibv_wq *wq __rte_unused, const void *in __rte_unused,
-		  size_t inlen __rte_unused, void *out __rte_unused,
-		  size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_wq_modify(struct ibv_wq *wq __rte_unused, const void *in __rte_unused,
-		   size_t inlen __rte_unused, void *out __rte_unused,
-		   size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl __rte_unused,
-		       const void *in __rte_unused, size_t inlen __rte_unused,
-		       void *out __rte_unused, size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl __rte_unused,
-			const void *in __rte_unused, size_t inlen __rte_unused,
-			void *out __rte_unused, size_t outlen __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_query_qp_lag_port(struct ibv_qp *qp __rte_unused,
-			   uint8_t *port_num __rte_unused,
-			   uint8_t *active_port_num __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_modify_qp_lag_port(struct ibv_qp *qp __rte_unused,
-			    uint8_t port_num __rte_unused)
-{
-	return EOPNOTSUPP;
-}
-
-int
-mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp __rte_unused,
-			     uint16_t udp_sport __rte_unused)
-{
-	return EOPNOTSUPP;
+	ret = sim_devx_front(file, cls, in, inlen, out, outlen, &opcode);
+	if (ret != 0)
+		return ret;
+	/* devx_is_valid_obj_id(): the handle's own object, else EINVAL. */
+	if (sim_cmd_obj_id(opcode, in) != ((uint64_t)create_op << 32 | num)) {
+		SIM_LOG(DEBUG, "%s: %s (0x%x) on a verbs object names another"
+			" object than %s 0x%x: EINVAL", file->vhca->ibdev.name,
+			mlx5_sim_opcode_name(opcode), opcode,
+			mlx5_sim_opcode_name(create_op), num);
+		return EINVAL;
+	}
+	return sim_devx_run(file, opcode, in, inlen, out, outlen, NULL);
 }

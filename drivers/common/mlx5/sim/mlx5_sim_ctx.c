@@ -122,6 +122,9 @@ sim_file_new(struct mlx5_sim_vhca *vhca, int fd)
 	TAILQ_INIT(&file->umems);
 	TAILQ_INIT(&file->uars);
 	TAILQ_INIT(&file->pps);
+	TAILQ_INIT(&file->vobjs);
+	TAILQ_INIT(&file->matchers);
+	TAILQ_INIT(&file->flows);
 	return file;
 }
 
@@ -253,6 +256,8 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 	struct mlx5_sim_pd_obj *pd_obj;
 	struct mlx5_sim_mkey *mkey;
 
+	/* Steering rules first: they name TIRs. */
+	mlx5_sim_flow_reclaim(file);
 	/*
 	 * Queues first, each pass what nothing left names: QPs and TIRs,
 	 * then RQTs and SQs, then RQs and TISes, then CQs and transport
@@ -278,6 +283,8 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 					mlx5_sim_eth_reclaim(vhca, obj);
 			}
 	}
+	/* Verbs objects after: DEVX ones may name them, not the reverse. */
+	mlx5_sim_verbs_reclaim(file);
 	/* Keys next: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
 		/* A DEVX PD goes with the file's PDs below. */
@@ -287,6 +294,9 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		if (obj->kind == MLX5_SIM_OBJ_DEK &&
 		    mlx5_sim_dek_destroy(file, obj->index) == MLX5_SIM_SYND_OK)
 			vhca->reclaimed++;
+		/* Queue counters: the RQs counting on them went above. */
+		if (obj->kind == MLX5_SIM_OBJ_QCNT)
+			mlx5_sim_qcnt_reclaim(vhca, obj);
 		if (mkey != NULL && mkey->serial == obj->serial)
 			mlx5_sim_mkey_reclaim(vhca, mkey);
 		TAILQ_REMOVE(&file->objs, obj, next);

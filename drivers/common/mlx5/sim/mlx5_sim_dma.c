@@ -11,6 +11,8 @@
  * under the fault guard (mlx5_sim_mem.c): memory the application unmapped
  * or protected after registering it ends the access with a local
  * protection error, where hardware would still reach the pinned pages.
+ * Bytes through a configured crypto mkey pass its AES-XTS block
+ * (mlx5_sim_umr.c); an unconfigured one moves nothing.
  */
 
 #include <errno.h>
@@ -172,6 +174,9 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		return -EACCES;
 	if (mkey->free)
 		return -EACCES;
+	/* A crypto key ciphers only as the key a WQE names (not nested). */
+	if (mkey->crypto_en && depth > 0)
+		return -EACCES;
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS)
 		return sim_xlate_remote(vhca, mkey, addr, len, flags, depth,
 					list);
@@ -231,10 +236,42 @@ sim_dma_copy(void *arg)
 	}
 }
 
+/*
+ * The copy of @c through crypto mkey @mkey: the bytes pass the device's
+ * AES-XTS block (mlx5_sim_umr.c) on their way, through a buffer of the
+ * device's, so that a refusal leaves both sides untouched.
+ */
+static int
+sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+	       uint64_t addr, const struct sim_dma_copy *c, size_t len)
+{
+	struct sim_dma_copy dev = *c;
+	uint8_t *cipher = malloc(len);
+	int ret;
+
+	if (cipher == NULL)
+		return -ENOMEM;
+	dev.buf = cipher;
+	if (c->to_memory) {
+		ret = mlx5_sim_crypto_apply(vhca, mkey, addr, c->buf, cipher,
+					    len, true);
+		if (ret == 0)
+			ret = mlx5_sim_guarded(sim_dma_copy, &dev);
+	} else {
+		ret = mlx5_sim_guarded(sim_dma_copy, &dev);
+		if (ret == 0)
+			ret = mlx5_sim_crypto_apply(vhca, mkey, addr, cipher,
+						    c->buf, len, false);
+	}
+	free(cipher);
+	return ret;
+}
+
 int
 mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	      uint64_t addr, void *buf, size_t len, uint32_t flags)
 {
+	const struct mlx5_sim_mkey *crypto = NULL;
 	struct sim_dma_list list = {
 		.segs = list.inl,
 		.cap = SIM_DMA_INLINE_SEGS,
@@ -249,8 +286,16 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	if (len > 0 && addr + len - 1 < addr)
 		return -EFAULT;
 	ret = sim_xlate(vhca, key, pdn, addr, len, flags, 0, &list);
+	if (ret == 0) {
+		crypto = mlx5_sim_mkey_by_key(vhca, key);
+		if (crypto != NULL && !crypto->crypto_en)
+			crypto = NULL;
+		else if (crypto != NULL)
+			ret = mlx5_sim_crypto_check(vhca, crypto, addr, len);
+	}
 	if (ret == 0 && list.num > 0)
-		ret = mlx5_sim_guarded(sim_dma_copy, &copy);
+		ret = crypto == NULL ? mlx5_sim_guarded(sim_dma_copy, &copy) :
+		      sim_dma_crypto(vhca, crypto, addr, &copy, len);
 	if (list.segs != list.inl)
 		free(list.segs);
 	if (ret < 0)

@@ -33,29 +33,15 @@
 
 #include "mlx5_sim_priv.h"
 
-#define SIM_WQEBB 64
 #define SIM_CQE_SIZE 64
 /* Largest message: 2^31 bytes (the data segment's byte count). */
 #define SIM_MAX_MSG (UINT64_C(1) << 31)
 /* Messages up to this size are staged on the stack. */
 #define SIM_STAGE_INLINE 4096
-/* A WQE holds at most 63 segments of 16 bytes (qpn_ds.ds is 6 bits). */
-#define SIM_WQE_MAX_BYTES (63 * 16)
-
-/* One send WQE as the engine read it. */
-struct sim_wqe {
-	uint8_t opcode;
-	uint16_t index;            /* wqe_index of the control segment. */
-	uint8_t ds;                /* 16-byte segments, control included. */
-	uint16_t bbs;              /* 64-byte basic blocks it spans. */
-	bool signaled;
-	const uint8_t *seg;        /* The first segment after the control. */
-	uint8_t raw[SIM_WQE_MAX_BYTES] __rte_aligned(16);
-};
 
 /* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
-static bool
-sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
+bool
+mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 {
 	uint32_t be;
 
@@ -67,8 +53,8 @@ sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 }
 
 /* The CQ a completion goes to: write one CQE, owner bit last. */
-static void
-sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+void
+mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	     const struct mlx5_cqe64 *tmpl)
 {
 	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
@@ -79,7 +65,7 @@ sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	if (cq == NULL || cq->status != 0)
 		return;
 	size = 1u << cq->log_size;
-	if (!sim_dbr_read(cq->dbr.host, 0, &ci)) {
+	if (!mlx5_sim_dbr_read(cq->dbr.host, 0, &ci)) {
 		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
 		return;
 	}
@@ -109,10 +95,10 @@ sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	cq->pi++;
 }
 
-/* A requester completion, good or bad, for WQE @w of @qp. */
-static void
-sim_complete(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	     const struct sim_wqe *w, uint8_t syndrome, uint32_t byte_cnt)
+void
+mlx5_sim_req_complete(struct mlx5_sim_vhca *vhca, uint32_t cqn, uint32_t qn,
+		      const struct mlx5_sim_wqe *w, uint8_t syndrome,
+		      uint32_t byte_cnt, uint64_t ts)
 {
 	struct mlx5_cqe64 cqe;
 
@@ -122,22 +108,23 @@ sim_complete(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 
 		err->syndrome = syndrome;
 		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)w->opcode
-							 << 24 | qp->qpn);
+							 << 24 | qn);
 		err->wqe_counter = rte_cpu_to_be_16(w->index);
 		err->op_own = MLX5_CQE_REQ_ERR << 4;
 	} else {
 		cqe.byte_cnt = rte_cpu_to_be_32(byte_cnt);
 		cqe.sop_drop_qpn = rte_cpu_to_be_32((uint32_t)w->opcode << 24 |
-						    qp->qpn);
+						    qn);
 		cqe.wqe_counter = rte_cpu_to_be_16(w->index);
+		cqe.timestamp = rte_cpu_to_be_64(ts);
 		cqe.op_own = MLX5_CQE_REQ << 4;
 	}
-	sim_cq_write(vhca, qp->cqn_snd, &cqe);
+	mlx5_sim_cq_write(vhca, cqn, &cqe);
 }
 
 /* The local key's error of a failed transfer. */
-static uint8_t
-sim_local_syndrome(int err)
+uint8_t
+mlx5_sim_local_syndrome(int err)
 {
 	return err == -ENOMEM ? MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR :
 	       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
@@ -150,7 +137,7 @@ sim_local_syndrome(int err)
  */
 static uint8_t
 sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	      const struct sim_wqe *w, uint32_t *bytes)
+	      const struct mlx5_sim_wqe *w, uint32_t *bytes)
 {
 	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
@@ -212,7 +199,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				    rte_be_to_cpu_64(d[i].addr), stage + off,
 				    len, write ? 0 : MLX5_SIM_XFER_WRITE);
 		if (ret != 0) {
-			synd = sim_local_syndrome(ret);
+			synd = mlx5_sim_local_syndrome(ret);
 			goto out;
 		}
 		off += len;
@@ -234,23 +221,15 @@ out:
 	return synd;
 }
 
-/*
- * Read the WQE at send counter @ci into @w (once: the engine works on its
- * copy). Returns 0, -EFAULT if the ring is not there, or -EINVAL if it
- * cannot be a WQE of this QP.
- */
-static int
-sim_wqe_read(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
+int
+mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
+		  struct mlx5_sim_wqe *w)
 {
-	uint32_t n = 1u << qp->log_sq_size;
-	const uint8_t *sq = qp->ring.host + (qp->no_rq ? 0 :
-			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
-			     (qp->log_rq_size + qp->log_rq_stride)));
 	uint32_t first = ci & (n - 1);
 	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->raw;
 	uint32_t opmod_idx_opcode, qpn_ds, bytes, to_end;
 
-	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * SIM_WQEBB,
+	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * MLX5_SIM_WQEBB,
 				  sizeof(*ctrl)) != 0)
 		return -EFAULT;
 	opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
@@ -258,15 +237,15 @@ sim_wqe_read(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
 	w->opcode = opmod_idx_opcode & 0xff;
 	w->index = (opmod_idx_opcode >> 8) & 0xffff;
 	w->ds = qpn_ds & 0x3f;
-	w->bbs = RTE_MAX(1, (w->ds * 16 + SIM_WQEBB - 1) / SIM_WQEBB);
+	w->bbs = RTE_MAX(1, (w->ds * 16 + MLX5_SIM_WQEBB - 1) / MLX5_SIM_WQEBB);
 	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
 	w->seg = w->raw + sizeof(*ctrl);
-	if (w->ds == 0 || (qpn_ds >> 8) != qp->qpn || w->bbs > n)
+	if (w->ds == 0 || (qpn_ds >> 8) != qn || w->bbs > n)
 		return -EINVAL;
 	/* The rest of the WQE, which may wrap around the ring. */
 	bytes = (uint32_t)w->ds * 16;
-	to_end = (n - first) * SIM_WQEBB;
-	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * SIM_WQEBB,
+	to_end = (n - first) * MLX5_SIM_WQEBB;
+	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * MLX5_SIM_WQEBB,
 				  RTE_MIN(bytes, to_end)) != 0 ||
 	    (bytes > to_end &&
 	     mlx5_sim_copy_guarded(w->raw + to_end, sq, bytes - to_end) != 0))
@@ -277,12 +256,15 @@ sim_wqe_read(const struct mlx5_sim_qp *qp, uint16_t ci, struct sim_wqe *w)
 void
 mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
-	struct sim_wqe wqe, *w = &wqe;
+	const uint8_t *sq = qp->ring.host + (qp->no_rq ? 0 :
+			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
+			     (qp->log_rq_size + qp->log_rq_stride)));
+	struct mlx5_sim_wqe wqe, *w = &wqe;
 	uint32_t pi;
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
-	if (!sim_dbr_read(qp->dbr.host, 1, &pi)) {
+	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi)) {
 		qp->state = MLX5_QP_STATE_ERR;
 		return;
 	}
@@ -292,7 +274,8 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		uint8_t synd = 0;
 		int ret;
 
-		ret = sim_wqe_read(qp, qp->sq_ci, w);
+		ret = mlx5_sim_wqe_read(sq, 1u << qp->log_sq_size, qp->qpn,
+					qp->sq_ci, w);
 		if (ret != 0) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
@@ -311,6 +294,9 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 			case MLX5_OPCODE_RDMA_READ:
 				synd = sim_exec_rdma(vhca, qp, w, &bytes);
 				break;
+			case MLX5_OPCODE_UMR:
+				synd = mlx5_sim_umr_exec(vhca, qp, w->raw, w->ds);
+				break;
 			default:
 				synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 				break;
@@ -319,7 +305,8 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		qp->sq_ci += w->bbs;
 		/* An error always completes; the QP then flushes the rest. */
 		if (synd != 0 || w->signaled)
-			sim_complete(vhca, qp, w, synd, bytes);
+			mlx5_sim_req_complete(vhca, qp->cqn_snd, qp->qpn, w,
+					      synd, bytes, 0);
 		if (synd != 0 && qp->state == MLX5_QP_STATE_RTS) {
 			SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
 				" error completion, syndrome 0x%x",
@@ -339,6 +326,7 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 	struct mlx5_sim_uar *uar;
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_qp *qp;
+	struct mlx5_sim_sq *sq;
 	uint32_t qpn;
 
 	if (dv == NULL)
@@ -351,10 +339,14 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
 	mlx5_sim_vhca_lock(vhca);
 	qp = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_QP);
-	/* A doorbell reaches the QPs of that UAR page only. */
+	sq = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_SQ);
+	/* A doorbell reaches the QPs and SQs of that UAR page only. */
 	if (qp != NULL && qp->file == uar->file &&
 	    qp->uar_page == dv->page_id)
 		mlx5_sim_engine_qp(vhca, qp);
+	else if (sq != NULL && sq->wq.file == uar->file &&
+		 sq->wq.uar_page == dv->page_id)
+		mlx5_sim_engine_sq(vhca, sq);
 	else
 		vhca->stray_doorbells++;
 	mlx5_sim_vhca_unlock(vhca);

@@ -18,11 +18,6 @@
 
 #include "mlx5_sim_priv.h"
 
-/*
- * The vport's hardware MTU: 1500 bytes of payload plus the L2 header,
- * a VLAN tag and the FCS, as the kernel writes it (MLX5E_SW2HW_MTU).
- */
-#define MLX5_SIM_VPORT_MTU (1500 + 22)
 
 /* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
 #define SIM_LOG_MAX_WQ_SZ 15
@@ -119,9 +114,8 @@ sim_wq_check(struct mlx5_sim_file *file, const void *wq, bool sq,
 	w->wq_type = MLX5_GET(wq, wq, wq_type);
 	w->log_wq_stride = MLX5_GET(wq, wq, log_wq_stride);
 	w->log_wq_sz = MLX5_GET(wq, wq, log_wq_sz);
-	if (sq ? w->wq_type != MLX5_WQ_TYPE_CYCLIC :
-	    w->wq_type != MLX5_WQ_TYPE_CYCLIC &&
-	    w->wq_type != MLX5_WQ_TYPE_LINKED_LIST)
+	/* The engine runs cyclic work queues (what Ethernet queues use). */
+	if (w->wq_type != MLX5_WQ_TYPE_CYCLIC)
 		return MLX5_SIM_SYND_ETH_WQ_TYPE;
 	if (sq ? w->log_wq_stride != MLX5_SQ_LOG_WQ_STRIDE :
 	    w->log_wq_stride < SIM_RQ_LOG_STRIDE_MIN ||
@@ -138,6 +132,9 @@ sim_wq_check(struct mlx5_sim_file *file, const void *wq, bool sq,
 		return MLX5_SIM_SYND_Q_UAR;
 	if (dbr_addr % 8 != 0)
 		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	/* Memory the kernel pinned for a verbs WQ: resolved already. */
+	if (w->ring.umem != NULL)
+		return MLX5_SIM_SYND_OK;
 	synd = mlx5_sim_umem_ref(file, MLX5_GET(wq, wq, wq_umem_id),
 				 MLX5_GET64(wq, wq, wq_umem_offset),
 				 (uint64_t)1 << (w->log_wq_sz +
@@ -226,6 +223,7 @@ sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	sq->tisn = MLX5_GET(sqc, sqc, tis_num_0);
 	sq->rate_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
 	sq->min_wqe_inline_mode = MLX5_GET(sqc, sqc, min_wqe_inline_mode);
+	sq->wq.ts_format = MLX5_GET(sqc, sqc, ts_format);
 	sim_wq_take(vhca, &sq->wq);
 	sim_tis_of(file, sq->tisn)->users++;
 	vhca->live.sqs++;
@@ -235,9 +233,11 @@ sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	return MLX5_SIM_SYND_OK;
 }
 
-static uint32_t
-sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
-	      struct mlx5_sim_devx_obj *obj)
+uint32_t
+mlx5_sim_rq_create(struct mlx5_sim_file *file, const void *in,
+		   const struct mlx5_sim_umem_ref *kring,
+		   const struct mlx5_sim_umem_ref *kdbr, void *out,
+		   struct mlx5_sim_devx_obj *obj)
 {
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	const void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
@@ -248,9 +248,10 @@ sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
 		return MLX5_SIM_SYND_ETH_STATE;
 	if (mlx5_sim_cq_of(file, MLX5_GET(rqc, rqc, cqn)) == NULL)
 		return MLX5_SIM_SYND_ETH_CQ;
-	/* Queue counters are not modelled yet: none may be named. */
-	if (MLX5_GET(rqc, rqc, counter_set_id) != 0)
-		return MLX5_SIM_SYND_ETH_COUNTER;
+	/* A queue counter set of this context, or 0 (mlx5_sim_qcnt.c). */
+	synd = mlx5_sim_qcnt_check(file, MLX5_GET(rqc, rqc, counter_set_id));
+	if (synd != MLX5_SIM_SYND_OK)
+		return synd;
 	if (MLX5_GET(rqc, rqc, mem_rq_type) != 0)
 		return MLX5_SIM_SYND_ETH_WQ_TYPE;
 	/* vlan_cap 0: no VLAN stripping (vsd must be set); no hairpin. */
@@ -260,6 +261,10 @@ sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	if (rq == NULL)
 		return MLX5_SIM_SYND_QP_TABLE_FULL;
 	rq->qkind = MLX5_SIM_Q_RQ;
+	if (kring != NULL) {
+		rq->wq.ring = *kring;
+		rq->wq.dbr = *kdbr;
+	}
 	synd = sim_wq_check(file, MLX5_ADDR_OF(rqc, rqc, wq), false, &rq->wq);
 	if (synd == MLX5_SIM_SYND_OK &&
 	    mlx5_sim_idtab_alloc(&vhca->qps, rq, &rq->rqn) != 0)
@@ -275,6 +280,9 @@ sim_rq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	rq->wq.flush_in_error_en = MLX5_GET(rqc, rqc, flush_in_error_en);
 	rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	rq->scatter_fcs = MLX5_GET(rqc, rqc, scatter_fcs);
+	rq->wq.ts_format = MLX5_GET(rqc, rqc, ts_format);
+	rq->counter_set_id = MLX5_GET(rqc, rqc, counter_set_id);
+	mlx5_sim_qcnt_hold(vhca, rq->counter_set_id, 1);
 	sim_wq_take(vhca, &rq->wq);
 	vhca->live.rqs++;
 	MLX5_SET(create_rq_out, out, rqn, rq->rqn);
@@ -346,13 +354,28 @@ sim_rq_modify(struct mlx5_sim_file *file, const void *in)
 	struct mlx5_sim_rq *rq = mlx5_sim_qnum_get(&file->vhca->qps,
 		MLX5_GET(modify_rq_in, in, rqn), MLX5_SIM_Q_RQ);
 	const void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+	uint64_t mask = MLX5_GET64(modify_rq_in, in, modify_bitmask);
+	uint8_t cnt = MLX5_GET(rqc, rqc, counter_set_id);
+	uint32_t synd;
 
 	if (rq == NULL || rq->wq.file != file)
 		return MLX5_SIM_SYND_ETH_UNKNOWN;
-	if (MLX5_GET64(modify_rq_in, in, modify_bitmask) != 0)
+	/* A new queue counter (modify_rq_counter_set_id), with any move. */
+	if (mask & ~(uint64_t)MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_RQ_COUNTER_SET_ID)
 		return MLX5_SIM_SYND_ETH_BITMASK;
-	return sim_wq_move(&rq->wq, MLX5_GET(modify_rq_in, in, rq_state),
+	if (mask != 0) {
+		synd = mlx5_sim_qcnt_check(file, cnt);
+		if (synd != MLX5_SIM_SYND_OK)
+			return synd;
+	}
+	synd = sim_wq_move(&rq->wq, MLX5_GET(modify_rq_in, in, rq_state),
 			   MLX5_GET(rqc, rqc, state));
+	if (synd == MLX5_SIM_SYND_OK && mask != 0) {
+		mlx5_sim_qcnt_hold(file->vhca, rq->counter_set_id, -1);
+		rq->counter_set_id = cnt;
+		mlx5_sim_qcnt_hold(file->vhca, cnt, 1);
+	}
+	return synd;
 }
 
 /* The wq part of QUERY_SQ/RQ; @sq: its counter is the send word. */
@@ -412,6 +435,7 @@ sim_rq_query(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(rqc, rqc, flush_in_error_en, rq->wq.flush_in_error_en);
 	MLX5_SET(rqc, rqc, user_index, rq->wq.user_index);
 	MLX5_SET(rqc, rqc, cqn, rq->wq.cqn);
+	MLX5_SET(rqc, rqc, counter_set_id, rq->counter_set_id);
 	sim_wq_query(&rq->wq, false, MLX5_ADDR_OF(rqc, rqc, wq));
 	return MLX5_SIM_SYND_OK;
 }
@@ -541,6 +565,29 @@ sim_rqt_modify(struct mlx5_sim_file *file, const void *in, size_t inlen)
 	return MLX5_SIM_SYND_OK;
 }
 
+/* QUERY_RQT: the sizes and the RQ list, which @outlen must hold. */
+uint32_t
+mlx5_sim_rqt_query(struct mlx5_sim_file *file, const void *in, void *out,
+		   size_t outlen)
+{
+	struct mlx5_sim_rqt *rqt = sim_rqt_of(file,
+		MLX5_GET(query_rqt_in, in, rqtn));
+	void *rqtc = MLX5_ADDR_OF(query_rqt_out, out, rqt_context);
+	uint8_t *entries = (uint8_t *)rqtc + MLX5_ST_SZ_BYTES(rqtc);
+
+	if (rqt == NULL)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	if (outlen < (size_t)(entries - (uint8_t *)out) +
+		     (size_t)rqt->n * MLX5_ST_SZ_BYTES(rq_num))
+		return MLX5_SIM_SYND_OUT_LEN;
+	MLX5_SET(rqtc, rqtc, rqt_max_size, rqt->max);
+	MLX5_SET(rqtc, rqtc, rqt_actual_size, rqt->n);
+	for (uint16_t i = 0; i < rqt->n; i++)
+		MLX5_SET(rq_num, entries + i * MLX5_ST_SZ_BYTES(rq_num),
+			 rq_num, rqt->rqns[i]);
+	return MLX5_SIM_SYND_OK;
+}
+
 static uint32_t
 sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 	       struct mlx5_sim_devx_obj *obj)
@@ -648,6 +695,7 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 			return MLX5_SIM_SYND_ETH_UNKNOWN;
 		if (rq->users != 0)
 			return MLX5_SIM_SYND_ETH_BUSY;
+		mlx5_sim_qcnt_hold(vhca, rq->counter_set_id, -1);
 		sim_wq_drop(vhca, &rq->wq);
 		mlx5_sim_idtab_free(&vhca->qps, id);
 		vhca->live.rqs--;
@@ -692,6 +740,9 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 
 		if (tir == NULL || tir->file != file)
 			return MLX5_SIM_SYND_ETH_UNKNOWN;
+		/* The kernel refuses first (EBUSY); this guards the model. */
+		if (tir->flows != 0)
+			return MLX5_SIM_SYND_ETH_BUSY;
 		td = sim_td_of(file, tir->tdn);
 		if (td != NULL)
 			td->users--;
@@ -731,8 +782,9 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 
 /*
  * The vHCA's own vport: a locally administered MAC made of the card and
- * vHCA numbers (02:00:00:<card>:<vhca_id>), MTU 1522, RoCE on, the link
- * up. Another vport's context needs the e-switch manager: refused.
+ * vHCA numbers (02:00:00:<card>:<vhca_id>), the MTU as set (1500 + 22, as
+ * the kernel's MLX5E_SW2HW_MTU writes it, by default), RoCE on, the link
+ * up while port 1 is cabled. Another vport's context needs the e-switch manager: refused.
  */
 static uint32_t
 sim_vport_query(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
@@ -747,14 +799,16 @@ sim_vport_query(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 	if (opcode == MLX5_CMD_OP_QUERY_VPORT_STATE) {
 		MLX5_SET(query_vport_state_out, out, admin_state,
 			 MLX5_VPORT_STATE_UP);
+		/* The link: port 1 cabled to something. */
 		MLX5_SET(query_vport_state_out, out, state,
-			 MLX5_VPORT_STATE_UP);
+			 mlx5_sim_port_up(vhca, 0) ? MLX5_VPORT_STATE_UP :
+			 MLX5_VPORT_STATE_DOWN);
 		return MLX5_SIM_SYND_OK;
 	}
 	ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
 			   nic_vport_context);
 	MLX5_SET(nic_vport_context, ctx, roce_en, 1);
-	MLX5_SET(nic_vport_context, ctx, mtu, MLX5_SIM_VPORT_MTU);
+	MLX5_SET(nic_vport_context, ctx, mtu, mlx5_sim_vport_hw_mtu(vhca));
 	mac = (uint8_t *)MLX5_ADDR_OF(nic_vport_context, ctx,
 				      permanent_address) + 2;
 	mac[0] = 0x02;
@@ -808,7 +862,7 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		return sim_eth_free(file, MLX5_SIM_OBJ_SQ,
 				    MLX5_GET(destroy_sq_in, in, sqn));
 	case MLX5_CMD_OP_CREATE_RQ:
-		return sim_rq_create(file, in, out, obj);
+		return mlx5_sim_rq_create(file, in, NULL, NULL, out, obj);
 	case MLX5_CMD_OP_MODIFY_RQ:
 		return sim_rq_modify(file, in);
 	case MLX5_CMD_OP_QUERY_RQ:

@@ -378,6 +378,8 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 	mkey->en_rinval = MLX5_GET(mkc, mkc, en_rinval);
 	mkey->crossed_side = MLX5_GET(mkc, mkc, crossed_side_mkey);
 	mkey->crypto_en = MLX5_GET(mkc, mkc, crypto_en);
+	mkey->bsf_en = MLX5_GET(mkc, mkc, bsf_en);
+	mkey->bsf_octword_size = MLX5_GET(mkc, mkc, bsf_octword_size);
 	mkey->log_page_size = MLX5_GET(mkc, mkc, log_page_size);
 	mkey->qpn = MLX5_GET(mkc, mkc, qpn);
 	mkey->start = start;
@@ -624,6 +626,11 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	mkey->en_rinval =
 		!!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE);
 	mkey->crypto_en = !!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
+	/* rdma-core reserves a 64-byte BSF each for signature and crypto. */
+	mkey->bsf_octword_size =
+		(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO ? 4 : 0) +
+		(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE ? 4 : 0);
+	mkey->bsf_en = mkey->bsf_octword_size != 0;
 	mkey->translations_octword_size = entries;
 	vhca->live.mkeys++;
 	dvmk->dv.lkey = mkey->index << 8 | mkey->variant;

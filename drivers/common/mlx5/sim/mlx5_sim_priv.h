@@ -62,6 +62,8 @@ extern int mlx5_sim_logtype;
 	rte_log(RTE_LOG_ ## level, mlx5_sim_logtype, \
 		"mlx5_sim: " fmt "\n", ## __VA_ARGS__)
 
+/* Ports of a vHCA. */
+#define MLX5_SIM_MAX_PORTS 2
 /* Table limits of a vHCA. */
 #define MLX5_SIM_MKEY_TABLE_SIZE (1u << 16) /* Indices 1..size-1. */
 #define MLX5_SIM_MAX_PDS 4096
@@ -71,6 +73,8 @@ extern int mlx5_sim_logtype;
 #define MLX5_SIM_MAX_KLM_ENTRIES (1u << 16)
 #define MLX5_SIM_MAX_CQS (1u << 16)     /* Numbers 1..max-1. */
 #define MLX5_SIM_MAX_QPS (1u << 16)
+/* Queue counter sets: ids 1..128 (rqc.counter_set_id is 8 bits, 0 none). */
+#define MLX5_SIM_MAX_Q_COUNTERS 128
 /* Queue sizes (log2): CQEs per CQ, WQEs per QP queue. */
 #define MLX5_SIM_LOG_MAX_CQ_SZ 22
 #define MLX5_SIM_LOG_MAX_QP_SZ 15
@@ -90,6 +94,9 @@ extern int mlx5_sim_logtype;
 #define MLX5_SIM_MAGIC_UAR 0x53494d52u  /* "SIMR" */
 #define MLX5_SIM_MAGIC_DVMK 0x53494d4bu /* "SIMK" */
 #define MLX5_SIM_MAGIC_PP 0x53494d51u   /* "SIMQ" */
+#define MLX5_SIM_MAGIC_MATCHER 0x53494d46u /* "SIMF" */
+#define MLX5_SIM_MAGIC_FLOW 0x53494d57u  /* "SIMW" */
+#define MLX5_SIM_MAGIC_VERBS 0x53494d56u /* "SIMV": verbs queue objects. */
 #define MLX5_SIM_MAGIC_DEAD 0xdeadbeefu
 
 struct mlx5_sim_card;
@@ -121,7 +128,23 @@ struct mlx5_sim_caps {
 	uint16_t pp_table_size;
 	uint32_t pp_min_rate;
 	uint32_t pp_max_rate;
+	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
+	uint8_t nports;
+	uint32_t wire[MLX5_SIM_MAX_PORTS];
 };
+
+/*
+ * What a port is cabled to: looped back to itself, nothing (link down),
+ * or a port of another vHCA of the card (MLX5_SIM_WIRE_PEER()).
+ */
+#define MLX5_SIM_WIRE_LOOPBACK 0u
+#define MLX5_SIM_WIRE_NONE 1u
+#define MLX5_SIM_WIRE_PEER_FLAG RTE_BIT32(31)
+#define MLX5_SIM_WIRE_PEER(vhca_id, port) \
+	(MLX5_SIM_WIRE_PEER_FLAG | (uint32_t)(vhca_id) << 8 | (port))
+#define MLX5_SIM_WIRE_IS_PEER(w) (((w) & MLX5_SIM_WIRE_PEER_FLAG) != 0)
+#define MLX5_SIM_WIRE_VHCA(w) ((uint16_t)((w) >> 8))
+#define MLX5_SIM_WIRE_PORT(w) ((uint8_t)((w) & 0xff))
 
 /* Requirements of a crossing target (struct mlx5_sim_caps.cross_rule). */
 #define MLX5_SIM_CROSS_GRANT RTE_BIT32(0) /* ALLOW_OTHER_VHCA_ACCESS. */
@@ -263,6 +286,18 @@ struct mlx5_sim_mkey {
 	/* Created with mkc.crossed_side_mkey (a target of crossing). */
 	bool crossed_side;
 	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+	/* UMR and crypto (mlx5_sim_umr.c). */
+	bool bsf_en;               /* mkc.bsf_en, as created or by UMR. */
+	uint32_t bsf_octword_size; /* BSF room reserved at creation. */
+	uint32_t umr_gen;          /* UMRs executed on this key. */
+	struct {
+		bool configured;   /* A UMR gave it a crypto BSF. */
+		uint32_t dek_id;
+		uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN]; /* LE 128 bits. */
+		uint32_t data_unit; /* Bytes one tweak covers. */
+		bool memory_encrypted; /* Ciphertext on the memory side. */
+		uint32_t raw_data_size;
+	} crypto;
 };
 
 /* The caller's handle for a DEVX object. */
@@ -279,6 +314,8 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_DEK,          /* index: the DEK's object id. */
 	MLX5_SIM_OBJ_RQT,          /* index: the rqtn. */
 	MLX5_SIM_OBJ_TIR,          /* index: the tirn. */
+	MLX5_SIM_OBJ_QCNT,         /* index: the counter set id. */
+	MLX5_SIM_OBJ_SRQ,          /* index: the rmpn (verbs SRQs only). */
 };
 
 struct mlx5_sim_devx_obj {
@@ -339,6 +376,8 @@ struct mlx5_sim_cq {
 	uint32_t pi;               /* CQEs written. */
 	uint32_t users;            /* QPs completing here. */
 	uint64_t lost;             /* CQEs dropped (overrun). */
+	uint16_t cq_period;        /* Moderation (MODIFY_CQ), kept only. */
+	uint16_t cq_max_count;
 };
 
 #define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9
@@ -352,6 +391,7 @@ enum mlx5_sim_qkind {
 	MLX5_SIM_Q_QP = 1,
 	MLX5_SIM_Q_SQ,
 	MLX5_SIM_Q_RQ,
+	MLX5_SIM_Q_RMP,            /* The RMP of a verbs SRQ. */
 };
 
 /* An RC queue pair. */
@@ -381,6 +421,8 @@ struct mlx5_sim_qp {
 	uint8_t mtu;
 	uint8_t log_msg_max;
 	uint8_t retry_count, rnr_retry;
+	uint8_t lag_port;          /* lag_tx_port_affinity, 0: none. */
+	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
 };
 
 /* A transport domain and a TIS. */
@@ -417,6 +459,7 @@ struct mlx5_sim_wq {
 	uint8_t state;             /* enum mlx5_wq_state. */
 	uint32_t hw_counter;
 	bool flush_in_error_en;
+	uint8_t ts_format;         /* Of its CQEs' timestamps. */
 };
 
 struct mlx5_sim_sq {
@@ -426,6 +469,7 @@ struct mlx5_sim_sq {
 	uint32_t tisn;
 	uint16_t rate_index;       /* Pacing entry, 0: none. */
 	uint8_t min_wqe_inline_mode;
+	uint64_t vt_next_ns;       /* Paced: the earliest next departure. */
 };
 
 struct mlx5_sim_rq {
@@ -435,6 +479,53 @@ struct mlx5_sim_rq {
 	bool vsd, scatter_fcs;
 	uint8_t counter_set_id;
 	uint32_t users;            /* RQT entries and direct TIRs naming it. */
+};
+
+/*
+ * A receive memory pool: what the kernel makes of a verbs SRQ on a device
+ * of ISSI 1 (mlx5_sim_srq.c). Its number is from the QP number space.
+ */
+struct mlx5_sim_rmp {
+	uint8_t qkind;             /* MLX5_SIM_Q_RMP. */
+	uint32_t rmpn;
+	struct mlx5_sim_wq wq;     /* No CQ; state is rmpc.state. */
+	uint16_t lwm;              /* Limit watermark: the SRQ limit. */
+	uint32_t users;            /* QPs receiving through it. */
+};
+
+/*
+ * A verbs queue object (mlx5_sim_verbs.c): the caller's handle, the
+ * device object behind it (@kind, @num) and the ring memory the provider
+ * library allocated, pinned by the kernel as @mem (a umem of no number,
+ * on no list, counted nowhere: the kernel's, not the caller's).
+ */
+struct mlx5_sim_vobj {
+	uint32_t magic;            /* MLX5_SIM_MAGIC_VERBS. */
+	enum mlx5_sim_obj_kind kind; /* CQ, QP, RQ (a WQ), RQT, SRQ. */
+	struct mlx5_sim_file *file;
+	uint32_t num;              /* cqn, qpn, rqn, rqtn or rmpn. */
+	uint32_t users;            /* The kernel's use count (EBUSY). */
+	struct mlx5_sim_vobj **uses; /* Objects it counts on (n_uses). */
+	uint32_t n_uses;
+	struct mlx5_sim_pd_obj *pd; /* Verbs user of this PD, or NULL. */
+	uint8_t kstate;            /* The kernel's QP state (enum ibv_qp_state). */
+	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
+	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
+	TAILQ_ENTRY(mlx5_sim_vobj) next;
+	union {
+		struct ibv_cq cq;
+		struct ibv_qp qp;
+		struct ibv_srq srq;
+		struct ibv_wq wq;
+		struct ibv_rwq_ind_table ind_tbl;
+	} ib;
+};
+
+/* A queue counter set (mlx5_sim_qcnt.c): qcnts[id - 1] of its vHCA. */
+struct mlx5_sim_qcnt {
+	struct mlx5_sim_file *file; /* NULL: not allocated. */
+	uint32_t users;            /* RQs counting on it. */
+	uint32_t out_of_buffer;    /* Wraps at 32 bits, as the PRM's. */
 };
 
 /* An RQ table and a TIR. */
@@ -460,6 +551,7 @@ struct mlx5_sim_tir {
 	uint32_t fields;
 	uint32_t tdn;
 	uint8_t self_lb_block;
+	uint32_t flows;            /* Steering rules sending to it. */
 };
 
 /* A DEK (general object 0xc). */
@@ -524,6 +616,10 @@ struct mlx5_sim_file {
 	TAILQ_HEAD(, mlx5_sim_umem) umems;
 	TAILQ_HEAD(, mlx5_sim_uar) uars;
 	TAILQ_HEAD(, mlx5_sim_pp) pps;
+	TAILQ_HEAD(, mlx5_sim_vobj) vobjs;   /* Verbs queue objects. */
+	uint32_t tx_port_affinity; /* The kernel's round robin (RST2INIT). */
+	TAILQ_HEAD(, mlx5_sim_matcher) matchers;
+	TAILQ_HEAD(, mlx5_sim_flow) flows;
 };
 
 /* Live object counts of a vHCA (guarded by the card lock). */
@@ -531,6 +627,48 @@ struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
 	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
+	uint64_t flows;
+	uint64_t q_counters;
+	uint64_t srqs;
+};
+
+/* A port: its cable, link speed, virtual wire clock and counters. */
+struct mlx5_sim_port {
+	uint32_t wire;             /* MLX5_SIM_WIRE_*, as cabled. */
+	bool wire_given;           /* Cabled by a devarg (not by default). */
+	struct mlx5_sim_vhca *peer; /* MLX5_SIM_WIRE_PEER: the far end. */
+	uint8_t peer_port;         /* Its index (0-based). */
+	uint32_t speed_mbps;
+	/*
+	 * The wire's virtual time (ns): each frame leaves when the wire and
+	 * its SQ's pacing allow and occupies the wire for its length at the
+	 * link speed. It is the time CQEs report; no wall clock is read.
+	 */
+	uint64_t vclock_ns;
+	struct mlx5_sim_port_stats st;
+};
+
+/* A flow matcher (the kernel's object: no firmware command). */
+struct mlx5_sim_matcher {
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	uint16_t priority;
+	uint8_t criteria;          /* match_criteria_enable. */
+	uint8_t mask[MLX5_ST_SZ_BYTES(fte_match_param)];
+	uint32_t users;            /* Rules made with it. */
+	TAILQ_ENTRY(mlx5_sim_matcher) next;
+};
+
+/* A steering rule of the NIC receive table: frames matching go to a TIR. */
+struct mlx5_sim_flow {
+	struct ibv_flow ibflow;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_matcher *matcher;
+	uint8_t value[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)];
+	uint32_t tirn;
+	TAILQ_ENTRY(mlx5_sim_flow) next;     /* In file->flows. */
+	TAILQ_ENTRY(mlx5_sim_flow) vnext;    /* In vhca->flows, by priority. */
 };
 
 struct mlx5_sim_vhca {
@@ -563,7 +701,13 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab deks;
 	struct mlx5_sim_idtab rqts;
 	struct mlx5_sim_idtab tirs;
+	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
+	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
+	/* Ports and the vport: software MTU, steering rules by priority. */
+	struct mlx5_sim_port port[MLX5_SIM_MAX_PORTS];
+	uint16_t mtu;
+	TAILQ_HEAD(, mlx5_sim_flow) flows;
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
 	/* Accounting. */
@@ -585,6 +729,8 @@ void mlx5_sim_registry_unlock(void);
 /* Lock/unlock the card of a vHCA. */
 void mlx5_sim_vhca_lock(struct mlx5_sim_vhca *vhca);
 void mlx5_sim_vhca_unlock(struct mlx5_sim_vhca *vhca);
+/* The vHCA @vhca_id of card @card_id, or NULL (no lock held). */
+struct mlx5_sim_vhca *mlx5_sim_vhca_find(uint16_t card_id, uint16_t vhca_id);
 /* Find a vHCA of a card (card lock held). */
 struct mlx5_sim_vhca *mlx5_sim_card_vhca(struct mlx5_sim_card *card,
 					 uint16_t vhca_id);
@@ -612,6 +758,9 @@ enum {
 	MLX5_SIM_CAP_SIGNATURE = RTE_BIT32(10),
 	MLX5_SIM_CAP_CROSS_RULE = RTE_BIT32(11),
 	MLX5_SIM_CAP_ALIAS_STATUS = RTE_BIT32(12),
+	MLX5_SIM_CAP_PORTS = RTE_BIT32(13),
+	MLX5_SIM_CAP_WIRE1 = RTE_BIT32(14),
+	MLX5_SIM_CAP_WIRE2 = RTE_BIT32(15),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -792,11 +941,197 @@ void mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
 			    const struct mlx5_sim_devx_obj *obj);
 bool mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page);
 
+/*
+ * Creation with memory the kernel pinned for a verbs object (@ring, @dbr;
+ * NULL: the umems the mailbox names, as DEVX gives them); the kernel's
+ * own UAR page is not checked. vHCA lock held.
+ */
+uint32_t mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
+			    const struct mlx5_sim_umem_ref *ring,
+			    const struct mlx5_sim_umem_ref *dbr, void *out,
+			    struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
+			    const struct mlx5_sim_umem_ref *ring,
+			    const struct mlx5_sim_umem_ref *dbr, void *out,
+			    struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_rq_create(struct mlx5_sim_file *file, const void *in,
+			    const struct mlx5_sim_umem_ref *ring,
+			    const struct mlx5_sim_umem_ref *dbr, void *out,
+			    struct mlx5_sim_devx_obj *obj);
+/* QUERY_RQT (mlx5_sim_eth.c). */
+uint32_t mlx5_sim_rqt_query(struct mlx5_sim_file *file, const void *in,
+			    void *out, size_t outlen);
+/* MODIFY_CQ: moderation only (mlx5_sim_queue.c). */
+uint32_t mlx5_sim_cmd_modify_cq(struct mlx5_sim_file *file, const void *in);
+/* Lag ports of a vHCA: its ports when there are two, else none. */
+static inline uint8_t
+mlx5_sim_lag_ports(const struct mlx5_sim_vhca *vhca)
+{
+	return vhca->caps.nports > 1 ? vhca->caps.nports : 0;
+}
+
+/* RMPs, the verbs SRQs (mlx5_sim_srq.c), vHCA lock held. */
+uint32_t mlx5_sim_rmp_create(struct mlx5_sim_file *file, const void *in,
+			     const struct mlx5_sim_umem_ref *ring,
+			     const struct mlx5_sim_umem_ref *dbr, void *out,
+			     struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_cmd_rmp(struct mlx5_sim_file *file, uint16_t opcode,
+			  const void *in, void *out);
+void mlx5_sim_rmp_reclaim(struct mlx5_sim_vhca *vhca,
+			  const struct mlx5_sim_devx_obj *obj);
+
+/* Verbs queue objects (mlx5_sim_verbs.c). */
+uint32_t mlx5_sim_cmd_query_lag(struct mlx5_sim_file *file, void *out);
+/*
+ * At the last close, free the file's verbs objects with the device
+ * objects behind them, users first (vHCA lock held).
+ */
+void mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file);
+/*
+ * DEVX query/modify on a verbs object (mlx5_sim_cmd.c): the kernel's
+ * checks, then the mailbox must name the object (@create_op, @num) the
+ * handle stands for, else EINVAL; then the command.
+ */
+int mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
+			    uint16_t create_op, uint32_t num, const void *in,
+			    size_t inlen, void *out, size_t outlen);
+
 /* The engine (mlx5_sim_engine.c), vHCA lock held. */
+#define MLX5_SIM_WQEBB 64
+/* A WQE holds at most 63 segments of 16 bytes (qpn_ds.ds is 6 bits). */
+#define MLX5_SIM_WQE_MAX_BYTES (63 * 16)
+
+/* One send WQE as the engine read it (its own copy). */
+struct mlx5_sim_wqe {
+	uint8_t opcode;
+	uint16_t index;            /* wqe_index of the control segment. */
+	uint8_t ds;                /* 16-byte segments, control included. */
+	uint16_t bbs;              /* 64-byte basic blocks it spans. */
+	bool signaled;
+	const uint8_t *seg;        /* The first segment after the control. */
+	uint8_t raw[MLX5_SIM_WQE_MAX_BYTES] __rte_aligned(16);
+};
+
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+/*
+ * Read the WQE at send counter @ci of a ring of @n basic blocks at @sq,
+ * belonging to queue @qn, into @w (once: the engine works on its copy).
+ * Returns 0, -EFAULT if the ring is not there, or -EINVAL if it cannot be
+ * a WQE of this queue.
+ */
+int mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
+		      struct mlx5_sim_wqe *w);
+/* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
+bool mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val);
+/*
+ * A requester completion of WQE @w of queue @qn on CQ @cqn: good, or an
+ * error CQE with @syndrome; @ts is the CQE timestamp.
+ */
+void mlx5_sim_req_complete(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+			   uint32_t qn, const struct mlx5_sim_wqe *w,
+			   uint8_t syndrome, uint32_t byte_cnt, uint64_t ts);
+/* The CQE syndrome of a failed local access (mlx5_sim_xfer()'s errno). */
+uint8_t mlx5_sim_local_syndrome(int err);
+/* Write one CQE (owner bit last) to CQ @cqn; errors stop the CQ. */
+void mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+		       const struct mlx5_cqe64 *tmpl);
+
+/*
+ * Queue counters (mlx5_sim_qcnt.c), vHCA lock held. mlx5_sim_cmd_qcnt()
+ * runs ALLOC/DEALLOC/QUERY_Q_COUNTER; an RQ checks the set it names with
+ * mlx5_sim_qcnt_check() (0: none) and holds it while it names it.
+ */
+uint32_t mlx5_sim_cmd_qcnt(struct mlx5_sim_file *file, uint16_t opcode,
+			   const void *in, void *out,
+			   struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_qcnt_check(struct mlx5_sim_file *file, uint8_t id);
+void mlx5_sim_qcnt_hold(struct mlx5_sim_vhca *vhca, uint8_t id, int d);
+void mlx5_sim_qcnt_reclaim(struct mlx5_sim_vhca *vhca,
+			   const struct mlx5_sim_devx_obj *obj);
+/*
+ * For the receive path: a frame reached an RQ counting on set
+ * @counter_set_id with no posted WQE (dropped). 0 (none), or a set not
+ * allocated, counts nothing.
+ */
+void mlx5_sim_q_counter_out_of_buffer(struct mlx5_sim_vhca *vhca,
+				      uint8_t counter_set_id);
+
+/* Doorbell record words: receive counter, send counter. */
+#define MLX5_SIM_DBR_RCV 0
+#define MLX5_SIM_DBR_SND 1
+
+/* Ports and the Ethernet datapath (mlx5_sim_wire.c), vHCA lock held. */
+void mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq);
+/* Ports of a new vHCA, as its caps say (before it is listed). */
+void mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca);
+/*
+ * Cable the ports of a new vHCA (card lock held, before it is listed):
+ * its ports named by devargs (@given: MLX5_SIM_CAP_WIRE*) and the far
+ * ends, or ports of older vHCAs cabled to it. -EINVAL (nothing changed)
+ * when a far port is missing or cabled elsewhere.
+ */
+int mlx5_sim_ports_cable(struct mlx5_sim_vhca *vhca, uint32_t given);
+/* Is port @pi (0-based) cabled to a port that exists? */
+bool mlx5_sim_port_up(struct mlx5_sim_vhca *vhca, unsigned int pi);
+/* Port attributes (backend operations): 0 or EINVAL. */
+int mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
+			   uint32_t *speed_mbps, uint16_t *mtu, int *up);
+int mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port,
+			  uint16_t mtu);
+int mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
+			    uint32_t speed_mbps);
+/* The vport context's MTU field: the software MTU + 22. */
+uint16_t mlx5_sim_vport_hw_mtu(const struct mlx5_sim_vhca *vhca);
+
+/* Steering (mlx5_sim_flow.c). */
+/* The TIR of the first rule @f matches, or NULL (vHCA lock held). */
+struct mlx5_sim_tir *mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca,
+					 const uint8_t *f, uint32_t len);
+/* Free the rules and matchers of a closing file (vHCA lock held). */
+void mlx5_sim_flow_reclaim(struct mlx5_sim_file *file);
+/* Does a steering rule send to TIR @tirn? (vHCA lock held) */
+bool mlx5_sim_tir_steered(struct mlx5_sim_vhca *vhca, uint32_t tirn);
+struct mlx5dv_flow_matcher *
+mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
+			     struct mlx5dv_flow_matcher_attr *attr);
+int mlx5_sim_flow_matcher_destroy(struct mlx5dv_flow_matcher *matcher);
+struct ibv_flow *
+mlx5_sim_flow_create(struct mlx5dv_flow_matcher *matcher,
+		     struct mlx5dv_flow_match_parameters *value,
+		     size_t num_actions,
+		     struct mlx5dv_flow_action_attr actions[]);
+int mlx5_sim_flow_destroy(struct ibv_flow *flow);
 
 /* Packet pacing (mlx5_sim_pp.c). */
 void mlx5_sim_pp_reclaim(struct mlx5_sim_file *file);
+
+/* UMR and crypto (mlx5_sim_umr.c), vHCA lock held. */
+/*
+ * Execute the UMR WQE @wqe (@ds 16-byte segments, control segment first)
+ * posted on RC QP @qp: 0, or the syndrome of its error CQE; a refused UMR
+ * changes nothing.
+ */
+uint8_t mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca,
+			  const struct mlx5_sim_qp *qp, const void *wqe,
+			  unsigned int ds);
+/*
+ * May bytes at [addr, addr + len) go through crypto mkey @mkey now (a
+ * configured BSF, a live DEK of its PD, whole data units from a unit
+ * boundary)? 0 or -EACCES / -EINVAL.
+ */
+int mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
+			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
+			  size_t len);
+/*
+ * AES-XTS over @len bytes at [addr, ...) of crypto mkey @mkey, from @in to
+ * @out (may be the same): bytes going to memory (@to_memory) or coming
+ * from it, ciphered by the mkey's encryption order. 0, or -EACCES if the
+ * cipher refused the key (OpenSSL takes no XTS key whose halves are equal).
+ */
+int mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
+			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
+			  const uint8_t *in, uint8_t *out, size_t len,
+			  bool to_memory);
 
 /* Backend operations, spread over the files above. */
 struct ibv_device **mlx5_sim_get_device_list(int *num_devices);
@@ -866,5 +1201,28 @@ int mlx5_sim_query_qp_lag_port(struct ibv_qp *qp, uint8_t *port_num,
 			       uint8_t *active_port_num);
 int mlx5_sim_modify_qp_lag_port(struct ibv_qp *qp, uint8_t port_num);
 int mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport);
+struct ibv_cq *mlx5_sim_create_cq(struct ibv_context *ctx, int cqe,
+				  void *cq_context,
+				  struct ibv_comp_channel *channel,
+				  int comp_vector);
+int mlx5_sim_destroy_cq(struct ibv_cq *cq);
+struct ibv_qp *mlx5_sim_create_qp_ex(struct ibv_context *ctx,
+				     struct ibv_qp_init_attr_ex *attr);
+int mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		       int attr_mask);
+int mlx5_sim_destroy_qp(struct ibv_qp *qp);
+struct ibv_srq *mlx5_sim_create_srq(struct ibv_pd *pd,
+				    struct ibv_srq_init_attr *attr);
+int mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+			int attr_mask);
+int mlx5_sim_destroy_srq(struct ibv_srq *srq);
+struct ibv_wq *mlx5_sim_create_wq(struct ibv_context *ctx,
+				  struct ibv_wq_init_attr *attr);
+int mlx5_sim_destroy_wq(struct ibv_wq *wq);
+struct ibv_rwq_ind_table *
+mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
+			      struct ibv_rwq_ind_table_init_attr *attr);
+int mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl);
+int mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
 
 #endif /* MLX5_SIM_PRIV_H_ */

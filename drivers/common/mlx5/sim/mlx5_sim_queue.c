@@ -117,6 +117,15 @@ uint32_t
 mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in, void *out,
 		       struct mlx5_sim_devx_obj *obj)
 {
+	return mlx5_sim_cq_create(file, in, NULL, NULL, out, obj);
+}
+
+uint32_t
+mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
+		   const struct mlx5_sim_umem_ref *kring,
+		   const struct mlx5_sim_umem_ref *kdbr, void *out,
+		   struct mlx5_sim_devx_obj *obj)
+{
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	const void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
 	uint32_t log_size = MLX5_GET(cqc, cqc, log_cq_size);
@@ -133,16 +142,25 @@ mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in, void *out,
 	if (eqn < MLX5_SIM_EQN_BASE ||
 	    eqn >= MLX5_SIM_EQN_BASE + MLX5_SIM_NUM_COMP_VECTORS)
 		return MLX5_SIM_SYND_CQ_EQN;
-	if (!mlx5_sim_uar_page_of(file, MLX5_GET(cqc, cqc, uar_page)))
+	if (kring == NULL &&
+	    !mlx5_sim_uar_page_of(file, MLX5_GET(cqc, cqc, uar_page)))
 		return MLX5_SIM_SYND_Q_UAR;
 	if (dbr_addr % SIM_DBR_SIZE != 0)
 		return MLX5_SIM_SYND_Q_DBR_ALIGN;
-	synd = mlx5_sim_umem_ref(file, MLX5_GET(create_cq_in, in, cq_umem_id),
+	if (kring != NULL) {
+		ring = *kring;
+		dbr = *kdbr;
+		synd = MLX5_SIM_SYND_OK;
+	} else {
+		synd = mlx5_sim_umem_ref(file,
+			    MLX5_GET(create_cq_in, in, cq_umem_id),
 			    MLX5_GET64(create_cq_in, in, cq_umem_offset),
 			    (uint64_t)SIM_CQE_SIZE << log_size, &ring);
-	if (synd == MLX5_SIM_SYND_OK)
-		synd = mlx5_sim_umem_ref(file, MLX5_GET(cqc, cqc, dbr_umem_id),
+		if (synd == MLX5_SIM_SYND_OK)
+			synd = mlx5_sim_umem_ref(file,
+				    MLX5_GET(cqc, cqc, dbr_umem_id),
 				    dbr_addr, SIM_DBR_SIZE, &dbr);
+	}
 	if (synd != MLX5_SIM_SYND_OK)
 		return synd;
 	cq = calloc(1, sizeof(*cq));
@@ -220,11 +238,37 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
 	MLX5_SET(cqc, cqc, uar_page, cq->uar_page);
 	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, cq->eqn);
+	MLX5_SET(cqc, cqc, cq_period, cq->cq_period);
+	MLX5_SET(cqc, cqc, cq_max_count, cq->cq_max_count);
 	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr.umem->dv.umem_id);
 	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.host - cq->dbr.umem->addr);
 	MLX5_SET(cqc, cqc, producer_counter, cq->pi & 0xffffff);
 	MLX5_SET(cqc, cqc, consumer_counter,
 		 rte_be_to_cpu_32(db[0]) & 0xffffff);
+	return MLX5_SIM_SYND_OK;
+}
+
+/*
+ * MODIFY_CQ: moderation (period, count) is kept and queried back; a
+ * resize (op_mod 1) or another field is not modelled.
+ */
+uint32_t
+mlx5_sim_cmd_modify_cq(struct mlx5_sim_file *file, const void *in)
+{
+	struct mlx5_sim_cq *cq = mlx5_sim_cq_of(file,
+					   MLX5_GET(modify_cq_in, in, cqn));
+	const void *cqc = MLX5_ADDR_OF(modify_cq_in, in, cq_context);
+	uint32_t sel = MLX5_GET(modify_cq_in, in, modify_field_select);
+
+	if (cq == NULL)
+		return MLX5_SIM_SYND_CQ_UNKNOWN;
+	if (MLX5_GET(modify_cq_in, in, op_mod) != MLX5_CQ_OPMOD_MODIFY ||
+	    (sel & ~(uint32_t)(MLX5_CQ_MODIFY_PERIOD | MLX5_CQ_MODIFY_COUNT)))
+		return MLX5_SIM_SYND_VERBS_CQ_MODIFY;
+	if (sel & MLX5_CQ_MODIFY_PERIOD)
+		cq->cq_period = MLX5_GET(cqc, cqc, cq_period);
+	if (sel & MLX5_CQ_MODIFY_COUNT)
+		cq->cq_max_count = MLX5_GET(cqc, cqc, cq_max_count);
 	return MLX5_SIM_SYND_OK;
 }
 
@@ -241,6 +285,8 @@ sim_qp_of(struct mlx5_sim_file *file, uint32_t qpn)
 /* Check the QP context of CREATE_QP; fill what it sets in @qp. */
 static uint32_t
 sim_qp_check(struct mlx5_sim_file *file, const void *in,
+	     const struct mlx5_sim_umem_ref *kring,
+	     const struct mlx5_sim_umem_ref *kdbr,
 	     struct mlx5_sim_qp *qp, struct mlx5_sim_cq **snd,
 	     struct mlx5_sim_cq **rcv)
 {
@@ -276,14 +322,24 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	if (qp->ts_format == 3)
 		return MLX5_SIM_SYND_QP_TS_FORMAT;
 	qp->uar_page = MLX5_GET(qpc, qpc, uar_page);
-	if (!mlx5_sim_uar_page_of(file, qp->uar_page))
+	if (kring == NULL && !mlx5_sim_uar_page_of(file, qp->uar_page))
 		return MLX5_SIM_SYND_Q_UAR;
 	if (dbr_addr % SIM_DBR_SIZE != 0)
 		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	qp->lag_port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
+	if (qp->lag_port > mlx5_sim_lag_ports(file->vhca))
+		return MLX5_SIM_SYND_VERBS_LAG_PORT;
 	ring = (uint64_t)SIM_WQEBB << qp->log_sq_size;
 	if (!qp->no_rq)
 		ring += (uint64_t)MLX5_RQ_STRIDE_UNIT <<
 			(qp->log_rq_size + qp->log_rq_stride);
+	if (kring != NULL) {
+		if (ring > kring->umem->size)
+			return MLX5_SIM_SYND_Q_UMEM_RANGE;
+		qp->ring = *kring;
+		qp->dbr = *kdbr;
+		return MLX5_SIM_SYND_OK;
+	}
 	synd = mlx5_sim_umem_ref(file, MLX5_GET(create_qp_in, in, wq_umem_id),
 			    MLX5_GET64(create_qp_in, in, wq_umem_offset), ring,
 			    &qp->ring);
@@ -297,6 +353,15 @@ uint32_t
 mlx5_sim_cmd_create_qp(struct mlx5_sim_file *file, const void *in, void *out,
 		       struct mlx5_sim_devx_obj *obj)
 {
+	return mlx5_sim_qp_create(file, in, NULL, NULL, out, obj);
+}
+
+uint32_t
+mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
+		   const struct mlx5_sim_umem_ref *kring,
+		   const struct mlx5_sim_umem_ref *kdbr, void *out,
+		   struct mlx5_sim_devx_obj *obj)
+{
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	struct mlx5_sim_cq *snd, *rcv;
 	struct mlx5_sim_qp *qp;
@@ -305,7 +370,7 @@ mlx5_sim_cmd_create_qp(struct mlx5_sim_file *file, const void *in, void *out,
 	qp = calloc(1, sizeof(*qp));
 	if (qp == NULL)
 		return MLX5_SIM_SYND_QP_TABLE_FULL;
-	synd = sim_qp_check(file, in, qp, &snd, &rcv);
+	synd = sim_qp_check(file, in, kring, kdbr, qp, &snd, &rcv);
 	if (synd == MLX5_SIM_SYND_OK &&
 	    mlx5_sim_idtab_alloc(&vhca->qps, qp, &qp->qpn) != 0)
 		synd = MLX5_SIM_SYND_QP_TABLE_FULL;
@@ -374,7 +439,11 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		/* One port per vHCA; 0 means the first. */
 		if (port > 1)
 			return MLX5_SIM_SYND_QP_PORT;
+		if (MLX5_GET(qpc, qpc, lag_tx_port_affinity) >
+		    mlx5_sim_lag_ports(qp->file->vhca))
+			return MLX5_SIM_SYND_VERBS_LAG_PORT;
 		qp->port = 1;
+		qp->lag_port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
 		qp->rre = MLX5_GET(qpc, qpc, rre);
 		qp->rwe = MLX5_GET(qpc, qpc, rwe);
 		qp->rae = MLX5_GET(qpc, qpc, rae);
@@ -400,6 +469,32 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		qp->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
 		return MLX5_SIM_SYND_OK;
 	}
+}
+
+/*
+ * The optional parameters of RTS2RTS the model keeps: the lag port
+ * (1..lag ports; ignored on a device without LAG, as rdma-core warns
+ * firmware does) and the UDP source port. Nothing else changes.
+ */
+static uint32_t
+sim_qp_rts2rts(struct mlx5_sim_qp *qp, const void *in)
+{
+	const void *qpc = MLX5_ADDR_OF(rts2rts_qp_in, in, qpc);
+	uint32_t mask = MLX5_GET(rts2rts_qp_in, in, opt_param_mask);
+	uint64_t mask_hi = MLX5_GET64(rts2rts_qp_in, in, opt_param_mask_95_32);
+	uint8_t lag_ports = mlx5_sim_lag_ports(qp->file->vhca);
+	uint8_t port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
+
+	if ((mask & MLX5_QPC_OPT_MASK_RTS2RTS_LAG_TX_PORT_AFFINITY) &&
+	    lag_ports != 0 && (port == 0 || port > lag_ports))
+		return MLX5_SIM_SYND_VERBS_LAG_PORT;
+	if ((mask & MLX5_QPC_OPT_MASK_RTS2RTS_LAG_TX_PORT_AFFINITY) &&
+	    lag_ports != 0)
+		qp->lag_port = port;
+	if (mask_hi & MLX5_QPC_OPT_MASK_32_UDP_SPORT)
+		qp->udp_sport = MLX5_GET(qpc, qpc,
+					 primary_address_path.udp_sport);
+	return MLX5_SIM_SYND_OK;
 }
 
 uint32_t
@@ -444,12 +539,13 @@ mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 			continue;
 		if (qp->state != moves[i].from)
 			return MLX5_SIM_SYND_QP_STATE;
-		if (opcode != MLX5_CMD_OP_RTS2RTS_QP) {
+		if (opcode != MLX5_CMD_OP_RTS2RTS_QP)
 			synd = sim_qp_apply_ctx(qp, opcode,
 				MLX5_ADDR_OF(rst2init_qp_in, in, qpc));
-			if (synd != MLX5_SIM_SYND_OK)
-				return synd;
-		}
+		else
+			synd = sim_qp_rts2rts(qp, in);
+		if (synd != MLX5_SIM_SYND_OK)
+			return synd;
 		qp->state = moves[i].to;
 		/* Work posted before RTS starts now. */
 		if (qp->state == MLX5_QP_STATE_RTS)
@@ -472,6 +568,8 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	if (mlx5_sim_copy_guarded(db, qp->dbr.host, sizeof(db)) != 0)
 		db[0] = db[1] = 0;
 	MLX5_SET(qpc, qpc, state, qp->state);
+	MLX5_SET(qpc, qpc, lag_tx_port_affinity, qp->lag_port);
+	MLX5_SET(qpc, qpc, primary_address_path.udp_sport, qp->udp_sport);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	MLX5_SET(qpc, qpc, pd, qp->pdn);

@@ -68,6 +68,17 @@
  *                                                   (NULL, SIZE_MAX) is
  *                                                   the implicit MR of
  *                                                   every mapped address
+ *   ports          1..2                1            Ethernet ports of the
+ *                                                   vHCA
+ *   wire           loopback | none |   loopback     what port 1 is cabled
+ *                  <vhca_id>[:<port>]               to: looped back to
+ *                                                   itself, nothing (link
+ *                                                   down), or a port of
+ *                                                   another vHCA of the
+ *                                                   card (both ends are
+ *                                                   cabled; a port cabled
+ *                                                   by default is re-cabled)
+ *   wire2          as wire             loopback     port 2 (needs ports=2)
  *   fail_cmd       opcode 0..0xffff    none         fault injection: the
  *                  or name                          command to fail
  *                  (CREATE_MKEY, ...)
@@ -120,7 +131,7 @@ static const char *const sim_devarg_keys[] = {
 	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
 	"cross_rule", "alias_status",
-	"odp",
+	"odp", "ports", "wire", "wire2",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
 
@@ -149,6 +160,43 @@ sim_parse_bool(const char *key, const char *value, bool *result)
 	if (ret == 0)
 		*result = v != 0;
 	return ret;
+}
+
+/*
+ * A cable devarg: loopback, none, or <vhca_id>[:<port>] (a port of
+ * another vHCA of the card; port 1 if not given).
+ */
+static int
+sim_parse_wire(const char *key, const char *value, uint32_t *wire)
+{
+	unsigned long id, port = 1;
+	char *end = NULL;
+
+	if (value != NULL && strcmp(value, "loopback") == 0) {
+		*wire = MLX5_SIM_WIRE_LOOPBACK;
+		return 0;
+	}
+	if (value != NULL && strcmp(value, "none") == 0) {
+		*wire = MLX5_SIM_WIRE_NONE;
+		return 0;
+	}
+	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
+		errno = 0;
+		id = strtoul(value, &end, 0);
+		if (errno == 0 && *end == ':' && end[1] >= '0' &&
+		    end[1] <= '9')
+			port = strtoul(end + 1, &end, 0);
+		if (errno == 0 && *end == '\0' && id <= MLX5_SIM_MAX_VHCA_ID &&
+		    port >= 1 && port <= MLX5_SIM_MAX_PORTS) {
+			*wire = MLX5_SIM_WIRE_PEER(id, port);
+			return 0;
+		}
+	}
+	SIM_LOG(ERR, "devarg %s=%s: expected loopback, none, or <vhca_id>"
+		" or <vhca_id>:<port> (port 1..%u) of a vHCA of the same card",
+		key, value != NULL ? value : "", MLX5_SIM_MAX_PORTS);
+	rte_errno = EINVAL;
+	return -EINVAL;
 }
 
 static int
@@ -261,6 +309,17 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "odp") == 0) {
 		ret = sim_parse_bool(key, value, &caps->odp);
 		da->caps_given |= MLX5_SIM_CAP_ODP;
+	} else if (strcmp(key, "ports") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 1, MLX5_SIM_MAX_PORTS,
+					    &v);
+		caps->nports = (uint8_t)v;
+		da->caps_given |= MLX5_SIM_CAP_PORTS;
+	} else if (strcmp(key, "wire") == 0) {
+		ret = sim_parse_wire(key, value, &caps->wire[0]);
+		da->caps_given |= MLX5_SIM_CAP_WIRE1;
+	} else if (strcmp(key, "wire2") == 0) {
+		ret = sim_parse_wire(key, value, &caps->wire[1]);
+		da->caps_given |= MLX5_SIM_CAP_WIRE2;
 	} else if (strcmp(key, "fail_cmd") == 0) {
 		ret = sim_parse_fail_cmd(key, value, &da->fail_cmd);
 		da->fail_cmd_set = true;
@@ -319,6 +378,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
 			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
 			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
+			.nports = 1,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};
@@ -335,6 +395,12 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 		SIM_LOG(ERR, "devargs pp_min_rate=%u pp_max_rate=%u: the"
 			" minimum rate is above the maximum",
 			da.caps.pp_min_rate, da.caps.pp_max_rate);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if ((da.caps_given & MLX5_SIM_CAP_WIRE2) && da.caps.nports < 2) {
+		SIM_LOG(ERR, "devarg wire2: the vHCA has one port (ports=2"
+			" gives it a second)");
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
@@ -412,6 +478,32 @@ const struct mlx5_glue mlx5_sim_glue = {
 	.dv_query_qp_lag_port = mlx5_sim_query_qp_lag_port,
 	.dv_modify_qp_lag_port = mlx5_sim_modify_qp_lag_port,
 	.dv_modify_qp_udp_sport = mlx5_sim_modify_qp_udp_sport,
+
+	/* Flow steering: the NIC receive table (mlx5_sim_flow.c). */
+	.dv_create_flow_matcher = mlx5_sim_flow_matcher_create,
+	.dv_destroy_flow_matcher = mlx5_sim_flow_matcher_destroy,
+	.dv_create_flow = mlx5_sim_flow_create,
+	.destroy_flow = mlx5_sim_flow_destroy,
+
+	/* Port attributes: the port model (mlx5_sim_wire.c). */
+	.port_link_get = mlx5_sim_port_link_get,
+	.port_mtu_set = mlx5_sim_port_mtu_set,
+	.port_speed_set = mlx5_sim_port_speed_set,
+
+	/* Verbs queue objects (mlx5_sim_verbs.c). */
+	.create_cq = mlx5_sim_create_cq,
+	.destroy_cq = mlx5_sim_destroy_cq,
+	.create_qp_ex = mlx5_sim_create_qp_ex,
+	.modify_qp = mlx5_sim_modify_qp,
+	.destroy_qp = mlx5_sim_destroy_qp,
+	.create_srq = mlx5_sim_create_srq,
+	.modify_srq = mlx5_sim_modify_srq,
+	.destroy_srq = mlx5_sim_destroy_srq,
+	.create_wq = mlx5_sim_create_wq,
+	.destroy_wq = mlx5_sim_destroy_wq,
+	.create_rwq_ind_table = mlx5_sim_create_rwq_ind_table,
+	.destroy_rwq_ind_table = mlx5_sim_destroy_rwq_ind_table,
+	.dv_init_obj = mlx5_sim_dv_init_obj,
 };
 
 static const struct mlx5_backend mlx5_sim_backend = {

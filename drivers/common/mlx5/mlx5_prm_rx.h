@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * PRM layouts of the Ethernet datapath around the wire: the receive CQE as
+ * an Ethernet queue reads it, and the flow-table match parameters a
+ * steering rule is written in. Field names follow the kernel
+ * (include/linux/mlx5/device.h for the CQE, mlx5_ifc.h for the match).
+ */
+
+#ifndef MLX5_PRM_RX_H_
+#define MLX5_PRM_RX_H_
+
+#include <stdint.h>
+
+/*
+ * A 64-byte CQE with the fields an Ethernet receive queue uses named:
+ * rdma-core's struct mlx5_cqe64 keeps the RSS hash and the checksum in
+ * reserved bytes. The layout is the kernel's struct mlx5_cqe64; the last
+ * 20 bytes are struct mlx5_cqe64's.
+ */
+struct mlx5_cqe_eth {
+	uint8_t tls_outer_l3_tunneled;
+	uint8_t rsvd0;
+	uint16_t wqe_id;              /* BE. */
+	uint8_t lro_tcppsh_abort_dupack;
+	uint8_t lro_min_ttl;
+	uint16_t lro_tcp_win;         /* BE. */
+	uint32_t lro_ack_seq_num;     /* BE. */
+	uint32_t rss_hash_result;     /* BE: the Toeplitz result. */
+	uint8_t rss_hash_type;        /* MLX5_CQE_RSS_HTYPE_*. */
+	uint8_t ml_path;
+	uint8_t rsvd20[2];
+	uint16_t check_sum;           /* BE: ones' complement sum from L3. */
+	uint16_t slid;
+	uint32_t flags_rqpn;
+	uint8_t hds_ip_ext;           /* MLX5_CQE_L2_OK, _L3_OK, _L4_OK. */
+	uint8_t l4_l3_hdr_type;       /* L4 type 6:4, L3 type 3:2. */
+	uint16_t vlan_info;           /* BE. */
+	uint32_t srqn;                /* BE: lro_num_seg 31:24, user index. */
+	uint32_t ft_metadata;         /* BE: flow tag / immediate. */
+	uint8_t rsvd40[4];
+	uint32_t byte_cnt;            /* BE. */
+	uint64_t timestamp;           /* BE. */
+	uint32_t sop_drop_qpn;        /* BE: opcode 31:24, queue 23:0. */
+	uint16_t wqe_counter;         /* BE. */
+	uint8_t signature;
+	uint8_t op_own;
+};
+
+/* l4_l3_hdr_type: the header types the device parsed. */
+#define MLX5_CQE_L3_HDR_TYPE_SHIFT 2
+#define MLX5_CQE_L3_HDR_TYPE_MASK 0x3
+#define MLX5_CQE_L4_HDR_TYPE_SHIFT 4
+#define MLX5_CQE_L4_HDR_TYPE_MASK 0x7
+enum {
+	MLX5_CQE_L4_HDR_TYPE_NONE = 0x0,
+	MLX5_CQE_L4_HDR_TYPE_TCP_NO_ACK = 0x1,
+	MLX5_CQE_L4_HDR_TYPE_UDP = 0x2,
+	MLX5_CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA = 0x3,
+	MLX5_CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA = 0x4,
+};
+
+/* rss_hash_type: what the hash covered (IP 3:2, L4 7:6). */
+enum {
+	MLX5_CQE_RSS_HTYPE_IPV4 = 0x1 << 2,
+	MLX5_CQE_RSS_HTYPE_IPV6 = 0x2 << 2,
+	MLX5_CQE_RSS_HTYPE_IP = 0x3 << 2,
+	MLX5_CQE_RSS_HTYPE_TCP = 0x1 << 6,
+	MLX5_CQE_RSS_HTYPE_UDP = 0x2 << 6,
+	MLX5_CQE_RSS_HTYPE_L4 = 0x3 << 6,
+};
+
+/* Flow table entries (the kernel issues them for a steering rule). */
+enum {
+	MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY = 0x936,
+	MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY = 0x938,
+};
+
+/* The outer (or inner) L2-L4 header fields a flow entry matches. */
+struct mlx5_ifc_fte_match_set_lyr_2_4_bits {
+	u8 smac_47_16[0x20];
+	u8 smac_15_0[0x10];
+	u8 ethertype[0x10];
+	u8 dmac_47_16[0x20];
+	u8 dmac_15_0[0x10];
+	u8 first_prio[0x3];
+	u8 first_cfi[0x1];
+	u8 first_vid[0xc];
+	u8 ip_protocol[0x8];
+	u8 ip_dscp[0x6];
+	u8 ip_ecn[0x2];
+	u8 cvlan_tag[0x1];
+	u8 svlan_tag[0x1];
+	u8 frag[0x1];
+	u8 ip_version[0x4];
+	u8 tcp_flags[0x9];
+	u8 tcp_sport[0x10];
+	u8 tcp_dport[0x10];
+	u8 reserved_at_c0[0x10];
+	u8 ipv4_ihl[0x4];
+	u8 reserved_at_d4[0x4];
+	u8 ttl_hoplimit[0x8];
+	u8 udp_sport[0x10];
+	u8 udp_dport[0x10];
+	u8 src_ipv4_src_ipv6[0x80];
+	u8 dst_ipv4_dst_ipv6[0x80];
+};
+
+/*
+ * The match parameters of a flow table entry (and of a matcher's mask):
+ * outer headers first; the other sets are not used here.
+ */
+struct mlx5_ifc_fte_match_param_bits {
+	struct mlx5_ifc_fte_match_set_lyr_2_4_bits outer_headers;
+	u8 misc_parameters[0x200];
+	u8 inner_headers[0x200];
+	u8 misc_parameters_2[0x200];
+	u8 misc_parameters_3[0x200];
+	u8 misc_parameters_4[0x200];
+	u8 misc_parameters_5[0x200];
+	u8 reserved_at_e00[0x200];
+};
+
+/* match_criteria_enable: which sets of the match parameters are used. */
+enum {
+	MLX5_MATCH_OUTER_HEADERS = 1 << 0,
+	MLX5_MATCH_MISC_PARAMETERS = 1 << 1,
+	MLX5_MATCH_INNER_HEADERS = 1 << 2,
+	MLX5_MATCH_MISC_PARAMETERS_2 = 1 << 3,
+	MLX5_MATCH_MISC_PARAMETERS_3 = 1 << 4,
+	MLX5_MATCH_MISC_PARAMETERS_4 = 1 << 5,
+	MLX5_MATCH_MISC_PARAMETERS_5 = 1 << 6,
+};
+
+#endif /* MLX5_PRM_RX_H_ */

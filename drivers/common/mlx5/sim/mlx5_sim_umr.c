@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * UMR work requests and crypto mkeys: the engine's MLX5_OPCODE_UMR on an RC
+ * QP, which rewrites an indirect mkey (its KLM list, range, rights, state)
+ * and gives a crypto-enabled one its crypto BSF; and the device's AES-XTS
+ * block, which mlx5_sim_xfer() runs on the bytes that go through such a
+ * key. OpenSSL's libcrypto is the cipher.
+ *
+ * Modelled: inline KLM lists and one 64-byte crypto BSF (no signature BSF,
+ * no translation offset, no non-inline lists, no memory windows); the mask
+ * bits of the range, rights, key byte, QP, free state and BSF enable. The
+ * tweak rule is the one aes_xts_multi_block_le_tweak names: the BSF's
+ * initial tweak is a 128-bit little-endian number (IEEE 1619's own byte
+ * order), plus one per data unit. Data units start at the mkey's start
+ * address; a transfer through the key starts at a unit boundary and covers
+ * whole units, but for a last partial one of a multiple of 16 bytes and at
+ * most the unit size less 16 (rdma-core's rule, mlx5dv_wr_set_mkey_crypto).
+ * Code 0 of the data-unit size has no meaning in any public source: the
+ * model refuses it; a whole operation is one data unit with a unit size at
+ * least its length (the 1 MB code).
+ *
+ * CQE syndromes of a refused UMR. A malformed WQE (segments missing, an
+ * unknown flag or mask bit, a BSF not of the crypto kind, a bad code) is
+ * a local QP operation error, as for any WQE the engine cannot parse. A
+ * well-formed UMR that the target or the objects it names forbid (no such
+ * key, another PD, no umr_en, not free under CHECK_FREE, a list longer
+ * than the key, no crypto_en, an unknown or foreign DEK, a wrong key tag)
+ * completes with MLX5_CQE_SYNDROME_MW_BIND_ERR: the syndrome the kernel and
+ * rdma-core turn into IB_WC_MW_BIND_ERR, whose verbs text is "memory
+ * management operation error" - the status of failed registration work
+ * requests (REG_MR, bind), which mlx5 executes as UMR WQEs.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+/* UMR control flags the model executes. */
+#define SIM_UMR_FLAGS (MLX5_WQE_UMR_CTRL_FLAG_INLINE | \
+		       MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE)
+/* mkey_mask bits the model applies; any other is refused as malformed. */
+#define SIM_UMR_MASK ((uint64_t)MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN | \
+		      MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
+
+/* The two error kinds (see above). */
+#define SIM_UMR_MALFORMED MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR
+#define SIM_UMR_REFUSED MLX5_CQE_SYNDROME_MW_BIND_ERR
+
+/* A crypto BSF as parsed. */
+struct sim_crypto_cfg {
+	uint32_t dek_id;
+	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	uint32_t data_unit;
+	bool memory_encrypted;
+	uint32_t raw_data_size;
+};
+
+/* Bytes of the XTS key pair of a DEK (two keys of 128 or 256 bits). */
+static size_t
+sim_dek_key_len(const struct mlx5_sim_dek *dek)
+{
+	return dek->key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
+}
+
+/* The DEK @id if it is alive and of PD @pd, else NULL. */
+static const struct mlx5_sim_dek *
+sim_dek_of_pd(struct mlx5_sim_vhca *vhca, uint32_t id,
+	      const struct mlx5_sim_pd_obj *pd)
+{
+	const struct mlx5_sim_dek *dek = mlx5_sim_idtab_get(&vhca->deks, id);
+
+	return dek != NULL && dek->pd == pd ? dek : NULL;
+}
+
+/* Parse and check the crypto BSF for @mkey: 0 or a CQE syndrome. */
+static uint8_t
+sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+	    const void *bsf, struct sim_crypto_cfg *cfg)
+{
+	const struct mlx5_sim_dek *dek;
+	uint32_t order;
+	rte_be64_t tag;
+
+	if (MLX5_GET(crypto_bsf, bsf, bsf_size) != MLX5_BSF_SIZE_64B ||
+	    MLX5_GET(crypto_bsf, bsf, bsf_p_type) != MLX5_BSF_P_TYPE_CRYPTO ||
+	    MLX5_GET(crypto_bsf, bsf, encryption_standard) !=
+	    MLX5_ENCRYPTION_STANDARD_AES_XTS)
+		return SIM_UMR_MALFORMED;
+	order = MLX5_GET(crypto_bsf, bsf, encryption_order);
+	if (order > MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY)
+		return SIM_UMR_MALFORMED;
+	cfg->data_unit = mlx5_crypto_block_size_bytes(
+		MLX5_GET(crypto_bsf, bsf, crypto_block_size_pointer));
+	if (cfg->data_unit == 0)
+		return SIM_UMR_MALFORMED;
+	if (!mkey->crypto_en)
+		return SIM_UMR_REFUSED;
+	cfg->dek_id = MLX5_GET(crypto_bsf, bsf, dek_pointer);
+	dek = sim_dek_of_pd(vhca, cfg->dek_id, mkey->pd);
+	if (dek == NULL || dek->key_size > MLX5_DEK_KEY_SIZE_256)
+		return SIM_UMR_REFUSED;
+	/* The tag follows the key pair in the DEK (big-endian, 8 bytes). */
+	if (dek->has_keytag) {
+		memcpy(&tag, dek->key + sim_dek_key_len(dek), sizeof(tag));
+		if (rte_be_to_cpu_64(tag) != MLX5_GET64(crypto_bsf, bsf, keytag))
+			return SIM_UMR_REFUSED;
+	}
+	memcpy(cfg->tweak, MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak),
+	       sizeof(cfg->tweak));
+	cfg->memory_encrypted =
+		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
+		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY;
+	cfg->raw_data_size = MLX5_GET(crypto_bsf, bsf, raw_data_size);
+	return 0;
+}
+
+/* Check the inline KLM list for @mkey: 0 or a CQE syndrome. */
+static uint8_t
+sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+	     const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
+{
+	uint32_t i;
+
+	if (n > mkey->translations_octword_size)
+		return SIM_UMR_REFUSED;
+	for (i = 0; i < n; i++) {
+		uint32_t bc = rte_be_to_cpu_32(klm[i].byte_count);
+		uint32_t key = rte_be_to_cpu_32(klm[i].mkey);
+		const struct mlx5_sim_mkey *e;
+
+		if (bc == 0 && key == 0)
+			continue; /* Padding to 64 bytes. */
+		if (bc == 0)
+			return SIM_UMR_MALFORMED;
+		/* A key of the same PD; no crypto key under a crypto key. */
+		e = mlx5_sim_mkey_by_key(vhca, key);
+		if (e == NULL || e == mkey || e->pdn != mkey->pdn ||
+		    e->crypto_en)
+			return SIM_UMR_REFUSED;
+	}
+	return 0;
+}
+
+/* Replace the translation of @mkey with the list: 0 or -ENOMEM. */
+static int
+sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
+		 const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
+{
+	struct mlx5_sim_klm_entry *entries = calloc(n, sizeof(*entries));
+	uint32_t i;
+
+	if (entries == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		entries[i].byte_count = rte_be_to_cpu_32(klm[i].byte_count);
+		entries[i].mkey = rte_be_to_cpu_32(klm[i].mkey);
+		entries[i].address = rte_be_to_cpu_64(klm[i].address);
+	}
+	free(mkey->u.klm.entries);
+	mkey->u.klm.entries = entries;
+	mkey->u.klm.num = n;
+	return 0;
+}
+
+/* Apply the mkey context fields @mask selects. */
+static void
+sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
+{
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN) {
+		mkey->len = MLX5_GET64(mkc, mkc, len);
+		mkey->length64 = MLX5_GET(mkc, mkc, length64);
+	}
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR)
+		mkey->start = MLX5_GET64(mkc, mkc, start_addr);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE)
+		mkey->bsf_en = MLX5_GET(mkc, mkc, bsf_en);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY)
+		mkey->variant = MLX5_GET(mkc, mkc, mkey_7_0);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN)
+		mkey->qpn = MLX5_GET(mkc, mkc, qpn);
+	if (mask & MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ)
+		mkey->lr = MLX5_GET(mkc, mkc, lr);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE)
+		mkey->lw = MLX5_GET(mkc, mkc, lw);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ)
+		mkey->rr = MLX5_GET(mkc, mkc, rr);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE)
+		mkey->rw = MLX5_GET(mkc, mkc, rw);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC)
+		mkey->a = MLX5_GET(mkc, mkc, a);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
+		mkey->free = MLX5_GET(mkc, mkc, free);
+}
+
+/* The target of a UMR: 0 or a CQE syndrome. */
+static uint8_t
+sim_umr_target(const struct mlx5_sim_qp *qp, const struct mlx5_sim_mkey *mkey,
+	       uint8_t flags)
+{
+	if (mkey == NULL || mkey->pdn != qp->pdn ||
+	    (mkey->pd != NULL && !mkey->pd->alive) || !mkey->umr_en ||
+	    mkey->kind != MLX5_SIM_MKEY_KLM)
+		return SIM_UMR_REFUSED;
+	if ((flags & MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE) && !mkey->free)
+		return SIM_UMR_REFUSED;
+	return 0;
+}
+
+uint8_t
+mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
+		  const void *wqe, unsigned int ds)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = wqe;
+	const struct mlx5_wqe_umr_ctrl_seg *umr = (const void *)(ctrl + 1);
+	const struct mlx5_wqe_mkey_context_seg *mkc = (const void *)(umr + 1);
+	const struct mlx5_wqe_umr_klm_seg *klm = (const void *)(mkc + 1);
+	size_t fixed = sizeof(*ctrl) + sizeof(*umr) + sizeof(*mkc);
+	struct sim_crypto_cfg cfg = { .data_unit = 0 };
+	struct mlx5_sim_mkey *mkey;
+	uint32_t nklm, nbsf;
+	uint64_t mask;
+	bool bsf_en;
+	uint8_t synd;
+
+	if ((size_t)ds * 16 < fixed)
+		return SIM_UMR_MALFORMED;
+	nklm = rte_be_to_cpu_16(umr->klm_octowords);
+	nbsf = rte_be_to_cpu_16(umr->bsf_octowords);
+	mask = rte_be_to_cpu_64(umr->mkey_mask);
+	/* Lists by pointer, offsets and signature BSFs: not modelled. */
+	if ((umr->flags & ~SIM_UMR_FLAGS) ||
+	    !(umr->flags & MLX5_WQE_UMR_CTRL_FLAG_INLINE) ||
+	    (mask & ~SIM_UMR_MASK) ||
+	    (nbsf != 0 && nbsf != MLX5_CRYPTO_BSF_OCTOWORDS) ||
+	    fixed + ((size_t)nklm + nbsf) * 16 > (size_t)ds * 16)
+		return SIM_UMR_MALFORMED;
+	mkey = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(ctrl->imm));
+	synd = sim_umr_target(qp, mkey, umr->flags);
+	if (synd == 0)
+		synd = sim_umr_klms(vhca, mkey, klm, nklm);
+	if (synd == 0 && nbsf != 0)
+		synd = sim_umr_bsf(vhca, mkey, klm + nklm, &cfg);
+	if (synd != 0)
+		return synd;
+	/* A BSF needs room in the key and the key's BSF enabled after this. */
+	bsf_en = mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE ?
+		 MLX5_GET(mkc, mkc, bsf_en) : mkey->bsf_en;
+	if (nbsf != 0 && (!bsf_en || nbsf > mkey->bsf_octword_size))
+		return SIM_UMR_REFUSED;
+	/* Everything checked: the UMR takes effect whole. */
+	if (nklm != 0 && sim_umr_klms_set(mkey, klm, nklm) != 0)
+		return SIM_UMR_MALFORMED; /* The model's memory, not a rule. */
+	sim_umr_mkc_set(mkey, mkc, mask);
+	if (nbsf != 0) {
+		mkey->crypto.configured = true;
+		mkey->crypto.dek_id = cfg.dek_id;
+		memcpy(mkey->crypto.tweak, cfg.tweak, sizeof(cfg.tweak));
+		mkey->crypto.data_unit = cfg.data_unit;
+		mkey->crypto.memory_encrypted = cfg.memory_encrypted;
+		mkey->crypto.raw_data_size = cfg.raw_data_size;
+	}
+	mkey->umr_gen++;
+	SIM_LOG(DEBUG, "%s: QP 0x%x: UMR on mkey index 0x%x (generation %u)%s",
+		vhca->ibdev.name, qp->qpn, mkey->index, mkey->umr_gen,
+		nbsf != 0 ? ", crypto BSF" : "");
+	return 0;
+}
+
+int
+mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
+		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
+		      size_t len)
+{
+	uint32_t dus = mkey->crypto.data_unit;
+	size_t tail;
+
+	/* Never configured, or its BSF disabled since: no cipher to use. */
+	if (!mkey->crypto.configured || !mkey->bsf_en ||
+	    sim_dek_of_pd(vhca, mkey->crypto.dek_id, mkey->pd) == NULL)
+		return -EACCES;
+	if (len == 0)
+		return 0;
+	tail = len % dus;
+	if ((addr - mkey->start) % dus != 0 ||
+	    (tail != 0 && (len % 16 != 0 || tail > dus - 16)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Add @n to the little-endian 128-bit tweak @t. */
+static void
+sim_tweak_add(uint8_t *t, uint64_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5_CRYPTO_XTS_TWEAK_LEN && n != 0; i++) {
+		n += t[i];
+		t[i] = (uint8_t)n;
+		n >>= 8;
+	}
+}
+
+int
+mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
+		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
+		      const uint8_t *in, uint8_t *out, size_t len,
+		      bool to_memory)
+{
+	const struct mlx5_sim_dek *dek = sim_dek_of_pd(vhca,
+		mkey->crypto.dek_id, mkey->pd);
+	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
+	int enc = to_memory == mkey->crypto.memory_encrypted;
+	uint32_t dus = mkey->crypto.data_unit;
+	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	EVP_CIPHER_CTX *ctx;
+	size_t off;
+	int ret = 0;
+
+	if (dek == NULL)
+		return -EACCES;
+	ctx = EVP_CIPHER_CTX_new();
+	if (ctx == NULL)
+		return -ENOMEM;
+	memcpy(tweak, mkey->crypto.tweak, sizeof(tweak));
+	sim_tweak_add(tweak, (addr - mkey->start) / dus);
+	/* The key once; then each data unit with its own tweak. */
+	if (!EVP_CipherInit_ex(ctx, dek->key_size == MLX5_DEK_KEY_SIZE_256 ?
+			       EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
+			       dek->key, NULL, enc))
+		ret = -EACCES;
+	for (off = 0; ret == 0 && off < len; off += dus) {
+		int n = (int)RTE_MIN((size_t)dus, len - off);
+		int outl = 0;
+
+		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
+		    !EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) ||
+		    outl != n)
+			ret = -EACCES;
+		sim_tweak_add(tweak, 1);
+	}
+	EVP_CIPHER_CTX_free(ctx);
+	if (ret != 0)
+		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
+			vhca->ibdev.name, dek->id);
+	return ret;
+}

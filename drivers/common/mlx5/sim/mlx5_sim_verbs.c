@@ -1,0 +1,1155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Verbs queue objects: ibv_create_cq/qp_ex/srq/wq/rwq_ind_table and their
+ * destroys, ibv_modify_qp/srq, mlx5dv_init_obj, DEVX query/modify on them
+ * (mlx5dv_devx_qp_query(), ...) and rdma-core's lag-port and UDP
+ * source-port calls. Each part plays its real counterpart:
+ *
+ * - the provider library (rdma-core's providers/mlx5): sizes the queues,
+ *   allocates their rings, keeps ibv_qp.state, and builds the lag-port and
+ *   UDP-port calls out of DEVX commands (QUERY_LAG, QUERY_QP, RTS2RTS);
+ * - the kernel (drivers/infiniband/hw/mlx5): pins the rings, issues the
+ *   PRM command (CREATE_CQ, CREATE_QP and the transitions, CREATE_RMP for
+ *   an SRQ, CREATE_RQ for a WQ, CREATE_RQT for an indirection table),
+ *   keeps use counts (a CQ, WQ or SRQ in use cannot go: EBUSY; nor a PD),
+ *   assigns a lag port at RST2INIT, and lets DEVX query/modify an object
+ *   only with a mailbox naming that very object (else EINVAL);
+ * - the device: the same command handlers DEVX objects go through, so a
+ *   verbs CQ is a CQ, a verbs QP an RC QP, a WQ an RQ, a table an RQT.
+ *
+ * Each command is counted and subject to fault injection; a refused one is
+ * the status's errno (the kernel's mlx5_cmd_exec). Objects belong to the
+ * context's file and are reclaimed at its last close. Posting work on
+ * verbs objects is not modelled (they have no doorbell page).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mlx5_sim_priv.h"
+
+#define SIM_V_CQE_SIZE 64
+#define SIM_V_WQEBB 64
+/* The doorbell record, after the ring: a line of its own. */
+#define SIM_V_DBR_SIZE 64
+/* rdma-core's limits the model applies (mlx5 caps of a ConnectX). */
+#define SIM_V_MAX_SEND_SGE 30
+#define SIM_V_MAX_RECV_SGE 32
+#define SIM_V_MAX_INLINE 512
+#define SIM_V_MAX_SRQ_SGE 31
+#define SIM_V_LOG_MAX_RQT 8
+
+/* log2 of the smallest power of two >= @n (n >= 1). */
+static unsigned int
+sim_log2_ceil(uint64_t n)
+{
+	unsigned int log = 0;
+
+	while (((uint64_t)1 << log) < n)
+		log++;
+	return log;
+}
+
+/* The status's errno of a refused DEVX call (rdma-core's helper). */
+static int
+sim_cmd_status_err(int ret, const void *out)
+{
+	if (ret == EREMOTEIO)
+		return mlx5_sim_status_errno(MLX5_GET(mbox_out, out, status));
+	return ret;
+}
+
+static struct mlx5_sim_vobj *
+sim_vobj_of(const void *ib, enum mlx5_sim_obj_kind kind)
+{
+	struct mlx5_sim_vobj *v;
+
+	if (ib == NULL)
+		return NULL;
+	v = MLX5_SIM_OF(ib, struct mlx5_sim_vobj, ib);
+	return v->magic == MLX5_SIM_MAGIC_VERBS && v->kind == kind ? v : NULL;
+}
+
+/* A new handle with @ring bytes of ring memory and a doorbell record. */
+static struct mlx5_sim_vobj *
+sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
+	     size_t ring)
+{
+	struct mlx5_sim_vobj *v = calloc(1, sizeof(*v));
+	size_t len = RTE_ALIGN_CEIL(ring + SIM_V_DBR_SIZE, 4096);
+
+	if (v == NULL)
+		return NULL;
+	/* What the provider library allocates; the kernel pins it. */
+	v->mem.addr = aligned_alloc(4096, len);
+	if (v->mem.addr == NULL) {
+		free(v);
+		return NULL;
+	}
+	memset(v->mem.addr, 0, len);
+	v->mem.size = ring + SIM_V_DBR_SIZE;
+	v->mem.access = IBV_ACCESS_LOCAL_WRITE;
+	v->mem.file = file;
+	v->magic = MLX5_SIM_MAGIC_VERBS;
+	v->kind = kind;
+	v->file = file;
+	return v;
+}
+
+static void
+sim_vobj_free(struct mlx5_sim_vobj *v)
+{
+	v->magic = MLX5_SIM_MAGIC_DEAD;
+	free(v->uses);
+	free(v->mem.addr);
+	free(v);
+}
+
+static size_t
+sim_vobj_ring(const struct mlx5_sim_vobj *v)
+{
+	return v->mem.size - SIM_V_DBR_SIZE;
+}
+
+/* Count @v as a user of the objects it names (@n of them). */
+static int
+sim_vobj_use(struct mlx5_sim_vobj *v, struct mlx5_sim_vobj **on, uint32_t n)
+{
+	v->uses = calloc(n, sizeof(*v->uses));
+	if (v->uses == NULL)
+		return ENOMEM;
+	memcpy(v->uses, on, n * sizeof(*on));
+	v->n_uses = n;
+	return 0;
+}
+
+static void
+sim_vobj_hold(struct mlx5_sim_vobj *v, int d)
+{
+	for (uint32_t i = 0; i < v->n_uses; i++)
+		v->uses[i]->users += d;
+	if (v->pd != NULL) {
+		v->pd->verbs_users += d;
+		v->pd->users += d;
+	}
+}
+
+/*
+ * One command the kernel issues for a verbs call (vHCA lock held):
+ * counted, maybe injected, run with @v's memory for a create. 0 or the
+ * status's errno; the created object's number in @v->num.
+ */
+static int
+sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
+	 size_t inlen, void *out)
+{
+	struct mlx5_sim_file *file = v->file;
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_umem_ref ring = { &v->mem, v->mem.addr };
+	struct mlx5_sim_umem_ref dbr = {
+		&v->mem, v->mem.addr + sim_vobj_ring(v)
+	};
+	struct mlx5_sim_devx_obj obj = { .file = file };
+	uint8_t status = 0;
+	uint32_t synd = mlx5_sim_cmd_start(vhca, opcode, &status);
+
+	if (synd == MLX5_SIM_SYND_OK) {
+		switch (opcode) {
+		case MLX5_CMD_OP_CREATE_CQ:
+			synd = mlx5_sim_cq_create(file, in, &ring, &dbr, out,
+						  &obj);
+			break;
+		case MLX5_CMD_OP_CREATE_QP:
+			synd = mlx5_sim_qp_create(file, in, &ring, &dbr, out,
+						  &obj);
+			break;
+		case MLX5_CMD_OP_CREATE_RQ:
+			synd = mlx5_sim_rq_create(file, in, &ring, &dbr, out,
+						  &obj);
+			break;
+		case MLX5_CMD_OP_CREATE_RMP:
+			synd = mlx5_sim_rmp_create(file, in, &ring, &dbr, out,
+						   &obj);
+			break;
+		case MLX5_CMD_OP_CREATE_RQT:
+		case MLX5_CMD_OP_DESTROY_RQT:
+		case MLX5_CMD_OP_DESTROY_RQ:
+			synd = mlx5_sim_cmd_eth(file, opcode, in, inlen, out,
+						&obj);
+			break;
+		case MLX5_CMD_OP_MODIFY_RMP:
+		case MLX5_CMD_OP_DESTROY_RMP:
+			synd = mlx5_sim_cmd_rmp(file, opcode, in, out);
+			break;
+		case MLX5_CMD_OP_DESTROY_CQ:
+			synd = mlx5_sim_cmd_destroy_cq(file, in);
+			break;
+		case MLX5_CMD_OP_DESTROY_QP:
+			synd = mlx5_sim_cmd_destroy_qp(file, in);
+			break;
+		default: /* A QP transition. */
+			synd = mlx5_sim_cmd_modify_qp(file, opcode, in);
+			break;
+		}
+	}
+	status = mlx5_sim_cmd_finish(vhca, opcode, synd, status);
+	if (status == MLX5_CMD_STAT_OK && obj.kind == v->kind)
+		v->num = obj.index;
+	return mlx5_sim_status_errno(status);
+}
+
+/*
+ * Create the device object of @v with the command in @in: on success @v
+ * is the file's, counted as the user of what it names. errno on failure,
+ * @v freed.
+ */
+static int
+sim_vobj_create(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
+		size_t inlen, struct mlx5_sim_vobj **on, uint32_t n_on,
+		struct mlx5_sim_pd_obj *pd)
+{
+	struct mlx5_sim_vhca *vhca = v->file->vhca;
+	uint32_t out[MLX5_ST_SZ_DW(create_qp_out)] = { 0 };
+	int err;
+
+	err = n_on != 0 ? sim_vobj_use(v, on, n_on) : 0;
+	if (err == 0) {
+		mlx5_sim_vhca_lock(vhca);
+		err = sim_kcmd(v, opcode, in, inlen, out);
+		if (err == 0) {
+			v->pd = pd;
+			sim_vobj_hold(v, 1);
+			TAILQ_INSERT_TAIL(&v->file->vobjs, v, next);
+		}
+		mlx5_sim_vhca_unlock(vhca);
+	}
+	if (err != 0)
+		sim_vobj_free(v);
+	return err;
+}
+
+/*
+ * Destroy the device object of @v with the command naming @v->num: the
+ * kernel refuses while a verbs object uses it (EBUSY).
+ */
+static int
+sim_vobj_destroy(struct mlx5_sim_vobj *v, uint16_t opcode)
+{
+	struct mlx5_sim_vhca *vhca = v->file->vhca;
+	uint32_t in[MLX5_ST_SZ_DW(destroy_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(destroy_qp_out)] = { 0 };
+	int err;
+
+	/* Every destroy names its object at the same place. */
+	MLX5_SET(destroy_qp_in, in, opcode, opcode);
+	MLX5_SET(destroy_qp_in, in, qpn, v->num);
+	mlx5_sim_vhca_lock(vhca);
+	err = v->users != 0 ? EBUSY : sim_kcmd(v, opcode, in, sizeof(in), out);
+	if (err == 0) {
+		sim_vobj_hold(v, -1);
+		TAILQ_REMOVE(&v->file->vobjs, v, next);
+	}
+	mlx5_sim_vhca_unlock(vhca);
+	if (err == 0)
+		sim_vobj_free(v);
+	return err;
+}
+
+/* The file of a context, a PD of it, and the verbs objects it names. */
+static struct mlx5_sim_file *
+sim_ctx_file(struct ibv_context *ctx)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+
+	return sctx != NULL ? sctx->file : NULL;
+}
+
+static struct mlx5_sim_pd_obj *
+sim_pd_of(struct ibv_pd *pd, struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
+
+	if (spd == NULL || !spd->obj->alive ||
+	    (file != NULL && spd->obj->file != file))
+		return NULL;
+	return spd->obj;
+}
+
+static struct mlx5_sim_vobj *
+sim_named(const void *ib, enum mlx5_sim_obj_kind kind,
+	  struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(ib, kind);
+
+	return v != NULL && v->file == file ? v : NULL;
+}
+
+struct ibv_cq *
+mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
+		   struct ibv_comp_channel *channel, int comp_vector)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	struct mlx5_sim_file *file = sim_ctx_file(ctx);
+	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	struct mlx5_sim_vobj *v;
+	unsigned int log;
+	int err;
+
+	if (file == NULL || cqe <= 0 ||
+	    cqe >= (1 << MLX5_SIM_LOG_MAX_CQ_SZ) || comp_vector < 0 ||
+	    comp_vector >= MLX5_SIM_NUM_COMP_VECTORS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* No completion channels (events) in the model. */
+	if (channel != NULL) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/* rdma-core: room for cqe + 1 entries, a power of two. */
+	log = sim_log2_ceil((uint64_t)cqe + 1);
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_CQ, (size_t)SIM_V_CQE_SIZE << log);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* Every CQE invalid and owned by hardware, as mlx5_alloc_cq_buf(). */
+	for (size_t i = 0; i < ((size_t)1 << log); i++)
+		((struct mlx5_cqe64 *)v->mem.addr)[i].op_own =
+			MLX5_CQE_INVALID << 4;
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
+	MLX5_SET(cqc, cqc, log_cq_size, log);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element,
+		 MLX5_SIM_EQN_BASE + comp_vector);
+	MLX5_SET64(cqc, cqc, dbr_addr, sim_vobj_ring(v));
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_CQ, in, sizeof(in), NULL,
+			      0, NULL);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	v->ib.cq.context = ctx;
+	v->ib.cq.cq_context = cq_context;
+	v->ib.cq.handle = v->num;
+	v->ib.cq.cqe = (1 << log) - 1;
+	pthread_mutex_init(&v->ib.cq.mutex, NULL);
+	pthread_cond_init(&v->ib.cq.cond, NULL);
+	return &v->ib.cq;
+}
+
+int
+mlx5_sim_destroy_cq(struct ibv_cq *cq)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+
+	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_CQ) :
+	       EINVAL;
+}
+
+/* rdma-core's sizing of an RC QP's queues, within the device's limits. */
+static int
+sim_qp_size(struct ibv_qp_cap *cap, uint32_t *log_sq, uint32_t *log_rq,
+	    uint32_t *log_stride, size_t *ring)
+{
+	uint32_t send_bytes, bbs, stride;
+
+	if (cap->max_send_sge > SIM_V_MAX_SEND_SGE ||
+	    cap->max_recv_sge > SIM_V_MAX_RECV_SGE ||
+	    cap->max_inline_data > SIM_V_MAX_INLINE)
+		return EINVAL;
+	/* Control and remote address segments, then data or inline. */
+	send_bytes = 32 + RTE_MAX(16 * cap->max_send_sge,
+				  RTE_ALIGN_CEIL(cap->max_inline_data + 4, 16));
+	bbs = RTE_ALIGN_CEIL(send_bytes, SIM_V_WQEBB) / SIM_V_WQEBB;
+	*log_sq = sim_log2_ceil((uint64_t)RTE_MAX(cap->max_send_wr, 1u) * bbs);
+	*log_rq = cap->max_recv_wr != 0 ?
+		  sim_log2_ceil(cap->max_recv_wr) : 0;
+	stride = 1u << sim_log2_ceil(16 * RTE_MAX(cap->max_recv_sge, 1u));
+	*log_stride = sim_log2_ceil(stride / MLX5_RQ_STRIDE_UNIT);
+	if (*log_sq > MLX5_SIM_LOG_MAX_QP_SZ ||
+	    *log_rq > MLX5_SIM_LOG_MAX_QP_SZ)
+		return EINVAL;
+	*ring = ((size_t)SIM_V_WQEBB << *log_sq) +
+		(cap->max_recv_wr != 0 ? (size_t)stride << *log_rq : 0);
+	cap->max_send_wr = (1u << *log_sq) / bbs;
+	cap->max_recv_wr = cap->max_recv_wr != 0 ? 1u << *log_rq : 0;
+	cap->max_recv_sge = cap->max_recv_wr != 0 ? stride / 16 : 0;
+	return 0;
+}
+
+struct ibv_qp *
+mlx5_sim_create_qp_ex(struct ibv_context *ctx,
+		      struct ibv_qp_init_attr_ex *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
+	struct mlx5_sim_file *file = sim_ctx_file(ctx);
+	void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	struct mlx5_sim_vobj *on[2], *v;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t log_sq, log_rq, log_stride;
+	size_t ring;
+	int err;
+
+	if (file == NULL || attr == NULL ||
+	    !(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* RC QPs on their own receive queue only (no SRQ, RSS or flags). */
+	if ((attr->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD) ||
+	    attr->qp_type != IBV_QPT_RC || attr->srq != NULL) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	pd = sim_pd_of(attr->pd, file);
+	on[0] = sim_named(attr->send_cq, MLX5_SIM_OBJ_CQ, file);
+	on[1] = sim_named(attr->recv_cq, MLX5_SIM_OBJ_CQ, file);
+	err = pd == NULL || on[0] == NULL || on[1] == NULL ? EINVAL :
+	      sim_qp_size(&attr->cap, &log_sq, &log_rq, &log_stride, &ring);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_QP, ring);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, pd, pd->pdn);
+	MLX5_SET(qpc, qpc, cqn_snd, on[0]->num);
+	MLX5_SET(qpc, qpc, cqn_rcv, on[1]->num);
+	MLX5_SET(qpc, qpc, log_sq_size, log_sq);
+	if (attr->cap.max_recv_wr != 0) {
+		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_REGULAR);
+		MLX5_SET(qpc, qpc, log_rq_size, log_rq);
+		MLX5_SET(qpc, qpc, log_rq_stride, log_stride);
+	} else {
+		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_ZERO_SIZE);
+	}
+	MLX5_SET64(qpc, qpc, dbr_addr, sim_vobj_ring(v));
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_QP, in, sizeof(in), on, 2,
+			      pd);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	v->kstate = IBV_QPS_RESET;
+	v->ib.qp.context = ctx;
+	v->ib.qp.qp_context = attr->qp_context;
+	v->ib.qp.pd = attr->pd;
+	v->ib.qp.send_cq = attr->send_cq;
+	v->ib.qp.recv_cq = attr->recv_cq;
+	v->ib.qp.handle = v->num;
+	v->ib.qp.qp_num = v->num;
+	v->ib.qp.state = IBV_QPS_RESET;
+	v->ib.qp.qp_type = IBV_QPT_RC;
+	pthread_mutex_init(&v->ib.qp.mutex, NULL);
+	pthread_cond_init(&v->ib.qp.cond, NULL);
+	return &v->ib.qp;
+}
+
+int
+mlx5_sim_destroy_qp(struct ibv_qp *qp)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+
+	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_QP) :
+	       EINVAL;
+}
+
+/*
+ * ib_modify_qp_is_ok() for an RC QP: the attributes a transition needs
+ * and may take; 0 for a transition IB does not allow (-1: allowed but not
+ * modelled, such as INIT to INIT or to SQD).
+ */
+static int
+sim_qp_transition(int cur, int next, int *req, int *opt)
+{
+	*req = 0;
+	*opt = 0;
+	if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
+		return 1;
+	if (cur == IBV_QPS_RESET && next == IBV_QPS_INIT) {
+		*req = IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+		return 1;
+	}
+	if (cur == IBV_QPS_INIT && next == IBV_QPS_RTR) {
+		*req = IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		       IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+		       IBV_QP_MIN_RNR_TIMER;
+		*opt = IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |
+		       IBV_QP_PKEY_INDEX;
+		return 1;
+	}
+	if (cur == IBV_QPS_RTR && next == IBV_QPS_RTS) {
+		*req = IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+		       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
+		*opt = IBV_QP_CUR_STATE | IBV_QP_ALT_PATH |
+		       IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER |
+		       IBV_QP_PATH_MIG_STATE;
+		return 1;
+	}
+	if (cur == IBV_QPS_RTS && next == IBV_QPS_RTS) {
+		*opt = IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS |
+		       IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
+		       IBV_QP_MIN_RNR_TIMER;
+		return 1;
+	}
+	if ((cur == IBV_QPS_INIT && next == IBV_QPS_INIT) ||
+	    ((cur == IBV_QPS_RTS || cur == IBV_QPS_SQD) &&
+	     next == IBV_QPS_SQD) ||
+	    (cur == IBV_QPS_SQD && next == IBV_QPS_RTS) ||
+	    (cur == IBV_QPS_SQE && next == IBV_QPS_RTS))
+		return -1;
+	return 0;
+}
+
+/* The command of a transition and its QP context (the kernel's). */
+static uint16_t
+sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
+		  const struct ibv_qp_attr *attr, void *in)
+{
+	void *qpc = MLX5_ADDR_OF(rst2init_qp_in, in, qpc);
+	uint8_t lag_ports = mlx5_sim_lag_ports(v->file->vhca);
+
+	if (next == IBV_QPS_RESET)
+		return MLX5_CMD_OP_2RST_QP;
+	if (next == IBV_QPS_ERR)
+		return MLX5_CMD_OP_2ERR_QP;
+	if (cur == IBV_QPS_RESET) {
+		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num,
+			 attr->port_num);
+		MLX5_SET(qpc, qpc, rre,
+			 !!(attr->qp_access_flags & IBV_ACCESS_REMOTE_READ));
+		MLX5_SET(qpc, qpc, rwe,
+			 !!(attr->qp_access_flags & IBV_ACCESS_REMOTE_WRITE));
+		MLX5_SET(qpc, qpc, rae,
+			 !!(attr->qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC));
+		/* get_tx_affinity(): round robin per context, from 2. */
+		if (lag_ports != 0)
+			MLX5_SET(qpc, qpc, lag_tx_port_affinity,
+				 ++v->file->tx_port_affinity % lag_ports + 1);
+		return MLX5_CMD_OP_RST2INIT_QP;
+	}
+	if (cur == IBV_QPS_INIT) {
+		MLX5_SET(qpc, qpc, mtu, attr->path_mtu);
+		MLX5_SET(qpc, qpc, log_msg_max, MLX5_SIM_LOG_MAX_MSG);
+		MLX5_SET(qpc, qpc, remote_qpn, attr->dest_qp_num);
+		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
+		return MLX5_CMD_OP_INIT2RTR_QP;
+	}
+	if (cur == IBV_QPS_RTR) {
+		MLX5_SET(qpc, qpc, retry_count, attr->retry_cnt);
+		MLX5_SET(qpc, qpc, rnr_retry, attr->rnr_retry);
+		return MLX5_CMD_OP_RTR2RTS_QP;
+	}
+	return MLX5_CMD_OP_RTS2RTS_QP;
+}
+
+int
+mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	uint32_t in[MLX5_ST_SZ_DW(rts2rts_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(rts2rts_qp_out)] = { 0 };
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vhca *vhca;
+	int cur, next, req, opt, ok, err;
+	uint16_t opcode;
+
+	if (v == NULL || attr == NULL)
+		return EINVAL;
+	vhca = v->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	cur = (mask & IBV_QP_CUR_STATE) ? (int)attr->cur_qp_state : v->kstate;
+	next = (mask & IBV_QP_STATE) ? (int)attr->qp_state : cur;
+	ok = sim_qp_transition(cur, next, &req, &opt);
+	if (ok == 0 || (mask & req) != req ||
+	    (mask & ~(req | opt | IBV_QP_STATE)) ||
+	    ((mask & IBV_QP_CUR_STATE) && cur != IBV_QPS_RTR &&
+	     cur != IBV_QPS_RTS && cur != IBV_QPS_SQD && cur != IBV_QPS_SQE) ||
+	    /* One port as verbs sees it (a LAG shows its ports as one). */
+	    ((mask & IBV_QP_PORT) && attr->port_num != 1))
+		err = EINVAL;
+	else if (ok < 0)
+		err = EOPNOTSUPP;
+	else
+		err = 0;
+	if (err == 0) {
+		opcode = sim_qp_modify_cmd(v, cur, next, attr, in);
+		MLX5_SET(rst2init_qp_in, in, opcode, opcode);
+		MLX5_SET(rst2init_qp_in, in, qpn, v->num);
+		err = sim_kcmd(v, opcode, in, sizeof(in), out);
+	}
+	if (err == 0) {
+		v->kstate = next;
+		/* libibverbs' ibv_modify_qp() keeps the state it asked for. */
+		if (mask & IBV_QP_STATE)
+			qp->state = next;
+	}
+	mlx5_sim_vhca_unlock(vhca);
+	return err;
+}
+
+struct ibv_srq *
+mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_rmp_in)] = { 0 };
+	void *rmpc = MLX5_ADDR_OF(create_rmp_in, in, ctx);
+	void *wq = MLX5_ADDR_OF(rmpc, rmpc, wq);
+	struct mlx5_sim_pd_obj *pdo = sim_pd_of(pd, NULL);
+	uint32_t max, stride;
+	struct mlx5_sim_vobj *v;
+	int err;
+
+	/* rdma-core: max_wr + 1 WQEs, a power of two; limit ignored. */
+	if (pdo == NULL || attr == NULL || attr->attr.max_wr == 0 ||
+	    attr->attr.max_wr >= (1u << MLX5_SIM_LOG_MAX_QP_SZ) ||
+	    attr->attr.max_sge > SIM_V_MAX_SRQ_SGE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	max = 1u << sim_log2_ceil((uint64_t)attr->attr.max_wr + 1);
+	/* A next segment and the data segments, a power of two. */
+	stride = 1u << sim_log2_ceil(16 + 16 * RTE_MAX(attr->attr.max_sge,
+						       1u));
+	v = sim_vobj_new(pdo->file, MLX5_SIM_OBJ_SRQ, (size_t)max * stride);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(create_rmp_in, in, opcode, MLX5_CMD_OP_CREATE_RMP);
+	MLX5_SET(rmpc, rmpc, state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_LINKED_LIST);
+	MLX5_SET(wq, wq, pd, pdo->pdn);
+	MLX5_SET(wq, wq, log_wq_stride, sim_log2_ceil(stride));
+	MLX5_SET(wq, wq, log_wq_sz, sim_log2_ceil(max));
+	MLX5_SET64(wq, wq, dbr_addr, sim_vobj_ring(v));
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_RMP, in, sizeof(in), NULL,
+			      0, pdo);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	v->srq_max = max;
+	attr->attr.max_wr = max - 1;
+	attr->attr.max_sge = (stride - 16) / 16;
+	v->ib.srq.context = pd->context;
+	v->ib.srq.srq_context = attr->srq_context;
+	v->ib.srq.pd = pd;
+	v->ib.srq.handle = v->num;
+	pthread_mutex_init(&v->ib.srq.mutex, NULL);
+	pthread_cond_init(&v->ib.srq.cond, NULL);
+	return &v->ib.srq;
+}
+
+/* ibv_modify_srq(): the limit only (mlx5 cannot resize an SRQ). */
+int
+mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+		    int mask)
+{
+	uint32_t in[MLX5_ST_SZ_DW(modify_rmp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(modify_rmp_out)] = { 0 };
+	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	void *rmpc = MLX5_ADDR_OF(modify_rmp_in, in, ctx);
+	int err;
+
+	if (v == NULL || attr == NULL || (mask & ~IBV_SRQ_LIMIT) ||
+	    ((mask & IBV_SRQ_LIMIT) && attr->srq_limit >= v->srq_max))
+		return EINVAL;
+	if (!(mask & IBV_SRQ_LIMIT))
+		return 0;
+	/* arm_rmp_cmd(): RDY to RDY with the new watermark. */
+	MLX5_SET(modify_rmp_in, in, opcode, MLX5_CMD_OP_MODIFY_RMP);
+	MLX5_SET(modify_rmp_in, in, rmpn, v->num);
+	MLX5_SET(modify_rmp_in, in, rmp_state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(modify_rmp_in, in, bitmask.lwm, 1);
+	MLX5_SET(rmpc, rmpc, state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(wq, MLX5_ADDR_OF(rmpc, rmpc, wq), lwm, attr->srq_limit);
+	mlx5_sim_vhca_lock(v->file->vhca);
+	err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_RMP, in, sizeof(in), out);
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	return err;
+}
+
+int
+mlx5_sim_destroy_srq(struct ibv_srq *srq)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+
+	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RMP) :
+	       EINVAL;
+}
+
+struct ibv_wq *
+mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_rq_in)] = { 0 };
+	struct mlx5_sim_file *file = sim_ctx_file(ctx);
+	void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
+	void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	struct mlx5_sim_pd_obj *pd;
+	struct mlx5_sim_vobj *cq, *v;
+	uint32_t log_sz, stride;
+	int err;
+
+	if (file == NULL || attr == NULL || attr->wq_type != IBV_WQT_RQ ||
+	    attr->max_wr == 0 || attr->max_wr > (1u << 15) ||
+	    attr->max_sge > 128) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* Creation flags (VLAN stripping, FCS scatter, ...): not modelled. */
+	if ((attr->comp_mask & ~(uint32_t)IBV_WQ_INIT_ATTR_FLAGS) ||
+	    ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
+	     attr->create_flags != 0)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	pd = sim_pd_of(attr->pd, file);
+	cq = sim_named(attr->cq, MLX5_SIM_OBJ_CQ, file);
+	if (pd == NULL || cq == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	log_sz = sim_log2_ceil(attr->max_wr);
+	stride = 1u << sim_log2_ceil(16 * RTE_MAX(attr->max_sge, 1u));
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_RQ, (size_t)stride << log_sz);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(create_rq_in, in, opcode, MLX5_CMD_OP_CREATE_RQ);
+	MLX5_SET(rqc, rqc, state, MLX5_WQ_STATE_RST);
+	MLX5_SET(rqc, rqc, vsd, 1);
+	MLX5_SET(rqc, rqc, cqn, cq->num);
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
+	MLX5_SET(wq, wq, pd, pd->pdn);
+	MLX5_SET(wq, wq, log_wq_stride, sim_log2_ceil(stride));
+	MLX5_SET(wq, wq, log_wq_sz, log_sz);
+	MLX5_SET64(wq, wq, dbr_addr, sim_vobj_ring(v));
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_RQ, in, sizeof(in), &cq, 1,
+			      pd);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	attr->max_wr = 1u << log_sz;
+	attr->max_sge = stride / 16;
+	v->ib.wq.context = ctx;
+	v->ib.wq.wq_context = attr->wq_context;
+	v->ib.wq.pd = attr->pd;
+	v->ib.wq.cq = attr->cq;
+	v->ib.wq.wq_num = v->num;
+	v->ib.wq.handle = v->num;
+	v->ib.wq.state = IBV_WQS_RESET;
+	v->ib.wq.wq_type = IBV_WQT_RQ;
+	pthread_mutex_init(&v->ib.wq.mutex, NULL);
+	pthread_cond_init(&v->ib.wq.cond, NULL);
+	return &v->ib.wq;
+}
+
+int
+mlx5_sim_destroy_wq(struct ibv_wq *wq)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+
+	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RQ) :
+	       EINVAL;
+}
+
+struct ibv_rwq_ind_table *
+mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
+			      struct ibv_rwq_ind_table_init_attr *attr)
+{
+	struct mlx5_sim_file *file = sim_ctx_file(ctx);
+	struct mlx5_sim_vobj **wqs = NULL, *v = NULL;
+	size_t inlen;
+	uint32_t n, *in = NULL;
+	uint8_t *entries;
+	void *rqtc;
+	int err = 0;
+
+	if (file == NULL || attr == NULL || attr->comp_mask != 0 ||
+	    attr->ind_tbl == NULL ||
+	    attr->log_ind_tbl_size > SIM_V_LOG_MAX_RQT) {
+		errno = EINVAL;
+		return NULL;
+	}
+	n = 1u << attr->log_ind_tbl_size;
+	inlen = MLX5_ST_SZ_BYTES(create_rqt_in) +
+		(size_t)n * MLX5_ST_SZ_BYTES(rq_num);
+	wqs = calloc(n, sizeof(*wqs));
+	in = calloc(1, inlen);
+	/* No ring: the table is the command's list. */
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_RQT, 0);
+	if (wqs == NULL || in == NULL || v == NULL)
+		err = ENOMEM;
+	for (uint32_t i = 0; err == 0 && i < n; i++) {
+		wqs[i] = sim_named(attr->ind_tbl[i], MLX5_SIM_OBJ_RQ, file);
+		if (wqs[i] == NULL)
+			err = EINVAL;
+	}
+	if (err == 0) {
+		rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+		entries = (uint8_t *)rqtc + MLX5_ST_SZ_BYTES(rqtc);
+		MLX5_SET(create_rqt_in, in, opcode, MLX5_CMD_OP_CREATE_RQT);
+		MLX5_SET(rqtc, rqtc, rqt_max_size, n);
+		MLX5_SET(rqtc, rqtc, rqt_actual_size, n);
+		for (uint32_t i = 0; i < n; i++)
+			MLX5_SET(rq_num, entries + i * MLX5_ST_SZ_BYTES(rq_num),
+				 rq_num, wqs[i]->num);
+		err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_RQT, in, inlen,
+				      wqs, n, NULL);
+		v = err == 0 ? v : NULL; /* Freed on failure. */
+	} else if (v != NULL) {
+		sim_vobj_free(v);
+		v = NULL;
+	}
+	free(wqs);
+	free(in);
+	if (v == NULL) {
+		errno = err;
+		return NULL;
+	}
+	v->ib.ind_tbl.context = ctx;
+	v->ib.ind_tbl.ind_tbl_handle = (int)v->num;
+	v->ib.ind_tbl.ind_tbl_num = (int)v->num;
+	return &v->ib.ind_tbl;
+}
+
+int
+mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+
+	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RQT) :
+	       EINVAL;
+}
+
+/*
+ * mlx5dv_init_obj() for what verbs hides: a CQ (cqn, ring, doorbell
+ * record), an SRQ (srqn when asked, ring, stride) and a PD (pdn). Other
+ * kinds (QP, RWQ, DM, AH) are not modelled: EOPNOTSUPP.
+ */
+int
+mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
+{
+	const uint64_t known = MLX5DV_OBJ_CQ | MLX5DV_OBJ_SRQ | MLX5DV_OBJ_PD;
+	struct mlx5_sim_vobj *v;
+
+	if (obj == NULL)
+		return EINVAL;
+	if (obj_type & ~known)
+		return EOPNOTSUPP;
+	if (obj_type & MLX5DV_OBJ_CQ) {
+		v = sim_vobj_of(obj->cq.in, MLX5_SIM_OBJ_CQ);
+		if (v == NULL || obj->cq.out == NULL)
+			return EINVAL;
+		obj->cq.out->buf = v->mem.addr;
+		obj->cq.out->dbrec = (void *)(v->mem.addr + sim_vobj_ring(v));
+		obj->cq.out->cqe_cnt = v->ib.cq.cqe + 1;
+		obj->cq.out->cqe_size = SIM_V_CQE_SIZE;
+		obj->cq.out->cq_uar = NULL;
+		obj->cq.out->cqn = v->num;
+		obj->cq.out->comp_mask = 0;
+	}
+	if (obj_type & MLX5DV_OBJ_SRQ) {
+		v = sim_vobj_of(obj->srq.in, MLX5_SIM_OBJ_SRQ);
+		if (v == NULL || obj->srq.out == NULL)
+			return EINVAL;
+		obj->srq.out->buf = v->mem.addr;
+		obj->srq.out->dbrec = (void *)(v->mem.addr + sim_vobj_ring(v));
+		obj->srq.out->stride = sim_vobj_ring(v) / v->srq_max;
+		obj->srq.out->head = 0;
+		obj->srq.out->tail = v->srq_max - 1;
+		if (obj->srq.out->comp_mask & MLX5DV_SRQ_MASK_SRQN) {
+			obj->srq.out->srqn = v->num;
+			obj->srq.out->comp_mask = MLX5DV_SRQ_MASK_SRQN;
+		} else {
+			obj->srq.out->comp_mask = 0;
+		}
+	}
+	if (obj_type & MLX5DV_OBJ_PD) {
+		if (obj->pd.out == NULL ||
+		    mlx5_sim_query_pdn(obj->pd.in, &obj->pd.out->pdn) != 0)
+			return EINVAL;
+		obj->pd.out->comp_mask = 0;
+	}
+	return 0;
+}
+
+/*
+ * DEVX on verbs objects: the handle stands for the object its creation
+ * made; the kernel lets through only mailboxes that name it.
+ */
+int
+mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
+		  size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_QP,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_QP,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_cq_query(struct ibv_cq *cq, const void *in, size_t inlen, void *out,
+		  size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_CQ,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_cq_modify(struct ibv_cq *cq, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_CQ,
+				       v->num, in, inlen, out, outlen);
+}
+
+/* A verbs SRQ is an RMP (ISSI 1): QUERY_RMP, MODIFY_RMP. */
+int
+mlx5_sim_srq_query(struct ibv_srq *srq, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RMP,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen,
+		    void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RMP,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_wq_query(struct ibv_wq *wq, const void *in, size_t inlen, void *out,
+		  size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RQ,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_wq_modify(struct ibv_wq *wq, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RQ,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+		       size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RQT,
+				       v->num, in, inlen, out, outlen);
+}
+
+int
+mlx5_sim_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+			size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+
+	return v == NULL ? EINVAL :
+	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RQT,
+				       v->num, in, inlen, out, outlen);
+}
+
+/*
+ * QUERY_LAG: with two ports the device is bonded (lag_state 1) and each
+ * port transmits on itself (tx_remap_affinity_N = N); with one, no LAG.
+ */
+uint32_t
+mlx5_sim_cmd_query_lag(struct mlx5_sim_file *file, void *out)
+{
+	uint8_t ports = mlx5_sim_lag_ports(file->vhca);
+
+	if (ports != 0) {
+		MLX5_SET(query_lag_out, out, ctx.lag_state, 1);
+		MLX5_SET(query_lag_out, out, ctx.tx_remap_affinity_1, 1);
+		MLX5_SET(query_lag_out, out, ctx.tx_remap_affinity_2, 2);
+	}
+	return MLX5_SIM_SYND_OK;
+}
+
+/*
+ * mlx5dv_query_qp_lag_port(), as rdma-core builds it: LAG needs more than
+ * one lag port (num_lag_ports), QUERY_LAG, then QUERY_QP's
+ * lag_tx_port_affinity (1 or 2; 0, never assigned, is EOPNOTSUPP) and the
+ * port it is remapped to.
+ */
+int
+mlx5_sim_query_qp_lag_port(struct ibv_qp *qp, uint8_t *port_num,
+			   uint8_t *active_port_num)
+{
+	uint32_t lin[MLX5_ST_SZ_DW(query_lag_in)] = { 0 };
+	uint32_t lout[MLX5_ST_SZ_DW(query_lag_out)] = { 0 };
+	uint32_t qin[MLX5_ST_SZ_DW(query_qp_in)] = { 0 };
+	uint32_t qout[MLX5_ST_SZ_DW(query_qp_out)] = { 0 };
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	uint8_t port;
+	int ret;
+
+	if (v == NULL || port_num == NULL || active_port_num == NULL)
+		return EINVAL;
+	if (mlx5_sim_lag_ports(v->file->vhca) <= 1)
+		return EOPNOTSUPP;
+	MLX5_SET(query_lag_in, lin, opcode, MLX5_CMD_OP_QUERY_LAG);
+	ret = mlx5_sim_general_cmd(qp->context, lin, sizeof(lin), lout,
+				   sizeof(lout));
+	if (ret != 0)
+		return sim_cmd_status_err(ret, lout);
+	/* lag_state 0 would still do: the lag_tx_port_affinity cap is on. */
+	MLX5_SET(query_qp_in, qin, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, qin, qpn, qp->qp_num);
+	ret = mlx5_sim_qp_query(qp, qin, sizeof(qin), qout, sizeof(qout));
+	if (ret != 0)
+		return sim_cmd_status_err(ret, qout);
+	port = MLX5_GET(query_qp_out, qout, qpc.lag_tx_port_affinity);
+	if (port == 1)
+		*active_port_num = MLX5_GET(query_lag_out, lout,
+					    ctx.tx_remap_affinity_1);
+	else if (port == 2)
+		*active_port_num = MLX5_GET(query_lag_out, lout,
+					    ctx.tx_remap_affinity_2);
+	else
+		return EOPNOTSUPP;
+	*port_num = port;
+	return 0;
+}
+
+/*
+ * mlx5dv_modify_qp_lag_port(): the query first (not in LAG: EOPNOTSUPP),
+ * then, for an RC QP in RTS as libibverbs knows it (ibv_qp.state) with the
+ * rts2rts_lag_tx_port_affinity cap, RTS2RTS with the lag port as optional
+ * parameter; firmware checks the port.
+ */
+int
+mlx5_sim_modify_qp_lag_port(struct ibv_qp *qp, uint8_t port_num)
+{
+	uint32_t in[MLX5_ST_SZ_DW(rts2rts_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(rts2rts_qp_out)] = { 0 };
+	uint8_t configured, active;
+	int ret;
+
+	ret = mlx5_sim_query_qp_lag_port(qp, &configured, &active);
+	if (ret != 0)
+		return ret;
+	if (qp->state != IBV_QPS_RTS)
+		return EOPNOTSUPP;
+	MLX5_SET(rts2rts_qp_in, in, opcode, MLX5_CMD_OP_RTS2RTS_QP);
+	MLX5_SET(rts2rts_qp_in, in, qpn, qp->qp_num);
+	MLX5_SET(rts2rts_qp_in, in, opt_param_mask,
+		 MLX5_QPC_OPT_MASK_RTS2RTS_LAG_TX_PORT_AFFINITY);
+	MLX5_SET(rts2rts_qp_in, in, qpc.lag_tx_port_affinity, port_num);
+	ret = mlx5_sim_qp_modify(qp, in, sizeof(in), out, sizeof(out));
+	return ret != 0 ? sim_cmd_status_err(ret, out) : 0;
+}
+
+/*
+ * mlx5dv_modify_qp_udp_sport(): an RC QP in RTS (ibv_qp.state) on a device
+ * with rts2rts_qp_udp_sport (the sim's always has it), else EOPNOTSUPP;
+ * RTS2RTS with the port in the primary address path.
+ */
+int
+mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport)
+{
+	uint32_t in[MLX5_ST_SZ_DW(rts2rts_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(rts2rts_qp_out)] = { 0 };
+	int ret;
+
+	if (sim_vobj_of(qp, MLX5_SIM_OBJ_QP) == NULL)
+		return EINVAL;
+	if (qp->qp_type != IBV_QPT_RC || qp->state != IBV_QPS_RTS)
+		return EOPNOTSUPP;
+	MLX5_SET(rts2rts_qp_in, in, opcode, MLX5_CMD_OP_RTS2RTS_QP);
+	MLX5_SET(rts2rts_qp_in, in, qpn, qp->qp_num);
+	MLX5_SET64(rts2rts_qp_in, in, opt_param_mask_95_32,
+		   MLX5_QPC_OPT_MASK_32_UDP_SPORT);
+	MLX5_SET(rts2rts_qp_in, in, qpc.primary_address_path.udp_sport,
+		 udp_sport);
+	ret = mlx5_sim_qp_modify(qp, in, sizeof(in), out, sizeof(out));
+	return ret != 0 ? sim_cmd_status_err(ret, out) : 0;
+}
+
+void
+mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
+{
+	/* Users before what they use: QPs, tables, WQs, SRQs, CQs. */
+	static const enum mlx5_sim_obj_kind order[] = {
+		MLX5_SIM_OBJ_QP, MLX5_SIM_OBJ_RQT, MLX5_SIM_OBJ_RQ,
+		MLX5_SIM_OBJ_SRQ, MLX5_SIM_OBJ_CQ,
+	};
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_vobj *v, *tmp;
+
+	for (unsigned int i = 0; i < RTE_DIM(order); i++) {
+		for (v = TAILQ_FIRST(&file->vobjs); v != NULL; v = tmp) {
+			struct mlx5_sim_devx_obj obj = {
+				.kind = v->kind, .file = file, .index = v->num,
+			};
+
+			tmp = TAILQ_NEXT(v, next);
+			if (v->kind != order[i])
+				continue;
+			if (v->kind == MLX5_SIM_OBJ_QP ||
+			    v->kind == MLX5_SIM_OBJ_CQ)
+				mlx5_sim_queue_reclaim(vhca, &obj);
+			else if (v->kind == MLX5_SIM_OBJ_SRQ)
+				mlx5_sim_rmp_reclaim(vhca, &obj);
+			else
+				mlx5_sim_eth_reclaim(vhca, &obj);
+			/* PDs go with the file: no counts to give back. */
+			TAILQ_REMOVE(&file->vobjs, v, next);
+			sim_vobj_free(v);
+		}
+	}
+}

@@ -1,0 +1,908 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Ports, cables and the Ethernet datapath: what the device does with the
+ * send WQEs of an SQ, and with a frame that reaches a port.
+ *
+ * Send: a SEND WQE is a control segment, an Ethernet segment (checksum
+ * flags, the first bytes of the frame inline) and data segments, each a
+ * pointer (key, address, length: read through mlx5_sim_xfer() with the
+ * SQ's PD, as every device access) or inline bytes. The device builds the
+ * frame, fills the IPv4 header and TCP/UDP checksums the flags ask for,
+ * pads it to 60 bytes as a MAC does, and sends it out of the port of the
+ * SQ's TIS (lag_tx_port_affinity, 0 meaning port 1).
+ *
+ * Time: each port has a virtual wire clock. A frame leaves at the wire's
+ * time, or later if its SQ is paced (its rate entry's rate_limit, in kb/s,
+ * applied to the frame's bytes), and occupies the wire for its length at
+ * the link speed. The departure time is the timestamp of the send CQE and
+ * of the receive CQE; no wall clock is read, so spacing is exact.
+ *
+ * Receive: the frame goes through the cable (loopback, another vHCA's
+ * port of the same card, or nothing), the receiving vport's MTU, the
+ * steering rules (mlx5_sim_flow.c) to a TIR, the TIR's self-loopback
+ * block, then to its RQ or, through the Toeplitz hash of the fields it
+ * selects, to an RQ of its RQT. The RQ's next posted WQE (cyclic, data
+ * segments ending at a zero length or MLX5_INVALID_LKEY) receives the
+ * frame and a CQE reports its length, RSS hash and type, header types and
+ * checksum verdicts. No posted WQE: the frame is dropped and counted
+ * (port counter and the RQ's queue counter, out_of_buffer).
+ *
+ * Errors: a failed access or a malformed WQE is an error CQE with the
+ * hardware's syndrome; the SQ moves to ERR and flushes what follows. On
+ * receive, a frame longer than the WQE's buffers is a LOCAL_LENGTH error
+ * CQE (the RQ stays ready, as the kernel's mlx5e expects: it recovers
+ * only after LOCAL_QP_OP, LOCAL_PROT and WR_FLUSH errors); a protection
+ * error moves the RQ to ERR.
+ *
+ * Everything runs under the card lock, in the thread that rang the SQ's
+ * doorbell: a cable joins vHCAs of one card only.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_tcp.h>
+
+#include "mlx5_sim_priv.h"
+
+/* A new port: 100 Gb/s; a new vport: MTU 1500 (the kernel's default). */
+#define SIM_DEFAULT_SPEED_MBPS 100000
+#define SIM_DEFAULT_MTU 1500
+/* The vport's hardware MTU: the L2 header, a VLAN tag and the FCS more. */
+#define SIM_HW_MTU_EXTRA 22
+/* The largest MTU ConnectX firmware accepts (9978 + 22 = 10000). */
+#define SIM_MAX_MTU 9978
+/* The longest frame the device builds: MTU + L2 header + VLAN tag. */
+#define SIM_FRAME_MAX (SIM_MAX_MTU + 18)
+/* Frames shorter than this are padded with zeros (64 bytes with FCS). */
+#define SIM_FRAME_MIN 60
+#define SIM_ETH_HLEN 14
+/* A WQE's timestamp format (sqc/rqc.ts_format): real time is sec:ns. */
+#define SIM_TS_FORMAT_REAL_TIME 2
+/* Largest receive WQE: 2 KiB (log_wq_stride 11), 128 data segments. */
+#define SIM_RX_WQE_MAX 2048
+
+/* What the device parsed of a frame. */
+struct sim_hdrs {
+	uint16_t ethertype;        /* After VLAN tags. */
+	bool vlan;
+	uint8_t l3;                /* 0, 4 or 6. */
+	uint8_t l4;                /* IPPROTO_TCP, IPPROTO_UDP or 0. */
+	bool frag;
+	uint16_t l3_off, l4_off;
+	uint16_t l3_len;           /* IP header + payload, as the header says. */
+};
+
+static void
+sim_parse(const uint8_t *f, uint32_t len, struct sim_hdrs *h)
+{
+	uint32_t off = 12, ihl;
+	uint16_t et;
+
+	memset(h, 0, sizeof(*h));
+	if (len < SIM_ETH_HLEN)
+		return;
+	et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	/* Up to two VLAN tags. */
+	while ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) &&
+	       off < 20 && len >= off + 6) {
+		h->vlan = true;
+		off += 4;
+		et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	}
+	h->ethertype = et;
+	h->l3_off = (uint16_t)(off + 2);
+	if (et == RTE_ETHER_TYPE_IPV4 && len >= h->l3_off + 20u &&
+	    f[h->l3_off] >> 4 == 4) {
+		const struct rte_ipv4_hdr *ip =
+			(const void *)(f + h->l3_off);
+
+		ihl = (f[h->l3_off] & 0xf) * 4u;
+		h->l3_len = rte_be_to_cpu_16(ip->total_length);
+		if (ihl < 20 || h->l3_len < ihl ||
+		    h->l3_off + (uint32_t)h->l3_len > len)
+			return;
+		h->l3 = 4;
+		h->frag = (rte_be_to_cpu_16(ip->fragment_offset) &
+			   (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0;
+		h->l4_off = (uint16_t)(h->l3_off + ihl);
+		if (!h->frag)
+			h->l4 = ip->next_proto_id;
+	} else if (et == RTE_ETHER_TYPE_IPV6 && len >= h->l3_off + 40u &&
+		   f[h->l3_off] >> 4 == 6) {
+		const struct rte_ipv6_hdr *ip6 =
+			(const void *)(f + h->l3_off);
+
+		h->l3_len = (uint16_t)(40 + rte_be_to_cpu_16(ip6->payload_len));
+		if (h->l3_off + (uint32_t)h->l3_len > len)
+			return;
+		h->l3 = 6;
+		h->l4_off = (uint16_t)(h->l3_off + 40);
+		/* Extension headers are not parsed: no L4 behind them. */
+		h->l4 = ip6->proto;
+	} else {
+		return;
+	}
+	if ((h->l4 == IPPROTO_TCP &&
+	     (h->l3_off + (uint32_t)h->l3_len < h->l4_off + 20u ||
+	      (f[h->l4_off + 12] >> 4) < 5)) ||
+	    (h->l4 == IPPROTO_UDP &&
+	     h->l3_off + (uint32_t)h->l3_len < h->l4_off + 8u) ||
+	    (h->l4 != IPPROTO_TCP && h->l4 != IPPROTO_UDP))
+		h->l4 = 0;
+}
+
+/* The TCP/UDP checksum field of a parsed frame. */
+static uint8_t *
+sim_l4_csum_field(uint8_t *f, const struct sim_hdrs *h)
+{
+	return f + h->l4_off + (h->l4 == IPPROTO_TCP ? 16 : 6);
+}
+
+/* The L4 checksum to store, over the pseudo header and the L4 bytes. */
+static uint16_t
+sim_l4_csum(const uint8_t *f, const struct sim_hdrs *h)
+{
+	const void *ip = f + h->l3_off;
+	const void *l4 = f + h->l4_off;
+
+	return h->l3 == 4 ? rte_ipv4_udptcp_cksum(ip, l4) :
+	       rte_ipv6_udptcp_cksum(ip, l4);
+}
+
+/* Is the L4 checksum of a received frame right? */
+static bool
+sim_l4_csum_ok(const uint8_t *f, const struct sim_hdrs *h)
+{
+	const void *ip = f + h->l3_off;
+	const void *l4 = f + h->l4_off;
+
+	return (h->l3 == 4 ? rte_ipv4_udptcp_cksum_verify(ip, l4) :
+		rte_ipv6_udptcp_cksum_verify(ip, l4)) == 0;
+}
+
+/* The checksum offloads of a send WQE's Ethernet segment. */
+static void
+sim_tx_csum(uint8_t *f, uint8_t cs_flags)
+{
+	struct sim_hdrs h;
+
+	sim_parse(f, UINT16_MAX, &h);
+	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && h.l3 == 4) {
+		struct rte_ipv4_hdr *ip = (void *)(f + h.l3_off);
+
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+	if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) && h.l4 != 0) {
+		uint8_t *field = sim_l4_csum_field(f, &h);
+		uint16_t sum;
+
+		field[0] = 0;
+		field[1] = 0;
+		sum = sim_l4_csum(f, &h);
+		memcpy(field, &sum, sizeof(sum));
+	}
+}
+
+/* The Toeplitz hash of @n bytes with a 40-byte key (n <= 36). */
+static uint32_t
+sim_toeplitz(const uint8_t *key, const uint8_t *in, unsigned int n)
+{
+	uint64_t window = rte_be_to_cpu_64(*(const unaligned_uint64_t *)key);
+	unsigned int next = 8, i;
+	uint32_t hash = 0;
+	int b;
+
+	for (i = 0; i < n; i++) {
+		for (b = 7; b >= 0; b--) {
+			if ((in[i] >> b) & 1)
+				hash ^= (uint32_t)(window >> 32);
+			window <<= 1;
+		}
+		if (next < MLX5_RSS_HASH_KEY_LEN)
+			window |= key[next++];
+	}
+	return hash;
+}
+
+/* The hash result and type of a frame at an indirect TIR. */
+static uint32_t
+sim_rss(const struct mlx5_sim_tir *tir, const uint8_t *f,
+	const struct sim_hdrs *h, uint8_t *type)
+{
+	uint8_t in[36];
+	unsigned int n = 0, alen = h->l3 == 4 ? 4 : 16;
+	bool ip_ok = h->l3 == (tir->l3_prot_type == MLX5_L3_PROT_TYPE_IPV4 ?
+			       4 : 6);
+	uint8_t l4 = tir->l4_prot_type == MLX5_L4_PROT_TYPE_TCP ?
+		     IPPROTO_TCP : IPPROTO_UDP;
+	bool l4_ok = ip_ok && h->l4 == l4;
+	const uint8_t *src = f + h->l3_off + (h->l3 == 4 ? 12 : 8);
+
+	*type = 0;
+	if (tir->hash_fn != MLX5_RX_HASH_FN_TOEPLITZ || !ip_ok)
+		return 0;
+	/* The fields the TIR selects, in the standard order. */
+	if (tir->fields & MLX5_HASH_FIELD_SEL_SRC_IP) {
+		memcpy(in + n, src, alen);
+		n += alen;
+	}
+	if (tir->fields & MLX5_HASH_FIELD_SEL_DST_IP) {
+		memcpy(in + n, src + alen, alen);
+		n += alen;
+	}
+	if (n != 0)
+		*type |= h->l3 == 4 ? MLX5_CQE_RSS_HTYPE_IPV4 :
+			 MLX5_CQE_RSS_HTYPE_IPV6;
+	if (l4_ok && (tir->fields & (MLX5_HASH_FIELD_SEL_L4_SPORT |
+				     MLX5_HASH_FIELD_SEL_L4_DPORT))) {
+		if (tir->fields & MLX5_HASH_FIELD_SEL_L4_SPORT) {
+			memcpy(in + n, f + h->l4_off, 2);
+			n += 2;
+		}
+		if (tir->fields & MLX5_HASH_FIELD_SEL_L4_DPORT) {
+			memcpy(in + n, f + h->l4_off + 2, 2);
+			n += 2;
+		}
+		*type |= h->l4 == IPPROTO_TCP ? MLX5_CQE_RSS_HTYPE_TCP :
+			 MLX5_CQE_RSS_HTYPE_UDP;
+	}
+	return n != 0 ? sim_toeplitz(tir->key, in, n) : 0;
+}
+
+/* A CQE timestamp of virtual time @ns in format @fmt. */
+static uint64_t
+sim_ts(uint64_t ns, uint8_t fmt)
+{
+	if (fmt == SIM_TS_FORMAT_REAL_TIME)
+		return (ns / 1000000000u) << 32 | (ns % 1000000000u);
+	return ns;
+}
+
+/* The receive CQE's parse and checksum fields. */
+static void
+sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, uint8_t *f, uint32_t len,
+		const struct sim_hdrs *h)
+{
+	uint8_t ok = MLX5_CQE_L2_OK, l3t = 0, l4t = 0;
+
+	if (h->l3 == 4) {
+		l3t = MLX5_CQE_L3_HDR_TYPE_IPV4;
+		if (rte_raw_cksum(f + h->l3_off,
+				  (f[h->l3_off] & 0xf) * 4u) == 0xffff)
+			ok |= MLX5_CQE_L3_OK;
+	} else if (h->l3 == 6) {
+		l3t = MLX5_CQE_L3_HDR_TYPE_IPV6;
+		ok |= MLX5_CQE_L3_OK;
+	}
+	if (h->l4 == IPPROTO_UDP) {
+		uint8_t *field = sim_l4_csum_field(f, h);
+
+		l4t = MLX5_CQE_L4_HDR_TYPE_UDP;
+		/* A zero UDP checksum over IPv4 means none: good. */
+		if ((h->l3 == 4 && field[0] == 0 && field[1] == 0) ||
+		    sim_l4_csum_ok(f, h))
+			ok |= MLX5_CQE_L4_OK;
+	} else if (h->l4 == IPPROTO_TCP) {
+		uint8_t flags = f[h->l4_off + 13];
+		uint32_t hl = (f[h->l4_off + 12] >> 4) * 4u;
+		bool data = h->l3_off + (uint32_t)h->l3_len > h->l4_off + hl;
+
+		l4t = !(flags & RTE_TCP_ACK_FLAG) ?
+		      MLX5_CQE_L4_HDR_TYPE_TCP_NO_ACK :
+		      data ? MLX5_CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA :
+		      MLX5_CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA;
+		if (sim_l4_csum_ok(f, h))
+			ok |= MLX5_CQE_L4_OK;
+	}
+	cqe->hds_ip_ext = ok;
+	cqe->l4_l3_hdr_type = (uint8_t)(l4t << MLX5_CQE_L4_HDR_TYPE_SHIFT |
+					l3t << MLX5_CQE_L3_HDR_TYPE_SHIFT);
+	/* The ones' complement sum of everything after the L2 header. */
+	if (len > h->l3_off)
+		cqe->check_sum = rte_cpu_to_be_16(
+			rte_be_to_cpu_16(rte_raw_cksum(f + h->l3_off,
+						       len - h->l3_off)));
+}
+
+/* An error CQE of a receive WQE. */
+static void
+sim_rx_err(struct mlx5_sim_vhca *vhca, struct mlx5_sim_rq *rq,
+	   uint8_t syndrome)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	err->syndrome = syndrome;
+	err->s_wqe_opcode_qpn = rte_cpu_to_be_32(rq->rqn);
+	err->wqe_counter = rte_cpu_to_be_16((uint16_t)rq->wq.hw_counter);
+	err->op_own = MLX5_CQE_RESP_ERR << 4;
+	mlx5_sim_cq_write(vhca, rq->wq.cqn, &cqe);
+}
+
+/* An RQ entering ERR: its posted WQEs complete flushed, if it asked so. */
+static void
+sim_rq_error(struct mlx5_sim_vhca *vhca, struct mlx5_sim_rq *rq)
+{
+	uint32_t posted;
+
+	rq->wq.state = MLX5_WQ_STATE_ERR;
+	if (!rq->wq.flush_in_error_en ||
+	    !mlx5_sim_dbr_read(rq->wq.dbr.host, MLX5_SIM_DBR_RCV, &posted))
+		return;
+	while ((uint16_t)rq->wq.hw_counter != (uint16_t)posted) {
+		sim_rx_err(vhca, rq, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+		rq->wq.hw_counter++;
+	}
+}
+
+/* Receive frame @f on @rq: scatter into the next posted WQE, then a CQE. */
+static void
+sim_rq_receive(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
+	       struct mlx5_sim_rq *rq, uint8_t *f, uint32_t len,
+	       const struct sim_hdrs *h, uint32_t hash, uint8_t htype,
+	       uint64_t ts)
+{
+	struct mlx5_sim_wq *wq = &rq->wq;
+	uint8_t wqe[SIM_RX_WQE_MAX] __rte_aligned(16);
+	uint32_t stride = 1u << wq->log_wq_stride, posted, off = 0, i;
+	struct mlx5_cqe_eth cqe;
+	uint8_t synd = 0;
+
+	if (wq->state != MLX5_WQ_STATE_RDY) {
+		port->st.rx_rq_not_ready++;
+		return;
+	}
+	if (!mlx5_sim_dbr_read(wq->dbr.host, MLX5_SIM_DBR_RCV, &posted)) {
+		port->st.rx_errors++;
+		sim_rq_error(vhca, rq);
+		return;
+	}
+	if ((uint16_t)wq->hw_counter == (uint16_t)posted) {
+		port->st.rx_out_of_buffer++;
+		mlx5_sim_q_counter_out_of_buffer(vhca, rq->counter_set_id);
+		return;
+	}
+	if (mlx5_sim_copy_guarded(wqe, wq->ring.host + (size_t)stride *
+				  (wq->hw_counter & ((1u << wq->log_wq_sz) - 1)),
+				  stride) != 0) {
+		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		goto done;
+	}
+	for (i = 0; i < stride / 16 && off < len; i++) {
+		const struct mlx5_wqe_data_seg *d = (const void *)(wqe + 16 * i);
+		uint32_t bc = rte_be_to_cpu_32(d->byte_count);
+		uint32_t lkey = rte_be_to_cpu_32(d->lkey);
+		uint32_t n = RTE_MIN(bc, len - off);
+		int ret;
+
+		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
+			break;
+		ret = mlx5_sim_xfer(vhca, lkey, wq->pdn,
+				    rte_be_to_cpu_64(d->addr), f + off, n,
+				    MLX5_SIM_XFER_WRITE);
+		if (ret != 0) {
+			synd = mlx5_sim_local_syndrome(ret);
+			goto done;
+		}
+		off += n;
+	}
+	if (off < len)
+		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+done:
+	if (synd != 0) {
+		port->st.rx_errors++;
+		sim_rx_err(vhca, rq, synd);
+		wq->hw_counter++;
+		if (synd != MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
+			sim_rq_error(vhca, rq);
+		return;
+	}
+	memset(&cqe, 0, sizeof(cqe));
+	sim_rx_cqe_fill(&cqe, f, len, h);
+	cqe.rss_hash_result = rte_cpu_to_be_32(hash);
+	cqe.rss_hash_type = htype;
+	cqe.srqn = rte_cpu_to_be_32(wq->user_index & 0xffffff);
+	cqe.byte_cnt = rte_cpu_to_be_32(len);
+	cqe.timestamp = rte_cpu_to_be_64(sim_ts(ts, wq->ts_format));
+	cqe.sop_drop_qpn = rte_cpu_to_be_32(rq->rqn & 0xffffff);
+	cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)wq->hw_counter);
+	cqe.op_own = MLX5_CQE_RESP_SEND << 4;
+	wq->hw_counter++;
+	port->st.rx_frames++;
+	port->st.rx_bytes += len;
+	mlx5_sim_cq_write(vhca, wq->cqn, (const struct mlx5_cqe64 *)&cqe);
+}
+
+/* Is RQ @rqn of the TIR's owner a receive queue now? */
+static struct mlx5_sim_rq *
+sim_rq_get(struct mlx5_sim_vhca *vhca, uint32_t rqn)
+{
+	return mlx5_sim_qnum_get(&vhca->qps, rqn, MLX5_SIM_Q_RQ);
+}
+
+/*
+ * A frame arriving at port @pi of @vhca, sent by @src from a TIS of
+ * transport domain @src_tdn at virtual time @ts.
+ */
+static void
+sim_port_rx(struct mlx5_sim_vhca *vhca, unsigned int pi,
+	    const struct mlx5_sim_vhca *src, uint32_t src_tdn, uint8_t *f,
+	    uint32_t len, uint64_t ts)
+{
+	struct mlx5_sim_port *port = &vhca->port[pi];
+	struct mlx5_sim_rqt *rqt;
+	struct mlx5_sim_tir *tir;
+	struct mlx5_sim_rq *rq;
+	struct sim_hdrs h;
+	uint32_t hash = 0, rqn;
+	uint8_t htype = 0;
+
+	sim_parse(f, len, &h);
+	/* The MTU counts from L3: the L2 header and a VLAN tag more. */
+	if (len > vhca->mtu + SIM_ETH_HLEN + (h.vlan ? 4u : 0u)) {
+		port->st.rx_oversize++;
+		return;
+	}
+	tir = mlx5_sim_flow_steer(vhca, f, len);
+	if (tir == NULL) {
+		port->st.rx_no_rule++;
+		return;
+	}
+	if (src == vhca && tir->tdn == src_tdn &&
+	    (tir->self_lb_block & ((f[0] & 1) ?
+				   MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST :
+				   MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST))) {
+		port->st.rx_self_lb++;
+		return;
+	}
+	if (tir->disp_type == MLX5_TIRC_DISP_TYPE_DIRECT) {
+		rqn = tir->inline_rqn;
+	} else {
+		rqt = mlx5_sim_idtab_get(&vhca->rqts, tir->rqtn);
+		if (rqt == NULL || rqt->n == 0) {
+			port->st.rx_no_rule++;
+			return;
+		}
+		hash = sim_rss(tir, f, &h, &htype);
+		/* The RQT is indexed by the hash's low bits. */
+		rqn = rqt->rqns[(rte_is_power_of_2(rqt->n) ?
+				 hash & (rqt->n - 1u) : hash % rqt->n)];
+	}
+	rq = sim_rq_get(vhca, rqn);
+	if (rq == NULL) {
+		port->st.rx_rq_not_ready++;
+		return;
+	}
+	sim_rq_receive(vhca, port, rq, f, len, &h, hash, htype, ts);
+}
+
+/* The far end of port @pi of @vhca, or NULL (no cable, peer absent). */
+static struct mlx5_sim_vhca *
+sim_port_far(struct mlx5_sim_vhca *vhca, unsigned int pi, unsigned int *fpi)
+{
+	struct mlx5_sim_port *port = &vhca->port[pi];
+	struct mlx5_sim_vhca *far;
+
+	if (port->wire == MLX5_SIM_WIRE_LOOPBACK) {
+		*fpi = pi;
+		return vhca;
+	}
+	if (!MLX5_SIM_WIRE_IS_PEER(port->wire))
+		return NULL;
+	if (port->peer == NULL) {
+		/* Cabled before the far vHCA existed: find it now. */
+		far = MLX5_SIM_WIRE_VHCA(port->wire) == vhca->vhca_id ? vhca :
+		      mlx5_sim_card_vhca(vhca->card,
+					 MLX5_SIM_WIRE_VHCA(port->wire));
+		if (far == NULL ||
+		    MLX5_SIM_WIRE_PORT(port->wire) > far->caps.nports)
+			return NULL;
+		port->peer = far;
+		port->peer_port = MLX5_SIM_WIRE_PORT(port->wire) - 1;
+	}
+	*fpi = port->peer_port;
+	return port->peer;
+}
+
+bool
+mlx5_sim_port_up(struct mlx5_sim_vhca *vhca, unsigned int pi)
+{
+	unsigned int fpi;
+
+	return pi < vhca->caps.nports && sim_port_far(vhca, pi, &fpi) != NULL;
+}
+
+/*
+ * The frame of SEND WQE @w of @sq, built in @f: inline header, then data
+ * segments. Returns a CQE syndrome, 0 on success, the length in @len.
+ */
+static uint8_t
+sim_sq_frame(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
+	     const struct mlx5_sim_wqe *w, uint8_t *f, uint32_t *len)
+{
+	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
+	const uint8_t *end = w->raw + (size_t)w->ds * 16;
+	const uint8_t *p;
+	uint32_t inl, n = 0;
+	int ret;
+
+	if (w->ds < 2)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	inl = rte_be_to_cpu_16(es->inline_hdr_sz);
+	/* The inline header starts in the segment's last two bytes. */
+	p = (const uint8_t *)es->inline_hdr_start;
+	if (inl > (size_t)(end - p) || inl > SIM_FRAME_MAX)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	/* The SQ's minimal inline mode: at least the L2 header inline. */
+	if (sq->min_wqe_inline_mode != 0 && inl < SIM_ETH_HLEN)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	memcpy(f, p, inl);
+	n = inl;
+	p = w->seg + 16 + (inl > 2 ? RTE_ALIGN_CEIL(inl - 2, 16u) : 0);
+	while (p < end) {
+		uint32_t bc = rte_be_to_cpu_32(*(const unaligned_uint32_t *)p);
+
+		if (bc & MLX5_INLINE_SEG) {
+			bc &= ~MLX5_INLINE_SEG;
+			if (bc > (size_t)(end - p) - 4 ||
+			    n + bc > SIM_FRAME_MAX)
+				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			memcpy(f + n, p + 4, bc);
+			p += RTE_ALIGN_CEIL(4 + bc, 16u);
+		} else {
+			const struct mlx5_wqe_data_seg *d = (const void *)p;
+
+			/* 0 is 2^31 bytes: longer than any frame. */
+			if (bc == 0 || n + bc > SIM_FRAME_MAX)
+				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d->lkey),
+					    sq->wq.pdn,
+					    rte_be_to_cpu_64(d->addr), f + n,
+					    bc, 0);
+			if (ret != 0)
+				return mlx5_sim_local_syndrome(ret);
+			p += sizeof(*d);
+		}
+		n += bc;
+	}
+	*len = n;
+	return 0;
+}
+
+/* The rate of pacing entry @index (kb/s), 0 for none. */
+static uint32_t
+sim_pp_rate(const struct mlx5_sim_vhca *vhca, uint16_t index)
+{
+	if (index == 0 || vhca->pp == NULL || index >= vhca->caps.pp_table_size)
+		return 0;
+	return MLX5_GET(set_pp_rate_limit_context, vhca->pp[index - 1].ctx,
+			rate_limit);
+}
+
+/* Send a frame of @sq: build it, time it, put it on the wire. */
+static uint8_t
+sim_sq_send(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
+	    const struct mlx5_sim_wqe *w, uint64_t *ts, uint32_t *bytes)
+{
+	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
+	uint8_t f[SIM_FRAME_MAX] __rte_aligned(8);
+	struct mlx5_sim_tis *tis;
+	struct mlx5_sim_vhca *far;
+	struct mlx5_sim_port *port;
+	unsigned int pi, fpi;
+	uint64_t bits, t;
+	uint32_t len = 0, rate;
+	uint8_t synd;
+
+	synd = sim_sq_frame(vhca, sq, w, f, &len);
+	if (synd != 0)
+		return synd;
+	if (len < SIM_FRAME_MIN) {
+		memset(f + len, 0, SIM_FRAME_MIN - len);
+		len = SIM_FRAME_MIN;
+	}
+	if (es->cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM))
+		sim_tx_csum(f, es->cs_flags);
+	tis = mlx5_sim_idtab_get(&vhca->tiss, sq->tisn);
+	pi = tis != NULL && tis->lag_tx_port_affinity != 0 ?
+	     tis->lag_tx_port_affinity - 1u : 0;
+	if (pi >= vhca->caps.nports)
+		pi = 0;
+	port = &vhca->port[pi];
+	/* Virtual departure: the wire's time, or later when paced. */
+	bits = (uint64_t)len * 8;
+	t = port->vclock_ns;
+	rate = sim_pp_rate(vhca, sq->rate_index);
+	if (rate != 0) {
+		t = RTE_MAX(t, sq->vt_next_ns);
+		sq->vt_next_ns = t + (bits * 1000000 + rate - 1) / rate;
+	}
+	port->vclock_ns = t + bits * 1000 / port->speed_mbps;
+	*ts = sim_ts(t, sq->wq.ts_format);
+	*bytes = len;
+	far = sim_port_far(vhca, pi, &fpi);
+	if (far == NULL) {
+		port->st.tx_link_down++;
+		return 0;
+	}
+	port->st.tx_frames++;
+	port->st.tx_bytes += len;
+	sim_port_rx(far, fpi, vhca, tis != NULL ? tis->tdn : 0, f, len, t);
+	return 0;
+}
+
+void
+mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
+{
+	struct mlx5_sim_wq *wq = &sq->wq;
+	struct mlx5_sim_wqe wqe, *w = &wqe;
+	uint32_t n = 1u << wq->log_wq_sz, pi;
+
+	if (wq->state != MLX5_WQ_STATE_RDY && wq->state != MLX5_WQ_STATE_ERR)
+		return;
+	if (!mlx5_sim_dbr_read(wq->dbr.host, MLX5_SIM_DBR_SND, &pi)) {
+		wq->state = MLX5_WQ_STATE_ERR;
+		return;
+	}
+	pi &= 0xffff;
+	while ((uint16_t)wq->hw_counter != pi) {
+		uint32_t bytes = 0;
+		uint64_t ts = 0;
+		uint8_t synd = 0;
+		int ret;
+
+		ret = mlx5_sim_wqe_read(wq->ring.host, n, sq->sqn,
+					(uint16_t)wq->hw_counter, w);
+		if (ret != 0) {
+			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			w->bbs = 1;
+			if (ret == -EFAULT) {
+				w->index = (uint16_t)wq->hw_counter;
+				w->opcode = 0;
+			}
+		} else if (wq->state == MLX5_WQ_STATE_ERR) {
+			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else if (w->opcode == MLX5_OPCODE_SEND) {
+			synd = sim_sq_send(vhca, sq, w, &ts, &bytes);
+		} else if (w->opcode != MLX5_OPCODE_NOP) {
+			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		wq->hw_counter += w->bbs;
+		if (synd != 0 || w->signaled)
+			mlx5_sim_req_complete(vhca, wq->cqn, sq->sqn, w, synd,
+					      bytes, ts);
+		if (synd != 0 && wq->state == MLX5_WQ_STATE_RDY) {
+			SIM_LOG(DEBUG, "%s: SQ 0x%x: WQE %u opcode 0x%x:"
+				" error completion, syndrome 0x%x",
+				vhca->ibdev.name, sq->sqn, w->index, w->opcode,
+				synd);
+			wq->state = MLX5_WQ_STATE_ERR;
+		}
+		/* A doorbell beyond the WQEs posted: stop at the counter. */
+		if (((pi - wq->hw_counter) & 0xffff) > n)
+			break;
+	}
+}
+
+/* Ports: cables at vHCA creation. */
+
+void
+mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca)
+{
+	unsigned int p;
+
+	if (vhca->caps.nports == 0)
+		vhca->caps.nports = 1;
+	vhca->mtu = SIM_DEFAULT_MTU;
+	for (p = 0; p < MLX5_SIM_MAX_PORTS; p++) {
+		vhca->port[p].wire = p < vhca->caps.nports ?
+				     vhca->caps.wire[p] : MLX5_SIM_WIRE_NONE;
+		vhca->port[p].speed_mbps = SIM_DEFAULT_SPEED_MBPS;
+	}
+}
+
+/*
+ * The port a cable of new vHCA @vhca names, checked: NULL with *far NULL
+ * when that vHCA does not exist yet; -EINVAL in *err when the port is
+ * missing or cabled elsewhere.
+ */
+static struct mlx5_sim_port *
+sim_cable_end(struct mlx5_sim_vhca *vhca, unsigned int p,
+	      struct mlx5_sim_vhca **far, int *err)
+{
+	uint32_t wire = vhca->port[p].wire;
+	uint32_t back = MLX5_SIM_WIRE_PEER(vhca->vhca_id, p + 1);
+	unsigned int q = MLX5_SIM_WIRE_PORT(wire) - 1u;
+	struct mlx5_sim_port *fp;
+
+	*err = 0;
+	*far = MLX5_SIM_WIRE_VHCA(wire) == vhca->vhca_id ? vhca :
+	       mlx5_sim_card_vhca(vhca->card, MLX5_SIM_WIRE_VHCA(wire));
+	if (*far == NULL)
+		return NULL;
+	if (q >= (*far)->caps.nports || (*far == vhca && q == p)) {
+		SIM_LOG(ERR, "%s: port %u cabled to port %u of vHCA %u, which"
+			" %s", vhca->ibdev.name, p + 1, q + 1,
+			MLX5_SIM_WIRE_VHCA(wire),
+			*far == vhca && q == p ? "is itself (use loopback)" :
+			"it does not have");
+		*err = -EINVAL;
+		return NULL;
+	}
+	fp = &(*far)->port[q];
+	if (fp->wire != back && (fp->wire_given ||
+				 fp->wire != MLX5_SIM_WIRE_LOOPBACK)) {
+		SIM_LOG(ERR, "%s: port %u cabled to port %u of vHCA %u, which"
+			" is cabled elsewhere", vhca->ibdev.name, p + 1, q + 1,
+			MLX5_SIM_WIRE_VHCA(wire));
+		*err = -EINVAL;
+		return NULL;
+	}
+	return fp;
+}
+
+int
+mlx5_sim_ports_cable(struct mlx5_sim_vhca *vhca, uint32_t given)
+{
+	static const uint32_t bits[MLX5_SIM_MAX_PORTS] = {
+		MLX5_SIM_CAP_WIRE1, MLX5_SIM_CAP_WIRE2,
+	};
+	struct mlx5_sim_vhca *far, *v;
+	struct mlx5_sim_port *fp;
+	unsigned int p, q;
+	int err;
+
+	/* Check every end first: a refused probe changes no cable. */
+	for (p = 0; p < vhca->caps.nports; p++) {
+		vhca->port[p].wire_given = (given & bits[p]) != 0;
+		if (!vhca->port[p].wire_given ||
+		    !MLX5_SIM_WIRE_IS_PEER(vhca->port[p].wire))
+			continue;
+		sim_cable_end(vhca, p, &far, &err);
+		if (err != 0) {
+			rte_errno = -err;
+			return err;
+		}
+	}
+	for (p = 0; p < vhca->caps.nports; p++) {
+		struct mlx5_sim_port *port = &vhca->port[p];
+
+		if (port->wire_given && MLX5_SIM_WIRE_IS_PEER(port->wire)) {
+			fp = sim_cable_end(vhca, p, &far, &err);
+			if (fp == NULL)
+				continue;
+			fp->wire = MLX5_SIM_WIRE_PEER(vhca->vhca_id, p + 1);
+			fp->peer = vhca;
+			fp->peer_port = (uint8_t)p;
+			port->peer = far;
+			port->peer_port = MLX5_SIM_WIRE_PORT(port->wire) - 1;
+			continue;
+		}
+		if (port->wire_given)
+			continue;
+		/* Cabled by default: take a cable an older vHCA points here. */
+		TAILQ_FOREACH(v, &vhca->card->vhcas, card_next)
+			for (q = 0; q < v->caps.nports; q++) {
+				if (v->port[q].wire !=
+				    MLX5_SIM_WIRE_PEER(vhca->vhca_id, p + 1) ||
+				    MLX5_SIM_WIRE_IS_PEER(port->wire))
+					continue;
+				port->wire = MLX5_SIM_WIRE_PEER(v->vhca_id,
+								 q + 1);
+				port->peer = v;
+				port->peer_port = (uint8_t)q;
+				v->port[q].peer = vhca;
+				v->port[q].peer_port = (uint8_t)p;
+			}
+	}
+	return 0;
+}
+
+/* Port attributes: link, speed and the vport's MTU. */
+
+/* The vHCA of @ctx, locked, if @port is one of its ports. */
+static struct mlx5_sim_vhca *
+sim_port_vhca(struct ibv_context *ctx, uint8_t port)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_vhca *vhca;
+
+	if (sctx == NULL)
+		return NULL;
+	vhca = sctx->file->vhca;
+	if (port < 1 || port > vhca->caps.nports)
+		return NULL;
+	mlx5_sim_vhca_lock(vhca);
+	return vhca;
+}
+
+int
+mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
+		       uint32_t *speed_mbps, uint16_t *mtu, int *up)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+
+	if (vhca == NULL)
+		return EINVAL;
+	*speed_mbps = vhca->port[port - 1].speed_mbps;
+	*mtu = vhca->mtu;
+	*up = mlx5_sim_port_up(vhca, port - 1u);
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+/*
+ * The vport's MTU, as the netdev's: 68 (IPv4's minimum) to the largest
+ * the firmware takes. One vport per vHCA: both ports share it.
+ */
+int
+mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port, uint16_t mtu)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+
+	if (vhca == NULL)
+		return EINVAL;
+	if (mtu < RTE_ETHER_MIN_MTU || mtu > SIM_MAX_MTU) {
+		SIM_LOG(ERR, "%s: MTU %u out of range [%u, %u]",
+			vhca->ibdev.name, mtu, RTE_ETHER_MIN_MTU, SIM_MAX_MTU);
+		mlx5_sim_vhca_unlock(vhca);
+		return EINVAL;
+	}
+	vhca->mtu = mtu;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+/* A forced link speed: 10 Mb/s to 800 Gb/s. */
+int
+mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
+			uint32_t speed_mbps)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+
+	if (vhca == NULL)
+		return EINVAL;
+	if (speed_mbps < 10 || speed_mbps > 800000) {
+		SIM_LOG(ERR, "%s: speed %u Mb/s out of range [10, 800000]",
+			vhca->ibdev.name, speed_mbps);
+		mlx5_sim_vhca_unlock(vhca);
+		return EINVAL;
+	}
+	vhca->port[port - 1].speed_mbps = speed_mbps;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+uint16_t
+mlx5_sim_vport_hw_mtu(const struct mlx5_sim_vhca *vhca)
+{
+	return (uint16_t)(vhca->mtu + SIM_HW_MTU_EXTRA);
+}
+
+int
+mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
+		    struct mlx5_sim_port_stats *st)
+{
+	struct mlx5_sim_vhca *vhca = mlx5_sim_vhca_find(card, vhca_id);
+
+	if (vhca == NULL || st == NULL || port < 1 ||
+	    port > vhca->caps.nports) {
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	mlx5_sim_vhca_lock(vhca);
+	*st = vhca->port[port - 1].st;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}

@@ -1,0 +1,715 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Crypto mkeys through the common helpers, as a crypto PMD drives them: a
+ * DEK, an indirect mkey with umr_en and crypto_en, a UMR WQE
+ * (mlx5_umr_crypto_wqe_build()) posted on a loopback QP and rung with the
+ * doorbell helper, then RDMA through the key. The ciphertext is checked
+ * against IEEE 1619 XTS-AES vectors (128- and 256-bit keys, 512-byte data
+ * units, the tweak incremented per unit), the reverse direction decrypts,
+ * and each rule of the UMR and of the key is broken once: the QP recovers
+ * and nothing is left behind.
+ */
+
+#include <stdlib.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <rte_cycles.h>
+
+#include <mlx5_common_devx.h>
+#include <mlx5_common_dp.h>
+#include <mlx5_common_umr.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_dev.h"
+
+#define CR_BUF_LEN 4096
+#define CR_UNIT 512
+
+/* IEEE 1619-2007 (XTS-AES) vectors: keys are key1 || key2. */
+#define V2_KEY "11111111111111111111111111111111" \
+	       "22222222222222222222222222222222"
+#define V2_TWEAK "33333333330000000000000000000000"
+#define V2_PTX "44444444444444444444444444444444" \
+	       "44444444444444444444444444444444"
+#define V2_CTX "c454185e6a16936e39334038acef838b" \
+	       "fb186fff7480adc4289382ecd6d394f0"
+#define V4_KEY "27182818284590452353602874713526" \
+	       "31415926535897932384626433832795"
+/* Vector 4: unit 0 of the 0..255 pattern twice; vector 5: unit 1 of C4. */
+#define V4_CTX \
+	"27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89c" \
+	"c78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412" \
+	"328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce" \
+	"93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad0265" \
+	"5ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8" \
+	"a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f434" \
+	"1332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c" \
+	"5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e" \
+	"94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc" \
+	"1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3" \
+	"e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344" \
+	"b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd" \
+	"74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752" \
+	"afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203e" \
+	"bb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18d" \
+	"eb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568"
+#define V5_CTX \
+	"264d3ca8512194fec312c8c9891f279fefdd608d0c027b60483a3fa811d65ee5" \
+	"9d52d9e40ec5672d81532b38b6b089ce951f0f9c35590b8b978d175213f329bb" \
+	"1c2fd30f2f7f30492a61a532a79f51d36f5e31a7c9a12c286082ff7d2394d18f" \
+	"783e1a8e72c722caaaa52d8f065657d2631fd25bfd8e5baad6e527d763517501" \
+	"c68c5edc3cdd55435c532d7125c8614deed9adaa3acade5888b87bef641c4c99" \
+	"4c8091b5bcd387f3963fb5bc37aa922fbfe3df4e5b915e6eb514717bdd2a7407" \
+	"9a5073f5c4bfd46adf7d282e7a393a52579d11a028da4d9cd9c77124f9648ee3" \
+	"83b1ac763930e7162a8d37f350b2f74b8472cf09902063c6b32e8c2d9290cefb" \
+	"d7346d1c779a0df50edcde4531da07b099c638e83a755944df2aef1aa31752fd" \
+	"323dcb710fb4bfbb9d22b925bc3577e1b8949e729a90bbafeacf7f7879e7b114" \
+	"7e28ba0bae940db795a61b15ecf4df8db07b824bb062802cc98a9545bb2aaeed" \
+	"77cb3fc6db15dcd7d80d7d5bc406c4970a3478ada8899b329198eb61c193fb62" \
+	"75aa8ca340344a75a862aebe92eee1ce032fd950b47d7704a3876923b4ad6284" \
+	"4bf4a09c4dbe8b4397184b7471360c9564880aedddb9baa4af2e75394b08cd32" \
+	"ff479c57a07d3eab5d54de5f9738b8d27f27a9f0ab11799d7b7ffefb2704c95c" \
+	"6ad12c39f1e867a4b7b1d7818a4b753dfd2a89ccb45e001a03a867b187f225dd"
+#define V10_KEY \
+	"2718281828459045235360287471352662497757247093699959574966967627" \
+	"3141592653589793238462643383279502884197169399375105820974944592"
+#define V10_TWEAK "ff000000000000000000000000000000"
+#define V10_CTX \
+	"1c3b3a102f770386e4836c99e370cf9bea00803f5e482357a4ae12d414a3e63b" \
+	"5d31e276f8fe4a8d66b317f9ac683f44680a86ac35adfc3345befecb4bb188fd" \
+	"5776926c49a3095eb108fd1098baec70aaa66999a72a82f27d848b21d4a741b0" \
+	"c5cd4d5fff9dac89aeba122961d03a757123e9870f8acf1000020887891429ca" \
+	"2a3e7a7d7df7b10355165c8b9a6d0a7de8b062c4500dc4cd120c0f7418dae3d0" \
+	"b5781c34803fa75421c790dfe1de1834f280d7667b327f6c8cd7557e12ac3a0f" \
+	"93ec05c52e0493ef31a12d3d9260f79a289d6a379bc70c50841473d1a8cc81ec" \
+	"583e9645e07b8d9670655ba5bbcfecc6dc3966380ad8fecb17b6ba02469a020a" \
+	"84e18e8f84252070c13e9f1f289be54fbc481457778f616015e1327a02b140f1" \
+	"505eb309326d68378f8374595c849d84f4c333ec4423885143cb47bd71c5edae" \
+	"9be69a2ffeceb1bec9de244fbe15992b11b77c040f12bd8f6a975a44a0f90c29" \
+	"a9abc3d4d893927284c58754cce294529f8614dcd2aba991925fedc4ae74ffac" \
+	"6e333b93eb4aff0479da9a410e4450e0dd7ae4c6e2910900575da401fc07059f" \
+	"645e8b7e9bfdef33943054ff84011493c27b3429eaedb4ed5376441a77ed4385" \
+	"1ad77f16f541dfd269d50d6a5f14fb0aab1cbb4c1550be97f7ab4066193c4caa" \
+	"773dad38014bd2092fa755c824bb5e54c4f36ffda9fcea70b9c6e693e148c151"
+
+static struct mlx5_common_device *cdev;
+static long live0;
+
+static int
+cr_case_setup(void)
+{
+	if (tdev_probe(0, "card=80,vhca_id=0") != 0)
+		return TEST_FAILED;
+	cdev = tdev_cdev(0);
+	live0 = tdev_live(0);
+	return cdev != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+cr_case_teardown(void)
+{
+	tdev_remove_all();
+	cdev = NULL;
+}
+
+/* Skip unless the device has plaintext-key DEKs and multi-unit LE XTS. */
+#define CR_NEED_CRYPTO() do { \
+	const struct mlx5_hca_crypto_attr *c__ = &cdev->caps.crypto; \
+	if (!c__->sup || !c__->dek || c__->wrapped_crypto_operational) \
+		TEST_SKIP("device lacks plaintext-key DEK objects"); \
+	if (tdev_hw() && !c__->aes_xts_multi_block_le_tweak) \
+		TEST_SKIP("device lacks aes_xts_multi_block_le_tweak"); \
+} while (0)
+
+/* Decode @hex into @out; the number of bytes. */
+static size_t
+cr_hex(const char *hex, uint8_t *out)
+{
+	size_t n = strlen(hex) / 2;
+
+	for (size_t i = 0; i < n; i++) {
+		char b[3] = { hex[2 * i], hex[2 * i + 1], 0 };
+
+		out[i] = (uint8_t)strtoul(b, NULL, 16);
+	}
+	return n;
+}
+
+/* The IEEE 1619 plaintext of vectors 4 and 10: 0..255, twice. */
+static void
+cr_pattern(uint8_t *p)
+{
+	for (int i = 0; i < CR_UNIT; i++)
+		p[i] = (uint8_t)i;
+}
+
+/* A page-aligned buffer and its MR on @pd. */
+struct cr_buf {
+	uint8_t *va;
+	struct ibv_mr *mr;
+};
+
+#define CR_RW (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+	       IBV_ACCESS_REMOTE_READ)
+
+static int
+cr_buf_get(struct cr_buf *b, struct ibv_pd *pd)
+{
+	b->va = aligned_alloc(4096, CR_BUF_LEN);
+	if (b->va == NULL)
+		return -ENOMEM;
+	memset(b->va, 0, CR_BUF_LEN);
+	b->mr = cdev->glue->reg_mr(pd, b->va, CR_BUF_LEN, CR_RW);
+	if (b->mr == NULL) {
+		free(b->va);
+		b->va = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static void
+cr_buf_put(struct cr_buf *b)
+{
+	if (b->mr != NULL)
+		cdev->glue->dereg_mr(b->mr);
+	free(b->va);
+	memset(b, 0, sizeof(*b));
+}
+
+/* A DEK of PD @pdn with the XTS key pair @key_hex (32 or 64 bytes). */
+static struct mlx5_devx_obj *
+cr_dek(uint32_t pdn, const char *key_hex, bool has_tag, uint64_t tag)
+{
+	uint8_t key[64];
+	size_t n = cr_hex(key_hex, key);
+	struct mlx5_devx_dek_attr attr = {
+		.key_size = n == 64 ? MLX5_DEK_KEY_SIZE_256 :
+				      MLX5_DEK_KEY_SIZE_128,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = pdn,
+		.key = key,
+		.key_len = n,
+		.has_keytag = has_tag,
+		.keytag = tag,
+	};
+
+	return mlx5_devx_cmd_create_dek(cdev, &attr);
+}
+
+/*
+ * An indirect mkey of PD @pdn, all rights, room for 4 KLM entries: free
+ * (for a UMR to fill), or mapping [0, CR_BUF_LEN) onto @backing.
+ */
+static struct mlx5_devx_obj *
+cr_mkey(uint32_t pdn, bool umr_en, bool crypto_en, const struct cr_buf *backing)
+{
+	struct mlx5_klm klm[4] = { { 0 } };
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.pd = pdn,
+		.lr = true, .lw = true, .rr = true, .rw = true,
+		.umr_en = umr_en,
+		.crypto_en = crypto_en,
+		.free = backing == NULL,
+		.klm_array = klm,
+		.klm_num = RTE_DIM(klm),
+	};
+
+	if (backing != NULL) {
+		klm[0].byte_count = CR_BUF_LEN;
+		klm[0].mkey = backing->mr->lkey;
+		klm[0].address = (uintptr_t)backing->va;
+		attr.size = CR_BUF_LEN;
+	}
+	return mlx5_devx_cmd_mkey_create(cdev, &attr);
+}
+
+/*
+ * Post the @ds-segment WQE @wqe on the loopback QP (signaled), ring the
+ * doorbell and wait for its completion: 0, or -EIO with the error CQE's
+ * syndrome in @synd (the QP is then recovered), or -ETIMEDOUT.
+ */
+static int
+cr_post(struct mlx5_devx_lbqp *lb, const uint8_t *wqe, int ds, uint8_t *synd)
+{
+	struct mlx5_devx_qp *qp = &lb->qp;
+	struct mlx5_devx_cq *cq = &lb->cq;
+	uint32_t size = 1u << qp->log_sq_size;
+	uint32_t bbs = ((uint32_t)ds * 16 + MLX5_SEND_WQE_BB - 1) /
+		       MLX5_SEND_WQE_BB;
+	uint16_t first = qp->sq_pi;
+	volatile struct mlx5_cqe64 *cqe =
+		&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)];
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz();
+	enum mlx5_cqe_status st;
+
+	for (uint32_t b = 0; b < bbs; b++)
+		memcpy(qp->sq + (size_t)((first + b) & (size - 1)) *
+		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	qp->sq_pi += bbs;
+	mlx5_doorbell_ring(qp->uar, &qp->db_rec[MLX5_SND_DBR], qp->sq_pi,
+			   qp->sq + (size_t)(first & (size - 1)) *
+			   MLX5_SEND_WQE_BB);
+	do {
+		st = mlx5_cqe_status(cqe, cq->log_size, cq->ci);
+	} while (st == MLX5_CQE_STATUS_HW_OWN &&
+		 rte_get_timer_cycles() < deadline);
+	*synd = 0;
+	if (st == MLX5_CQE_STATUS_HW_OWN)
+		return -ETIMEDOUT;
+	cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	if (st == MLX5_CQE_STATUS_SW_OWN)
+		return 0;
+	*synd = ((volatile struct mlx5_err_cqe *)cqe)->syndrome;
+	return mlx5_devx_qp_recover(qp) == 0 ? -EIO : -EFAULT;
+}
+
+/* The UMR attributes of a test: one range at iova 0 of (@b, @len). */
+static void
+cr_umr_attr(struct mlx5_umr_crypto_wqe_attr *a, const struct mlx5_devx_lbqp *lb,
+	    uint32_t mkey, const struct cr_buf *b, uint32_t len,
+	    uint32_t dek_id, const char *tweak_hex, uint8_t order)
+{
+	memset(a, 0, sizeof(*a));
+	a->qpn = lb->qp.obj->id;
+	a->wqe_index = lb->qp.sq_pi;
+	a->signaled = true;
+	a->mkey = mkey;
+	a->lkey = b->mr->lkey;
+	a->addr = (uintptr_t)b->va;
+	a->len = len;
+	a->dek_id = dek_id;
+	if (tweak_hex != NULL)
+		cr_hex(tweak_hex, a->tweak);
+	a->block_size = MLX5_CRYPTO_BLOCK_SIZE_512B;
+	a->encryption_order = order;
+}
+
+/* Build and post the UMR of @a: as cr_post(). */
+static int
+cr_umr(struct mlx5_devx_lbqp *lb, const struct mlx5_umr_crypto_wqe_attr *a,
+       uint8_t *synd)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	int ds = mlx5_umr_crypto_wqe_build(wqe, a);
+
+	if (ds < 0)
+		return ds;
+	return cr_post(lb, wqe, ds, synd);
+}
+
+/* Everything a case works with. */
+struct cr_env {
+	struct mlx5_devx_lbqp lb;
+	struct cr_buf src, dst;
+	struct mlx5_devx_obj *dek, *mkey;
+};
+
+static int
+cr_env_get(struct cr_env *e, const char *key_hex)
+{
+	memset(e, 0, sizeof(*e));
+	TEST_ASSERT_SUCCESS(cr_buf_get(&e->src, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(cr_buf_get(&e->dst, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_create(cdev, &e->lb, cdev->pdn),
+			    "");
+	e->dek = cr_dek(cdev->pdn, key_hex, false, 0);
+	TEST_ASSERT_NOT_NULL(e->dek, "DEK");
+	e->mkey = cr_mkey(cdev->pdn, true, true, NULL);
+	TEST_ASSERT_NOT_NULL(e->mkey, "crypto mkey");
+	return TEST_SUCCESS;
+}
+
+static void
+cr_env_put(struct cr_env *e)
+{
+	if (e->mkey != NULL)
+		mlx5_devx_cmd_destroy(e->mkey);
+	if (e->dek != NULL)
+		mlx5_devx_cmd_destroy(e->dek);
+	mlx5_devx_lbqp_destroy(&e->lb);
+	cr_buf_put(&e->src);
+	cr_buf_put(&e->dst);
+}
+
+/* Configure the env's mkey over @len bytes of dst. */
+static int
+cr_configure(struct cr_env *e, uint32_t len, const char *tweak_hex,
+	     uint8_t order, uint8_t block_size)
+{
+	struct mlx5_umr_crypto_wqe_attr a;
+	uint8_t synd = 0xff;
+
+	cr_umr_attr(&a, &e->lb, e->mkey->id, &e->dst, len, e->dek->id,
+		    tweak_hex, order);
+	a.block_size = block_size;
+	TEST_ASSERT_SUCCESS(cr_umr(&e->lb, &a, &synd), "UMR (syndrome 0x%x)",
+			    synd);
+	return TEST_SUCCESS;
+}
+
+/* cr_configure(), then RDMA-write @len bytes of src through the mkey. */
+static int
+cr_write_through(struct cr_env *e, uint32_t len, const char *tweak_hex,
+		 uint8_t order, uint8_t block_size)
+{
+	uint8_t synd = 0xff;
+
+	TEST_ASSERT_EQUAL(cr_configure(e, len, tweak_hex, order, block_size),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e->lb, MLX5_OPCODE_RDMA_WRITE,
+		e->src.mr->lkey, (uintptr_t)e->src.va, e->mkey->id, 0, len,
+		&synd), "RDMA write through the crypto mkey (syndrome 0x%x)",
+		synd);
+	return TEST_SUCCESS;
+}
+
+static int
+test_caps(void)
+{
+	const struct mlx5_hca_crypto_attr *c = &cdev->caps.crypto;
+
+	CR_NEED_CRYPTO();
+	/* The model ciphers one way and says exactly that. */
+	if (!tdev_hw())
+		TEST_ASSERT(!c->aes_xts_single_block_le_tweak &&
+			    !c->aes_xts_multi_block_be_tweak,
+			    "the software device claims a tweak mode it lacks");
+	TEST_ASSERT_EQUAL(MLX5_UMR_CRYPTO_WQE_SIZE, 256, "four WQE blocks");
+	TEST_ASSERT_EQUAL(MLX5_ST_SZ_BYTES(crypto_bsf), 64, "64-byte BSF");
+	TEST_ASSERT_EQUAL(MLX5_BYTE_OFF(crypto_bsf, xts_initial_tweak), 16,
+			  "");
+	TEST_ASSERT_EQUAL(MLX5_BYTE_OFF(crypto_bsf, dek_pointer), 33, "");
+	TEST_ASSERT_EQUAL(MLX5_BYTE_OFF(crypto_bsf, keytag), 40, "");
+	return TEST_SUCCESS;
+}
+
+static int
+test_xts_128(void)
+{
+	uint8_t want[CR_BUF_LEN];
+	struct cr_env e;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	/* Vector 4: one 512-byte unit, tweak 0, encrypted into memory. */
+	cr_pattern(e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "vector 4");
+	cr_hex(V4_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0, "IEEE 1619 vector 4");
+	TEST_ASSERT(e.dst.va[CR_UNIT] == 0, "nothing beyond the range");
+	mlx5_devx_cmd_destroy(e.dek);
+	/*
+	 * Vector 2 (32 bytes): the whole operation one data unit, the 1 MB
+	 * unit size; the same mkey reconfigured by a second UMR.
+	 */
+	e.dek = cr_dek(cdev->pdn, V2_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(e.dek, "");
+	cr_hex(V2_PTX, e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 32, V2_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_1MB), TEST_SUCCESS, "vector 2");
+	cr_hex(V2_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va, want, 32) == 0, "IEEE 1619 vector 2");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_xts_256(void)
+{
+	uint8_t want[CR_UNIT];
+	struct cr_env e;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V10_KEY), TEST_SUCCESS, "");
+	cr_pattern(e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, V10_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "vector 10");
+	cr_hex(V10_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0,
+		    "IEEE 1619 vector 10 (XTS-AES-256)");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_xts_multi_unit(void)
+{
+	uint8_t want[2 * CR_UNIT];
+	struct cr_env e;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	/*
+	 * Two units from tweak 0: unit 0 is vector 4's plaintext, unit 1
+	 * (tweak 1) vector 5's, which is C4. Out come C4, then C5.
+	 */
+	cr_pattern(e.src.va);
+	cr_hex(V4_CTX, e.src.va + CR_UNIT);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 2 * CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "two units");
+	cr_hex(V4_CTX, want);
+	cr_hex(V5_CTX, want + CR_UNIT);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0, "unit 0: vector 4");
+	TEST_ASSERT(memcmp(e.dst.va + CR_UNIT, want + CR_UNIT, CR_UNIT) == 0,
+		    "unit 1, tweak + 1: vector 5");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_xts_decrypt(void)
+{
+	uint8_t want[CR_UNIT];
+	struct cr_env e;
+	uint8_t synd = 0;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	/* Ciphertext on the wire side: written through, it lands plain. */
+	cr_hex(V4_CTX, e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "decrypting write");
+	cr_pattern(want);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0,
+		    "vector 4 decrypted into memory");
+	/* Ciphertext in memory: read through the key, it comes out plain. */
+	memset(e.src.va, 0, CR_BUF_LEN);
+	TEST_ASSERT_EQUAL(cr_configure(&e, CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	cr_hex(V4_CTX, e.dst.va);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_READ,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), "RDMA read through the key (syndrome 0x%x)", synd);
+	cr_pattern(want);
+	TEST_ASSERT(memcmp(e.src.va, want, CR_UNIT) == 0,
+		    "vector 4 decrypted on the way out");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_unconfigured(void)
+{
+	struct mlx5_devx_obj *mk;
+	struct cr_env e;
+	uint8_t synd = 0;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	/* A usable (non-free) crypto key no UMR configured moves nothing. */
+	mk = cr_mkey(cdev->pdn, true, true, &e.dst);
+	TEST_ASSERT_NOT_NULL(mk, "non-free crypto mkey");
+	e.src.va[0] = 0x5a;
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, mk->id, 0, 16, &synd),
+		-EIO, "write through an unconfigured crypto mkey");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "");
+	TEST_ASSERT(e.dst.va[0] == 0, "nothing written");
+	/* As the local key too. */
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		mk->id, 0, e.src.mr->rkey, (uintptr_t)e.src.va + 2048, 16,
+		&synd), -EIO, "read through an unconfigured crypto mkey");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, "");
+	/* The QP recovered; the same key configured works. */
+	cr_pattern(e.src.va);
+	mlx5_devx_cmd_destroy(e.mkey);
+	e.mkey = mk;
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "once configured");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+/* Post the UMR of @a and expect an error CQE with @want. */
+static int
+cr_umr_fails(struct cr_env *e, const struct mlx5_umr_crypto_wqe_attr *a,
+	     uint8_t want, const char *what)
+{
+	uint8_t synd = 0;
+
+	TEST_ASSERT_EQUAL(cr_umr(&e->lb, a, &synd), -EIO, "%s", what);
+	TEST_ASSERT_EQUAL(synd, want, "%s: syndrome", what);
+	return TEST_SUCCESS;
+}
+
+static int
+test_umr_rules(void)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	struct mlx5_devx_obj *dek2, *tagged, *no_umr, *no_crypto;
+	struct mlx5_umr_crypto_wqe_attr a;
+	struct ibv_pd *pd2;
+	struct cr_buf other;
+	struct cr_env e;
+	uint32_t pdn2;
+	uint8_t synd;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	pd2 = cdev->glue->alloc_pd(cdev->ctx);
+	TEST_ASSERT_NOT_NULL(pd2, "second PD");
+	TEST_ASSERT_SUCCESS(cdev->glue->query_pdn(pd2, &pdn2), "");
+	TEST_ASSERT_SUCCESS(cr_buf_get(&other, pd2), "");
+	dek2 = cr_dek(pdn2, V4_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(dek2, "DEK of the second PD");
+	tagged = cr_dek(cdev->pdn, V4_KEY, true, 0x1122334455667788ull);
+	TEST_ASSERT_NOT_NULL(tagged, "DEK with a key tag");
+	no_umr = cr_mkey(cdev->pdn, false, true, NULL);
+	TEST_ASSERT_NOT_NULL(no_umr, "");
+	no_crypto = cr_mkey(cdev->pdn, true, false, NULL);
+	TEST_ASSERT_NOT_NULL(no_crypto, "");
+
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, dek2->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+		"DEK of another PD"), TEST_SUCCESS, "");
+	cr_umr_attr(&a, &e.lb, no_umr->id, &e.dst, CR_UNIT, e.dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+		"mkey without umr_en"), TEST_SUCCESS, "");
+	cr_umr_attr(&a, &e.lb, no_crypto->id, &e.dst, CR_UNIT, e.dek->id,
+		    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+		"crypto BSF on an mkey without crypto_en"), TEST_SUCCESS, "");
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &other, CR_UNIT, e.dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+		"KLM entry of another PD"), TEST_SUCCESS, "");
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, tagged->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.keytag = 0x1122334455667789ull;
+	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+		"wrong key tag"), TEST_SUCCESS, "");
+	a.wqe_index = e.lb.qp.sq_pi;
+	a.keytag = 0x1122334455667788ull;
+	TEST_ASSERT_SUCCESS(cr_umr(&e.lb, &a, &synd), "the DEK's key tag");
+	/* A data-unit code with no size: the helper refuses it... */
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, e.dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.block_size = 0;
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(mlx5_umr_crypto_wqe_build(wqe, &a), -EINVAL,
+			  "data-unit code 0");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	/* ... and the device, when a WQE carries it: a malformed WQE. */
+	a.block_size = MLX5_CRYPTO_BLOCK_SIZE_512B;
+	TEST_ASSERT_EQUAL(mlx5_umr_crypto_wqe_build(wqe, &a),
+			  MLX5_UMR_CRYPTO_WQE_DS, "");
+	MLX5_SET(crypto_bsf, wqe + MLX5_UMR_CRYPTO_WQE_SIZE -
+		 MLX5_ST_SZ_BYTES(crypto_bsf), crypto_block_size_pointer, 0);
+	TEST_ASSERT_EQUAL(cr_post(&e.lb, wqe, MLX5_UMR_CRYPTO_WQE_DS, &synd),
+			  -EIO, "data-unit code 0 posted");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "");
+	/* The last refusals left the key as it was: working. */
+	cr_pattern(e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 2 * CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "after the errors");
+	/* Transfers not on data-unit boundaries, or a ragged last unit. */
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 16, 512,
+		&synd), -EIO, "write from inside a data unit");
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, 520,
+		&synd), -EIO, "last unit of 8 bytes");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 512, 512,
+		&synd), "the second unit alone");
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(no_crypto), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(no_umr), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tagged), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek2), "");
+	cr_buf_put(&other);
+	TEST_ASSERT_SUCCESS(cdev->glue->dealloc_pd(pd2), "");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_key_size(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	void *dek = MLX5_ADDR_OF(create_dek_in, in, dek);
+	struct mlx5_devx_mkey_attr mattr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.crypto_en = true,
+	};
+	uint8_t key[64] = { 1 };
+	struct mlx5_devx_dek_attr attr = {
+		.key_size = MLX5_DEK_KEY_SIZE_256,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = cdev->pdn,
+		.key = key,
+		.key_len = 32,
+	};
+
+	CR_NEED_CRYPTO();
+	/* The common layer: a key pair of the wrong length for its size. */
+	TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+		    rte_errno == EINVAL, "32 bytes for a 256-bit key pair");
+	attr.key_size = MLX5_DEK_KEY_SIZE_128;
+	attr.key_len = 64;
+	TEST_ASSERT(mlx5_devx_cmd_create_dek(cdev, &attr) == NULL &&
+		    rte_errno == EINVAL, "64 bytes for a 128-bit key pair");
+	/* The device: a key size code it does not know. */
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(dek, dek, key_size, 0x2);
+	MLX5_SET(dek, dek, key_purpose, MLX5_DEK_KEY_PURPOSE_AES_XTS);
+	MLX5_SET(dek, dek, pd, cdev->pdn);
+	TEST_ASSERT(mlx5_devx_obj_create(cdev, "CREATE_DEK", in, sizeof(in),
+					 out, sizeof(out)) == NULL &&
+		    rte_errno == EINVAL, "key size code 2");
+	/* crypto_en belongs to indirect mkeys. */
+	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &mattr) == NULL &&
+		    rte_errno == EINVAL, "crypto_en on an MTT mkey");
+	TDEV_ASSERT_LIVE(0, live0, "nothing made");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case cr_cases[] = {
+	{ "caps", test_caps },
+	{ "xts_128", test_xts_128 },
+	{ "xts_256", test_xts_256 },
+	{ "xts_multi_unit", test_xts_multi_unit },
+	{ "xts_decrypt", test_xts_decrypt },
+	{ "unconfigured", test_unconfigured },
+	{ "umr_rules", test_umr_rules },
+	{ "key_size", test_key_size },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite cr_suite = {
+	.name = "crypto",
+	.case_setup = cr_case_setup,
+	.case_teardown = cr_case_teardown,
+	.cases = cr_cases,
+};
+
+MLX5_TEST_MAIN(cr_suite);

@@ -1,0 +1,828 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The Ethernet datapath through the common helpers only: hand-built SEND
+ * WQEs on an SQ, frames through a cable (loopback or to another vHCA),
+ * steering rules to TIRs, RSS over an RQT, receive WQEs on RQs and the
+ * CQEs that report them. Each rule is broken once: bad keys, frames too
+ * long for the buffers or the MTU, no posted WQE, the self-loopback block,
+ * a port without a cable, destroy while in use; pacing is checked on the
+ * CQE timestamps (virtual time, exact). The software device only (its
+ * cables and counters are what the cases check).
+ */
+
+#include <stdlib.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <rte_cycles.h>
+#include <rte_ip.h>
+#include <rte_thash.h>
+#include <rte_udp.h>
+
+#include <mlx5_common_devx.h>
+#include <mlx5_common_dp.h>
+#include <mlx5_common_port.h>
+#include <mlx5_common_pp.h>
+#include <mlx5_malloc.h>
+#include <mlx5_sim.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_dev.h"
+
+#define W_CARD 62
+#define W_NRQ 4
+#define W_LOG_RQ 6
+#define W_LOG_STRIDE 6            /* 64-byte receive WQEs: 4 segments. */
+#define W_RX_BUF 2048             /* Per receive WQE: 4 x 512 bytes. */
+#define W_BUF_LEN (2 * 1024 * 1024)
+#define W_TX_OFF (1024 * 1024)    /* Frames to send start here. */
+
+static const uint8_t w_key[MLX5_RSS_HASH_KEY_LEN] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7,
+	0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94,
+	0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1,
+	0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56, 0x3d, 0x59,
+	0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+/* One vHCA's Ethernet port: SQ, RQs, TIR(s), rule and a buffer. */
+struct w_port {
+	struct mlx5_common_device *cdev;
+	struct mlx5_devx_obj *td, *tis, *rqt, *tir;
+	struct mlx5_uar uar;
+	struct mlx5_devx_cq txcq, rxcq;
+	struct mlx5_devx_sq sq;
+	struct mlx5_devx_rq rq[W_NRQ];
+	uint16_t rq_pi[W_NRQ];
+	struct mlx5_flow_rx rule;
+	uint8_t *buf;
+	struct ibv_mr *mr;
+	uint8_t mac[6];
+};
+
+static struct w_port wp[2];
+
+static int
+w_case_setup(void)
+{
+	memset(wp, 0, sizeof(wp));
+	if (tdev_hw())
+		TEST_SKIP("the cables and frame counters are the software"
+			  " device's");
+	return TEST_SUCCESS;
+}
+
+static void
+w_port_put(struct w_port *p)
+{
+	unsigned int i;
+
+	if (p->cdev == NULL)
+		return;
+	mlx5_flow_rx_destroy(&p->rule);
+	if (p->tir != NULL)
+		mlx5_devx_cmd_destroy(p->tir);
+	if (p->rqt != NULL)
+		mlx5_devx_cmd_destroy(p->rqt);
+	mlx5_devx_sq_destroy(&p->sq);
+	for (i = 0; i < W_NRQ; i++)
+		mlx5_devx_rq_destroy(&p->rq[i]);
+	mlx5_devx_cq_destroy(&p->txcq);
+	mlx5_devx_cq_destroy(&p->rxcq);
+	mlx5_uar_release(p->cdev, &p->uar);
+	if (p->tis != NULL)
+		mlx5_devx_cmd_destroy(p->tis);
+	if (p->td != NULL)
+		mlx5_devx_cmd_destroy(p->td);
+	if (p->mr != NULL)
+		p->cdev->glue->dereg_mr(p->mr);
+	free(p->buf);
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+w_case_teardown(void)
+{
+	w_port_put(&wp[0]);
+	w_port_put(&wp[1]);
+	tdev_remove_all();
+}
+
+/* Post receive WQE @i of RQ @q: 4 segments of 512 bytes in the buffer. */
+static void
+w_rx_post(struct w_port *p, unsigned int q)
+{
+	struct mlx5_devx_rq *rq = &p->rq[q];
+	uint16_t idx = p->rq_pi[q] & ((1u << rq->log_size) - 1);
+	struct mlx5_wqe_data_seg *d = (void *)(rq->wqes +
+					       ((size_t)idx << rq->log_stride));
+	uint64_t va = (uintptr_t)p->buf +
+		      ((size_t)q << W_LOG_RQ | idx) * W_RX_BUF;
+	unsigned int s;
+
+	for (s = 0; s < 4; s++) {
+		d[s].byte_count = rte_cpu_to_be_32(W_RX_BUF / 4);
+		d[s].lkey = rte_cpu_to_be_32(p->mr->lkey);
+		d[s].addr = rte_cpu_to_be_64(va + s * (W_RX_BUF / 4));
+	}
+	p->rq_pi[q]++;
+	rte_io_wmb();
+	rq->db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(p->rq_pi[q]);
+}
+
+/* The receive buffer of the WQE a CQE's wqe_counter names. */
+static uint8_t *
+w_rx_buf(struct w_port *p, unsigned int q, uint16_t wqe_counter)
+{
+	return p->buf + ((size_t)q << W_LOG_RQ |
+			 (wqe_counter & ((1u << W_LOG_RQ) - 1))) * W_RX_BUF;
+}
+
+/*
+ * Bring up the port of slot @slot (probed with @args): @nrq RQs, each
+ * with all its WQEs posted, behind a direct TIR (one RQ) or an RQT with
+ * Toeplitz over IPv4/UDP addresses and ports, and a promiscuous rule.
+ */
+static int
+w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
+	   unsigned int nrq, uint8_t self_lb_block)
+{
+	struct w_port *p = &wp[slot];
+	char args[64];
+	struct mlx5_devx_tis_attr tis = { 0 };
+	struct mlx5_devx_tir_attr tir = { 0 };
+	struct mlx5_nic_vport_info vport;
+	uint32_t rqns[W_NRQ];
+	unsigned int i, j;
+
+	/* vHCAs live until exit: each case takes its own. */
+	snprintf(args, sizeof(args), "card=%u,vhca_id=%u%s", W_CARD, vhca,
+		 extra);
+	TEST_ASSERT_SUCCESS(tdev_probe(slot, args), "probe %s", args);
+	p->cdev = tdev_cdev(slot);
+	TEST_ASSERT_NOT_NULL(p->cdev, "device");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_nic_vport(p->cdev, &vport),
+			    "vport");
+	memcpy(p->mac, vport.mac, 6);
+	p->buf = aligned_alloc(4096, W_BUF_LEN);
+	TEST_ASSERT_NOT_NULL(p->buf, "buffer");
+	memset(p->buf, 0, W_BUF_LEN);
+	p->mr = p->cdev->glue->reg_mr(p->cdev->pd, p->buf, W_BUF_LEN,
+				      IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(p->mr, "MR");
+	p->td = mlx5_devx_cmd_alloc_td(p->cdev);
+	TEST_ASSERT_NOT_NULL(p->td, "TD");
+	tis.transport_domain = p->td->id;
+	p->tis = mlx5_devx_cmd_create_tis(p->cdev, &tis);
+	TEST_ASSERT_NOT_NULL(p->tis, "TIS");
+	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(p->cdev, &p->uar), "UAR");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, &p->txcq, 8, &p->uar,
+						SOCKET_ID_ANY), "TX CQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, &p->rxcq, 10,
+						&p->uar, SOCKET_ID_ANY),
+			    "RX CQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_create(p->cdev, &p->sq,
+		&(struct mlx5_devx_sq_params){
+			.pd = p->cdev->pdn,
+			.cqn = p->txcq.obj->id,
+			.tisn = p->tis->id,
+			.log_size = 8,
+			.uar = &p->uar,
+		}, SOCKET_ID_ANY), "SQ");
+	for (i = 0; i < nrq; i++) {
+		TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p->cdev, &p->rq[i],
+			&(struct mlx5_devx_rq_params){
+				.pd = p->cdev->pdn,
+				.cqn = p->rxcq.obj->id,
+				.log_size = W_LOG_RQ,
+				.log_stride = W_LOG_STRIDE,
+			}, SOCKET_ID_ANY), "RQ %u", i);
+		for (j = 0; j < (1u << W_LOG_RQ); j++)
+			w_rx_post(p, i);
+		rqns[i] = p->rq[i].obj->id;
+	}
+	tir.transport_domain = p->td->id;
+	tir.self_lb_block = self_lb_block;
+	if (nrq == 1) {
+		tir.disp_type = MLX5_TIRC_DISP_TYPE_DIRECT;
+		tir.inline_rqn = rqns[0];
+	} else {
+		p->rqt = mlx5_devx_cmd_create_rqt(p->cdev, rqns, nrq, nrq);
+		TEST_ASSERT_NOT_NULL(p->rqt, "RQT");
+		tir.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
+		tir.indirect_table = p->rqt->id;
+		tir.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
+		memcpy(tir.rx_hash_toeplitz_key, w_key, sizeof(w_key));
+		tir.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+		tir.l4_prot_type = MLX5_L4_PROT_TYPE_UDP;
+		tir.selected_fields = MLX5_HASH_FIELD_SEL_SRC_IP |
+				      MLX5_HASH_FIELD_SEL_DST_IP |
+				      MLX5_HASH_FIELD_SEL_L4_SPORT |
+				      MLX5_HASH_FIELD_SEL_L4_DPORT;
+	}
+	p->tir = mlx5_devx_cmd_create_tir(p->cdev, &tir);
+	TEST_ASSERT_NOT_NULL(p->tir, "TIR");
+	/* Priority 8: the cases' own rules (0..2) come first. */
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &p->rule,
+						MLX5_FLOW_RX_ALL, NULL, 8,
+						p->tir), "promiscuous rule");
+	return TEST_SUCCESS;
+}
+
+/*
+ * An IPv4/UDP frame of @len bytes (>= 42) at offset @off of the buffer,
+ * to @dmac, UDP ports @sport/@dport, the payload a pattern of @seed,
+ * checksums left 0 (the offload fills them) unless @csum.
+ */
+static uint8_t *
+w_frame(struct w_port *p, size_t off, uint32_t len, const uint8_t *dmac,
+	uint16_t sport, uint16_t dport, uint8_t seed, bool csum)
+{
+	uint8_t *f = p->buf + W_TX_OFF + off;
+	struct rte_ipv4_hdr *ip = (void *)(f + 14);
+	struct rte_udp_hdr *udp = (void *)(ip + 1);
+	uint32_t i;
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, p->mac, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000001 + seed);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a000102);
+	udp->src_port = rte_cpu_to_be_16(sport);
+	udp->dst_port = rte_cpu_to_be_16(dport);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - 34));
+	udp->dgram_cksum = 0;
+	for (i = 42; i < len; i++)
+		f[i] = (uint8_t)(seed + i * 7);
+	if (csum) {
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	}
+	return f;
+}
+
+/*
+ * Send @f (@len bytes): the first @inl bytes inline in the Ethernet
+ * segment, the rest in @nseg data segments (the last takes the rest).
+ */
+static void
+w_send(struct w_port *p, const uint8_t *f, uint32_t len, uint32_t inl,
+       unsigned int nseg, uint8_t cs_flags, uint32_t lkey, bool signaled)
+{
+	struct mlx5_devx_sq *sq = &p->sq;
+	uint32_t n = 1u << sq->log_size;
+	uint8_t wqe[4 * MLX5_SEND_WQE_BB] __rte_aligned(16);
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_eth_seg *es = (void *)(ctrl + 1);
+	uint32_t ds, bbs, off, rest, b, i;
+	struct mlx5_wqe_data_seg *d;
+	uint16_t first = sq->pi;
+
+	memset(wqe, 0, sizeof(wqe));
+	es->cs_flags = cs_flags;
+	es->inline_hdr_sz = rte_cpu_to_be_16((uint16_t)inl);
+	memcpy(es->inline_hdr_start, f, inl);
+	ds = 2 + (inl > 2 ? (inl - 2 + 15) / 16 : 0);
+	d = (void *)(wqe + ds * 16);
+	rest = len - inl;
+	off = inl;
+	for (i = 0; i < nseg && rest != 0; i++) {
+		uint32_t chunk = i + 1 == nseg ? rest : rest / (nseg - i);
+
+		d[i].byte_count = rte_cpu_to_be_32(chunk);
+		d[i].lkey = rte_cpu_to_be_32(lkey);
+		d[i].addr = rte_cpu_to_be_64((uintptr_t)f + off);
+		off += chunk;
+		rest -= chunk;
+		ds++;
+	}
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)first << 8 |
+						  MLX5_OPCODE_SEND);
+	ctrl->qpn_ds = rte_cpu_to_be_32(sq->obj->id << 8 | ds);
+	ctrl->fm_ce_se = signaled ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	for (b = 0; b < bbs; b++)
+		memcpy(sq->wqes + (size_t)((first + b) & (n - 1)) *
+		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	sq->pi += bbs;
+	mlx5_doorbell_ring(&p->uar, &sq->db_rec[MLX5_SND_DBR], sq->pi,
+			   sq->wqes + (size_t)(first & (n - 1)) *
+			   MLX5_SEND_WQE_BB);
+}
+
+/* Take the next CQE of @cq (a copy), or fail if there is none. */
+static int
+w_poll(struct mlx5_devx_cq *cq, struct mlx5_cqe_eth *out)
+{
+	volatile struct mlx5_cqe64 *cqe =
+		&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)];
+	enum mlx5_cqe_status st = mlx5_cqe_status(cqe, cq->log_size, cq->ci);
+
+	if (st == MLX5_CQE_STATUS_HW_OWN)
+		return -EAGAIN;
+	memcpy(out, (const void *)(uintptr_t)cqe, sizeof(*out));
+	cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	return st == MLX5_CQE_STATUS_ERR ? -EIO : 0;
+}
+
+static struct mlx5_sim_port_stats
+w_stats(unsigned int vhca)
+{
+	struct mlx5_sim_port_stats st;
+
+	memset(&st, 0, sizeof(st));
+	mlx5_sim_port_stats(W_CARD, vhca, 1, &st);
+	return st;
+}
+
+/* The RQ of port @p whose number a receive CQE names. */
+static int
+w_rq_of(struct w_port *p, const struct mlx5_cqe_eth *c)
+{
+	uint32_t qn = rte_be_to_cpu_32(c->sop_drop_qpn) & 0xffffff;
+	unsigned int i;
+
+	for (i = 0; i < W_NRQ; i++)
+		if (p->rq[i].obj != NULL && p->rq[i].obj->id == qn)
+			return (int)i;
+	return -1;
+}
+
+/* Loopback: every size from 60 to 9000 bytes, single and multi-segment. */
+static int
+test_send_receive_sizes(void)
+{
+	static const uint32_t sizes[] = { 60, 64, 65, 128, 1000, 1514, 1518,
+					  2048, 4000, 9000, 9014 };
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	struct mlx5_port_link link;
+	unsigned int i, k;
+
+	if (w_port_get(0, 0, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_port_link_get(p->cdev, 1, &link), "link");
+	TEST_ASSERT(link.up && link.mtu == 1500 && link.speed_mbps == 100000,
+		    "link up %d mtu %u speed %u", link.up, link.mtu,
+		    link.speed_mbps);
+	TEST_ASSERT_SUCCESS(mlx5_port_mtu_set(p->cdev, 1, 9000), "MTU 9000");
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < RTE_DIM(sizes); i++) {
+			uint32_t len = sizes[i];
+			bool fits = len <= W_RX_BUF && len <= 9000 + 14;
+			uint8_t *f = w_frame(p, 0, len, p->mac, 1000, 2000,
+					     (uint8_t)i, true);
+
+			w_send(p, f, len, 18, k == 0 ? 1 : 3, 0, p->mr->lkey,
+			       true);
+			TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c),
+					    "send CQE, %u bytes", len);
+			if (!fits) {
+				/* Longer than the 4 x 512-byte WQE. */
+				TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EIO,
+						  "%u bytes: length error",
+						  len);
+				TEST_ASSERT_EQUAL(((struct mlx5_err_cqe *)&c)
+						  ->syndrome,
+						  MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+						  "syndrome");
+				w_rx_post(p, 0);
+				continue;
+			}
+			TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c),
+					    "receive CQE, %u bytes", len);
+			TEST_ASSERT_EQUAL(rte_be_to_cpu_32(c.byte_cnt), len,
+					  "byte count");
+			TEST_ASSERT(memcmp(w_rx_buf(p, 0, rte_be_to_cpu_16(
+					c.wqe_counter)), f, len) == 0,
+				    "%u bytes (%u segments) arrived intact",
+				    len, k == 0 ? 1 : 3);
+			w_rx_post(p, 0);
+		}
+	/* Back to 1500: a 1515-byte frame is now too long for the vport. */
+	TEST_ASSERT_SUCCESS(mlx5_port_mtu_set(p->cdev, 1, 1500), "MTU 1500");
+	TEST_ASSERT(mlx5_port_mtu_set(p->cdev, 1, 20000) < 0,
+		    "MTU 20000 refused");
+	w_send(p, w_frame(p, 0, 1515, p->mac, 1, 2, 0, true), 1515, 18, 1, 0,
+	       p->mr->lkey, true);
+	TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c), "send CQE");
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "oversize dropped");
+	TEST_ASSERT_EQUAL(w_stats(0).rx_oversize, 1, "counted");
+	return TEST_SUCCESS;
+}
+
+/* Two vHCAs cabled port to port: frames cross, none loops back. */
+static int
+test_two_ports_cabled(void)
+{
+	struct mlx5_cqe_eth c;
+	struct mlx5_port_link link;
+	unsigned int i;
+
+	if (w_port_get(0, 10, ",wire=11", 1, 0) != TEST_SUCCESS ||
+	    w_port_get(1, 11, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	for (i = 0; i < 2; i++) {
+		struct w_port *s = &wp[i], *r = &wp[1 - i];
+		uint8_t *f = w_frame(s, 0, 100, r->mac, 7, 9, (uint8_t)i,
+				     true);
+
+		w_send(s, f, 100, 18, 1, 0, s->mr->lkey, false);
+		TEST_ASSERT_EQUAL(w_poll(&s->rxcq, &c), -EAGAIN,
+				  "nothing back on the sender");
+		TEST_ASSERT_SUCCESS(w_poll(&r->rxcq, &c), "received");
+		TEST_ASSERT(memcmp(w_rx_buf(r, 0, rte_be_to_cpu_16(
+				c.wqe_counter)), f, 100) == 0, "intact");
+		TEST_ASSERT_EQUAL(w_poll(&s->txcq, &c), -EAGAIN,
+				  "unsignaled: no send CQE");
+	}
+	TEST_ASSERT_EQUAL(w_stats(10).tx_frames, 1, "tx 10");
+	TEST_ASSERT_EQUAL(w_stats(11).rx_frames, 1, "rx 11");
+	/* A third vHCA cannot take a cabled port. */
+	TEST_ASSERT(tdev_probe(2, "card=62,vhca_id=12,wire=11") < 0,
+		    "port 1 of vHCA 11 is taken");
+	/* A port with no cable: link down, frames lost. */
+	TEST_ASSERT_SUCCESS(tdev_probe(2, "card=62,vhca_id=13,wire=none"),
+			    "unplugged");
+	TEST_ASSERT_SUCCESS(mlx5_port_link_get(tdev_cdev(2), 1, &link),
+			    "link");
+	TEST_ASSERT(!link.up, "no cable: link down");
+	TEST_ASSERT(mlx5_port_link_get(tdev_cdev(2), 2, &link) == -EINVAL,
+		    "no port 2");
+	return TEST_SUCCESS;
+}
+
+/* Checksum offload on send; verdicts and header types on receive. */
+static int
+test_checksums(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	uint8_t *f, *r;
+
+	if (w_port_get(0, 20, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Checksums 0 in memory, the offload fills both. */
+	f = w_frame(p, 0, 200, p->mac, 53, 53, 3, false);
+	w_send(p, f, 200, 18, 1, MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM,
+	       p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	r = w_rx_buf(p, 0, rte_be_to_cpu_16(c.wqe_counter));
+	TEST_ASSERT(c.hds_ip_ext == (MLX5_CQE_L2_OK | MLX5_CQE_L3_OK |
+				     MLX5_CQE_L4_OK), "all good: 0x%x",
+		    c.hds_ip_ext);
+	TEST_ASSERT_EQUAL(c.l4_l3_hdr_type,
+			  MLX5_CQE_L4_HDR_TYPE_UDP << MLX5_CQE_L4_HDR_TYPE_SHIFT |
+			  MLX5_CQE_L3_HDR_TYPE_IPV4 << MLX5_CQE_L3_HDR_TYPE_SHIFT,
+			  "IPv4/UDP");
+	TEST_ASSERT(rte_ipv4_cksum((const void *)(r + 14)) == 0 ||
+		    ((const struct rte_ipv4_hdr *)(r + 14))->hdr_checksum ==
+		    rte_ipv4_cksum((const void *)(r + 14)), "IP checksum");
+	w_frame(p, 0, 200, p->mac, 53, 53, 3, true);
+	TEST_ASSERT(memcmp(r, f, 200) == 0,
+		    "the device wrote the checksums software computes");
+	w_rx_post(p, 0);
+	/* A bad IP checksum and a bad UDP checksum, no offload. */
+	f = w_frame(p, 0, 200, p->mac, 53, 53, 3, true);
+	f[14 + 10] ^= 0x5a;
+	f[34 + 6] ^= 0x5a;
+	w_send(p, f, 200, 18, 1, 0, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK, "both bad");
+	w_rx_post(p, 0);
+	/* Not IP: L2 only. */
+	f = w_frame(p, 0, 60, p->mac, 1, 1, 1, true);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	w_send(p, f, 60, 18, 1, 0, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT(c.hds_ip_ext == MLX5_CQE_L2_OK && c.l4_l3_hdr_type == 0,
+		    "no L3");
+	return TEST_SUCCESS;
+}
+
+/* Toeplitz over IPv4/UDP spreads frames over the RQT as DPDK computes. */
+static int
+test_rss_spread(void)
+{
+	struct w_port *p = &wp[0];
+	unsigned int per_rq[W_NRQ] = { 0 }, i;
+	uint8_t key_le[MLX5_RSS_HASH_KEY_LEN];
+	struct mlx5_cqe_eth c;
+
+	if (w_port_get(0, 30, "", W_NRQ, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	rte_convert_rss_key((const uint32_t *)w_key, (uint32_t *)key_le,
+			    sizeof(key_le));
+	for (i = 0; i < 48; i++) {
+		uint16_t sport = (uint16_t)(1000 + 37 * i);
+		uint8_t *f = w_frame(p, 0, 80, p->mac, sport, 4789,
+				     (uint8_t)i, true);
+		union rte_thash_tuple t;
+		uint32_t want;
+		int q;
+
+		w_send(p, f, 80, 18, 1, 0, p->mr->lkey, false);
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "frame %u", i);
+		t.v4.src_addr = 0x0a000001 + i;
+		t.v4.dst_addr = 0x0a000102;
+		t.v4.sport = sport;
+		t.v4.dport = 4789;
+		want = rte_softrss_be((uint32_t *)&t, RTE_THASH_V4_L4_LEN,
+				      key_le);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(c.rss_hash_result), want,
+				  "frame %u: hash as DPDK's software RSS", i);
+		TEST_ASSERT_EQUAL(c.rss_hash_type, MLX5_CQE_RSS_HTYPE_IPV4 |
+				  MLX5_CQE_RSS_HTYPE_UDP, "hash type");
+		q = w_rq_of(p, &c);
+		TEST_ASSERT_EQUAL(q, (int)(want & (W_NRQ - 1)),
+				  "frame %u in the RQ its hash picks", i);
+		per_rq[q]++;
+		w_rx_post(p, (unsigned int)q);
+	}
+	for (i = 0; i < W_NRQ; i++)
+		TEST_ASSERT(per_rq[i] > 0, "RQ %u got frames", i);
+	return TEST_SUCCESS;
+}
+
+/* Rules: own MAC, broadcast and all-multicast each to their TIR. */
+static int
+test_steering(void)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	static const uint8_t other[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	struct w_port *p = &wp[0];
+	struct mlx5_devx_tir_attr ta = { 0 };
+	struct mlx5_devx_obj *tir[3] = { NULL };
+	struct mlx5_flow_rx rule[3];
+	struct mlx5_cqe_eth c;
+	long live;
+	unsigned int i;
+
+	if (w_port_get(0, 40, "", 3, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Replace the promiscuous rule by three, one TIR per RQ. */
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_destroy(&p->rule), "remove");
+	live = tdev_live(0);
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_DIRECT;
+	ta.transport_domain = p->td->id;
+	for (i = 0; i < 3; i++) {
+		ta.inline_rqn = p->rq[i].obj->id;
+		tir[i] = mlx5_devx_cmd_create_tir(p->cdev, &ta);
+		TEST_ASSERT_NOT_NULL(tir[i], "TIR %u", i);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &rule[0],
+		MLX5_FLOW_RX_DMAC, p->mac, 1, tir[0]), "own MAC");
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &rule[1],
+		MLX5_FLOW_RX_BCAST, NULL, 1, tir[1]), "broadcast");
+	/* Lower priority: broadcast (a group address too) wins above. */
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &rule[2],
+		MLX5_FLOW_RX_MCAST, NULL, 2, tir[2]), "all-multicast");
+	TEST_ASSERT(mlx5_flow_rx_create(p->cdev, &p->rule, MLX5_FLOW_RX_DMAC,
+					mcast, 0, tir[0]) == -EINVAL,
+		    "a group MAC is not a unicast rule");
+	TEST_ASSERT(mlx5_devx_cmd_destroy(tir[0]) == -EBUSY,
+		    "a TIR a rule sends to stays");
+	{
+		const uint8_t *dst[] = { p->mac, bcast, mcast, other };
+		int want[] = { 0, 1, 2, -1 };
+
+		for (i = 0; i < RTE_DIM(dst); i++) {
+			w_send(p, w_frame(p, 0, 64, dst[i], 1, 2, 0, true),
+			       64, 18, 1, 0, p->mr->lkey, false);
+			if (want[i] < 0) {
+				TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c),
+						  -EAGAIN, "no rule: dropped");
+				continue;
+			}
+			TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "frame %u",
+					    i);
+			TEST_ASSERT_EQUAL(w_rq_of(p, &c), want[i],
+					  "frame %u to its TIR's RQ", i);
+		}
+	}
+	TEST_ASSERT_EQUAL(w_stats(40).rx_no_rule, 1, "no-rule drop counted");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(mlx5_flow_rx_destroy(&rule[i]), "rule");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir[i]), "TIR");
+	}
+	TEST_ASSERT_EQUAL(tdev_live(0), live, "rules and TIRs gone");
+	return TEST_SUCCESS;
+}
+
+/* No posted WQE: the frame is dropped and counted, twice over. */
+static int
+test_drop_no_wqe(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_devx_q_counter_info info;
+	struct mlx5_devx_obj *qc;
+	struct mlx5_cqe_eth c;
+	struct mlx5_devx_rq rq;
+	struct mlx5_devx_tir_attr ta = { 0 };
+	struct mlx5_devx_obj *tir;
+	struct mlx5_flow_rx rule;
+	unsigned int i;
+
+	if (w_port_get(0, 50, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	qc = mlx5_devx_cmd_queue_counter_alloc(p->cdev);
+	TEST_ASSERT_NOT_NULL(qc, "queue counter");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p->cdev, &rq,
+		&(struct mlx5_devx_rq_params){
+			.pd = p->cdev->pdn,
+			.cqn = p->rxcq.obj->id,
+			.log_size = 2,
+			.log_stride = W_LOG_STRIDE,
+			.counter_set_id = (uint8_t)qc->id,
+		}, SOCKET_ID_ANY), "RQ with a counter, nothing posted");
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_DIRECT;
+	ta.transport_domain = p->td->id;
+	ta.inline_rqn = rq.obj->id;
+	tir = mlx5_devx_cmd_create_tir(p->cdev, &ta);
+	TEST_ASSERT_NOT_NULL(tir, "TIR");
+	/* Above the promiscuous rule. */
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &rule,
+		MLX5_FLOW_RX_ALL, NULL, 0, tir), "rule");
+	for (i = 0; i < 3; i++)
+		w_send(p, w_frame(p, 0, 64, p->mac, 1, 2, 0, true), 64, 18, 1,
+		       0, p->mr->lkey, false);
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "nothing received");
+	TEST_ASSERT_EQUAL(w_stats(50).rx_out_of_buffer, 3, "port counter");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_queue_counter_query(qc, true, &info),
+			    "query");
+	TEST_ASSERT_EQUAL(info.out_of_buffer, 3, "queue counter");
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_destroy(&rule), "rule");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir), "TIR");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_destroy(&rq), "RQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qc), "counter");
+	return TEST_SUCCESS;
+}
+
+/* A bad key: error CQE, the SQ in ERR flushes, recovery brings it back. */
+static int
+test_error_recover(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
+	uint8_t *f;
+
+	if (w_port_get(0, 60, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	f = w_frame(p, 0, 128, p->mac, 1, 2, 0, true);
+	w_send(p, f, 128, 18, 1, 0, p->mr->lkey + 0x100, false);
+	w_send(p, f, 128, 18, 1, 0, p->mr->lkey, true);
+	TEST_ASSERT_EQUAL(w_poll(&p->txcq, &c), -EIO, "error CQE");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+			  "protection error");
+	TEST_ASSERT_EQUAL(w_poll(&p->txcq, &c), -EIO, "flushed");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+			  "flush");
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "nothing sent");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	w_send(p, f, 128, 18, 1, 0, p->mr->lkey, true);
+	TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c), "sent after recovery");
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	/* A receive buffer of another PD's key: the RQ goes to ERR. */
+	return TEST_SUCCESS;
+}
+
+/* A paced SQ: CQE timestamps spaced by the frame's time at the rate. */
+static int
+test_pacing_spacing(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_pp_attr pa = {
+		.rate_kbps = 100000,
+		.rate_mode = MLX5_PP_RATE_MODE_DATA_RATE,
+	};
+	struct mlx5_pp_entry *pp = NULL;
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = MLX5_WQ_STATE_RDY,
+		.new_state = MLX5_WQ_STATE_RDY,
+		.set_rate = true,
+	};
+	struct mlx5_cqe_eth c;
+	uint64_t ts[8];
+	unsigned int i;
+
+	if (w_port_get(0, 70, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Unpaced first: back to back at 100 Gb/s (1000 bytes: 80 ns). */
+	for (i = 0; i < 2; i++)
+		w_send(p, w_frame(p, 0, 1000, p->mac, 1, 2, 0, true), 1000, 18,
+		       1, 0, p->mr->lkey, true);
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c), "CQE");
+		ts[i] = rte_be_to_cpu_64(c.timestamp);
+	}
+	TEST_ASSERT_EQUAL(ts[1] - ts[0], 80, "line rate spacing");
+	TEST_ASSERT_SUCCESS(mlx5_pp_alloc(p->cdev, &pa, &pp), "pp entry");
+	m.rate_index = pp->index;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(p->sq.obj, &m), "pace");
+	for (i = 0; i < 8; i++)
+		w_send(p, w_frame(p, 0, 1000, p->mac, 1, 2, 0, true), 1000, 18,
+		       1, 0, p->mr->lkey, true);
+	for (i = 0; i < 8; i++) {
+		TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c), "CQE %u", i);
+		ts[i] = rte_be_to_cpu_64(c.timestamp);
+		w_poll(&p->rxcq, &c);
+		w_rx_post(p, 0);
+	}
+	/* 8000 bits at 100 Mb/s: 80 us apart. */
+	for (i = 1; i < 8; i++)
+		TEST_ASSERT_EQUAL(ts[i] - ts[i - 1], 80000,
+				  "frame %u: 80 us after the previous", i);
+	m.rate_index = 0;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(p->sq.obj, &m), "unpace");
+	mlx5_pp_free(p->cdev, pp);
+	return TEST_SUCCESS;
+}
+
+/* The TIR's self-loopback block drops the port's own unicast frames. */
+static int
+test_self_loopback_block(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	static const uint8_t mcast[6] = { 0x01, 0, 0x5e, 0, 0, 9 };
+
+	if (w_port_get(0, 80, "", 1,
+		       MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST) != TEST_SUCCESS)
+		return TEST_FAILED;
+	w_send(p, w_frame(p, 0, 64, p->mac, 1, 2, 0, true), 64, 18, 1, 0,
+	       p->mr->lkey, false);
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "unicast blocked");
+	TEST_ASSERT_EQUAL(w_stats(80).rx_self_lb, 1, "counted");
+	w_send(p, w_frame(p, 0, 64, mcast, 1, 2, 0, true), 64, 18, 1, 0,
+	       p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "multicast passes");
+	return TEST_SUCCESS;
+}
+
+/* Rule creation refused by a fault, and the reclaim at removal. */
+static int
+test_faults_and_reclaim(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_flow_rx rule;
+	long live;
+
+	if (w_port_get(0, 90, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	live = tdev_live(0);
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(W_CARD, 90,
+		MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY, 0,
+		MLX5_CMD_STAT_NO_RES_ERR), "arm");
+	TEST_ASSERT(mlx5_flow_rx_create(p->cdev, &rule, MLX5_FLOW_RX_BCAST,
+					NULL, 0, p->tir) < 0, "refused");
+	TEST_ASSERT_EQUAL(tdev_live(0), live, "nothing left behind");
+	mlx5_sim_fault_clear(W_CARD, 90);
+	/* Leave every object to the removal: the device reclaims them. */
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "remove");
+	TEST_ASSERT_EQUAL(tdev_live(0), 0, "all reclaimed");
+	/* The driver's memory: freed here, as an application would. */
+	mlx5_free(p->sq.buf);
+	mlx5_free(p->rq[0].buf);
+	mlx5_free(p->txcq.buf);
+	mlx5_free(p->rxcq.buf);
+	free(p->buf);
+	memset(p, 0, sizeof(*p));
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case w_cases[] = {
+	{ "send_receive_sizes", test_send_receive_sizes },
+	{ "two_ports_cabled", test_two_ports_cabled },
+	{ "checksums", test_checksums },
+	{ "rss_spread", test_rss_spread },
+	{ "steering", test_steering },
+	{ "drop_no_wqe", test_drop_no_wqe },
+	{ "error_recover", test_error_recover },
+	{ "pacing_spacing", test_pacing_spacing },
+	{ "self_loopback_block", test_self_loopback_block },
+	{ "faults_and_reclaim", test_faults_and_reclaim },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite w_suite = {
+	.name = "wire",
+	.case_setup = w_case_setup,
+	.case_teardown = w_case_teardown,
+	.cases = w_cases,
+};
+
+MLX5_TEST_MAIN(w_suite);
