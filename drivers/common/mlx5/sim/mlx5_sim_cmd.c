@@ -375,10 +375,13 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);
 		MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
 		/*
-		 * Crypto: DEK objects and crypto mkeys exist; no AES-XTS
-		 * tweak mode is claimed while the device encrypts nothing.
+		 * Crypto: DEK objects and crypto mkeys configured by UMR;
+		 * AES-XTS with the tweak a 128-bit little-endian number,
+		 * plus one per data unit (mlx5_sim_umr.c).
 		 */
 		MLX5_SET(cmd_hca_cap, cap, crypto, caps->crypto);
+		MLX5_SET(cmd_hca_cap, cap, aes_xts_multi_block_le_tweak,
+			 caps->crypto);
 		if (caps->crypto)
 			MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
 				   MLX5_GET64(cmd_hca_cap, cap,

@@ -18,9 +18,10 @@
  * that asks for one (MLX5_WQE_CTRL_CQ_UPDATE), an error CQE on the first
  * failure, after which the QP is in ERR and every later WQE completes
  * with WR_FLUSH_ERR. Every byte moves through mlx5_sim_xfer(): the same
- * key, PD, rights and range checks as mlx5_sim_dma(). Not modelled yet:
- * SEND/receive queues, inline data, atomics, UMR, a wire between vHCAs,
- * and CQ events (a CQ is polled).
+ * key, PD, rights and range checks as mlx5_sim_dma(). UMR WQEs configure
+ * crypto mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs
+ * its SEND WQEs (mlx5_sim_wire.c). Not modelled on QPs: SEND/receive,
+ * inline data, atomics; nor CQ events (a CQ is polled).
  */
 
 #include <errno.h>
@@ -53,46 +54,61 @@ mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 }
 
 /* The CQ a completion goes to: write one CQE, owner bit last. */
-void
-mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
-	     const struct mlx5_cqe64 *tmpl)
-{
-	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
-	struct mlx5_cqe64 *slot;
-	uint32_t ci, size;
-	uint8_t owner;
+/* One CQE put in place under one fault guard (mlx5_sim_cq_write()). */
+struct sim_cqe_put {
+	struct mlx5_sim_cq *cq;
+	const struct mlx5_cqe64 *tmpl;
+	bool overrun;
+};
 
-	if (cq == NULL || cq->status != 0)
-		return;
-	size = 1u << cq->log_size;
-	if (!mlx5_sim_dbr_read(cq->dbr.host, 0, &ci)) {
-		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
-		return;
-	}
-	ci &= 0xffffff;
-	/* Overrun: the CQE is lost; without oi the CQ stops (error). */
+static void
+sim_cqe_put_fn(void *arg)
+{
+	struct sim_cqe_put *c = arg;
+	const struct mlx5_sim_cq *cq = c->cq;
+	uint32_t size = 1u << cq->log_size;
+	uint32_t ci = rte_be_to_cpu_32(*(volatile const uint32_t *)
+				       (const void *)cq->dbr.host) & 0xffffff;
+	struct mlx5_cqe64 *slot;
+
+	/* Overrun: the CQE is lost. */
 	if (((cq->pi - ci) & 0xffffff) >= size) {
-		cq->lost++;
-		if (!cq->oi)
-			cq->status = MLX5_SIM_CQ_STATUS_OVERFLOW;
+		c->overrun = true;
 		return;
 	}
 	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
 		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
+	memcpy(slot, c->tmpl, offsetof(struct mlx5_cqe64, op_own));
 	/* The owner bit flips each pass; written after the rest. */
-	owner = (uint8_t)((tmpl->op_own & 0xf0) |
-			  ((cq->pi >> cq->log_size) & 1));
-	if (mlx5_sim_copy_guarded(slot, tmpl,
-				  offsetof(struct mlx5_cqe64, op_own)) != 0) {
-		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
-		return;
-	}
 	rte_atomic_thread_fence(__ATOMIC_RELEASE);
-	if (mlx5_sim_copy_guarded(&slot->op_own, &owner, 1) != 0) {
-		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+	*(volatile uint8_t *)&slot->op_own =
+		(uint8_t)((c->tmpl->op_own & 0xf0) |
+			  ((cq->pi >> cq->log_size) & 1));
+}
+
+void
+mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+		  const struct mlx5_cqe64 *tmpl)
+{
+	struct sim_cqe_put c = {
+		.cq = mlx5_sim_idtab_get(&vhca->cqs, cqn),
+		.tmpl = tmpl,
+	};
+
+	if (c.cq == NULL || c.cq->status != 0)
+		return;
+	if (mlx5_sim_guarded(sim_cqe_put_fn, &c) != 0) {
+		c.cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
 		return;
 	}
-	cq->pi++;
+	if (c.overrun) {
+		/* Without oi the CQ stops (error). */
+		c.cq->lost++;
+		if (!c.cq->oi)
+			c.cq->status = MLX5_SIM_CQ_STATUS_OVERFLOW;
+		return;
+	}
+	c.cq->pi++;
 }
 
 void
@@ -221,36 +237,59 @@ out:
 	return synd;
 }
 
-int
-mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
-		  struct mlx5_sim_wqe *w)
+/* A WQE read under one fault guard (mlx5_sim_wqe_read()). */
+struct sim_wqe_get {
+	const uint8_t *sq;
+	uint32_t n, qn;
+	uint16_t ci;
+	struct mlx5_sim_wqe *w;
+	int ret;
+};
+
+static void
+sim_wqe_get_fn(void *arg)
 {
-	uint32_t first = ci & (n - 1);
+	struct sim_wqe_get *g = arg;
+	struct mlx5_sim_wqe *w = g->w;
+	uint32_t first = g->ci & (g->n - 1);
+	const uint8_t *src = g->sq + (size_t)first * MLX5_SIM_WQEBB;
 	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->raw;
 	uint32_t opmod_idx_opcode, qpn_ds, bytes, to_end;
 
-	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * MLX5_SIM_WQEBB,
-				  sizeof(*ctrl)) != 0)
-		return -EFAULT;
+	memcpy(w->raw, src, sizeof(*ctrl));
 	opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
 	qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
 	w->opcode = opmod_idx_opcode & 0xff;
 	w->index = (opmod_idx_opcode >> 8) & 0xffff;
 	w->ds = qpn_ds & 0x3f;
-	w->bbs = RTE_MAX(1, (w->ds * 16 + MLX5_SIM_WQEBB - 1) / MLX5_SIM_WQEBB);
+	w->bbs = RTE_MAX(1, (w->ds * 16 + MLX5_SIM_WQEBB - 1) /
+			    MLX5_SIM_WQEBB);
 	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
 	w->seg = w->raw + sizeof(*ctrl);
-	if (w->ds == 0 || (qpn_ds >> 8) != qn || w->bbs > n)
-		return -EINVAL;
+	if (w->ds == 0 || (qpn_ds >> 8) != g->qn || w->bbs > g->n) {
+		g->ret = -EINVAL;
+		return;
+	}
 	/* The rest of the WQE, which may wrap around the ring. */
 	bytes = (uint32_t)w->ds * 16;
-	to_end = (n - first) * MLX5_SIM_WQEBB;
-	if (mlx5_sim_copy_guarded(w->raw, sq + (size_t)first * MLX5_SIM_WQEBB,
-				  RTE_MIN(bytes, to_end)) != 0 ||
-	    (bytes > to_end &&
-	     mlx5_sim_copy_guarded(w->raw + to_end, sq, bytes - to_end) != 0))
+	to_end = (g->n - first) * MLX5_SIM_WQEBB;
+	memcpy(w->raw + sizeof(*ctrl), src + sizeof(*ctrl),
+	       RTE_MIN(bytes, to_end) - sizeof(*ctrl));
+	if (bytes > to_end)
+		memcpy(w->raw + to_end, g->sq, bytes - to_end);
+}
+
+int
+mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
+		  struct mlx5_sim_wqe *w)
+{
+	struct sim_wqe_get g = {
+		.sq = sq, .n = n, .qn = qn, .ci = ci, .w = w, .ret = 0,
+	};
+
+	if (mlx5_sim_guarded(sim_wqe_get_fn, &g) != 0)
 		return -EFAULT;
-	return 0;
+	return g.ret;
 }
 
 void

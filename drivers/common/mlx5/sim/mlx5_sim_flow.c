@@ -145,13 +145,20 @@ mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 {
 	uint8_t v[SIM_LYR_BYTES] __rte_aligned(8);
 	struct mlx5_sim_flow *fl;
+	bool parsed = false;
 
-	if (TAILQ_EMPTY(&vhca->flows))
-		return NULL;
-	sim_frame_fields(f, len, v);
-	TAILQ_FOREACH(fl, &vhca->flows, vnext)
-		if (sim_masked_equal(v, fl->value, fl->matcher->mask))
-			return mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
+	TAILQ_FOREACH(fl, &vhca->flows, vnext) {
+		/* An empty mask matches without looking at the frame. */
+		if (!fl->matcher->any) {
+			if (!parsed) {
+				sim_frame_fields(f, len, v);
+				parsed = true;
+			}
+			if (!sim_masked_equal(v, fl->value, fl->matcher->mask))
+				continue;
+		}
+		return mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
+	}
 	return NULL;
 }
 
@@ -240,6 +247,10 @@ mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 	m->priority = attr->priority;
 	m->criteria = attr->match_criteria_enable;
 	memcpy(m->mask, mask, sizeof(m->mask));
+	m->any = true;
+	for (i = 0; i < SIM_LYR_BYTES; i++)
+		if (mask[i] != 0)
+			m->any = false;
 	mlx5_sim_vhca_lock(m->file->vhca);
 	TAILQ_INSERT_TAIL(&m->file->matchers, m, next);
 	mlx5_sim_vhca_unlock(m->file->vhca);

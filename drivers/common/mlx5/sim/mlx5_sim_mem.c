@@ -34,6 +34,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 
 #include "mlx5_sim_priv.h"
@@ -184,7 +185,13 @@ struct sim_fault_guard {
 	volatile sig_atomic_t armed;
 };
 
-static __thread struct sim_fault_guard *sim_guard;
+/*
+ * Initial-exec: read inline on every device access, not through
+ * __tls_get_addr() (one pointer: the static TLS surplus that dlopen()ed
+ * libraries may use easily holds it).
+ */
+static __thread struct sim_fault_guard *sim_guard
+	__attribute__((tls_model("initial-exec")));
 static struct sigaction sim_prev_segv;
 static struct sigaction sim_prev_bus;
 static pthread_once_t sim_guard_once = PTHREAD_ONCE_INIT;
@@ -231,12 +238,14 @@ sim_guard_install(void)
 		sigaction(SIGSEGV, &sim_prev_segv, NULL);
 		return;
 	}
-	sim_guard_installed = true;
+	__atomic_store_n(&sim_guard_installed, true, __ATOMIC_RELEASE);
 }
 
 int
 mlx5_sim_guard_init(void)
 {
+	if (likely(__atomic_load_n(&sim_guard_installed, __ATOMIC_ACQUIRE)))
+		return 0;
 	pthread_once(&sim_guard_once, sim_guard_install);
 	if (!sim_guard_installed) {
 		SIM_LOG(ERR, "cannot install the fault guard of device accesses: %s",

@@ -654,6 +654,7 @@ struct mlx5_sim_matcher {
 	struct mlx5_sim_file *file;
 	uint16_t priority;
 	uint8_t criteria;          /* match_criteria_enable. */
+	bool any;                  /* An empty mask: every frame matches. */
 	uint8_t mask[MLX5_ST_SZ_BYTES(fte_match_param)];
 	uint32_t users;            /* Rules made with it. */
 	TAILQ_ENTRY(mlx5_sim_matcher) next;

@@ -297,6 +297,7 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
 	struct mlx5_sim_file *file = sim_ctx_file(ctx);
 	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	struct mlx5_cqe64 *cqes;
 	struct mlx5_sim_vobj *v;
 	unsigned int log;
 	int err;
@@ -320,9 +321,9 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		return NULL;
 	}
 	/* Every CQE invalid and owned by hardware, as mlx5_alloc_cq_buf(). */
+	cqes = (void *)v->mem.addr;
 	for (size_t i = 0; i < ((size_t)1 << log); i++)
-		((struct mlx5_cqe64 *)v->mem.addr)[i].op_own =
-			MLX5_CQE_INVALID << 4;
+		cqes[i].op_own = MLX5_CQE_INVALID << 4;
 	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, log_cq_size, log);
