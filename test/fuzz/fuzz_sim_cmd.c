@@ -460,6 +460,62 @@ rec_kick(struct fuzz_in *in)
 	glue->uar_kick(uar->h, db);
 }
 
+/*
+ * Steering: a matcher of fuzzed attributes and mask (any length up to
+ * past the PRM's 512 bytes), then a rule of fuzzed value to a DEVX object
+ * slot (a TIR or anything else); both destroyed unless the input says to
+ * leave them to the context's close.
+ */
+static void
+rec_flow(struct fuzz_in *in, uint8_t target)
+{
+	unsigned int v, file;
+	struct ibv_context *ctx = ctx_of(target, &v, &file);
+	struct ent *obj = ent_at(T_OBJ, fuzz_u8(in));
+	uint16_t mlen = fuzz_u16(in) % 600, vlen = fuzz_u16(in) % 600;
+	uint8_t flags = fuzz_u8(in);
+	struct mlx5dv_flow_match_parameters *mask, *value;
+	struct mlx5dv_flow_matcher_attr attr = {
+		.type = (flags & 1) ? IBV_FLOW_ATTR_NORMAL :
+			(enum ibv_flow_attr_type)fuzz_u8(in),
+		.priority = fuzz_u16(in),
+		.match_criteria_enable = fuzz_u8(in),
+		.comp_mask = (flags & 2) ? MLX5DV_FLOW_MATCHER_MASK_FT_TYPE : 0,
+		.ft_type = (enum mlx5dv_flow_table_type)(fuzz_u8(in) % 4),
+	};
+	struct mlx5dv_flow_action_attr act = {
+		.type = (flags & 4) ? MLX5DV_FLOW_ACTION_DEST_DEVX :
+			(enum mlx5dv_flow_action_type)(fuzz_u8(in) % 8),
+		.obj = obj != NULL ? obj->h : NULL,
+	};
+	struct mlx5dv_flow_matcher *m;
+	struct ibv_flow *fl = NULL;
+
+	mask = calloc(1, sizeof(*mask) + mlen);
+	value = calloc(1, sizeof(*value) + vlen);
+	FUZZ_CHECK(mask != NULL && value != NULL, "calloc");
+	mask->match_sz = mlen;
+	value->match_sz = vlen;
+	/* Mostly the outer headers' 64 bytes: where the device matches. */
+	fuzz_bytes(in, mask->match_buf, RTE_MIN(mlen, (uint16_t)64));
+	fuzz_bytes(in, value->match_buf, RTE_MIN(vlen, (uint16_t)64));
+	attr.match_mask = mask;
+	m = glue->dv_create_flow_matcher(ctx, &attr);
+	if (m != NULL)
+		fl = glue->dv_create_flow(m, value, (flags & 8) ? 2 : 1, &act);
+	if (!(flags & 16) && m != NULL) {
+		/* A fault may refuse the rule's removal: the rule stays. */
+		bool rule_left = fl != NULL && glue->destroy_flow(fl) != 0;
+		int ret = glue->dv_destroy_flow_matcher(m);
+
+		/* A matcher is refused exactly while a rule still uses it. */
+		FUZZ_CHECK((ret == 0) == !rule_left, "matcher destroy: %d,"
+			   " a rule left: %d", ret, rule_left);
+	}
+	free(mask);
+	free(value);
+}
+
 static void
 rec_obj_cmd(struct fuzz_in *in, bool modify)
 {
@@ -759,7 +815,7 @@ rec_query_device(struct fuzz_in *in, uint8_t target)
 			      (flags & 2) ? NULL : &attr);
 }
 
-/* DEVX on verbs queues and the QP port calls: none exist on the sim. */
+/* DEVX on verbs queues and the QP port calls, with no object: refused. */
 static void
 rec_queue_op(struct fuzz_in *in)
 {
@@ -1111,6 +1167,9 @@ run_record(struct fuzz_in *in)
 		break;
 	case R_KICK:
 		rec_kick(in);
+		break;
+	case R_FLOW:
+		rec_flow(in, target);
 		break;
 	default:
 		rec_pin_diff(in, target);

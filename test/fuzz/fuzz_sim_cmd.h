@@ -110,6 +110,7 @@ enum {
 	R_PROTECT,
 	R_PIN_DIFF,
 	R_KICK,       /* A doorbell: UAR slot, object slot (its number). */
+	R_FLOW,       /* A steering matcher and rule to an object slot. */
 	R_NUM
 };
 

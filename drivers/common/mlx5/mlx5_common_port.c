@@ -77,11 +77,25 @@ mlx5_port_speed_set(struct mlx5_common_device *cdev, uint8_t port,
 	return 0;
 }
 
-/* The match buffer of mlx5dv's flow calls: outer headers only. */
+/*
+ * The match buffer of mlx5dv's flow calls (a size, then the buffer): the
+ * outer headers only. Storage of 64-bit words, the struct's alignment.
+ */
+#define MLX5_FLOW_MATCH_LEN MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)
 struct mlx5_flow_match {
-	struct mlx5dv_flow_match_parameters hdr;
-	uint64_t buf[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4) / 8];
+	uint64_t words[(sizeof(struct mlx5dv_flow_match_parameters) +
+			MLX5_FLOW_MATCH_LEN) / 8];
 };
+
+static struct mlx5dv_flow_match_parameters *
+mlx5_flow_match_init(struct mlx5_flow_match *m)
+{
+	struct mlx5dv_flow_match_parameters *p = (void *)m->words;
+
+	memset(m, 0, sizeof(*m));
+	p->match_sz = MLX5_FLOW_MATCH_LEN;
+	return p;
+}
 
 /* Mask and value of a rule of @kind on the destination MAC. */
 static int
@@ -120,11 +134,15 @@ mlx5_flow_rx_create(struct mlx5_common_device *cdev,
 		    const uint8_t *mac, uint16_t priority,
 		    struct mlx5_devx_obj *tir)
 {
-	struct mlx5_flow_match mask, value;
+	struct mlx5_flow_match mask_buf, value_buf;
+	struct mlx5dv_flow_match_parameters *mask =
+		mlx5_flow_match_init(&mask_buf);
+	struct mlx5dv_flow_match_parameters *value =
+		mlx5_flow_match_init(&value_buf);
 	struct mlx5dv_flow_matcher_attr attr = {
 		.type = IBV_FLOW_ATTR_NORMAL,
 		.priority = priority,
-		.match_mask = &mask.hdr,
+		.match_mask = mask,
 		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
 		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
 	};
@@ -136,12 +154,8 @@ mlx5_flow_rx_create(struct mlx5_common_device *cdev,
 	if (cdev == NULL || rule == NULL || tir == NULL || tir->obj == NULL)
 		return mlx5_port_err(EINVAL);
 	memset(rule, 0, sizeof(*rule));
-	memset(&mask, 0, sizeof(mask));
-	memset(&value, 0, sizeof(value));
-	mask.hdr.match_sz = sizeof(mask.buf);
-	value.hdr.match_sz = sizeof(value.buf);
-	if (mlx5_flow_rx_match(kind, mac, (uint8_t *)mask.buf,
-			       (uint8_t *)value.buf) != 0) {
+	if (mlx5_flow_rx_match(kind, mac, (uint8_t *)mask->match_buf,
+			       (uint8_t *)value->match_buf) != 0) {
 		DRV_LOG(ERR, "%s: steering rule: kind %d%s is not a rule",
 			cdev->dev->name, (int)kind,
 			kind == MLX5_FLOW_RX_DMAC ?
@@ -160,7 +174,7 @@ mlx5_flow_rx_create(struct mlx5_common_device *cdev,
 	}
 	action.obj = tir->obj;
 	errno = 0;
-	rule->flow = cdev->glue->dv_create_flow(rule->matcher, &value.hdr, 1,
+	rule->flow = cdev->glue->dv_create_flow(rule->matcher, value, 1,
 						&action);
 	if (rule->flow == NULL) {
 		err = errno != 0 ? errno : EINVAL;

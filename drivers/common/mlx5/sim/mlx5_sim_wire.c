@@ -197,11 +197,13 @@ sim_tx_csum(uint8_t *f, uint8_t cs_flags)
 static uint32_t
 sim_toeplitz(const uint8_t *key, const uint8_t *in, unsigned int n)
 {
-	uint64_t window = rte_be_to_cpu_64(*(const unaligned_uint64_t *)key);
 	unsigned int next = 8, i;
 	uint32_t hash = 0;
+	uint64_t window;
 	int b;
 
+	memcpy(&window, key, sizeof(window));
+	window = rte_be_to_cpu_64(window);
 	for (i = 0; i < n; i++) {
 		for (b = 7; b >= 0; b--) {
 			if ((in[i] >> b) & 1)
@@ -551,7 +553,10 @@ sim_sq_frame(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
 	n = inl;
 	p = w->seg + 16 + (inl > 2 ? RTE_ALIGN_CEIL(inl - 2, 16u) : 0);
 	while (p < end) {
-		uint32_t bc = rte_be_to_cpu_32(*(const unaligned_uint32_t *)p);
+		uint32_t bc;
+
+		memcpy(&bc, p, sizeof(bc));
+		bc = rte_be_to_cpu_32(bc);
 
 		if (bc & MLX5_INLINE_SEG) {
 			bc &= ~MLX5_INLINE_SEG;
