@@ -68,11 +68,14 @@ struct w_port {
 };
 
 static struct w_port wp[2];
+/* The TIS's lag_tx_port_affinity of the next w_port_get(). */
+static uint8_t w_tis_port;
 
 static int
 w_case_setup(void)
 {
 	memset(wp, 0, sizeof(wp));
+	w_tis_port = 0;
 	if (tdev_hw())
 		TEST_SKIP("the cables and frame counters are the software"
 			  " device's");
@@ -180,6 +183,7 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 	p->td = mlx5_devx_cmd_alloc_td(p->cdev);
 	TEST_ASSERT_NOT_NULL(p->td, "TD");
 	tis.transport_domain = p->td->id;
+	tis.lag_tx_port_affinity = w_tis_port;
 	p->tis = mlx5_devx_cmd_create_tis(p->cdev, &tis);
 	TEST_ASSERT_NOT_NULL(p->tis, "TIS");
 	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(p->cdev, &p->uar), "UAR");
@@ -479,6 +483,45 @@ test_two_ports_cabled(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A vHCA of two ports: port 2 cabled to another vHCA, port 1 looped. An
+ * SQ whose TIS names port 2 sends there; one naming port 1 loops back.
+ */
+static int
+test_two_port_affinity(void)
+{
+	struct mlx5_devx_tis_attr ta = { 0 };
+	struct mlx5_devx_obj *tis;
+	struct mlx5_cqe_eth c;
+	struct mlx5_port_link link;
+	struct mlx5_sim_port_stats st;
+
+	w_tis_port = 2;
+	if (w_port_get(0, 15, ",ports=2,wire2=16", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	w_tis_port = 0;
+	if (w_port_get(1, 16, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_port_link_get(wp[0].cdev, 2, &link), "link");
+	TEST_ASSERT(link.up, "port 2 cabled");
+	w_send(&wp[0], w_frame(&wp[0], 0, 64, wp[1].mac, 1, 2, 0, true), 64,
+	       18, 1, 0, wp[0].mr->lkey, false);
+	TEST_ASSERT_EQUAL(w_poll(&wp[0].rxcq, &c), -EAGAIN, "not looped");
+	TEST_ASSERT_SUCCESS(w_poll(&wp[1].rxcq, &c), "out of port 2");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(W_CARD, 15, 2, &st), "stats");
+	TEST_ASSERT_EQUAL(st.tx_frames, 1, "counted on port 2");
+	/* A TIS of a port the vHCA lacks is refused. */
+	ta.transport_domain = wp[0].td->id;
+	ta.lag_tx_port_affinity = 3;
+	tis = mlx5_devx_cmd_create_tis(wp[0].cdev, &ta);
+	TEST_ASSERT(tis == NULL, "no port 3");
+	ta.transport_domain = wp[1].td->id;
+	ta.lag_tx_port_affinity = 2;
+	tis = mlx5_devx_cmd_create_tis(wp[1].cdev, &ta);
+	TEST_ASSERT(tis == NULL, "a one-port vHCA has no port 2");
+	return TEST_SUCCESS;
+}
+
 /* Checksum offload on send; verdicts and header types on receive. */
 static int
 test_checksums(void)
@@ -716,6 +759,65 @@ test_error_recover(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A key the queues used (and the device cached) is deregistered: the next
+ * send through it, and the next receive into it, fail as for any unknown
+ * key. The SQ recovers; the RQ goes to ERR.
+ */
+static int
+test_stale_key(void)
+{
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
+	struct ibv_mr *mr;
+	uint8_t *f;
+	unsigned int i;
+
+	if (w_port_get(0, 65, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	mr = p->cdev->glue->reg_mr(p->cdev->pd, p->buf + W_TX_OFF, 65536,
+				   IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(mr, "MR");
+	f = w_frame(p, 0, 128, p->mac, 1, 2, 0, true);
+	for (i = 0; i < 3; i++) {
+		w_send(p, f, 128, 18, 1, 0, mr->lkey, true);
+		TEST_ASSERT_SUCCESS(w_poll(&p->txcq, &c), "send %u", i);
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "receive %u", i);
+		w_rx_post(p, 0);
+	}
+	TEST_ASSERT_SUCCESS(p->cdev->glue->dereg_mr(mr), "dereg");
+	w_send(p, f, 128, 18, 1, 0, mr->lkey, true);
+	TEST_ASSERT_EQUAL(w_poll(&p->txcq, &c), -EIO, "the key is gone");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+			  "protection error");
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "nothing sent");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	/* Receive buffers of a key that goes away after a first frame. */
+	mr = p->cdev->glue->reg_mr(p->cdev->pd, p->buf, W_TX_OFF,
+				   IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(mr, "MR");
+	for (i = 0; i < 2; i++) {
+		struct mlx5_devx_rq *rq = &p->rq[0];
+		struct mlx5_wqe_data_seg *d = (void *)(rq->wqes +
+			((size_t)((p->rq_pi[0] + i) & ((1u << rq->log_size) - 1))
+			 << rq->log_stride));
+		unsigned int k;
+
+		for (k = 0; k < 4; k++)
+			d[k].lkey = rte_cpu_to_be_32(mr->lkey);
+	}
+	w_send(p, f, 128, 18, 1, 0, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received through it");
+	w_rx_post(p, 0);
+	TEST_ASSERT_SUCCESS(p->cdev->glue->dereg_mr(mr), "dereg");
+	w_send(p, f, 128, 18, 1, 0, p->mr->lkey, false);
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EIO, "receive key gone");
+	TEST_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+			  "protection error");
+	return TEST_SUCCESS;
+}
+
 /* A paced SQ: CQE timestamps spaced by the frame's time at the rate. */
 static int
 test_pacing_spacing(void)
@@ -864,11 +966,13 @@ test_fault_sweep(void)
 static const struct mlx5_test_case w_cases[] = {
 	{ "send_receive_sizes", test_send_receive_sizes },
 	{ "two_ports_cabled", test_two_ports_cabled },
+	{ "two_port_affinity", test_two_port_affinity },
 	{ "checksums", test_checksums },
 	{ "rss_spread", test_rss_spread },
 	{ "steering", test_steering },
 	{ "drop_no_wqe", test_drop_no_wqe },
 	{ "error_recover", test_error_recover },
+	{ "stale_key", test_stale_key },
 	{ "pacing_spacing", test_pacing_spacing },
 	{ "self_loopback_block", test_self_loopback_block },
 	{ "faults_and_reclaim", test_faults_and_reclaim },

@@ -3,9 +3,10 @@
  */
 
 /*
- * The software device's engine per packet: 64-byte frames sent on an SQ
- * in bursts of 32 (one doorbell, the last WQE signaled), looped back,
- * steered to a TIR and received on an RQ whose WQEs the loop reposts.
+ * The software device's engine per packet: 64-byte IPv4/UDP frames sent
+ * on an SQ in bursts of 32 (one doorbell, the last WQE signaled), looped
+ * back, steered to a TIR and received on an RQ whose WQEs the loop
+ * reposts.
  * Beside it, in the same run, DPDK's net_ring PMD moving the same bursts
  * (tx_burst then rx_burst on one ring): the anchor a software datapath is
  * measured against. And the doorbell helper with the kick hook NULL, as
@@ -35,7 +36,9 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ip.h>
 #include <rte_ring.h>
+#include <rte_udp.h>
 
 #include <mlx5_common.h>
 #include <mlx5_common_devx.h>
@@ -162,10 +165,31 @@ engine_setup(void)
 		rx_post(e.rq_pi++);
 	rte_io_wmb();
 	e.rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(e.rq_pi);
-	/* The frame: broadcast, then a pattern. */
-	for (i = 0; i < FRAME; i++)
-		e.buf[FRAME_OFF + i] = (uint8_t)i;
-	memset(e.buf + FRAME_OFF, 0xff, 6);
+	/* The frame: what testpmd's txonly sends, IPv4/UDP, checksums set. */
+	{
+		uint8_t *f = e.buf + FRAME_OFF;
+		struct rte_ipv4_hdr *ip = (void *)(f + 14);
+		struct rte_udp_hdr *udp = (void *)(ip + 1);
+
+		for (i = 0; i < FRAME; i++)
+			f[i] = (uint8_t)i;
+		memset(f, 0xff, 6);
+		f[12] = 0x08;
+		f[13] = 0x00;
+		memset(ip, 0, sizeof(*ip));
+		ip->version_ihl = 0x45;
+		ip->total_length = rte_cpu_to_be_16(FRAME - 14);
+		ip->time_to_live = 64;
+		ip->next_proto_id = IPPROTO_UDP;
+		ip->src_addr = rte_cpu_to_be_32(0xc0a80001);
+		ip->dst_addr = rte_cpu_to_be_32(0xc0a80002);
+		udp->src_port = rte_cpu_to_be_16(9);
+		udp->dst_port = rte_cpu_to_be_16(9);
+		udp->dgram_len = rte_cpu_to_be_16(FRAME - 34);
+		udp->dgram_cksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	}
 }
 
 /* One burst: 32 WQEs, one doorbell, 32 receive CQEs, 1 send CQE. */

@@ -598,6 +598,7 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tirs.max = MLX5_SIM_MAX_QPS;
 	vhca->tirs.next = 1;
 	vhca->next_uid = 1;
+	vhca->xgen = 1;
 	TAILQ_INIT(&vhca->flows);
 	mlx5_sim_ports_init(vhca);
 	vhca->ibdev.node_type = IBV_NODE_CA;

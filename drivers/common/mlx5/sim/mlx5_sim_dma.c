@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 
@@ -304,6 +305,61 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 			flags & MLX5_SIM_XFER_REMOTE ? "remote" : "local",
 			flags & MLX5_SIM_XFER_WRITE ? "write" : "read", key,
 			pdn, addr, len, strerror(-ret));
+	return ret;
+}
+
+/* Fill @c with the translation of direct key @key if it may be cached. */
+static void
+sim_xcache_fill(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
+		uint32_t key, uint32_t pdn)
+{
+	const struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_by_key(vhca, key);
+
+	c->gen = 0;
+	if (mkey == NULL || mkey->free || mkey->pdn != pdn ||
+	    mkey->crypto_en || mkey->length64 ||
+	    (mkey->pd != NULL && !mkey->pd->alive) ||
+	    mkey->start + mkey->len < mkey->start)
+		return;
+	if (mkey->kind == MLX5_SIM_MKEY_VA && !mkey->odp) {
+		c->host = (uint8_t *)(uintptr_t)mkey->start;
+		c->lw = mkey->lw;
+	} else if (mkey->kind == MLX5_SIM_MKEY_MTT) {
+		c->host = mkey->u.mtt.umem->addr + mkey->u.mtt.offset;
+		c->lw = mkey->lw &&
+			(mkey->u.mtt.umem->access & IBV_ACCESS_LOCAL_WRITE);
+	} else {
+		return;
+	}
+	c->lr = mkey->lr;
+	c->key = key;
+	c->pdn = pdn;
+	c->start = mkey->start;
+	c->end = mkey->start + mkey->len;
+	c->gen = vhca->xgen;
+}
+
+int
+mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		uint32_t key, uint32_t pdn, uint64_t addr, void *buf,
+		size_t len, uint32_t flags)
+{
+	struct mlx5_sim_xcache *c = &xc[(key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
+	bool write = flags & MLX5_SIM_XFER_WRITE;
+	int ret;
+
+	if (likely(c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
+		   !(flags & MLX5_SIM_XFER_REMOTE) &&
+		   (write ? c->lw : c->lr) && addr >= c->start &&
+		   addr <= c->end && len <= c->end - addr && len != 0)) {
+		uint8_t *host = c->host + (addr - c->start);
+
+		return write ? mlx5_sim_copy_guarded(host, buf, len) :
+		       mlx5_sim_copy_guarded(buf, host, len);
+	}
+	ret = mlx5_sim_xfer(vhca, key, pdn, addr, buf, len, flags);
+	if (ret == 0 && !(flags & MLX5_SIM_XFER_REMOTE))
+		sim_xcache_fill(vhca, c, key, pdn);
 	return ret;
 }
 

@@ -74,8 +74,8 @@ sim_tis_create(struct mlx5_sim_file *file, const void *in, void *out,
 
 	if (sim_td_of(file, MLX5_GET(tisc, tisc, transport_domain)) == NULL)
 		return MLX5_SIM_SYND_ETH_TD;
-	/* One port per vHCA: affinity 0 (any) or port 1. */
-	if (MLX5_GET(tisc, tisc, lag_tx_port_affinity) > 1)
+	/* Affinity 0 (any: port 1) or a port of the vHCA. */
+	if (MLX5_GET(tisc, tisc, lag_tx_port_affinity) > vhca->caps.nports)
 		return MLX5_SIM_SYND_ETH_PORT;
 	if (MLX5_GET(tisc, tisc, tls_en))
 		return MLX5_SIM_SYND_ETH_TIR_FEATURE;

@@ -122,6 +122,7 @@ mlx5_sim_remote_get(const struct mlx5_sim_remote *r)
 void
 mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 {
+	mlx5_sim_xgen_bump(vhca);
 	switch (mkey->origin) {
 	case MLX5_SIM_ORIGIN_MR:
 		vhca->live.mrs--;

@@ -176,6 +176,7 @@ mlx5_sim_cmd_dealloc_pd(struct mlx5_sim_file *file, const void *in)
 	if (pd == NULL || owner != file || !pd->devx)
 		return MLX5_SIM_SYND_PD_UNKNOWN;
 	pd->alive = false;
+	mlx5_sim_xgen_bump(vhca);
 	vhca->pd_count--;
 	vhca->live.pds--;
 	if (pd->users == 0) {
@@ -214,6 +215,7 @@ mlx5_sim_dealloc_pd(struct ibv_pd *pd)
 		return err;
 	}
 	obj->alive = false;
+	mlx5_sim_xgen_bump(vhca);
 	vhca->pd_count--;
 	vhca->live.pds--;
 	sim_pd_handle_free(spd);

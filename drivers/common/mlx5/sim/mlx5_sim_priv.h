@@ -442,6 +442,24 @@ struct mlx5_sim_tis {
 	uint32_t users;            /* SQs sending through it. */
 };
 
+/*
+ * A queue's cached translation of one key (the per-queue fast path): a
+ * direct key (a verbs MR without ODP, or an MTT mkey) checked once for the
+ * queue's PD and for local rights, valid while the vHCA's translation
+ * generation is the one it was filled under. Destroying an mkey, a UMR
+ * and freeing a PD bump the generation, so no cached entry outlives a
+ * change of any key.
+ */
+struct mlx5_sim_xcache {
+	uint64_t gen;              /* 0: empty. */
+	uint32_t key;
+	uint32_t pdn;
+	bool lr, lw;
+	uint64_t start, end;       /* The key's range [start, end). */
+	uint8_t *host;             /* Where start is in the process. */
+};
+#define MLX5_SIM_XCACHE_WAYS 4
+
 /* The work queue of an SQ or RQ. */
 struct mlx5_sim_wq {
 	struct mlx5_sim_file *file;
@@ -460,6 +478,7 @@ struct mlx5_sim_wq {
 	uint32_t hw_counter;
 	bool flush_in_error_en;
 	uint8_t ts_format;         /* Of its CQEs' timestamps. */
+	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS];
 };
 
 struct mlx5_sim_sq {
@@ -705,6 +724,8 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
+	/* Translation generation (struct mlx5_sim_xcache), from 1. */
+	uint64_t xgen;
 	/* Ports and the vport: software MTU, steering rules by priority. */
 	struct mlx5_sim_port port[MLX5_SIM_MAX_PORTS];
 	uint16_t mtu;
@@ -899,6 +920,19 @@ uint32_t mlx5_sim_cmd_allow_access(struct mlx5_sim_file *file,
 #define MLX5_SIM_XFER_REMOTE RTE_BIT32(1)
 int mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		  uint64_t addr, void *buf, size_t len, uint32_t flags);
+/*
+ * mlx5_sim_xfer() for a queue's local access, through its translation
+ * cache @xc (MLX5_SIM_XCACHE_WAYS entries): same checks, same results.
+ */
+int mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		    uint32_t key, uint32_t pdn, uint64_t addr, void *buf,
+		    size_t len, uint32_t flags);
+/* Invalidate every cached translation of the vHCA. */
+static inline void
+mlx5_sim_xgen_bump(struct mlx5_sim_vhca *vhca)
+{
+	vhca->xgen++;
+}
 
 /* Queues (mlx5_sim_queue.c). */
 int mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id);

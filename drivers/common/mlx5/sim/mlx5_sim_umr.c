@@ -279,6 +279,7 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		mkey->crypto.raw_data_size = cfg.raw_data_size;
 	}
 	mkey->umr_gen++;
+	mlx5_sim_xgen_bump(vhca);
 	SIM_LOG(DEBUG, "%s: QP 0x%x: UMR on mkey index 0x%x (generation %u)%s",
 		vhca->ibdev.name, qp->qpn, mkey->index, mkey->umr_gen,
 		nbsf != 0 ? ", crypto BSF" : "");

@@ -390,9 +390,9 @@ sim_rq_receive(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
 
 		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
 			break;
-		ret = mlx5_sim_xfer(vhca, lkey, wq->pdn,
-				    rte_be_to_cpu_64(d->addr), f + off, n,
-				    MLX5_SIM_XFER_WRITE);
+		ret = mlx5_sim_xfer_q(vhca, wq->xc, lkey, wq->pdn,
+				      rte_be_to_cpu_64(d->addr), f + off, n,
+				      MLX5_SIM_XFER_WRITE);
 		if (ret != 0) {
 			synd = mlx5_sim_local_syndrome(ret);
 			goto done;
@@ -530,7 +530,7 @@ mlx5_sim_port_up(struct mlx5_sim_vhca *vhca, unsigned int pi)
  * segments. Returns a CQE syndrome, 0 on success, the length in @len.
  */
 static uint8_t
-sim_sq_frame(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
+sim_sq_frame(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 	     const struct mlx5_sim_wqe *w, uint8_t *f, uint32_t *len)
 {
 	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
@@ -571,10 +571,11 @@ sim_sq_frame(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
 			/* 0 is 2^31 bytes: longer than any frame. */
 			if (bc == 0 || n + bc > SIM_FRAME_MAX)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-			ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d->lkey),
-					    sq->wq.pdn,
-					    rte_be_to_cpu_64(d->addr), f + n,
-					    bc, 0);
+			ret = mlx5_sim_xfer_q(vhca, sq->wq.xc,
+					      rte_be_to_cpu_32(d->lkey),
+					      sq->wq.pdn,
+					      rte_be_to_cpu_64(d->addr), f + n,
+					      bc, 0);
 			if (ret != 0)
 				return mlx5_sim_local_syndrome(ret);
 			p += sizeof(*d);
