@@ -391,6 +391,32 @@ mlx5_devx_sq_recover(struct mlx5_devx_sq *sq)
 }
 
 int
+mlx5_devx_rq_recover(struct mlx5_devx_rq *rq)
+{
+	struct mlx5_devx_wq_info info;
+	int ret;
+
+	ret = mlx5_devx_cmd_query_rq(rq->obj, &info);
+	if (ret != 0)
+		return ret;
+	rq->state = info.state;
+	if (rq->state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_cmd_modify_rq(rq->obj, rq->state,
+					      MLX5_WQ_STATE_RST);
+		if (ret != 0)
+			return ret;
+		rq->state = MLX5_WQ_STATE_RST;
+	}
+	rq->db_rec[MLX5_RCV_DBR] = 0;
+	rte_io_wmb();
+	ret = mlx5_devx_cmd_modify_rq(rq->obj, MLX5_WQ_STATE_RST,
+				      MLX5_WQ_STATE_RDY);
+	if (ret == 0)
+		rq->state = MLX5_WQ_STATE_RDY;
+	return ret;
+}
+
+int
 mlx5_devx_sq_destroy(struct mlx5_devx_sq *sq)
 {
 	int ret = mlx5_devx_queue_release(&sq->obj, sq->cdev, sq->buf,

@@ -248,6 +248,18 @@ int mlx5_devx_rq_create(struct mlx5_common_device *cdev,
 			const struct mlx5_devx_rq_params *params, int socket);
 
 /**
+ * Recover an RQ after an error completion: its state queried (the device
+ * moved it to ERR), to RST (the device forgets the posted WQEs and its
+ * counter restarts at 0), the doorbell record zeroed, then RDY. The
+ * caller posts its WQEs again.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_devx_rq_recover(struct mlx5_devx_rq *rq);
+
+/**
  * Destroy an RQ of mlx5_devx_rq_create(); a zeroed one is a no-op.
  *
  * @return

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * net/mlx5: the Ethernet class driver of the common device. One ethdev
+ * port per common device (its port 1), whose queues are the common
+ * layer's: an SQ per Tx queue, an RQ per Rx queue, each with its CQ; an
+ * RQ table and a Toeplitz TIR spread received frames over the Rx queues;
+ * steering rules (promiscuous, or own MAC, broadcast and all-multicast)
+ * send frames to the TIR. The same code runs on a ConnectX and on the
+ * software device: it calls the common layer only.
+ */
+
+#ifndef MLX5_NET_H_
+#define MLX5_NET_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_ether.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include <mlx5_common.h>
+#include <mlx5_common_devx.h>
+#include <mlx5_common_mr.h>
+#include <mlx5_common_port.h>
+#include <mlx5_common_pp.h>
+#include <mlx5_devx_cmds.h>
+
+extern int mlx5_net_logtype;
+
+#define NET_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx5_net_logtype, \
+		"mlx5_net: " fmt "\n", ## __VA_ARGS__)
+
+/* Queue and ring limits. */
+#define MLX5_NET_MAX_QUEUES 64
+#define MLX5_NET_MIN_DESC 64
+#define MLX5_NET_MAX_DESC 32768
+/* Rx: segments (mbufs) per receive WQE, at most. */
+#define MLX5_NET_MAX_RX_SEGS 16
+/* Tx: a WQE holds the control and Ethernet segments, inline header and
+ * data segments; at most 4 blocks, so 16 segments minus the fixed ones. */
+#define MLX5_NET_TX_MAX_WQE_BBS 4
+/* Tx: ask for a completion at least every this many blocks. */
+#define MLX5_NET_TX_COMP_THRESH 32
+/* Largest inline header (txq_inline_min devarg). */
+#define MLX5_NET_TX_INLINE_MAX 128
+/* RETA entries: the device's largest RQT, at most. */
+#define MLX5_NET_RETA_MAX 256
+/* Rules of the receive table: unicast (or promiscuous), broadcast, mcast. */
+#define MLX5_NET_RULES 3
+
+struct mlx5_net_priv;
+
+/* Statistics of a queue (read by the port's stats callbacks). */
+struct mlx5_net_qstats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;       /* Error completions (packets dropped). */
+	uint64_t recoveries;   /* Queue recovered after an error. */
+	uint64_t nombuf;       /* Rx: no mbuf to repost (frame dropped). */
+};
+
+struct mlx5_net_rxq {
+	struct mlx5_net_priv *priv;
+	uint16_t idx;
+	uint16_t port_id;
+	struct mlx5_devx_cq cq;
+	struct mlx5_devx_rq rq;
+	struct rte_mempool *mp;
+	struct rte_mbuf **elts;    /* wqe_n * sges mbufs, by WQE. */
+	uint32_t log_wqe_n;
+	uint32_t log_sges;         /* log2 of segments per WQE. */
+	uint32_t seg_len;          /* Bytes of a segment (mbuf data room). */
+	uint16_t pi;               /* WQEs posted. */
+	bool csum;
+	bool rss_hash;
+	bool scatter;
+	struct mlx5_mr_ctrl mr;
+	struct mlx5_net_qstats st;
+};
+
+struct mlx5_net_txq {
+	struct mlx5_net_priv *priv;
+	uint16_t idx;
+	struct mlx5_devx_cq cq;
+	struct mlx5_devx_sq sq;
+	struct rte_mbuf **elts;    /* By WQE block: the packet it starts. */
+	uint16_t ci;               /* First block not completed. */
+	uint16_t last_comp;        /* Block at which a CQE was last asked. */
+	uint32_t wqe_n;            /* Blocks in the ring. */
+	uint32_t sqn;
+	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
+	uint32_t rate_mbps;        /* 0: not limited. */
+	struct mlx5_pp_entry *pp;  /* The pacing entry of rate_mbps. */
+	struct mlx5_mr_ctrl mr;
+	struct mlx5_net_qstats st;
+};
+
+struct mlx5_net_priv {
+	struct mlx5_common_device *cdev;
+	struct rte_eth_dev *eth;
+	uint8_t phys_port;         /* Device port (1). */
+	struct rte_ether_addr mac;
+	struct mlx5_uar uar;       /* Doorbells of every queue. */
+	struct mlx5_devx_obj *td;
+	struct mlx5_devx_obj *tis;
+	struct mlx5_devx_obj *rqt;
+	struct mlx5_devx_obj *tir;
+	struct mlx5_devx_obj *qcnt; /* Queue counter of every RQ, or NULL. */
+	struct mlx5_flow_rx rules[MLX5_NET_RULES];
+	uint8_t rss_key[MLX5_RSS_HASH_KEY_LEN];
+	uint64_t rss_hf;
+	uint16_t reta[MLX5_NET_RETA_MAX];
+	uint16_t reta_size;
+	bool started;
+	/* Devargs. */
+	uint16_t txq_inline_min;
+	uint64_t imissed;          /* out_of_buffer summed since the reset. */
+};
+
+/* Queues (mlx5_net_rxq.c, mlx5_net_txq.c). */
+int mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			    uint16_t nb_desc, unsigned int socket,
+			    const struct rte_eth_rxconf *conf,
+			    struct rte_mempool *mp);
+void mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq);
+int mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			    uint16_t nb_desc, unsigned int socket,
+			    const struct rte_eth_txconf *conf);
+void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+void mlx5_net_txq_drain(struct mlx5_net_txq *txq);
+int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
+
+/* Datapath (mlx5_net_rxtx.c). */
+uint16_t mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
+
+/* Port (mlx5_net_ethdev.c). */
+int mlx5_net_steering_apply(struct mlx5_net_priv *priv);
+
+#endif /* MLX5_NET_H_ */

@@ -1,0 +1,931 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The ethdev port: probe as the eth class driver of a common device,
+ * configuration, start/stop (the RQ table, the RSS TIR and the steering
+ * rules exist while the port runs), link, statistics, promiscuous and
+ * all-multicast modes, MAC address, MTU, RSS and RETA, per-queue rate
+ * limits.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <ethdev_driver.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "mlx5_net.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx5_net_logtype, NOTICE)
+
+/* The default Toeplitz key (the one of Microsoft's RSS specification). */
+static const uint8_t mlx5_net_rss_key_default[MLX5_RSS_HASH_KEY_LEN] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+#define MLX5_NET_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+			 RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+			 RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+			 RTE_ETH_RSS_NONFRAG_IPV4_OTHER | \
+			 RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | \
+			 RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+			 RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+			 RTE_ETH_RSS_NONFRAG_IPV6_OTHER)
+
+static uint16_t
+mlx5_net_reta_max(const struct mlx5_net_priv *priv)
+{
+	uint32_t cap = 1u << priv->cdev->caps.eth.rss_ind_tbl_cap;
+
+	return (uint16_t)RTE_MIN(cap, (uint32_t)MLX5_NET_RETA_MAX);
+}
+
+static int
+mlx5_net_configure(struct rte_eth_dev *dev)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct rte_eth_rss_conf *rss = &dev->data->dev_conf.rx_adv_conf.rss_conf;
+	uint16_t i;
+
+	if (dev->data->nb_rx_queues > MLX5_NET_MAX_QUEUES ||
+	    dev->data->nb_tx_queues > MLX5_NET_MAX_QUEUES) {
+		NET_LOG(ERR, "port %u: %u Rx and %u Tx queues: at most %u each",
+			dev->data->port_id, dev->data->nb_rx_queues,
+			dev->data->nb_tx_queues, MLX5_NET_MAX_QUEUES);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (rss->rss_key != NULL && rss->rss_key_len != MLX5_RSS_HASH_KEY_LEN) {
+		NET_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
+			dev->data->port_id, rss->rss_key_len,
+			MLX5_RSS_HASH_KEY_LEN);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	memcpy(priv->rss_key, rss->rss_key != NULL ? rss->rss_key :
+	       mlx5_net_rss_key_default, MLX5_RSS_HASH_KEY_LEN);
+	priv->rss_hf = dev->data->dev_conf.rxmode.mq_mode &
+		       RTE_ETH_MQ_RX_RSS_FLAG ? rss->rss_hf : 0;
+	priv->reta_size = mlx5_net_reta_max(priv);
+	for (i = 0; i < priv->reta_size; i++)
+		priv->reta[i] = dev->data->nb_rx_queues != 0 ?
+				i % dev->data->nb_rx_queues : 0;
+	return 0;
+}
+
+static int
+mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	const struct mlx5_hca_eth_attr *eth = &priv->cdev->caps.eth;
+	struct mlx5_port_link link = { 0 };
+
+	info->min_rx_bufsize = 64;
+	info->max_rx_pktlen = 9978 + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = 9978;
+	info->max_rx_queues = MLX5_NET_MAX_QUEUES;
+	info->max_tx_queues = MLX5_NET_MAX_QUEUES;
+	info->max_mac_addrs = 1;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
+				RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	if (eth->csum_cap) {
+		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_CHECKSUM;
+		info->tx_offload_capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+					 RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+					 RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	}
+	info->rx_queue_offload_capa = info->rx_offload_capa;
+	info->tx_queue_offload_capa = info->tx_offload_capa;
+	info->hash_key_size = MLX5_RSS_HASH_KEY_LEN;
+	info->reta_size = mlx5_net_reta_max(priv);
+	info->flow_type_rss_offloads = MLX5_NET_RSS_HF;
+	info->rx_desc_lim = (struct rte_eth_desc_lim){
+		.nb_max = MLX5_NET_MAX_DESC,
+		.nb_min = MLX5_NET_MIN_DESC,
+		.nb_align = 1,
+	};
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->tx_desc_lim.nb_seg_max = MLX5_NET_TX_MAX_WQE_BBS * 4 - 3;
+	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
+	info->default_rxportconf.ring_size = 1024;
+	info->default_txportconf.ring_size = 1024;
+	info->default_rxportconf.nb_queues = 1;
+	info->default_txportconf.nb_queues = 1;
+	if (mlx5_port_link_get(priv->cdev, priv->phys_port, &link) == 0)
+		info->speed_capa = rte_eth_speed_bitflag(link.speed_mbps,
+							 RTE_ETH_LINK_FULL_DUPLEX);
+	info->dev_capa = 0;
+	return 0;
+}
+
+static int
+mlx5_net_link_update(struct rte_eth_dev *dev, int wait)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_port_link link;
+	struct rte_eth_link el = { 0 };
+
+	RTE_SET_USED(wait);
+	if (mlx5_port_link_get(priv->cdev, priv->phys_port, &link) != 0)
+		return -rte_errno;
+	el.link_speed = link.up ? link.speed_mbps : RTE_ETH_SPEED_NUM_NONE;
+	el.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
+	el.link_status = link.up && priv->started ? RTE_ETH_LINK_UP :
+			 RTE_ETH_LINK_DOWN;
+	el.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	return rte_eth_linkstatus_set(dev, &el);
+}
+
+/* The steering rules for the port's current modes (none when stopped). */
+static int
+mlx5_net_rules_set(struct mlx5_net_priv *priv, bool promisc, bool allmulti)
+{
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < MLX5_NET_RULES; i++)
+		mlx5_flow_rx_destroy(&priv->rules[i]);
+	if (!priv->started || priv->tir == NULL)
+		return 0;
+	if (promisc) {
+		ret = mlx5_flow_rx_create(priv->cdev, &priv->rules[n++],
+					  MLX5_FLOW_RX_ALL, NULL, 0, priv->tir);
+	} else {
+		ret = mlx5_flow_rx_create(priv->cdev, &priv->rules[n++],
+					  MLX5_FLOW_RX_DMAC,
+					  priv->mac.addr_bytes, 0, priv->tir);
+		if (ret == 0)
+			ret = mlx5_flow_rx_create(priv->cdev,
+						  &priv->rules[n++],
+						  MLX5_FLOW_RX_BCAST, NULL, 0,
+						  priv->tir);
+		if (ret == 0 && allmulti)
+			ret = mlx5_flow_rx_create(priv->cdev,
+						  &priv->rules[n++],
+						  MLX5_FLOW_RX_MCAST, NULL, 1,
+						  priv->tir);
+	}
+	if (ret != 0)
+		for (i = 0; i < MLX5_NET_RULES; i++)
+			mlx5_flow_rx_destroy(&priv->rules[i]);
+	return ret;
+}
+
+int
+mlx5_net_steering_apply(struct mlx5_net_priv *priv)
+{
+	struct rte_eth_dev_data *data = priv->eth->data;
+
+	return mlx5_net_rules_set(priv, data->promiscuous != 0,
+				  data->all_multicast != 0);
+}
+
+/* The RQ numbers of the RETA. */
+static int
+mlx5_net_reta_rqns(struct mlx5_net_priv *priv, uint32_t *rqns)
+{
+	struct rte_eth_dev_data *data = priv->eth->data;
+	uint16_t i;
+
+	for (i = 0; i < priv->reta_size; i++) {
+		struct mlx5_net_rxq *rxq = data->rx_queues[priv->reta[i]];
+
+		if (priv->reta[i] >= data->nb_rx_queues || rxq == NULL) {
+			NET_LOG(ERR, "port %u: RETA entry %u names Rx queue %u,"
+				" which is not set up", data->port_id, i,
+				priv->reta[i]);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+		rqns[i] = rxq->rq.obj->id;
+	}
+	return 0;
+}
+
+/* The RSS TIR of rss_hf over the RQT. */
+static struct mlx5_devx_obj *
+mlx5_net_tir_create(struct mlx5_net_priv *priv)
+{
+	struct mlx5_devx_tir_attr ta = {
+		.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT,
+		.indirect_table = priv->rqt->id,
+		.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ,
+		.transport_domain = priv->td->id,
+	};
+	uint64_t hf = priv->rss_hf;
+	bool v4 = hf & (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
+			RTE_ETH_RSS_NONFRAG_IPV4_TCP |
+			RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			RTE_ETH_RSS_NONFRAG_IPV4_OTHER);
+	bool udp = hf & (RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			 RTE_ETH_RSS_NONFRAG_IPV6_UDP);
+	bool tcp = hf & (RTE_ETH_RSS_NONFRAG_IPV4_TCP |
+			 RTE_ETH_RSS_NONFRAG_IPV6_TCP);
+
+	memcpy(ta.rx_hash_toeplitz_key, priv->rss_key, MLX5_RSS_HASH_KEY_LEN);
+	/* One hash per port: IPv4 when both families are asked. */
+	ta.l3_prot_type = v4 || !(hf & MLX5_NET_RSS_HF) ?
+			  MLX5_L3_PROT_TYPE_IPV4 : MLX5_L3_PROT_TYPE_IPV6;
+	ta.l4_prot_type = udp || !tcp ? MLX5_L4_PROT_TYPE_UDP :
+			  MLX5_L4_PROT_TYPE_TCP;
+	if (hf & MLX5_NET_RSS_HF)
+		ta.selected_fields = MLX5_HASH_FIELD_SEL_SRC_IP |
+				     MLX5_HASH_FIELD_SEL_DST_IP;
+	if (udp || tcp)
+		ta.selected_fields |= MLX5_HASH_FIELD_SEL_L4_SPORT |
+				      MLX5_HASH_FIELD_SEL_L4_DPORT;
+	return mlx5_devx_cmd_create_tir(priv->cdev, &ta);
+}
+
+static void
+mlx5_net_rx_path_destroy(struct mlx5_net_priv *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5_NET_RULES; i++)
+		mlx5_flow_rx_destroy(&priv->rules[i]);
+	if (priv->tir != NULL && mlx5_devx_cmd_destroy(priv->tir) == 0)
+		priv->tir = NULL;
+	if (priv->rqt != NULL && mlx5_devx_cmd_destroy(priv->rqt) == 0)
+		priv->rqt = NULL;
+}
+
+static int
+mlx5_net_start(struct rte_eth_dev *dev)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint32_t rqns[MLX5_NET_RETA_MAX];
+	uint16_t i;
+	int ret;
+
+	if (dev->data->nb_rx_queues == 0 || dev->data->nb_tx_queues == 0) {
+		NET_LOG(ERR, "port %u: no Rx or no Tx queue",
+			dev->data->port_id);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL) {
+			NET_LOG(ERR, "port %u: Tx queue %u is not set up",
+				dev->data->port_id, i);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+		ret = mlx5_net_txq_rate_apply(txq);
+		if (ret != 0)
+			return ret;
+	}
+	ret = mlx5_net_reta_rqns(priv, rqns);
+	if (ret != 0)
+		return ret;
+	priv->rqt = mlx5_devx_cmd_create_rqt(priv->cdev, rqns, priv->reta_size,
+					     priv->reta_size);
+	if (priv->rqt == NULL)
+		goto error;
+	priv->tir = mlx5_net_tir_create(priv);
+	if (priv->tir == NULL)
+		goto error;
+	priv->started = true;
+	ret = mlx5_net_steering_apply(priv);
+	if (ret != 0) {
+		priv->started = false;
+		goto error;
+	}
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	mlx5_net_link_update(dev, 0);
+	return 0;
+error:
+	ret = -rte_errno;
+	NET_LOG(ERR, "port %u: start failed: %s", dev->data->port_id,
+		rte_strerror(rte_errno));
+	mlx5_net_rx_path_destroy(priv);
+	rte_errno = -ret;
+	return ret;
+}
+
+static int
+mlx5_net_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint16_t i;
+
+	priv->started = false;
+	mlx5_net_rx_path_destroy(priv);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	mlx5_net_link_update(dev, 0);
+	return 0;
+}
+
+/* Free everything the port holds on the device. */
+static void
+mlx5_net_release(struct mlx5_net_priv *priv)
+{
+	struct rte_eth_dev_data *data = priv->eth->data;
+	uint16_t i;
+
+	priv->started = false;
+	mlx5_net_rx_path_destroy(priv);
+	for (i = 0; i < data->nb_rx_queues; i++)
+		mlx5_net_rx_queue_release(priv->eth, i);
+	for (i = 0; i < data->nb_tx_queues; i++)
+		mlx5_net_tx_queue_release(priv->eth, i);
+	if (priv->qcnt != NULL && mlx5_devx_cmd_destroy(priv->qcnt) == 0)
+		priv->qcnt = NULL;
+	if (priv->tis != NULL && mlx5_devx_cmd_destroy(priv->tis) == 0)
+		priv->tis = NULL;
+	if (priv->td != NULL && mlx5_devx_cmd_destroy(priv->td) == 0)
+		priv->td = NULL;
+	mlx5_uar_release(priv->cdev, &priv->uar);
+}
+
+static int
+mlx5_net_close(struct rte_eth_dev *dev)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	mlx5_net_release(priv);
+	return 0;
+}
+
+static int
+mlx5_net_promisc(struct rte_eth_dev *dev, bool on)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+
+	return mlx5_net_rules_set(priv, on, dev->data->all_multicast != 0);
+}
+
+static int
+mlx5_net_promisc_on(struct rte_eth_dev *dev)
+{
+	return mlx5_net_promisc(dev, true);
+}
+
+static int
+mlx5_net_promisc_off(struct rte_eth_dev *dev)
+{
+	return mlx5_net_promisc(dev, false);
+}
+
+static int
+mlx5_net_allmulti(struct rte_eth_dev *dev, bool on)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+
+	return mlx5_net_rules_set(priv, dev->data->promiscuous != 0, on);
+}
+
+static int
+mlx5_net_allmulti_on(struct rte_eth_dev *dev)
+{
+	return mlx5_net_allmulti(dev, true);
+}
+
+static int
+mlx5_net_allmulti_off(struct rte_eth_dev *dev)
+{
+	return mlx5_net_allmulti(dev, false);
+}
+
+static int
+mlx5_net_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *mac)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct rte_ether_addr old = priv->mac;
+	int ret;
+
+	if (!rte_is_unicast_ether_addr(mac)) {
+		NET_LOG(ERR, "port %u: a MAC address must be unicast",
+			dev->data->port_id);
+		return -EINVAL;
+	}
+	priv->mac = *mac;
+	ret = mlx5_net_steering_apply(priv);
+	if (ret != 0) {
+		priv->mac = old;
+		mlx5_net_steering_apply(priv);
+	}
+	return ret;
+}
+
+static int
+mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint32_t frame = mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL &&
+		    frame > (rxq->seg_len << rxq->log_sges)) {
+			NET_LOG(ERR, "port %u: MTU %u: frames would not fit the"
+				" buffers of Rx queue %u (%u bytes): set the"
+				" queues up again", dev->data->port_id, mtu, i,
+				rxq->seg_len << rxq->log_sges);
+			return -EINVAL;
+		}
+	}
+	return mlx5_port_mtu_set(priv->cdev, priv->phys_port, mtu);
+}
+
+/*
+ * Drops for want of a posted WQE: the queue counter (32 bits, wrapping),
+ * read and cleared in one command, summed here.
+ */
+static uint64_t
+mlx5_net_imissed(struct mlx5_net_priv *priv)
+{
+	struct mlx5_devx_q_counter_info info;
+
+	if (priv->qcnt != NULL &&
+	    mlx5_devx_cmd_queue_counter_query(priv->qcnt, true, &info) == 0)
+		priv->imissed += info.out_of_buffer;
+	return priv->imissed;
+}
+
+static int
+mlx5_net_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint16_t i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
+
+		if (rxq == NULL)
+			continue;
+		st->ipackets += rxq->st.packets;
+		st->ibytes += rxq->st.bytes;
+		st->ierrors += rxq->st.errors;
+		st->rx_nombuf += rxq->st.nombuf;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[i] = rxq->st.packets;
+			st->q_ibytes[i] = rxq->st.bytes;
+			st->q_errors[i] = rxq->st.errors;
+		}
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		st->opackets += txq->st.packets;
+		st->obytes += txq->st.bytes;
+		st->oerrors += txq->st.errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[i] = txq->st.packets;
+			st->q_obytes[i] = txq->st.bytes;
+		}
+	}
+	st->imissed = mlx5_net_imissed(priv);
+	return 0;
+}
+
+static int
+mlx5_net_stats_reset(struct rte_eth_dev *dev)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
+
+		if (rxq != NULL)
+			memset(&rxq->st, 0, sizeof(rxq->st));
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
+
+		if (txq != NULL)
+			memset(&txq->st, 0, sizeof(txq->st));
+	}
+	dev->data->rx_mbuf_alloc_failed = 0;
+	mlx5_net_imissed(priv);
+	priv->imissed = 0;
+	return 0;
+}
+
+/* Extended statistics: the port's, then each queue's. */
+enum {
+	MLX5_NET_XS_OOB,
+	MLX5_NET_XS_PORT_N,
+};
+static const char *const mlx5_net_xs_rx[] = {
+	"errors", "recoveries", "nombuf",
+};
+static const char *const mlx5_net_xs_tx[] = {
+	"errors", "recoveries",
+};
+
+static int
+mlx5_net_xstats_names(struct rte_eth_dev *dev,
+		      struct rte_eth_xstat_name *names, unsigned int size)
+{
+	unsigned int n = MLX5_NET_XS_PORT_N +
+			 dev->data->nb_rx_queues * RTE_DIM(mlx5_net_xs_rx) +
+			 dev->data->nb_tx_queues * RTE_DIM(mlx5_net_xs_tx);
+	unsigned int i, q, k = 0;
+
+	if (names == NULL || size < n)
+		return (int)n;
+	snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+		 "rx_out_of_buffer");
+	for (q = 0; q < dev->data->nb_rx_queues; q++)
+		for (i = 0; i < RTE_DIM(mlx5_net_xs_rx); i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				 "rx_q%u_%s", q, mlx5_net_xs_rx[i]);
+	for (q = 0; q < dev->data->nb_tx_queues; q++)
+		for (i = 0; i < RTE_DIM(mlx5_net_xs_tx); i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				 "tx_q%u_%s", q, mlx5_net_xs_tx[i]);
+	return (int)n;
+}
+
+static int
+mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		    unsigned int size)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	unsigned int n = MLX5_NET_XS_PORT_N +
+			 dev->data->nb_rx_queues * RTE_DIM(mlx5_net_xs_rx) +
+			 dev->data->nb_tx_queues * RTE_DIM(mlx5_net_xs_tx);
+	unsigned int q, k = 0;
+
+	if (xs == NULL || size < n)
+		return (int)n;
+	xs[k].id = k;
+	xs[k].value = mlx5_net_imissed(priv);
+	k++;
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
+		uint64_t v[] = {
+			rxq != NULL ? rxq->st.errors : 0,
+			rxq != NULL ? rxq->st.recoveries : 0,
+			rxq != NULL ? rxq->st.nombuf : 0,
+		};
+
+		for (unsigned int i = 0; i < RTE_DIM(v); i++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[i];
+		}
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		struct mlx5_net_txq *txq = dev->data->tx_queues[q];
+		uint64_t v[] = {
+			txq != NULL ? txq->st.errors : 0,
+			txq != NULL ? txq->st.recoveries : 0,
+		};
+
+		for (unsigned int i = 0; i < RTE_DIM(v); i++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[i];
+		}
+	}
+	return (int)n;
+}
+
+static int
+mlx5_net_rss_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint8_t key[MLX5_RSS_HASH_KEY_LEN];
+	uint64_t hf = priv->rss_hf;
+	struct mlx5_devx_obj *tir, *old;
+	int ret;
+
+	if (conf->rss_key != NULL &&
+	    conf->rss_key_len != MLX5_RSS_HASH_KEY_LEN) {
+		NET_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
+			dev->data->port_id, conf->rss_key_len,
+			MLX5_RSS_HASH_KEY_LEN);
+		return -EINVAL;
+	}
+	if (conf->rss_hf & ~MLX5_NET_RSS_HF) {
+		NET_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
+			dev->data->port_id, conf->rss_hf & ~MLX5_NET_RSS_HF);
+		return -EINVAL;
+	}
+	memcpy(key, priv->rss_key, sizeof(key));
+	if (conf->rss_key != NULL)
+		memcpy(priv->rss_key, conf->rss_key, sizeof(key));
+	priv->rss_hf = conf->rss_hf;
+	if (!priv->started)
+		return 0;
+	/* A new TIR, then the rules to it, then the old one goes. */
+	tir = mlx5_net_tir_create(priv);
+	if (tir == NULL) {
+		ret = -rte_errno;
+		goto undo;
+	}
+	old = priv->tir;
+	priv->tir = tir;
+	ret = mlx5_net_steering_apply(priv);
+	if (ret != 0) {
+		priv->tir = old;
+		mlx5_net_steering_apply(priv);
+		mlx5_devx_cmd_destroy(tir);
+		goto undo;
+	}
+	mlx5_devx_cmd_destroy(old);
+	return 0;
+undo:
+	memcpy(priv->rss_key, key, sizeof(key));
+	priv->rss_hf = hf;
+	return ret;
+}
+
+static int
+mlx5_net_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+
+	if (conf->rss_key != NULL) {
+		if (conf->rss_key_len < MLX5_RSS_HASH_KEY_LEN)
+			return -EINVAL;
+		memcpy(conf->rss_key, priv->rss_key, MLX5_RSS_HASH_KEY_LEN);
+	}
+	conf->rss_key_len = MLX5_RSS_HASH_KEY_LEN;
+	conf->rss_hf = priv->rss_hf;
+	return 0;
+}
+
+static int
+mlx5_net_reta_update(struct rte_eth_dev *dev,
+		     struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint16_t old[MLX5_NET_RETA_MAX];
+	uint32_t rqns[MLX5_NET_RETA_MAX];
+	uint16_t i;
+	int ret;
+
+	if (size != priv->reta_size) {
+		NET_LOG(ERR, "port %u: RETA of %u entries: it has %u",
+			dev->data->port_id, size, priv->reta_size);
+		return -EINVAL;
+	}
+	memcpy(old, priv->reta, sizeof(old));
+	for (i = 0; i < size; i++) {
+		const struct rte_eth_rss_reta_entry64 *c =
+			&conf[i / RTE_ETH_RETA_GROUP_SIZE];
+		unsigned int b = i % RTE_ETH_RETA_GROUP_SIZE;
+
+		if (!(c->mask & RTE_BIT64(b)))
+			continue;
+		if (c->reta[b] >= dev->data->nb_rx_queues) {
+			NET_LOG(ERR, "port %u: RETA entry %u: Rx queue %u of"
+				" %u", dev->data->port_id, i, c->reta[b],
+				dev->data->nb_rx_queues);
+			memcpy(priv->reta, old, sizeof(old));
+			return -EINVAL;
+		}
+		priv->reta[i] = c->reta[b];
+	}
+	if (!priv->started)
+		return 0;
+	ret = mlx5_net_reta_rqns(priv, rqns);
+	if (ret == 0)
+		ret = mlx5_devx_cmd_modify_rqt(priv->rqt, rqns, size, size);
+	if (ret != 0)
+		memcpy(priv->reta, old, sizeof(old));
+	return ret;
+}
+
+static int
+mlx5_net_reta_query(struct rte_eth_dev *dev,
+		    struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	uint16_t i;
+
+	if (size != priv->reta_size)
+		return -EINVAL;
+	for (i = 0; i < size; i++) {
+		struct rte_eth_rss_reta_entry64 *c =
+			&conf[i / RTE_ETH_RETA_GROUP_SIZE];
+		unsigned int b = i % RTE_ETH_RETA_GROUP_SIZE;
+
+		if (c->mask & RTE_BIT64(b))
+			c->reta[b] = priv->reta[i];
+	}
+	return 0;
+}
+
+static int
+mlx5_net_rate_limit(struct rte_eth_dev *dev, uint16_t idx, uint32_t mbps)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_net_txq *txq;
+	uint32_t old;
+	int ret;
+
+	/* ethdev lets idx == nb_tx_queues through in 22.11. */
+	if (idx >= dev->data->nb_tx_queues ||
+	    dev->data->tx_queues[idx] == NULL) {
+		NET_LOG(ERR, "port %u: Tx queue %u does not exist",
+			dev->data->port_id, idx);
+		return -EINVAL;
+	}
+	txq = dev->data->tx_queues[idx];
+	old = txq->rate_mbps;
+	txq->rate_mbps = mbps;
+	if (!priv->started)
+		return 0;
+	ret = mlx5_net_txq_rate_apply(txq);
+	if (ret != 0)
+		txq->rate_mbps = old;
+	return ret;
+}
+
+static const struct eth_dev_ops mlx5_net_ops = {
+	.dev_configure = mlx5_net_configure,
+	.dev_infos_get = mlx5_net_infos_get,
+	.dev_start = mlx5_net_start,
+	.dev_stop = mlx5_net_stop,
+	.dev_close = mlx5_net_close,
+	.link_update = mlx5_net_link_update,
+	.promiscuous_enable = mlx5_net_promisc_on,
+	.promiscuous_disable = mlx5_net_promisc_off,
+	.allmulticast_enable = mlx5_net_allmulti_on,
+	.allmulticast_disable = mlx5_net_allmulti_off,
+	.mac_addr_set = mlx5_net_mac_set,
+	.mtu_set = mlx5_net_mtu_set,
+	.stats_get = mlx5_net_stats_get,
+	.stats_reset = mlx5_net_stats_reset,
+	.xstats_get = mlx5_net_xstats_get,
+	.xstats_get_names = mlx5_net_xstats_names,
+	.xstats_reset = mlx5_net_stats_reset,
+	.rss_hash_update = mlx5_net_rss_update,
+	.rss_hash_conf_get = mlx5_net_rss_conf_get,
+	.reta_update = mlx5_net_reta_update,
+	.reta_query = mlx5_net_reta_query,
+	.set_queue_rate_limit = mlx5_net_rate_limit,
+	.dev_supported_ptypes_get = mlx5_net_ptypes,
+	.rx_queue_setup = mlx5_net_rx_queue_setup,
+	.rx_queue_release = mlx5_net_rx_queue_release,
+	.tx_queue_setup = mlx5_net_tx_queue_setup,
+	.tx_queue_release = mlx5_net_tx_queue_release,
+};
+
+/* Devargs of the PMD (the names DPDK's net/mlx5 gives them). */
+static int
+mlx5_net_devarg(const char *key, const char *value, void *opaque)
+{
+	struct mlx5_net_priv *priv = opaque;
+	uint64_t v;
+	int ret;
+
+	if (strcmp(key, "txq_inline_min") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0,
+					    MLX5_NET_TX_INLINE_MAX, &v);
+		priv->txq_inline_min = (uint16_t)v;
+		return ret;
+	}
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
+
+static int
+mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
+{
+	static const char *const keys[] = { "txq_inline_min", NULL };
+	struct mlx5_nic_vport_info vport;
+	struct mlx5_port_link link;
+	struct mlx5_net_priv *priv;
+	struct rte_eth_dev *eth;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		NET_LOG(ERR, "%s: secondary processes are not supported",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	if (!cdev->caps.eth.sup) {
+		NET_LOG(ERR, "%s: the device has no Ethernet offloads block",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	eth = rte_eth_dev_allocate(cdev->dev->name);
+	if (eth == NULL) {
+		NET_LOG(ERR, "%s: no ethdev port left", cdev->dev->name);
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	priv = rte_zmalloc("mlx5_net_priv", sizeof(*priv), RTE_CACHE_LINE_SIZE);
+	eth->data->mac_addrs = rte_zmalloc("mlx5_net_mac",
+					   sizeof(struct rte_ether_addr), 0);
+	if (priv == NULL || eth->data->mac_addrs == NULL) {
+		rte_free(priv);
+		rte_errno = ENOMEM;
+		ret = -ENOMEM;
+		goto error;
+	}
+	eth->data->dev_private = priv;
+	priv->cdev = cdev;
+	priv->eth = eth;
+	priv->phys_port = 1;
+	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
+	if (ret != 0)
+		goto error;
+	memcpy(priv->mac.addr_bytes, vport.mac, RTE_ETHER_ADDR_LEN);
+	rte_ether_addr_copy(&priv->mac, eth->data->mac_addrs);
+	ret = mlx5_port_link_get(cdev, priv->phys_port, &link);
+	if (ret != 0)
+		goto error;
+	eth->data->mtu = link.mtu;
+	ret = mlx5_uar_prepare(cdev, &priv->uar);
+	if (ret != 0)
+		goto error;
+	priv->td = mlx5_devx_cmd_alloc_td(cdev);
+	if (priv->td == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	priv->tis = mlx5_devx_cmd_create_tis(cdev,
+		&(struct mlx5_devx_tis_attr){
+			.transport_domain = priv->td->id,
+			.lag_tx_port_affinity = 0,
+		});
+	if (priv->tis == NULL) {
+		ret = -rte_errno;
+		goto error;
+	}
+	/* Drops for want of a WQE (imissed); a device without any: none. */
+	priv->qcnt = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	if (priv->qcnt == NULL && rte_errno != ENOTSUP) {
+		ret = -rte_errno;
+		goto error;
+	}
+	memcpy(priv->rss_key, mlx5_net_rss_key_default, sizeof(priv->rss_key));
+	eth->device = cdev->dev;
+	eth->dev_ops = &mlx5_net_ops;
+	eth->rx_pkt_burst = mlx5_net_rx_burst;
+	eth->tx_pkt_burst = mlx5_net_tx_burst;
+	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	rte_eth_dev_probing_finish(eth);
+	NET_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", MTU %u,"
+		" %u Mb/s", cdev->dev->name, eth->data->port_id,
+		RTE_ETHER_ADDR_BYTES(&priv->mac), link.mtu, link.speed_mbps);
+	return 0;
+error:
+	if (priv != NULL && eth->data->dev_private == priv)
+		mlx5_net_release(priv);
+	NET_LOG(ERR, "%s: eth probe failed: %s", cdev->dev->name,
+		rte_strerror(-ret));
+	rte_eth_dev_release_port(eth);
+	rte_errno = -ret;
+	return ret;
+}
+
+static int
+mlx5_net_remove(struct mlx5_common_device *cdev)
+{
+	struct rte_eth_dev *eth = rte_eth_dev_allocated(cdev->dev->name);
+
+	if (eth == NULL)
+		return 0;
+	if (eth->state != RTE_ETH_DEV_UNUSED && eth->data->dev_private != NULL)
+		mlx5_net_release(eth->data->dev_private);
+	return rte_eth_dev_release_port(eth);
+}
+
+static struct mlx5_class_driver mlx5_net_driver = {
+	.drv_class = MLX5_CLASS_ETH,
+	.name = "mlx5_eth",
+	.probe = mlx5_net_probe,
+	.remove = mlx5_net_remove,
+};
+
+RTE_INIT(mlx5_net_init)
+{
+	mlx5_class_driver_register(&mlx5_net_driver);
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Rx queues: a CQ and a cyclic RQ whose WQEs each hold 2^log_sges data
+ * segments, one mbuf each (more than one when a frame may exceed an mbuf:
+ * scattered Rx). The descriptor count is the number of mbufs, rounded up
+ * to a power of two. The mempool is registered with the device at setup;
+ * every WQE is posted at setup, so frames are received as soon as a rule
+ * steers them to the queue (at start).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <mlx5_common_dp.h>
+
+#include "mlx5_net.h"
+
+/* Point segment @s of WQE @w at @m. */
+static inline void
+mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
+		    struct rte_mbuf *m, uint32_t lkey)
+{
+	struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
+		((size_t)w << rxq->rq.log_stride) + 16 * s);
+
+	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
+	d->lkey = rte_cpu_to_be_32(lkey);
+	d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+}
+
+/* Fill every WQE with the mbufs of elts and post them all. */
+static int
+mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
+{
+	uint32_t n = 1u << rxq->log_wqe_n, sges = 1u << rxq->log_sges, w, s;
+
+	for (w = 0; w < n; w++)
+		for (s = 0; s < sges; s++) {
+			struct rte_mbuf *m = rxq->elts[w * sges + s];
+			uint32_t lkey = mlx5_mr_mb2lkey(&rxq->mr, m);
+
+			if (lkey == MLX5_MR_LKEY_INVALID) {
+				NET_LOG(ERR, "port %u Rx queue %u: no key for"
+					" the mempool's memory: %s",
+					rxq->port_id, rxq->idx,
+					rte_strerror(rte_errno));
+				return -rte_errno;
+			}
+			mlx5_net_rx_seg_set(rxq, w, s, m, lkey);
+		}
+	rxq->pi = (uint16_t)n;
+	rte_io_wmb();
+	rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	return 0;
+}
+
+static void
+mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
+{
+	uint32_t i, n;
+
+	if (rxq == NULL)
+		return;
+	if (rxq->rq.obj != NULL && mlx5_devx_rq_destroy(&rxq->rq) != 0)
+		NET_LOG(ERR, "port %u Rx queue %u: the RQ stays: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+	if (rxq->cq.obj != NULL && mlx5_devx_cq_destroy(&rxq->cq) != 0)
+		NET_LOG(ERR, "port %u Rx queue %u: the CQ stays: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+	if (rxq->elts != NULL) {
+		n = 1u << (rxq->log_wqe_n + rxq->log_sges);
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(rxq->elts[i]);
+		rte_free(rxq->elts);
+	}
+	mlx5_mr_ctrl_free(&rxq->mr);
+	rte_free(rxq);
+}
+
+int
+mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			uint16_t nb_desc, unsigned int socket,
+			const struct rte_eth_rxconf *conf,
+			struct rte_mempool *mp)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_common_device *cdev = priv->cdev;
+	uint64_t offloads = dev->data->dev_conf.rxmode.offloads |
+			    (conf != NULL ? conf->offloads : 0);
+	uint32_t frame = dev->data->mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	uint32_t desc = rte_align32pow2(RTE_MAX(nb_desc,
+						(uint16_t)MLX5_NET_MIN_DESC));
+	uint32_t seg_len, sges;
+	struct mlx5_net_rxq *rxq;
+	int ret;
+
+	if (mp == NULL || desc > MLX5_NET_MAX_DESC) {
+		NET_LOG(ERR, "port %u Rx queue %u: %u descriptors (at most %u)"
+			" or no mempool", dev->data->port_id, idx, nb_desc,
+			MLX5_NET_MAX_DESC);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	seg_len = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
+	if (rte_pktmbuf_data_room_size(mp) <= RTE_PKTMBUF_HEADROOM) {
+		NET_LOG(ERR, "port %u Rx queue %u: mbufs of mempool %s hold no"
+			" data", dev->data->port_id, idx, mp->name);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	sges = (frame + seg_len - 1) / seg_len;
+	if (sges > 1 && !(offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
+		NET_LOG(ERR, "port %u Rx queue %u: frames of MTU %u do not fit"
+			" in one mbuf of %u bytes: enable the scatter offload"
+			" or use larger mbufs", dev->data->port_id, idx,
+			dev->data->mtu, seg_len);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	sges = rte_align32pow2(sges);
+	if (sges > MLX5_NET_MAX_RX_SEGS || sges > desc) {
+		NET_LOG(ERR, "port %u Rx queue %u: %u mbufs of %u bytes per"
+			" frame: at most %u", dev->data->port_id, idx, sges,
+			seg_len, RTE_MIN(desc, (uint32_t)MLX5_NET_MAX_RX_SEGS));
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (desc != nb_desc)
+		NET_LOG(INFO, "port %u Rx queue %u: %u descriptors, not %u"
+			" (a power of two, at least %u)", dev->data->port_id,
+			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
+	mlx5_net_rx_queue_release(dev, idx);
+	rxq = rte_zmalloc_socket("mlx5_net_rxq", sizeof(*rxq),
+				 RTE_CACHE_LINE_SIZE, (int)socket);
+	if (rxq == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	rxq->priv = priv;
+	rxq->idx = idx;
+	rxq->port_id = dev->data->port_id;
+	rxq->mp = mp;
+	rxq->seg_len = seg_len;
+	rxq->log_sges = rte_log2_u32(sges);
+	rxq->log_wqe_n = rte_log2_u32(desc / sges);
+	rxq->scatter = sges > 1;
+	rxq->csum = offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	rxq->rss_hash = offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	ret = mlx5_mr_ctrl_init(&rxq->mr, cdev, (int)socket);
+	if (ret != 0)
+		goto error;
+	/* Registered once per device; a pool already known is fine. */
+	ret = mlx5_mr_mempool_register(cdev, mp);
+	if (ret != 0 && rte_errno != EEXIST)
+		goto error;
+	rxq->elts = rte_zmalloc_socket("mlx5_net_rxq_elts",
+				       sizeof(*rxq->elts) * desc, 0,
+				       (int)socket);
+	if (rxq->elts == NULL) {
+		rte_errno = ENOMEM;
+		ret = -ENOMEM;
+		goto error;
+	}
+	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, desc) != 0) {
+		NET_LOG(ERR, "port %u Rx queue %u: %u mbufs from %s: pool"
+			" too small", rxq->port_id, idx, desc, mp->name);
+		memset(rxq->elts, 0, sizeof(*rxq->elts) * desc);
+		rte_errno = ENOMEM;
+		ret = -ENOMEM;
+		goto error;
+	}
+	ret = mlx5_devx_cq_create(cdev, &rxq->cq, rxq->log_wqe_n, &priv->uar,
+				  (int)socket);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_devx_rq_create(cdev, &rxq->rq,
+		&(struct mlx5_devx_rq_params){
+			.pd = cdev->pdn,
+			.cqn = rxq->cq.obj->id,
+			.log_size = rxq->log_wqe_n,
+			.log_stride = RTE_MAX(4u, 4 + rxq->log_sges),
+			.counter_set_id = priv->qcnt != NULL ?
+					  (uint8_t)priv->qcnt->id : 0,
+		}, (int)socket);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_net_rxq_post_all(rxq);
+	if (ret != 0)
+		goto error;
+	dev->data->rx_queues[idx] = rxq;
+	return 0;
+error:
+	NET_LOG(ERR, "port %u Rx queue %u: setup failed: %s",
+		dev->data->port_id, idx, rte_strerror(rte_errno));
+	ret = -rte_errno;
+	mlx5_net_rxq_free(rxq);
+	rte_errno = -ret;
+	return ret;
+}
+
+void
+mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5_net_rxq *rxq = dev->data->rx_queues[idx];
+
+	if (rxq == NULL)
+		return;
+	dev->data->rx_queues[idx] = NULL;
+	mlx5_net_rxq_free(rxq);
+}
+
+/*
+ * After an error completion that moved the RQ to ERR: every CQE there is
+ * taken (flushes), the RQ goes through RST back to RDY and its WQEs are
+ * posted again with the mbufs they hold.
+ */
+int
+mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+	int ret;
+
+	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
+			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
+		cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	ret = mlx5_devx_rq_recover(&rxq->rq);
+	if (ret != 0) {
+		NET_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		return ret;
+	}
+	rxq->st.recoveries++;
+	return mlx5_net_rxq_post_all(rxq);
+}

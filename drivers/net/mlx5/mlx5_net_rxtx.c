@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The bursts. Tx: one WQE per packet (control segment, Ethernet segment
+ * with the checksum flags and the first txq_inline_min bytes inline, a
+ * data segment per mbuf segment), keys from the queue's MR cache or, for
+ * a private-IOVA mbuf, its buf_iova; a completion asked at least every
+ * MLX5_NET_TX_COMP_THRESH blocks and at the end of each burst; one
+ * doorbell per burst. Completions free the mbufs of every WQE up to the
+ * one they name. Rx: a CQE per frame names the WQE it filled; its mbufs
+ * are handed up (chained when scattered) and fresh ones posted in their
+ * place; checksum verdicts, packet type and RSS hash come from the CQE.
+ *
+ * An error completion drops that packet (counted) and the queue recovers:
+ * Tx frees what was posted after it (flushed) and brings the SQ back; Rx
+ * keeps a WQE too small for its frame (the RQ stays ready), and otherwise
+ * brings the RQ back with its buffers.
+ */
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include <mlx5_common_dp.h>
+
+#include "mlx5_net.h"
+
+static const uint32_t mlx5_net_ptype_list[] = {
+	RTE_PTYPE_L2_ETHER,
+	RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+	RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+	RTE_PTYPE_L4_TCP,
+	RTE_PTYPE_L4_UDP,
+	RTE_PTYPE_UNKNOWN,
+};
+
+const uint32_t *
+mlx5_net_ptypes(struct rte_eth_dev *dev)
+{
+	RTE_SET_USED(dev);
+	return mlx5_net_ptype_list;
+}
+
+/* Packet type and checksum flags of a receive CQE. */
+static __rte_always_inline void
+mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
+		     const volatile struct mlx5_cqe_eth *cqe,
+		     struct rte_mbuf *m)
+{
+	uint8_t t = cqe->l4_l3_hdr_type, ok = cqe->hds_ip_ext;
+	uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
+		     MLX5_CQE_L3_HDR_TYPE_MASK;
+	uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
+		     MLX5_CQE_L4_HDR_TYPE_MASK;
+	uint32_t ptype = RTE_PTYPE_L2_ETHER;
+	uint64_t flags = 0;
+
+	if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+		ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
+	else if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV6)
+		ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+	if (l4 == MLX5_CQE_L4_HDR_TYPE_UDP)
+		ptype |= RTE_PTYPE_L4_UDP;
+	else if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+		ptype |= RTE_PTYPE_L4_TCP;
+	m->packet_type = ptype;
+	if (rxq->csum) {
+		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+			flags |= (ok & MLX5_CQE_L3_OK) ?
+				 RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+				 RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+			flags |= (ok & MLX5_CQE_L4_OK) ?
+				 RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+				 RTE_MBUF_F_RX_L4_CKSUM_BAD;
+	}
+	if (rxq->rss_hash && cqe->rss_hash_type != 0) {
+		m->hash.rss = rte_be_to_cpu_32(cqe->rss_hash_result);
+		flags |= RTE_MBUF_F_RX_RSS_HASH;
+	}
+	m->ol_flags = flags;
+}
+
+/* Post WQE slot @w again with the mbufs it holds (a dropped frame). */
+static __rte_always_inline void
+mlx5_net_rx_repost(struct mlx5_net_rxq *rxq)
+{
+	rxq->pi++;
+}
+
+/*
+ * The frame of @len bytes in WQE slot @w: its mbufs go up, fresh ones take
+ * their place. NULL (frame dropped, buffers reposted) without mbufs.
+ */
+static __rte_always_inline struct rte_mbuf *
+mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
+{
+	uint32_t sges = 1u << rxq->log_sges;
+	uint32_t used = rxq->scatter ?
+			(len + rxq->seg_len - 1) / rxq->seg_len : 1;
+	struct rte_mbuf **slot = &rxq->elts[w << rxq->log_sges];
+	struct rte_mbuf *rep[MLX5_NET_MAX_RX_SEGS];
+	struct rte_mbuf *head = slot[0], *prev = NULL;
+	uint32_t s, left = len;
+
+	if (used == 0)
+		used = 1;
+	if (unlikely(used > sges) ||
+	    unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, rep, used) != 0)) {
+		rxq->st.nombuf++;
+		rxq->priv->eth->data->rx_mbuf_alloc_failed++;
+		return NULL;
+	}
+	for (s = 0; s < used; s++) {
+		struct rte_mbuf *m = slot[s];
+		uint32_t lkey = mlx5_mr_mb2lkey(&rxq->mr, rep[s]);
+		struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
+			((size_t)w << rxq->rq.log_stride) + 16 * s);
+
+		m->data_len = (uint16_t)RTE_MIN(left, rxq->seg_len);
+		left -= m->data_len;
+		m->nb_segs = 1;
+		m->next = NULL;
+		if (prev != NULL)
+			prev->next = m;
+		prev = m;
+		slot[s] = rep[s];
+		d->lkey = rte_cpu_to_be_32(lkey);
+		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(rep[s],
+							    uintptr_t));
+	}
+	head->nb_segs = (uint16_t)used;
+	head->pkt_len = len;
+	head->port = rxq->port_id;
+	return head;
+}
+
+uint16_t
+mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_rxq *rxq = q;
+	struct mlx5_devx_cq *cq = &rxq->cq;
+	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
+	uint64_t bytes = 0;
+	uint16_t got = 0;
+	bool seen = false;
+
+	while (got < n) {
+		volatile struct mlx5_cqe_eth *cqe = (volatile void *)
+			&cq->cqes[cq->ci & cq_mask];
+		enum mlx5_cqe_status st = mlx5_cqe_status(
+			(volatile struct mlx5_cqe64 *)cqe, cq->log_size,
+			cq->ci);
+		uint32_t w;
+		struct rte_mbuf *m;
+
+		if (st == MLX5_CQE_STATUS_HW_OWN)
+			break;
+		seen = true;
+		cq->ci++;
+		w = rte_be_to_cpu_16(cqe->wqe_counter) & wqe_mask;
+		if (unlikely(st == MLX5_CQE_STATUS_ERR)) {
+			uint8_t synd = ((volatile struct mlx5_err_cqe *)
+					(volatile void *)cqe)->syndrome;
+
+			rxq->st.errors++;
+			if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR) {
+				/* The RQ is still ready: the WQE is reused. */
+				mlx5_net_rx_repost(rxq);
+				continue;
+			}
+			mlx5_cq_db_update(cq->db_rec, cq->ci);
+			if (mlx5_net_rxq_recover(rxq) != 0)
+				break;
+			seen = false;
+			continue;
+		}
+		m = mlx5_net_rx_take(rxq, w, rte_be_to_cpu_32(cqe->byte_cnt));
+		mlx5_net_rx_repost(rxq);
+		if (unlikely(m == NULL))
+			continue;
+		mlx5_net_rx_cqe_meta(rxq, cqe, m);
+		bytes += m->pkt_len;
+		pkts[got++] = m;
+	}
+	if (seen) {
+		mlx5_cq_db_update(cq->db_rec, cq->ci);
+		rte_io_wmb();
+		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	}
+	rxq->st.packets += got;
+	rxq->st.bytes += bytes;
+	return got;
+}
+
+/* Free the mbufs of blocks [ci, end) (completed or dropped). */
+static __rte_always_inline void
+mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
+{
+	uint32_t mask = txq->wqe_n - 1;
+
+	while (txq->ci != end) {
+		struct rte_mbuf **e = &txq->elts[txq->ci & mask];
+
+		if (*e != NULL) {
+			rte_pktmbuf_free(*e);
+			*e = NULL;
+		}
+		txq->ci++;
+	}
+}
+
+/* Take the completions: free what they cover; recover after an error. */
+static void
+mlx5_net_tx_complete(struct mlx5_net_txq *txq)
+{
+	struct mlx5_devx_cq *cq = &txq->cq;
+	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t mask = txq->wqe_n - 1;
+	bool seen = false, err = false;
+	uint16_t upto = txq->ci;
+
+	for (;;) {
+		volatile struct mlx5_cqe64 *cqe = &cq->cqes[cq->ci & cq_mask];
+		enum mlx5_cqe_status st = mlx5_cqe_status(cqe, cq->log_size,
+							  cq->ci);
+		uint16_t wc;
+
+		if (st == MLX5_CQE_STATUS_HW_OWN)
+			break;
+		seen = true;
+		cq->ci++;
+		wc = rte_be_to_cpu_16(cqe->wqe_counter);
+		if (likely(st == MLX5_CQE_STATUS_SW_OWN)) {
+			/* The WQE at wc and every one before it are done. */
+			upto = (uint16_t)(wc + 1);
+			continue;
+		}
+		if (!err) {
+			/* Those before it were sent; it and the rest are not. */
+			mlx5_net_tx_free(txq, wc);
+			err = true;
+		}
+	}
+	if (seen)
+		mlx5_cq_db_update(cq->db_rec, cq->ci);
+	if (likely(!err)) {
+		/* A completed WQE's blocks after its first hold no mbuf. */
+		if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi -
+							     txq->ci))
+			mlx5_net_tx_free(txq, upto);
+		return;
+	}
+	/* Every packet still posted is lost: the failed one and the flushed. */
+	while (txq->ci != txq->sq.pi) {
+		if (txq->elts[txq->ci & mask] != NULL) {
+			txq->st.errors++;
+			txq->st.packets--;
+			txq->st.bytes -= txq->elts[txq->ci & mask]->pkt_len;
+		}
+		mlx5_net_tx_free(txq, (uint16_t)(txq->ci + 1));
+	}
+	if (mlx5_devx_sq_recover(&txq->sq) != 0) {
+		NET_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
+			rte_strerror(rte_errno));
+		return;
+	}
+	txq->st.recoveries++;
+	txq->ci = 0;
+	txq->last_comp = 0;
+	if (txq->pp != NULL) {
+		/* RST forgot the rate: set it again. */
+		struct mlx5_pp_entry *pp = txq->pp;
+		struct mlx5_devx_sq_modify mod = {
+			.cur_state = MLX5_WQ_STATE_RDY,
+			.new_state = MLX5_WQ_STATE_RDY,
+			.set_rate = true,
+			.rate_index = pp->index,
+		};
+
+		mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod);
+	}
+}
+
+/* Write 16-byte segment @k of the WQE at block @pi (wrapping the ring). */
+static __rte_always_inline void *
+mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
+{
+	uint32_t off = ((uint32_t)pi * MLX5_SEND_WQE_BB + k * 16) &
+		       (txq->wqe_n * MLX5_SEND_WQE_BB - 1);
+
+	return txq->sq.wqes + off;
+}
+
+uint16_t
+mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+	uint32_t mask = txq->wqe_n - 1;
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	uint16_t sent = 0, posted = 0;
+	uint64_t bytes = 0;
+
+	mlx5_net_tx_complete(txq);
+	while (sent < n) {
+		struct rte_mbuf *m = pkts[sent], *seg;
+		uint16_t pi = txq->sq.pi;
+		uint32_t inl = RTE_MIN((uint32_t)txq->inline_hdr,
+				       (uint32_t)m->data_len);
+		uint32_t inl_segs = inl > 2 ? (inl - 2 + 15) / 16 : 0;
+		uint32_t ds = 2 + inl_segs + m->nb_segs, bbs, k;
+		struct mlx5_wqe_ctrl_seg *ctrl;
+		struct mlx5_wqe_eth_seg *es;
+		uint8_t cs = 0;
+
+		/* A data segment per mbuf segment; empty segments skipped. */
+		bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+		if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
+			/* More segments than a WQE holds: dropped. */
+			txq->st.errors++;
+			rte_pktmbuf_free(m);
+			sent++;
+			continue;
+		}
+		if (unlikely((uint16_t)(pi - txq->ci) + bbs > txq->wqe_n))
+			break;
+		ctrl = mlx5_net_tx_seg(txq, pi, 0);
+		es = mlx5_net_tx_seg(txq, pi, 1);
+		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+			cs |= MLX5_ETH_WQE_L3_CSUM;
+		if (m->ol_flags & (RTE_MBUF_F_TX_TCP_CKSUM |
+				   RTE_MBUF_F_TX_UDP_CKSUM))
+			cs |= MLX5_ETH_WQE_L4_CSUM;
+		/* No LSO (mss 0), no software parsing: zeroes but the flags. */
+		*(uint64_t *)(void *)es = 0;
+		*((uint32_t *)(void *)es + 2) = 0;
+		es->cs_flags = cs;
+		es->inline_hdr_sz = rte_cpu_to_be_16((uint16_t)inl);
+		if (inl != 0) {
+			const uint8_t *src = rte_pktmbuf_mtod(m,
+							      const uint8_t *);
+
+			memcpy(es->inline_hdr_start, src, RTE_MIN(inl, 2u));
+			for (k = 0; k < inl_segs; k++) {
+				uint32_t off = 2 + 16 * k;
+
+				memcpy(mlx5_net_tx_seg(txq, pi, 2 + k),
+				       src + off, RTE_MIN(16u, inl - off));
+			}
+		}
+		k = 2 + inl_segs;
+		ds = k;
+		for (seg = m; seg != NULL; seg = seg->next) {
+			uint32_t skip = seg == m ? inl : 0;
+			uint32_t len = seg->data_len - skip;
+			struct mlx5_wqe_data_seg *d;
+			uint32_t lkey;
+
+			if (len == 0)
+				continue;
+			lkey = mlx5_mr_mb2lkey(&txq->mr, seg);
+			if (unlikely(lkey == MLX5_MR_LKEY_INVALID))
+				break;
+			d = mlx5_net_tx_seg(txq, pi, ds++);
+			d->byte_count = rte_cpu_to_be_32(len);
+			d->lkey = rte_cpu_to_be_32(lkey);
+			d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod_offset(
+				seg, uintptr_t, skip));
+		}
+		if (unlikely(seg != NULL)) {
+			/* Memory of no key: the packet cannot be sent. */
+			txq->st.errors++;
+			rte_pktmbuf_free(m);
+			sent++;
+			continue;
+		}
+		bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+		ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)pi << 8 |
+							  MLX5_OPCODE_SEND);
+		ctrl->qpn_ds = rte_cpu_to_be_32(txq->sqn << 8 | ds);
+		ctrl->signature = 0;
+		ctrl->dci_stream_channel_id = 0;
+		ctrl->fm_ce_se = 0;
+		ctrl->imm = 0;
+		if ((uint16_t)(pi + bbs - txq->last_comp) >=
+		    MLX5_NET_TX_COMP_THRESH) {
+			ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+			txq->last_comp = (uint16_t)(pi + bbs);
+		}
+		txq->elts[pi & mask] = m;
+		txq->sq.pi = (uint16_t)(pi + bbs);
+		bytes += m->pkt_len;
+		last = ctrl;
+		sent++;
+		posted++;
+	}
+	if (last != NULL) {
+		/* The burst's last WQE completes, so nothing waits long. */
+		if (!(last->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
+			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+			txq->last_comp = txq->sq.pi;
+		}
+		mlx5_doorbell_ring(&txq->priv->uar,
+				   &txq->sq.db_rec[MLX5_SND_DBR], txq->sq.pi,
+				   last);
+	}
+	txq->st.packets += posted;
+	txq->st.bytes += bytes;
+	return sent;
+}

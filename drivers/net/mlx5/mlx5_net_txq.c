@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Tx queues: a CQ and an SQ of 64-byte WQE blocks (the descriptor count,
+ * rounded up to a power of two), sending through the port's TIS. A
+ * per-queue rate limit is a packet-pacing entry of the device, shared
+ * with other queues of the same rate, set on the SQ while it is ready.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <mlx5_common_dp.h>
+
+#include "mlx5_net.h"
+
+/* Free every mbuf the SQ still holds (nothing will complete them). */
+void
+mlx5_net_txq_drain(struct mlx5_net_txq *txq)
+{
+	uint32_t i;
+
+	for (i = 0; i < txq->wqe_n; i++) {
+		rte_pktmbuf_free(txq->elts[i]);
+		txq->elts[i] = NULL;
+	}
+	txq->ci = txq->sq.pi;
+	txq->last_comp = txq->sq.pi;
+}
+
+static void
+mlx5_net_txq_free(struct mlx5_net_txq *txq)
+{
+	if (txq == NULL)
+		return;
+	if (txq->sq.obj != NULL && mlx5_devx_sq_destroy(&txq->sq) != 0)
+		NET_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
+			rte_strerror(rte_errno));
+	if (txq->cq.obj != NULL && mlx5_devx_cq_destroy(&txq->cq) != 0)
+		NET_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
+			rte_strerror(rte_errno));
+	if (txq->elts != NULL) {
+		mlx5_net_txq_drain(txq);
+		rte_free(txq->elts);
+	}
+	if (txq->pp != NULL)
+		mlx5_pp_free(txq->priv->cdev, txq->pp);
+	mlx5_mr_ctrl_free(&txq->mr);
+	rte_free(txq);
+}
+
+int
+mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			uint16_t nb_desc, unsigned int socket,
+			const struct rte_eth_txconf *conf)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_common_device *cdev = priv->cdev;
+	uint32_t desc = rte_align32pow2(RTE_MAX(nb_desc,
+						(uint16_t)MLX5_NET_MIN_DESC));
+	struct mlx5_net_txq *txq;
+	int ret;
+
+	RTE_SET_USED(conf);
+	if (desc > MLX5_NET_MAX_DESC) {
+		NET_LOG(ERR, "port %u Tx queue %u: %u descriptors (at most %u)",
+			dev->data->port_id, idx, nb_desc, MLX5_NET_MAX_DESC);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (desc != nb_desc)
+		NET_LOG(INFO, "port %u Tx queue %u: %u descriptors, not %u"
+			" (a power of two, at least %u)", dev->data->port_id,
+			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
+	mlx5_net_tx_queue_release(dev, idx);
+	txq = rte_zmalloc_socket("mlx5_net_txq", sizeof(*txq),
+				 RTE_CACHE_LINE_SIZE, (int)socket);
+	if (txq == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	txq->priv = priv;
+	txq->idx = idx;
+	txq->wqe_n = desc;
+	txq->inline_hdr = priv->txq_inline_min;
+	ret = mlx5_mr_ctrl_init(&txq->mr, cdev, (int)socket);
+	if (ret != 0)
+		goto error;
+	txq->elts = rte_zmalloc_socket("mlx5_net_txq_elts",
+				       sizeof(*txq->elts) * desc, 0,
+				       (int)socket);
+	if (txq->elts == NULL) {
+		rte_errno = ENOMEM;
+		goto error;
+	}
+	/* At most one CQE per MLX5_NET_TX_COMP_THRESH blocks, and per burst. */
+	ret = mlx5_devx_cq_create(cdev, &txq->cq, rte_log2_u32(desc),
+				  &priv->uar, (int)socket);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_devx_sq_create(cdev, &txq->sq,
+		&(struct mlx5_devx_sq_params){
+			.pd = cdev->pdn,
+			.cqn = txq->cq.obj->id,
+			.tisn = priv->tis->id,
+			.log_size = rte_log2_u32(desc),
+			.uar = &priv->uar,
+		}, (int)socket);
+	if (ret != 0)
+		goto error;
+	txq->sqn = txq->sq.obj->id;
+	dev->data->tx_queues[idx] = txq;
+	return 0;
+error:
+	NET_LOG(ERR, "port %u Tx queue %u: setup failed: %s",
+		dev->data->port_id, idx, rte_strerror(rte_errno));
+	ret = -rte_errno;
+	mlx5_net_txq_free(txq);
+	rte_errno = -ret;
+	return ret;
+}
+
+void
+mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5_net_txq *txq = dev->data->tx_queues[idx];
+
+	if (txq == NULL)
+		return;
+	dev->data->tx_queues[idx] = NULL;
+	mlx5_net_txq_free(txq);
+}
+
+/*
+ * Set the queue's rate on its SQ: a pacing entry for rate_mbps (shared by
+ * the queues of that rate), or none for 0; the previous entry is released
+ * once the SQ no longer names it.
+ */
+int
+mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
+{
+	struct mlx5_common_device *cdev = txq->priv->cdev;
+	struct mlx5_pp_entry *old = txq->pp, *pp = NULL;
+	struct mlx5_devx_sq_modify m = {
+		.cur_state = MLX5_WQ_STATE_RDY,
+		.new_state = MLX5_WQ_STATE_RDY,
+		.set_rate = true,
+	};
+	int ret;
+
+	if (txq->rate_mbps != 0) {
+		struct mlx5_pp_attr attr = {
+			.rate_kbps = txq->rate_mbps * 1000,
+			.rate_mode = MLX5_PP_RATE_MODE_DATA_RATE,
+		};
+
+		ret = mlx5_pp_alloc(cdev, &attr, &pp);
+		if (ret != 0)
+			return ret;
+		m.rate_index = pp->index;
+	}
+	if (old == NULL && pp == NULL)
+		return 0;
+	ret = mlx5_devx_cmd_modify_sq(txq->sq.obj, &m);
+	if (ret != 0) {
+		if (pp != NULL)
+			mlx5_pp_free(cdev, pp);
+		return ret;
+	}
+	txq->pp = pp;
+	if (old != NULL)
+		mlx5_pp_free(cdev, old);
+	return 0;
+}
