@@ -534,8 +534,9 @@ enum {
 	MLX5_NET_XS_OOB,
 	MLX5_NET_XS_PORT_N,
 };
+/* Rx queue errors are ethdev's own rx_q<n>_errors (q_errors). */
 static const char *const mlx5_net_xs_rx[] = {
-	"errors", "recoveries", "nombuf",
+	"recoveries", "nombuf",
 };
 static const char *const mlx5_net_xs_tx[] = {
 	"errors", "recoveries",
@@ -583,7 +584,6 @@ mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
 		uint64_t v[] = {
-			rxq != NULL ? rxq->st.errors : 0,
 			rxq != NULL ? rxq->st.recoveries : 0,
 			rxq != NULL ? rxq->st.nombuf : 0,
 		};

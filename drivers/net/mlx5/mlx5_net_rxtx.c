@@ -272,6 +272,7 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 	txq->st.recoveries++;
 	txq->ci = 0;
 	txq->last_comp = 0;
+
 	if (txq->pp != NULL) {
 		/* RST forgot the rate: set it again. */
 		struct mlx5_pp_entry *pp = txq->pp;

@@ -505,6 +505,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->wire[0];
 	case MLX5_SIM_CAP_WIRE2:
 		return caps->wire[1];
+	case MLX5_SIM_CAP_PACE_CLOCK:
+		return caps->pace_wall;
 	default:
 		return caps->crypto;
 	}
@@ -536,6 +538,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_PORTS, "ports" },
 		{ MLX5_SIM_CAP_WIRE1, "wire" },
 		{ MLX5_SIM_CAP_WIRE2, "wire2" },
+		{ MLX5_SIM_CAP_PACE_CLOCK, "pace_clock" },
 	};
 	unsigned int i;
 
@@ -877,6 +880,8 @@ RTE_FINI(mlx5_sim_registry_fini)
 {
 	unsigned int i;
 
+	/* The device's pacing thread touches vHCAs: it goes first. */
+	mlx5_sim_pace_stop();
 	mlx5_sim_registry_lock();
 	for (i = 0; i <= MLX5_SIM_MAX_CARD; i++) {
 		struct mlx5_sim_card *card = sim_registry.cards[i];

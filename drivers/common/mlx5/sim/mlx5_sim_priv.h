@@ -128,6 +128,12 @@ struct mlx5_sim_caps {
 	uint16_t pp_table_size;
 	uint32_t pp_min_rate;
 	uint32_t pp_max_rate;
+	/*
+	 * Pacing in wall-clock time: a paced SQ's WQE waits for its time
+	 * (a later doorbell sends it) and CQEs carry wall-clock times;
+	 * otherwise (default) time is the wire's virtual clock.
+	 */
+	bool pace_wall;
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];
@@ -783,6 +789,7 @@ enum {
 	MLX5_SIM_CAP_PORTS = RTE_BIT32(13),
 	MLX5_SIM_CAP_WIRE1 = RTE_BIT32(14),
 	MLX5_SIM_CAP_WIRE2 = RTE_BIT32(15),
+	MLX5_SIM_CAP_PACE_CLOCK = RTE_BIT32(16),
 };
 /* Effective cross-vHCA capability. */
 static inline bool
@@ -1097,6 +1104,8 @@ void mlx5_sim_q_counter_out_of_buffer(struct mlx5_sim_vhca *vhca,
 
 /* Ports and the Ethernet datapath (mlx5_sim_wire.c), vHCA lock held. */
 void mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq);
+/* Stop the pacing thread of pace_clock=wall (at exit). */
+void mlx5_sim_pace_stop(void);
 /* Ports of a new vHCA, as its caps say (before it is listed). */
 void mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca);
 /*

@@ -79,6 +79,13 @@
  *                                                   cabled; a port cabled
  *                                                   by default is re-cabled)
  *   wire2          as wire             loopback     port 2 (needs ports=2)
+ *   pace_clock     virtual|wall        virtual      time of the wire: virtual
+ *                                                   (frames leave at once,
+ *                                                   CQE times are the
+ *                                                   wire's) or wall (a paced
+ *                                                   SQ's WQE waits for its
+ *                                                   wall-clock time; a later
+ *                                                   doorbell sends it)
  *   fail_cmd       opcode 0..0xffff    none         fault injection: the
  *                  or name                          command to fail
  *                  (CREATE_MKEY, ...)
@@ -140,7 +147,7 @@ static const char *const sim_devarg_keys[] = {
 	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
 	"cross_rule", "alias_status",
-	"odp", "ports", "wire", "wire2",
+	"odp", "ports", "wire", "wire2", "pace_clock",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
 
@@ -326,6 +333,19 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "wire") == 0) {
 		ret = sim_parse_wire(key, value, &caps->wire[0]);
 		da->caps_given |= MLX5_SIM_CAP_WIRE1;
+	} else if (strcmp(key, "pace_clock") == 0) {
+		ret = 0;
+		if (value != NULL && strcmp(value, "virtual") == 0) {
+			caps->pace_wall = false;
+		} else if (value != NULL && strcmp(value, "wall") == 0) {
+			caps->pace_wall = true;
+		} else {
+			SIM_LOG(ERR, "devarg %s=%s: expected virtual or wall",
+				key, value != NULL ? value : "");
+			rte_errno = EINVAL;
+			ret = -EINVAL;
+		}
+		da->caps_given |= MLX5_SIM_CAP_PACE_CLOCK;
 	} else if (strcmp(key, "wire2") == 0) {
 		ret = sim_parse_wire(key, value, &caps->wire[1]);
 		da->caps_given |= MLX5_SIM_CAP_WIRE2;

@@ -42,7 +42,9 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
@@ -586,6 +588,153 @@ sim_sq_frame(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 	return 0;
 }
 
+/* Wall-clock time (ns) of the pace_clock=wall setting. */
+static uint64_t
+sim_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The device's own progress for pace_clock=wall: a paced SQ whose next
+ * WQE must wait is listed with the time it may leave, and a thread of the
+ * device (started at the first such wait, stopped at exit) sends it then,
+ * as hardware does without another doorbell. Entries name (vHCA, SQ
+ * number), looked up again under the card lock: a destroyed SQ is simply
+ * not found.
+ */
+#define SIM_PACE_MAX 1024
+/* How far a paced SQ may fall behind its schedule and catch up (1 ms). */
+#define SIM_PACE_SLACK_NS UINT64_C(1000000)
+
+struct sim_pace_ent {
+	struct mlx5_sim_vhca *vhca;
+	uint32_t sqn;
+	uint64_t due;
+};
+
+static struct {
+	pthread_mutex_t lock;      /* After a card lock, never before. */
+	pthread_cond_t cond;
+	pthread_t thread;
+	bool started, stop, full_logged;
+	unsigned int n;
+	struct sim_pace_ent ent[SIM_PACE_MAX];
+} sim_pace = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+
+static void *
+sim_pace_main(void *arg)
+{
+	struct sim_pace_ent due[SIM_PACE_MAX];
+
+	RTE_SET_USED(arg);
+	pthread_mutex_lock(&sim_pace.lock);
+	while (!sim_pace.stop) {
+		uint64_t now = sim_wall_ns(), first = UINT64_MAX;
+		unsigned int i, nd = 0;
+
+		for (i = 0; i < sim_pace.n;) {
+			if (sim_pace.ent[i].due <= now) {
+				due[nd++] = sim_pace.ent[i];
+				sim_pace.ent[i] = sim_pace.ent[--sim_pace.n];
+				continue;
+			}
+			first = RTE_MIN(first, sim_pace.ent[i].due);
+			i++;
+		}
+		if (nd == 0) {
+			struct timespec ts = {
+				.tv_sec = (time_t)(first / 1000000000u),
+				.tv_nsec = (long)(first % 1000000000u),
+			};
+
+			if (first == UINT64_MAX)
+				pthread_cond_wait(&sim_pace.cond, &sim_pace.lock);
+			else
+				pthread_cond_timedwait(&sim_pace.cond,
+						       &sim_pace.lock, &ts);
+			continue;
+		}
+		pthread_mutex_unlock(&sim_pace.lock);
+		for (i = 0; i < nd; i++) {
+			struct mlx5_sim_sq *sq;
+
+			mlx5_sim_vhca_lock(due[i].vhca);
+			sq = mlx5_sim_qnum_get(&due[i].vhca->qps, due[i].sqn,
+					       MLX5_SIM_Q_SQ);
+			if (sq != NULL)
+				mlx5_sim_engine_sq(due[i].vhca, sq);
+			mlx5_sim_vhca_unlock(due[i].vhca);
+		}
+		pthread_mutex_lock(&sim_pace.lock);
+	}
+	pthread_mutex_unlock(&sim_pace.lock);
+	return NULL;
+}
+
+/* List @sq to be sent at @due (card lock held). */
+static void
+sim_pace_arm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
+	     uint64_t due)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&sim_pace.lock);
+	if (sim_pace.stop)
+		goto out;
+	if (!sim_pace.started) {
+		if (pthread_create(&sim_pace.thread, NULL, sim_pace_main,
+				   NULL) != 0) {
+			SIM_LOG(ERR, "cannot start the pacing thread: paced"
+				" SQs progress at doorbells only");
+			sim_pace.stop = true;
+			goto out;
+		}
+		sim_pace.started = true;
+	}
+	for (i = 0; i < sim_pace.n; i++)
+		if (sim_pace.ent[i].vhca == vhca &&
+		    sim_pace.ent[i].sqn == sq->sqn)
+			break;
+	if (i == sim_pace.n) {
+		if (sim_pace.n == SIM_PACE_MAX) {
+			if (!sim_pace.full_logged)
+				SIM_LOG(WARNING, "more than %u paced SQs wait:"
+					" the others progress at doorbells",
+					SIM_PACE_MAX);
+			sim_pace.full_logged = true;
+			goto out;
+		}
+		sim_pace.n++;
+	}
+	sim_pace.ent[i] = (struct sim_pace_ent){
+		.vhca = vhca, .sqn = sq->sqn, .due = due,
+	};
+	pthread_cond_signal(&sim_pace.cond);
+out:
+	pthread_mutex_unlock(&sim_pace.lock);
+}
+
+void
+mlx5_sim_pace_stop(void)
+{
+	bool started;
+
+	pthread_mutex_lock(&sim_pace.lock);
+	sim_pace.stop = true;
+	started = sim_pace.started;
+	pthread_cond_signal(&sim_pace.cond);
+	pthread_mutex_unlock(&sim_pace.lock);
+	if (started)
+		pthread_join(sim_pace.thread, NULL);
+}
+
 /* The rate of pacing entry @index (kb/s), 0 for none. */
 static uint32_t
 sim_pp_rate(const struct mlx5_sim_vhca *vhca, uint16_t index)
@@ -626,15 +775,27 @@ sim_sq_send(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 	if (pi >= vhca->caps.nports)
 		pi = 0;
 	port = &vhca->port[pi];
-	/* Virtual departure: the wire's time, or later when paced. */
+	/*
+	 * Departure: the wire's virtual time, or later when paced. In wall
+	 * time, now; a paced SQ keeps its schedule, catching up at most
+	 * SIM_PACE_SLACK_NS it fell behind (the burst a limiter allows).
+	 */
 	bits = (uint64_t)len * 8;
-	t = port->vclock_ns;
 	rate = sim_pp_rate(vhca, sq->rate_index);
-	if (rate != 0) {
-		t = RTE_MAX(t, sq->vt_next_ns);
-		sq->vt_next_ns = t + (bits * 1000000 + rate - 1) / rate;
+	if (vhca->caps.pace_wall) {
+		uint64_t now = sim_wall_ns();
+
+		t = rate != 0 ? RTE_MAX(sq->vt_next_ns,
+					now - SIM_PACE_SLACK_NS) : now;
+	} else {
+		t = port->vclock_ns;
+		if (rate != 0)
+			t = RTE_MAX(t, sq->vt_next_ns);
 	}
-	port->vclock_ns = t + bits * 1000 / port->speed_mbps;
+	if (rate != 0)
+		sq->vt_next_ns = t + (bits * 1000000 + rate - 1) / rate;
+	port->vclock_ns = RTE_MAX(port->vclock_ns, t) +
+			  bits * 1000 / port->speed_mbps;
 	*ts = sim_ts(t, sq->wq.ts_format);
 	*bytes = len;
 	far = sim_port_far(vhca, pi, &fpi);
@@ -668,6 +829,12 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 		uint8_t synd = 0;
 		int ret;
 
+		/* Wall-clock pacing: a WQE waits for its time to come. */
+		if (vhca->caps.pace_wall && wq->state == MLX5_WQ_STATE_RDY &&
+		    sq->rate_index != 0 && sq->vt_next_ns > sim_wall_ns()) {
+			sim_pace_arm(vhca, sq, sq->vt_next_ns);
+			break;
+		}
 		ret = mlx5_sim_wqe_read(wq->ring.host, n, sq->sqn,
 					(uint16_t)wq->hw_counter, w);
 		if (ret != 0) {

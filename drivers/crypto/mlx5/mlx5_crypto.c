@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The mlx5 crypto PMD: the crypto class driver of the common device
+ * (class=crypto), a cryptodev named after the EAL device under the driver
+ * name crypto_mlx5. This file: probe and remove, devargs, the device
+ * operations and sessions (one DEK each). The queue pairs and the
+ * datapath are in mlx5_crypto_qp.c.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_cryptodev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_string_fns.h>
+
+#include <mlx5_common.h>
+#include <mlx5_common_umr.h>
+
+#include "mlx5_crypto.h"
+
+#define MLX5_CRYPTO_FEATURE_FLAGS \
+	(RTE_CRYPTODEV_FF_SYMMETRIC_CRYPTO | RTE_CRYPTODEV_FF_HW_ACCELERATED | \
+	 RTE_CRYPTODEV_FF_IN_PLACE_SGL | RTE_CRYPTODEV_FF_OOP_SGL_IN_SGL_OUT | \
+	 RTE_CRYPTODEV_FF_OOP_SGL_IN_LB_OUT | \
+	 RTE_CRYPTODEV_FF_OOP_LB_IN_SGL_OUT | \
+	 RTE_CRYPTODEV_FF_OOP_LB_IN_LB_OUT | \
+	 RTE_CRYPTODEV_FF_CIPHER_MULTIPLE_DATA_UNITS)
+
+int mlx5_crypto_logtype;
+uint8_t mlx5_crypto_driver_id;
+
+static TAILQ_HEAD(, mlx5_crypto_priv) mlx5_crypto_privs =
+	TAILQ_HEAD_INITIALIZER(mlx5_crypto_privs);
+static pthread_mutex_t mlx5_crypto_privs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * AES-XTS with two keys of 128 or 256 bits and a 16-byte tweak. Data units
+ * of 512 B, 4 KiB and 1 MiB, or 0: the whole operation one unit.
+ */
+static const struct rte_cryptodev_capabilities mlx5_crypto_caps[] = {
+	{
+		.op = RTE_CRYPTO_OP_TYPE_SYMMETRIC,
+		.sym = {
+			.xform_type = RTE_CRYPTO_SYM_XFORM_CIPHER,
+			.cipher = {
+				.algo = RTE_CRYPTO_CIPHER_AES_XTS,
+				.block_size = MLX5_CRYPTO_XTS_BLOCK,
+				.key_size = { .min = 32, .max = 64,
+					      .increment = 32 },
+				.iv_size = { .min = MLX5_CRYPTO_IV_LEN,
+					     .max = MLX5_CRYPTO_IV_LEN,
+					     .increment = 0 },
+				.dataunit_set =
+					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES |
+					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES |
+					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES,
+			},
+		},
+	},
+	RTE_CRYPTODEV_END_OF_CAPABILITIES_LIST()
+};
+
+static void
+mlx5_crypto_dev_infos_get(struct rte_cryptodev *dev,
+			  struct rte_cryptodev_info *info)
+{
+	struct mlx5_crypto_priv *priv = dev->data->dev_private;
+	uint8_t log_deks = priv->cdev->caps.crypto.log_max_num_deks;
+
+	if (info == NULL)
+		return;
+	info->driver_id = mlx5_crypto_driver_id;
+	info->feature_flags = dev->feature_flags;
+	info->capabilities = mlx5_crypto_caps;
+	info->max_nb_queue_pairs = priv->cfg.max_qps;
+	info->min_mbuf_headroom_req = 0;
+	info->min_mbuf_tailroom_req = 0;
+	/* A session is a DEK: the device's DEK limit, 0 when not told. */
+	info->sym.max_nb_sessions = log_deks > 0 && log_deks < 32 ?
+				    UINT32_C(1) << log_deks : 0;
+}
+
+static int
+mlx5_crypto_dev_configure(struct rte_cryptodev *dev,
+			  struct rte_cryptodev_config *config)
+{
+	if (config == NULL) {
+		DRV_LOG(ERR, "%s: configure without a configuration",
+			dev->data->name);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (config->ff_disable & RTE_CRYPTODEV_FF_SYMMETRIC_CRYPTO) {
+		DRV_LOG(ERR, "%s: symmetric crypto cannot be disabled: it is all the device does",
+			dev->data->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static int
+mlx5_crypto_dev_start(struct rte_cryptodev *dev)
+{
+	RTE_SET_USED(dev);
+	return 0;
+}
+
+static void
+mlx5_crypto_dev_stop(struct rte_cryptodev *dev)
+{
+	RTE_SET_USED(dev);
+}
+
+static int
+mlx5_crypto_dev_close(struct rte_cryptodev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_queue_pairs; i++)
+		if (dev->data->queue_pairs != NULL &&
+		    dev->data->queue_pairs[i] != NULL)
+			mlx5_crypto_qp_release(dev, i);
+	return 0;
+}
+
+static void
+mlx5_crypto_stats_get(struct rte_cryptodev *dev,
+		      struct rte_cryptodev_stats *stats)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_queue_pairs; i++) {
+		const struct mlx5_crypto_qp *qp = dev->data->queue_pairs[i];
+
+		if (qp == NULL)
+			continue;
+		stats->enqueued_count += qp->stats.enqueued_count;
+		stats->dequeued_count += qp->stats.dequeued_count;
+		stats->enqueue_err_count += qp->stats.enqueue_err_count;
+		stats->dequeue_err_count += qp->stats.dequeue_err_count;
+	}
+}
+
+static void
+mlx5_crypto_stats_reset(struct rte_cryptodev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_queue_pairs; i++) {
+		struct mlx5_crypto_qp *qp = dev->data->queue_pairs[i];
+
+		if (qp != NULL)
+			memset(&qp->stats, 0, sizeof(qp->stats));
+	}
+}
+
+static unsigned int
+mlx5_crypto_sym_session_get_size(struct rte_cryptodev *dev)
+{
+	RTE_SET_USED(dev);
+	return sizeof(struct mlx5_crypto_session);
+}
+
+/* The data-unit code of @dataunit_len; 0 when the device has none. */
+static uint8_t
+mlx5_crypto_block_size(uint32_t dataunit_len)
+{
+	switch (dataunit_len) {
+	case 0:
+		/* One unit as large as any operation this PMD takes. */
+		return MLX5_CRYPTO_BLOCK_SIZE_1MB;
+	case 512:
+		return MLX5_CRYPTO_BLOCK_SIZE_512B;
+	case 4096:
+		return MLX5_CRYPTO_BLOCK_SIZE_4096B;
+	case 1u << 20:
+		return MLX5_CRYPTO_BLOCK_SIZE_1MB;
+	default:
+		return 0;
+	}
+}
+
+static int
+mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
+				  struct rte_crypto_sym_xform *xform,
+				  struct rte_cryptodev_sym_session *session)
+{
+	struct mlx5_crypto_priv *priv = dev->data->dev_private;
+	struct mlx5_crypto_session *sess = CRYPTODEV_GET_SYM_SESS_PRIV(session);
+	const struct rte_crypto_cipher_xform *cipher;
+	struct mlx5_devx_dek_attr attr = {
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = priv->cdev->pdn,
+	};
+	const char *why = NULL;
+	int ret = -EINVAL;
+
+	memset(sess, 0, sizeof(*sess));
+	if (xform == NULL) {
+		why = "no transform";
+	} else if (xform->next != NULL) {
+		why = "chained transforms (only a single cipher transform)";
+		ret = -ENOTSUP;
+	} else if (xform->type != RTE_CRYPTO_SYM_XFORM_CIPHER ||
+		   xform->cipher.algo != RTE_CRYPTO_CIPHER_AES_XTS) {
+		why = "not an AES-XTS cipher transform";
+		ret = -ENOTSUP;
+	}
+	if (why != NULL)
+		goto refused;
+	cipher = &xform->cipher;
+	if (cipher->key.length != 32 && cipher->key.length != 64) {
+		why = "key length: AES-XTS takes 32 or 64 bytes (two keys)";
+	} else if (cipher->key.data == NULL) {
+		why = "no key";
+	} else if (cipher->iv.length != MLX5_CRYPTO_IV_LEN) {
+		why = "IV length: the tweak is 16 bytes";
+	} else if (mlx5_crypto_block_size(cipher->dataunit_len) == 0) {
+		why = "data-unit length: 0, 512, 4096 or 1048576 bytes";
+		ret = -ENOTSUP;
+	}
+	if (why != NULL)
+		goto refused;
+	attr.key_size = cipher->key.length == 64 ? MLX5_DEK_KEY_SIZE_256 :
+						   MLX5_DEK_KEY_SIZE_128;
+	attr.key = cipher->key.data;
+	attr.key_len = cipher->key.length;
+	sess->dek = mlx5_devx_cmd_create_dek(priv->cdev, &attr);
+	if (sess->dek == NULL) {
+		ret = -rte_errno;
+		DRV_LOG(ERR, "%s: session: DEK: %s", dev->data->name,
+			rte_strerror(rte_errno));
+		return ret;
+	}
+	sess->dek_id = sess->dek->id;
+	sess->dataunit_len = cipher->dataunit_len;
+	sess->block_size = mlx5_crypto_block_size(cipher->dataunit_len);
+	sess->iv_offset = cipher->iv.offset;
+	sess->encryption_order = cipher->op == RTE_CRYPTO_CIPHER_OP_ENCRYPT ?
+				 MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY :
+				 MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE;
+	rte_spinlock_lock(&priv->sess_lock);
+	LIST_INSERT_HEAD(&priv->sessions, sess, next);
+	rte_spinlock_unlock(&priv->sess_lock);
+	return 0;
+refused:
+	DRV_LOG(ERR, "%s: session refused: %s", dev->data->name, why);
+	rte_errno = -ret;
+	return ret;
+}
+
+/* Destroy a session's DEK (lock held, or the device going away). */
+static void
+mlx5_crypto_session_dek_destroy(struct mlx5_crypto_session *sess)
+{
+	if (sess->dek != NULL && mlx5_devx_cmd_destroy(sess->dek) != 0)
+		DRV_LOG(WARNING, "DEK 0x%x not destroyed: %s", sess->dek_id,
+			rte_strerror(rte_errno));
+	sess->dek = NULL;
+}
+
+static void
+mlx5_crypto_sym_session_clear(struct rte_cryptodev *dev,
+			      struct rte_cryptodev_sym_session *session)
+{
+	struct mlx5_crypto_priv *priv = dev->data->dev_private;
+	struct mlx5_crypto_session *sess = CRYPTODEV_GET_SYM_SESS_PRIV(session);
+
+	if (sess->dek == NULL)
+		return;
+	rte_spinlock_lock(&priv->sess_lock);
+	LIST_REMOVE(sess, next);
+	rte_spinlock_unlock(&priv->sess_lock);
+	mlx5_crypto_session_dek_destroy(sess);
+}
+
+static struct rte_cryptodev_ops mlx5_crypto_ops = {
+	.dev_configure = mlx5_crypto_dev_configure,
+	.dev_start = mlx5_crypto_dev_start,
+	.dev_stop = mlx5_crypto_dev_stop,
+	.dev_close = mlx5_crypto_dev_close,
+	.dev_infos_get = mlx5_crypto_dev_infos_get,
+	.stats_get = mlx5_crypto_stats_get,
+	.stats_reset = mlx5_crypto_stats_reset,
+	.queue_pair_setup = mlx5_crypto_qp_setup,
+	.queue_pair_release = mlx5_crypto_qp_release,
+	.sym_session_get_size = mlx5_crypto_sym_session_get_size,
+	.sym_session_configure = mlx5_crypto_sym_session_configure,
+	.sym_session_clear = mlx5_crypto_sym_session_clear,
+};
+
+/* Devargs of the crypto class. */
+static const char *const mlx5_crypto_keys[] = {
+	"max_qps", "max_segs", "qp_mkeys", NULL,
+};
+
+static int
+mlx5_crypto_kvarg(const char *key, const char *value, void *opaque)
+{
+	struct mlx5_crypto_config *cfg = opaque;
+	uint64_t v;
+	int ret;
+
+	if (strcmp(key, "max_qps") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 1,
+					    MLX5_CRYPTO_MAX_QPS_MAX, &v);
+		cfg->max_qps = (uint16_t)v;
+	} else if (strcmp(key, "max_segs") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 1,
+					    MLX5_UMR_CRYPTO_KLM_MAX, &v);
+		cfg->max_segs = (uint16_t)v;
+	} else if (strcmp(key, "qp_mkeys") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 1,
+					    MLX5_CRYPTO_QP_MKEYS_MAX, &v);
+		cfg->qp_mkeys = rte_align32pow2((uint32_t)v);
+	} else {
+		DRV_LOG(ERR, "devarg %s: not a crypto devarg", key);
+		rte_errno = EINVAL;
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* The devices' limits the devargs must fit: 0 or -EINVAL, logged. */
+static int
+mlx5_crypto_config_check(struct mlx5_common_device *cdev,
+			 const struct mlx5_crypto_config *cfg)
+{
+	uint32_t op_bbs = mlx5_crypto_op_bbs(cfg->max_segs);
+	uint32_t ring = rte_align32pow2(cfg->qp_mkeys * op_bbs);
+	uint32_t log_sq = RTE_MIN(cdev->caps.log_max_qp_sz, 15);
+
+	if (ring > (UINT32_C(1) << log_sq) ||
+	    rte_log2_u32(2 * cfg->qp_mkeys) > cdev->caps.log_max_cq_sz) {
+		DRV_LOG(ERR, "%s: qp_mkeys=%u with max_segs=%u needs %u WQE blocks and %u CQEs per queue pair; the device takes 2^%u and 2^%u",
+			cdev->dev->name, cfg->qp_mkeys, cfg->max_segs, ring,
+			2 * cfg->qp_mkeys, log_sq, cdev->caps.log_max_cq_sz);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What the device must have: 0 or -ENOTSUP naming what lacks. */
+static int
+mlx5_crypto_caps_check(struct mlx5_common_device *cdev)
+{
+	const struct mlx5_hca_crypto_attr *c = &cdev->caps.crypto;
+	const char *lack = NULL;
+
+	if (!c->sup)
+		lack = "crypto";
+	else if (!c->dek)
+		lack = "DEK objects";
+	else if (c->wrapped_crypto_operational)
+		lack = "plaintext keys (the device wants wrapped keys and a credential login, not supported)";
+	else if (!c->aes_xts_multi_block_le_tweak &&
+		 !c->aes_xts_multi_block_be_tweak)
+		lack = "AES-XTS over many blocks (aes_xts_multi_block_le_tweak or _be_tweak)";
+	else if (!cdev->caps.fl_rc_qp_when_roce_enabled &&
+		 !cdev->caps.fl_rc_qp_when_roce_disabled)
+		lack = "force-loopback RC QPs";
+	if (lack == NULL)
+		return 0;
+	DRV_LOG(ERR, "%s: the device lacks %s", cdev->dev->name, lack);
+	rte_errno = ENOTSUP;
+	return -ENOTSUP;
+}
+
+static int
+mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
+{
+	struct mlx5_crypto_config cfg = {
+		.max_qps = MLX5_CRYPTO_MAX_QPS_DEFAULT,
+		.max_segs = MLX5_CRYPTO_MAX_SEGS_DEFAULT,
+		.qp_mkeys = MLX5_CRYPTO_QP_MKEYS_DEFAULT,
+	};
+	struct rte_cryptodev_pmd_init_params params = {
+		.private_data_size = sizeof(struct mlx5_crypto_priv),
+		.socket_id = cdev->dev->numa_node,
+	};
+	struct rte_cryptodev *crypto_dev;
+	struct mlx5_crypto_priv *priv;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		DRV_LOG(ERR, "%s: secondary processes are not supported",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	ret = mlx5_kvargs_process(kv, mlx5_crypto_keys, mlx5_crypto_kvarg,
+				  &cfg);
+	if (ret != 0)
+		return ret;
+	ret = mlx5_crypto_caps_check(cdev);
+	if (ret == 0)
+		ret = mlx5_crypto_config_check(cdev, &cfg);
+	if (ret != 0)
+		return ret;
+	params.max_nb_queue_pairs = cfg.max_qps;
+	rte_strscpy(params.name, cdev->dev->name, sizeof(params.name));
+	crypto_dev = rte_cryptodev_pmd_create(params.name, cdev->dev, &params);
+	if (crypto_dev == NULL) {
+		DRV_LOG(ERR, "%s: cryptodev not created", cdev->dev->name);
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	crypto_dev->dev_ops = &mlx5_crypto_ops;
+	crypto_dev->enqueue_burst = mlx5_crypto_enqueue_burst;
+	crypto_dev->dequeue_burst = mlx5_crypto_dequeue_burst;
+	crypto_dev->feature_flags = MLX5_CRYPTO_FEATURE_FLAGS;
+	crypto_dev->driver_id = mlx5_crypto_driver_id;
+	priv = crypto_dev->data->dev_private;
+	priv->cdev = cdev;
+	priv->crypto_dev = crypto_dev;
+	priv->cfg = cfg;
+	/* The device names the byte order it increments the tweak in. */
+	priv->tweak_be = !cdev->caps.crypto.aes_xts_multi_block_le_tweak;
+	priv->op_bbs_max = mlx5_crypto_op_bbs(cfg.max_segs);
+	priv->max_len = UINT32_C(1) << RTE_MIN(cdev->caps.log_max_msg, 30);
+	rte_spinlock_init(&priv->sess_lock);
+	LIST_INIT(&priv->sessions);
+	ret = mlx5_uar_prepare(cdev, &priv->uar);
+	if (ret != 0) {
+		/* The cryptodev is freed with its private data. */
+		crypto_dev->dev_ops = NULL;
+		rte_cryptodev_pmd_destroy(crypto_dev);
+		return ret;
+	}
+	pthread_mutex_lock(&mlx5_crypto_privs_lock);
+	TAILQ_INSERT_TAIL(&mlx5_crypto_privs, priv, next);
+	pthread_mutex_unlock(&mlx5_crypto_privs_lock);
+	rte_cryptodev_pmd_probing_finish(crypto_dev);
+	DRV_LOG(INFO, "%s: cryptodev %u, %u queue pairs of %u operations in flight, %u segments",
+		cdev->dev->name, crypto_dev->data->dev_id, cfg.max_qps,
+		cfg.qp_mkeys, cfg.max_segs);
+	return 0;
+}
+
+static int
+mlx5_crypto_remove(struct mlx5_common_device *cdev)
+{
+	struct rte_cryptodev *dev;
+	struct mlx5_crypto_priv *priv;
+	struct mlx5_crypto_session *sess;
+	uint16_t i;
+
+	pthread_mutex_lock(&mlx5_crypto_privs_lock);
+	TAILQ_FOREACH(priv, &mlx5_crypto_privs, next)
+		if (priv->cdev == cdev)
+			break;
+	if (priv != NULL)
+		TAILQ_REMOVE(&mlx5_crypto_privs, priv, next);
+	pthread_mutex_unlock(&mlx5_crypto_privs_lock);
+	if (priv == NULL)
+		return 0;
+	dev = priv->crypto_dev;
+	if (dev->data->dev_started)
+		rte_cryptodev_stop(dev->data->dev_id);
+	for (i = 0; i < dev->data->nb_queue_pairs; i++)
+		if (dev->data->queue_pairs[i] != NULL)
+			mlx5_crypto_qp_release(dev, i);
+	/* Sessions the application did not clear lose their keys now. */
+	rte_spinlock_lock(&priv->sess_lock);
+	if (!LIST_EMPTY(&priv->sessions))
+		DRV_LOG(WARNING, "%s: sessions still live at removal: their DEKs are destroyed",
+			dev->data->name);
+	while ((sess = LIST_FIRST(&priv->sessions)) != NULL) {
+		LIST_REMOVE(sess, next);
+		mlx5_crypto_session_dek_destroy(sess);
+	}
+	rte_spinlock_unlock(&priv->sess_lock);
+	/* The close refuses while the session pool is not full: go anyway. */
+	dev->data->session_pool = NULL;
+	mlx5_uar_release(cdev, &priv->uar);
+	if (rte_cryptodev_pmd_destroy(dev) != 0)
+		DRV_LOG(WARNING, "%s: cryptodev not released", cdev->dev->name);
+	return 0;
+}
+
+static struct mlx5_class_driver mlx5_crypto_class_driver = {
+	.drv_class = MLX5_CLASS_CRYPTO,
+	.name = RTE_STR(MLX5_CRYPTO_DRIVER_NAME),
+	.probe = mlx5_crypto_probe,
+	.remove = mlx5_crypto_remove,
+};
+
+static struct cryptodev_driver mlx5_cryptodev_driver;
+
+static const struct rte_driver mlx5_crypto_rte_driver = {
+	.name = RTE_STR(MLX5_CRYPTO_DRIVER_NAME),
+	.alias = RTE_STR(MLX5_CRYPTO_DRIVER_NAME),
+};
+
+RTE_INIT(mlx5_crypto_init)
+{
+	mlx5_class_driver_register(&mlx5_crypto_class_driver);
+}
+
+RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5_cryptodev_driver, mlx5_crypto_rte_driver,
+			       mlx5_crypto_driver_id);
+RTE_LOG_REGISTER_DEFAULT(mlx5_crypto_logtype, NOTICE)

@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * Queue pairs of the mlx5 crypto PMD and their datapath.
+ *
+ * A queue pair has room for `entries` operations in flight (the qp_mkeys
+ * devarg, at most the descriptors asked for), one crypto mkey each. An
+ * operation posted to the device is two WQEs, written back to back in the
+ * send ring (wrapping like any WQE): a UMR on the slot's mkey (the
+ * destination as a KLM list, the session's DEK, the op's tweak and data
+ * unit), then a signalled RDMA WRITE of the source to (mkey, 0), fenced
+ * after the UMR. One doorbell per burst. Completions come in order, one
+ * per operation. An operation refused before the device sees it (bad
+ * arguments) takes its slot with no WQE and comes back, in order, with its
+ * status.
+ *
+ * An error completion fails the operation at the head of the queue (every
+ * earlier one completed before it); the QP is then taken through RST back
+ * to RTS (the device forgets the rest of the posted work), the stale
+ * completions the device wrote before the reset are dropped, and the
+ * operations posted after the failed one are posted again.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_crypto.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include <mlx5_common_dp.h>
+#include <mlx5_common_umr.h>
+#include <mlx5_malloc.h>
+
+#include "mlx5_crypto.h"
+
+#define WQEBB MLX5_SEND_WQE_BB
+
+/* 16-byte segments of the RDMA WRITE: control, remote address, data. */
+static inline uint32_t
+write_ds(uint32_t segs)
+{
+	return 2 + segs;
+}
+
+static inline uint16_t
+ds_bbs(uint32_t ds)
+{
+	return (uint16_t)((ds * 16 + WQEBB - 1) / WQEBB);
+}
+
+uint16_t
+mlx5_crypto_op_bbs(uint32_t segs)
+{
+	return ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(segs)) + ds_bbs(write_ds(segs));
+}
+
+/* Destroy what mlx5_crypto_qp_create() made; NULL is a no-op. */
+static void
+qp_destroy(struct mlx5_crypto_qp *qp)
+{
+	uint32_t i;
+
+	if (qp == NULL)
+		return;
+	if (qp->mkeys != NULL) {
+		for (i = 0; i < qp->entries; i++)
+			if (qp->mkeys[i] != NULL &&
+			    mlx5_devx_cmd_destroy(qp->mkeys[i]) != 0)
+				DRV_LOG(WARNING, "QP %u: crypto mkey 0x%x not destroyed",
+					qp->qp_id, qp->mkeys[i]->id);
+	}
+	if (mlx5_devx_qp_destroy(&qp->qp) != 0)
+		DRV_LOG(WARNING, "QP %u: the device kept the loopback QP",
+			qp->qp_id);
+	if (mlx5_devx_cq_destroy(&qp->cq) != 0)
+		DRV_LOG(WARNING, "QP %u: the device kept the CQ", qp->qp_id);
+	mlx5_mr_ctrl_free(&qp->mr_ctrl);
+	mlx5_free(qp);
+}
+
+/* The crypto mkeys of the pool: free, waiting for a UMR. */
+static int
+qp_mkeys_create(struct mlx5_crypto_qp *qp)
+{
+	/* Room for the longest list; a UMR fills it. */
+	static const struct mlx5_klm none[MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(
+		MLX5_UMR_CRYPTO_KLM_MAX)];
+	struct mlx5_crypto_priv *priv = qp->priv;
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.pd = priv->cdev->pdn,
+		.lr = true, .lw = true, .rw = true,
+		.umr_en = true,
+		.crypto_en = true,
+		.free = true,
+		.klm_array = none,
+		.klm_num = MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(priv->cfg.max_segs),
+	};
+	uint32_t i;
+
+	for (i = 0; i < qp->entries; i++) {
+		qp->mkeys[i] = mlx5_devx_cmd_mkey_create(priv->cdev, &attr);
+		if (qp->mkeys[i] == NULL) {
+			DRV_LOG(ERR, "QP %u: crypto mkey %u of %u: %s",
+				qp->qp_id, i, qp->entries,
+				rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	return 0;
+}
+
+/* A queue pair of @entries operations in flight; NULL with rte_errno set. */
+static struct mlx5_crypto_qp *
+qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id, uint32_t entries,
+	  int socket)
+{
+	struct mlx5_common_device *cdev = priv->cdev;
+	uint32_t segs = priv->cfg.max_segs;
+	uint32_t ring_bbs = rte_align32pow2(entries * priv->op_bbs_max);
+	struct mlx5_devx_qp_params params = {
+		.pd = cdev->pdn,
+		.log_sq_size = rte_log2_u32(ring_bbs),
+		.uar = &priv->uar,
+	};
+	struct mlx5_crypto_qp *qp;
+	size_t size;
+	int ret;
+
+	size = RTE_ALIGN_CEIL(sizeof(*qp), RTE_CACHE_LINE_SIZE) +
+	       entries * (sizeof(qp->mkeys[0]) + sizeof(qp->slots[0])) +
+	       2 * segs * sizeof(struct mlx5_klm) +
+	       (size_t)priv->op_bbs_max * WQEBB;
+	qp = mlx5_malloc(cdev, MLX5_MEM_ZERO, size, RTE_CACHE_LINE_SIZE,
+			 socket);
+	if (qp == NULL) {
+		DRV_LOG(ERR, "QP %u: no memory for %u entries", qp_id, entries);
+		return NULL;
+	}
+	qp->priv = priv;
+	qp->qp_id = qp_id;
+	qp->socket = socket;
+	qp->entries = entries;
+	qp->mkeys = RTE_PTR_ADD(qp, RTE_ALIGN_CEIL(sizeof(*qp),
+						   RTE_CACHE_LINE_SIZE));
+	qp->slots = (void *)(qp->mkeys + entries);
+	qp->klm_src = (void *)(qp->slots + entries);
+	qp->klm_dst = qp->klm_src + segs;
+	qp->stage = (void *)(qp->klm_dst + segs);
+	/* One CQE per operation, but a flush may complete every WQE. */
+	ret = mlx5_devx_cq_create(cdev, &qp->cq, rte_log2_u32(2 * entries),
+				  &priv->uar, socket);
+	if (ret != 0) {
+		DRV_LOG(ERR, "QP %u: CQ of %u CQEs: %s", qp_id, 2 * entries,
+			rte_strerror(-ret));
+		goto error;
+	}
+	params.cqn = qp->cq.obj->id;
+	ret = mlx5_devx_qp_create(cdev, &qp->qp, &params, socket);
+	if (ret == 0)
+		ret = mlx5_devx_qp_to_rts(&qp->qp, qp->qp.obj->id);
+	if (ret != 0) {
+		DRV_LOG(ERR, "QP %u: loopback QP of %u WQE blocks: %s", qp_id,
+			ring_bbs, rte_strerror(-ret));
+		goto error;
+	}
+	ret = mlx5_mr_ctrl_init(&qp->mr_ctrl, cdev, socket);
+	if (ret != 0)
+		goto error;
+	ret = qp_mkeys_create(qp);
+	if (ret != 0)
+		goto error;
+	return qp;
+error:
+	qp_destroy(qp);
+	rte_errno = -ret;
+	return NULL;
+}
+
+int
+mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
+{
+	struct mlx5_crypto_qp *qp = dev->data->queue_pairs[qp_id];
+
+	qp_destroy(qp);
+	dev->data->queue_pairs[qp_id] = NULL;
+	return 0;
+}
+
+int
+mlx5_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
+		     const struct rte_cryptodev_qp_conf *conf, int socket)
+{
+	struct mlx5_crypto_priv *priv = dev->data->dev_private;
+	struct mlx5_crypto_qp *qp = dev->data->queue_pairs[qp_id];
+	uint32_t entries;
+
+	if (conf == NULL || conf->nb_descriptors == 0) {
+		DRV_LOG(ERR, "QP %u: no descriptors asked for", qp_id);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	entries = RTE_MIN(rte_align32pow2(conf->nb_descriptors),
+			  priv->cfg.qp_mkeys);
+	/* The stock tests set every QP up again before each case: reuse. */
+	if (qp != NULL && qp->entries == entries && qp->socket == socket &&
+	    qp->pi == qp->ci) {
+		DRV_LOG(DEBUG, "QP %u: reused (%u in flight)", qp_id, entries);
+		return 0;
+	}
+	if (qp != NULL)
+		mlx5_crypto_qp_release(dev, qp_id);
+	qp = qp_create(priv, qp_id, entries, socket);
+	if (qp == NULL)
+		return -rte_errno;
+	dev->data->queue_pairs[qp_id] = qp;
+	DRV_LOG(DEBUG, "QP %u: %u operations in flight (%u descriptors asked)",
+		qp_id, entries, conf->nb_descriptors);
+	return 0;
+}
+
+/*
+ * The KLM list of @len bytes at offset @off of the mbuf chain @m into @klm
+ * (at most @max entries, empty segments skipped): the number of entries,
+ * or 0 with @status set.
+ */
+static uint32_t
+op_klms(struct mlx5_crypto_qp *qp, struct rte_mbuf *m, uint32_t off,
+	uint32_t len, struct mlx5_klm *klm, uint32_t max, uint8_t *status)
+{
+	uint32_t n = 0;
+
+	while (m != NULL && off >= m->data_len) {
+		off -= m->data_len;
+		m = m->next;
+	}
+	while (len > 0) {
+		uint32_t chunk;
+
+		if (unlikely(m == NULL)) {
+			*status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+			return 0;
+		}
+		chunk = RTE_MIN((uint32_t)m->data_len - off, len);
+		if (chunk > 0) {
+			if (unlikely(n == max)) {
+				*status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+				return 0;
+			}
+			klm[n].mkey = mlx5_mr_mb2lkey(&qp->mr_ctrl, m);
+			if (unlikely(klm[n].mkey == MLX5_MR_LKEY_INVALID)) {
+				*status = RTE_CRYPTO_OP_STATUS_ERROR;
+				return 0;
+			}
+			klm[n].byte_count = chunk;
+			klm[n].address = rte_pktmbuf_mtod_offset(m, uintptr_t,
+								 off);
+			n++;
+			len -= chunk;
+		}
+		off = 0;
+		m = m->next;
+	}
+	return n;
+}
+
+/* Why an operation cannot go to the device, for the log. */
+static const char *
+op_check(const struct mlx5_crypto_priv *priv, const struct rte_crypto_op *op,
+	 const struct mlx5_crypto_session *sess, uint8_t *status)
+{
+	uint32_t len = op->sym->cipher.data.length;
+
+	*status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+	if (unlikely(len == 0 || len % MLX5_CRYPTO_XTS_BLOCK != 0))
+		return "cipher length not a positive multiple of 16";
+	if (unlikely(len > priv->max_len))
+		return "cipher length above the device's largest message";
+	if (unlikely(sess->dataunit_len == 0 &&
+		     len > MLX5_CRYPTO_WHOLE_OP_MAX))
+		return "dataunit_len 0 (one data unit) on more than 1 MiB";
+	if (unlikely(op->sym->m_src == NULL))
+		return "no source mbuf";
+	return NULL;
+}
+
+/* Where the operation's WQEs go: the ring, or the stage at the ring end. */
+static inline uint8_t *
+op_wqe_area(struct mlx5_crypto_qp *qp, uint16_t bbs)
+{
+	uint32_t size = 1u << qp->qp.log_sq_size;
+	uint32_t first = qp->qp.sq_pi & (size - 1);
+
+	return likely(first + bbs <= size) ?
+	       qp->qp.sq + (size_t)first * WQEBB : qp->stage;
+}
+
+/* Copy staged WQE blocks into the ring, wrapping. */
+static void
+op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
+{
+	uint32_t size = 1u << qp->qp.log_sq_size;
+	uint16_t b;
+
+	for (b = 0; b < bbs; b++)
+		memcpy(qp->qp.sq + (size_t)((qp->qp.sq_pi + b) & (size - 1)) *
+		       WQEBB, qp->stage + (size_t)b * WQEBB, WQEBB);
+}
+
+/*
+ * Write the UMR and RDMA WRITE of @op on slot @idx's mkey: the WQE blocks
+ * used, or 0 with op->status set (nothing written). @last gets the WRITE's
+ * control segment in the ring, for the doorbell.
+ */
+static uint16_t
+op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
+	void **last)
+{
+	struct mlx5_crypto_priv *priv = qp->priv;
+	struct rte_crypto_sym_op *sym = op->sym;
+	struct mlx5_crypto_session *sess;
+	struct mlx5_umr_crypto_wqe_attr a;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_raddr_seg *raddr;
+	struct mlx5_wqe_data_seg *dseg;
+	uint32_t nsrc, ndst, i, size;
+	uint16_t umr_bbs, bbs;
+	const uint8_t *iv;
+	const char *why;
+	uint8_t status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+	uint8_t *wqe;
+	bool in_place;
+
+	if (unlikely(op->type != RTE_CRYPTO_OP_TYPE_SYMMETRIC)) {
+		why = "not a symmetric operation";
+		goto refused;
+	}
+	if (unlikely(op->sess_type != RTE_CRYPTO_OP_WITH_SESSION ||
+		     sym->session == NULL)) {
+		status = RTE_CRYPTO_OP_STATUS_INVALID_SESSION;
+		why = "no session";
+		goto refused;
+	}
+	sess = CRYPTODEV_GET_SYM_SESS_PRIV(sym->session);
+	if (unlikely(sess->dek == NULL)) {
+		status = RTE_CRYPTO_OP_STATUS_INVALID_SESSION;
+		why = "session not configured on this device";
+		goto refused;
+	}
+	why = op_check(priv, op, sess, &status);
+	if (unlikely(why != NULL))
+		goto refused;
+	in_place = sym->m_dst == NULL || sym->m_dst == sym->m_src;
+	ndst = op_klms(qp, in_place ? sym->m_src : sym->m_dst,
+		       sym->cipher.data.offset, sym->cipher.data.length,
+		       qp->klm_dst, priv->cfg.max_segs, &status);
+	if (unlikely(ndst == 0)) {
+		why = "destination mbuf chain: too short, more segments than max_segs, or memory without a key";
+		goto refused;
+	}
+	if (in_place) {
+		nsrc = ndst;
+		memcpy(qp->klm_src, qp->klm_dst, ndst * sizeof(qp->klm_dst[0]));
+	} else {
+		nsrc = op_klms(qp, sym->m_src, sym->cipher.data.offset,
+			       sym->cipher.data.length, qp->klm_src,
+			       priv->cfg.max_segs, &status);
+		if (unlikely(nsrc == 0)) {
+			why = "source mbuf chain: too short, more segments than max_segs, or memory without a key";
+			goto refused;
+		}
+	}
+	umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
+	bbs = umr_bbs + ds_bbs(write_ds(nsrc));
+	wqe = op_wqe_area(qp, bbs);
+	memset(&a, 0, sizeof(a));
+	a.qpn = qp->qp.obj->id;
+	a.wqe_index = qp->qp.sq_pi;
+	a.mkey = qp->mkeys[idx]->id;
+	a.len = sym->cipher.data.length;
+	a.klm = qp->klm_dst;
+	a.klm_num = ndst;
+	a.dek_id = sess->dek_id;
+	iv = rte_crypto_op_ctod_offset(op, const uint8_t *, sess->iv_offset);
+	if (likely(!priv->tweak_be)) {
+		memcpy(a.tweak, iv, MLX5_CRYPTO_IV_LEN);
+	} else {
+		for (i = 0; i < MLX5_CRYPTO_IV_LEN; i++)
+			a.tweak[i] = iv[MLX5_CRYPTO_IV_LEN - 1 - i];
+	}
+	a.block_size = sess->block_size;
+	a.encryption_order = sess->encryption_order;
+	if (unlikely(mlx5_umr_crypto_wqe_build(wqe, &a) < 0)) {
+		status = RTE_CRYPTO_OP_STATUS_ERROR;
+		why = "UMR WQE refused by the builder";
+		goto refused;
+	}
+	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
+	ctrl = (void *)(wqe + (size_t)umr_bbs * WQEBB);
+	size = write_ds(nsrc);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+		(uint32_t)(uint16_t)(qp->qp.sq_pi + umr_bbs) << 8 |
+		MLX5_OPCODE_RDMA_WRITE);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qp->qp.obj->id << 8 | size);
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE |
+			 MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	ctrl->imm = 0;
+	raddr = (void *)(ctrl + 1);
+	raddr->raddr = 0;
+	raddr->rkey = rte_cpu_to_be_32(a.mkey);
+	raddr->reserved = 0;
+	dseg = (void *)(raddr + 1);
+	for (i = 0; i < nsrc; i++) {
+		dseg[i].byte_count = rte_cpu_to_be_32(qp->klm_src[i].byte_count);
+		dseg[i].lkey = rte_cpu_to_be_32(qp->klm_src[i].mkey);
+		dseg[i].addr = rte_cpu_to_be_64(qp->klm_src[i].address);
+	}
+	if (unlikely(wqe == qp->stage))
+		op_wqe_unstage(qp, bbs);
+	*last = qp->qp.sq + (size_t)((uint16_t)(qp->qp.sq_pi + umr_bbs) &
+				     ((1u << qp->qp.log_sq_size) - 1)) * WQEBB;
+	qp->qp.sq_pi += bbs;
+	return bbs;
+refused:
+	op->status = status;
+	DRV_LOG(DEBUG, "QP %u: operation refused: %s", qp->qp_id, why);
+	return 0;
+}
+
+static inline void
+qp_ring(struct mlx5_crypto_qp *qp, void *last)
+{
+	mlx5_doorbell_ring(&qp->priv->uar, &qp->qp.db_rec[MLX5_SND_DBR],
+			   qp->qp.sq_pi, last);
+}
+
+uint16_t
+mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
+			  uint16_t nb_ops)
+{
+	struct mlx5_crypto_qp *qp = queue_pair;
+	uint32_t room = qp->entries - (qp->pi - qp->ci);
+	uint16_t n = RTE_MIN(nb_ops, room);
+	void *last = NULL;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t idx = qp->pi & (qp->entries - 1);
+		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
+
+		ops[i]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+		slot->op = ops[i];
+		slot->bbs = op_post(qp, ops[i], idx, &last);
+		qp->pi++;
+	}
+	if (likely(last != NULL))
+		qp_ring(qp, last);
+	qp->stats.enqueued_count += n;
+	return n;
+}
+
+/*
+ * After an error completion of the operation at the head (qp->ci): reset
+ * the QP, drop the completions written before the reset, and post again
+ * the operations after the head. 0, or a negative errno when the QP could
+ * not be recovered (the queue pair is then failed for good).
+ */
+static int
+qp_recover(struct mlx5_crypto_qp *qp)
+{
+	struct mlx5_devx_cq *cq = &qp->cq;
+	void *last = NULL;
+	uint32_t k;
+	int ret;
+
+	ret = mlx5_devx_qp_recover(&qp->qp);
+	if (ret != 0) {
+		DRV_LOG(ERR, "QP %u: recovery after an error completion failed: %s",
+			qp->qp_id, rte_strerror(-ret));
+		return ret;
+	}
+	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
+			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
+		cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	/* to_rts restarted the send counter. */
+	qp->sq_ci = qp->qp.sq_pi;
+	for (k = qp->ci + 1; k != qp->pi; k++) {
+		uint32_t idx = k & (qp->entries - 1);
+		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
+
+		if (slot->bbs != 0)
+			slot->bbs = op_post(qp, slot->op, idx, &last);
+	}
+	if (last != NULL)
+		qp_ring(qp, last);
+	return 0;
+}
+
+static __rte_noinline void
+op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
+	 volatile struct mlx5_cqe64 *cqe)
+{
+	const volatile struct mlx5_err_cqe *err = (const volatile void *)cqe;
+
+	slot->op->status = RTE_CRYPTO_OP_STATUS_ERROR;
+	qp->stats.dequeue_err_count++;
+	DRV_LOG(DEBUG, "QP %u: error completion, syndrome 0x%x, WQE %u",
+		qp->qp_id, err->syndrome, rte_be_to_cpu_16(err->wqe_counter));
+	qp->sq_ci += slot->bbs;
+	slot->bbs = 0;
+	if (qp_recover(qp) != 0) {
+		uint32_t k;
+
+		/* Nothing more will complete: fail the rest at once. */
+		for (k = qp->ci + 1; k != qp->pi; k++) {
+			struct mlx5_crypto_op_slot *s =
+				&qp->slots[k & (qp->entries - 1)];
+
+			if (s->bbs != 0) {
+				s->op->status = RTE_CRYPTO_OP_STATUS_ERROR;
+				s->bbs = 0;
+			}
+		}
+	}
+}
+
+uint16_t
+mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
+			  uint16_t nb_ops)
+{
+	struct mlx5_crypto_qp *qp = queue_pair;
+	struct mlx5_devx_cq *cq = &qp->cq;
+	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t cq_ci = cq->ci;
+	uint16_t n = 0;
+
+	while (n < nb_ops && qp->ci != qp->pi) {
+		struct mlx5_crypto_op_slot *slot =
+			&qp->slots[qp->ci & (qp->entries - 1)];
+
+		if (slot->bbs != 0) {
+			volatile struct mlx5_cqe64 *cqe = &cq->cqes[cq_ci &
+								    cq_mask];
+			enum mlx5_cqe_status st = mlx5_cqe_status(cqe,
+						  cq->log_size, cq_ci);
+
+			if (st == MLX5_CQE_STATUS_HW_OWN)
+				break;
+			cq_ci++;
+			if (likely(st == MLX5_CQE_STATUS_SW_OWN)) {
+				slot->op->status = RTE_CRYPTO_OP_STATUS_SUCCESS;
+				qp->sq_ci += slot->bbs;
+			} else {
+				cq->ci = cq_ci;
+				op_error(qp, slot, cqe);
+				cq_ci = cq->ci;
+			}
+		} else {
+			/* Refused at enqueue: its status is set. */
+			qp->stats.dequeue_err_count++;
+		}
+		ops[n++] = slot->op;
+		qp->ci++;
+	}
+	if (cq_ci != cq->ci) {
+		cq->ci = cq_ci;
+		mlx5_cq_db_update(cq->db_rec, cq_ci);
+	}
+	qp->stats.dequeued_count += n;
+	return n;
+}
