@@ -80,6 +80,8 @@ struct mlx5_net_rxq {
 	bool csum;
 	bool rss_hash;
 	bool scatter;
+	int ts_offset;             /* Timestamp dynamic field, or -1. */
+	uint64_t ts_flag;
 	struct mlx5_mr_ctrl mr;
 	struct mlx5_net_qstats st;
 };
@@ -120,6 +122,8 @@ struct mlx5_net_priv {
 	bool started;
 	/* Devargs. */
 	uint16_t txq_inline_min;
+	int ts_offset;             /* Rx timestamp dynamic field, or -1. */
+	uint64_t ts_flag;
 	uint64_t imissed;          /* out_of_buffer summed since the reset. */
 };
 

@@ -97,7 +97,8 @@ mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->max_tx_queues = MLX5_NET_MAX_QUEUES;
 	info->max_mac_addrs = 1;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
-				RTE_ETH_RX_OFFLOAD_RSS_HASH;
+				RTE_ETH_RX_OFFLOAD_RSS_HASH |
+				RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (eth->csum_cap) {
 		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_CHECKSUM;
@@ -850,6 +851,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	priv->cdev = cdev;
 	priv->eth = eth;
 	priv->phys_port = 1;
+	priv->ts_offset = -1;
 	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
 	if (ret != 0)
 		goto error;

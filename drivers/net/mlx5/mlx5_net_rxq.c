@@ -152,6 +152,20 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	rxq->scatter = sges > 1;
 	rxq->csum = offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM;
 	rxq->rss_hash = offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	rxq->ts_offset = -1;
+	if (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP) {
+		if (priv->ts_offset < 0 &&
+		    rte_mbuf_dyn_rx_timestamp_register(&priv->ts_offset,
+						       &priv->ts_flag) != 0) {
+			NET_LOG(ERR, "port %u Rx queue %u: no timestamp"
+				" field: %s", dev->data->port_id, idx,
+				rte_strerror(rte_errno));
+			rte_free(rxq);
+			return -rte_errno;
+		}
+		rxq->ts_offset = priv->ts_offset;
+		rxq->ts_flag = priv->ts_flag;
+	}
 	ret = mlx5_mr_ctrl_init(&rxq->mr, cdev, (int)socket);
 	if (ret != 0)
 		goto error;

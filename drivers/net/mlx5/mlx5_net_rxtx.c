@@ -22,6 +22,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
 
 #include <mlx5_common_dp.h>
@@ -80,6 +81,11 @@ mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
 	if (rxq->rss_hash && cqe->rss_hash_type != 0) {
 		m->hash.rss = rte_be_to_cpu_32(cqe->rss_hash_result);
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
+	}
+	if (rxq->ts_offset >= 0) {
+		*RTE_MBUF_DYNFIELD(m, rxq->ts_offset, rte_mbuf_timestamp_t *) =
+			rte_be_to_cpu_64(cqe->timestamp);
+		flags |= rxq->ts_flag;
 	}
 	m->ol_flags = flags;
 }

@@ -237,19 +237,56 @@ sim_dma_copy(void *arg)
 	}
 }
 
+/* The cipher run straight between the caller's buffer and memory. */
+struct sim_dma_cipher {
+	struct mlx5_sim_vhca *vhca;
+	const struct mlx5_sim_mkey *mkey;
+	uint64_t addr;
+	const uint8_t *in;
+	uint8_t *out;
+	size_t len;
+	bool to_memory;
+	int ret;
+};
+
+static void
+sim_dma_cipher_fn(void *arg)
+{
+	struct sim_dma_cipher *x = arg;
+
+	x->ret = mlx5_sim_crypto_apply(x->vhca, x->mkey, x->addr, x->in,
+				       x->out, x->len, x->to_memory);
+}
+
 /*
  * The copy of @c through crypto mkey @mkey: the bytes pass the device's
- * AES-XTS block (mlx5_sim_umr.c) on their way, through a buffer of the
- * device's, so that a refusal leaves both sides untouched.
+ * AES-XTS block (mlx5_sim_umr.c) on their way. Over one memory segment
+ * the cipher reads or writes memory itself (under the fault guard): the
+ * cipher refuses a key before its first byte, and a transfer it took
+ * whole units of (mlx5_sim_crypto_check()) it does not fail half way.
+ * Over several, through a buffer of the device's, so that a refusal
+ * leaves both sides untouched.
  */
 static int
 sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	       uint64_t addr, const struct sim_dma_copy *c, size_t len)
 {
 	struct sim_dma_copy dev = *c;
-	uint8_t *cipher = malloc(len);
+	uint8_t *cipher;
 	int ret;
 
+	if (c->list->num == 1) {
+		struct sim_dma_cipher x = {
+			.vhca = vhca, .mkey = mkey, .addr = addr,
+			.in = c->to_memory ? c->buf : c->list->segs[0].host,
+			.out = c->to_memory ? c->list->segs[0].host : c->buf,
+			.len = len, .to_memory = c->to_memory,
+		};
+
+		ret = mlx5_sim_guarded(sim_dma_cipher_fn, &x);
+		return ret != 0 ? ret : x.ret;
+	}
+	cipher = malloc(len);
 	if (cipher == NULL)
 		return -ENOMEM;
 	dev.buf = cipher;

@@ -35,9 +35,11 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <rte_byteorder.h>
@@ -165,17 +167,21 @@ static int
 sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 		 const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
 {
-	struct mlx5_sim_klm_entry *entries = calloc(n, sizeof(*entries));
+	struct mlx5_sim_klm_entry *entries = mkey->u.klm.entries;
 	uint32_t i;
 
-	if (entries == NULL)
-		return -ENOMEM;
+	/* A list of the same length (a crypto PMD's usual UMR): in place. */
+	if (entries == NULL || mkey->u.klm.num != n) {
+		entries = calloc(n, sizeof(*entries));
+		if (entries == NULL)
+			return -ENOMEM;
+		free(mkey->u.klm.entries);
+	}
 	for (i = 0; i < n; i++) {
 		entries[i].byte_count = rte_be_to_cpu_32(klm[i].byte_count);
 		entries[i].mkey = rte_be_to_cpu_32(klm[i].mkey);
 		entries[i].address = rte_be_to_cpu_64(klm[i].address);
 	}
-	free(mkey->u.klm.entries);
 	mkey->u.klm.entries = entries;
 	mkey->u.klm.num = n;
 	return 0;
@@ -320,6 +326,107 @@ sim_tweak_add(uint8_t *t, uint64_t n)
 	}
 }
 
+/*
+ * The cipher: a context per thread and key pair, so that the key schedule
+ * is made once per key, not once per transfer (the model's speed only: a
+ * context is found by the key bytes themselves, so a DEK destroyed and
+ * another made in its place never meets the old key). Up to
+ * SIM_XTS_CTX_N keys per thread, replaced in turn; a replaced key is
+ * wiped. Contexts go with their thread, the last one's at exit.
+ */
+#define SIM_XTS_CTX_N 8
+
+struct sim_xts_ctx {
+	EVP_CIPHER_CTX *ctx;
+	uint8_t key[64];
+	uint8_t key_len;           /* 0: no key in the context. */
+	int enc;
+};
+
+struct sim_xts_cache {
+	struct sim_xts_ctx e[SIM_XTS_CTX_N];
+	unsigned int next;
+};
+
+static pthread_key_t sim_xts_key;
+static pthread_once_t sim_xts_once = PTHREAD_ONCE_INIT;
+static bool sim_xts_key_ok;
+
+static void
+sim_xts_cache_free(void *arg)
+{
+	struct sim_xts_cache *c = arg;
+	unsigned int i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < SIM_XTS_CTX_N; i++)
+		EVP_CIPHER_CTX_free(c->e[i].ctx);
+	OPENSSL_cleanse(c, sizeof(*c));
+	free(c);
+}
+
+static void
+sim_xts_key_make(void)
+{
+	sim_xts_key_ok = pthread_key_create(&sim_xts_key,
+					    sim_xts_cache_free) == 0;
+}
+
+/* At exit: the exiting thread's contexts (thread-specific data is not). */
+static void __attribute__((destructor))
+sim_xts_fini(void)
+{
+	if (!sim_xts_key_ok)
+		return;
+	sim_xts_cache_free(pthread_getspecific(sim_xts_key));
+	pthread_setspecific(sim_xts_key, NULL);
+}
+
+/*
+ * A context holding the XTS key pair @key (@len bytes: 32 or 64) for
+ * encryption (@enc 1) or decryption; NULL if the cipher refuses the key
+ * or no memory.
+ */
+static EVP_CIPHER_CTX *
+sim_xts_ctx_get(const uint8_t *key, size_t len, int enc)
+{
+	struct sim_xts_cache *c;
+	struct sim_xts_ctx *e;
+	unsigned int i;
+
+	pthread_once(&sim_xts_once, sim_xts_key_make);
+	if (!sim_xts_key_ok)
+		return NULL;
+	c = pthread_getspecific(sim_xts_key);
+	if (c == NULL) {
+		c = calloc(1, sizeof(*c));
+		if (c == NULL || pthread_setspecific(sim_xts_key, c) != 0) {
+			free(c);
+			return NULL;
+		}
+	}
+	for (i = 0; i < SIM_XTS_CTX_N; i++) {
+		e = &c->e[i];
+		if (e->key_len == len && e->enc == enc &&
+		    memcmp(e->key, key, len) == 0)
+			return e->ctx;
+	}
+	e = &c->e[c->next++ % SIM_XTS_CTX_N];
+	OPENSSL_cleanse(e->key, sizeof(e->key));
+	e->key_len = 0;
+	if (e->ctx == NULL)
+		e->ctx = EVP_CIPHER_CTX_new();
+	if (e->ctx == NULL ||
+	    !EVP_CipherInit_ex(e->ctx, len == 64 ? EVP_aes_256_xts() :
+			       EVP_aes_128_xts(), NULL, key, NULL, enc))
+		return NULL;
+	memcpy(e->key, key, len);
+	e->key_len = (uint8_t)len;
+	e->enc = enc;
+	return e->ctx;
+}
+
 int
 mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
@@ -334,33 +441,27 @@ mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
 	EVP_CIPHER_CTX *ctx;
 	size_t off;
-	int ret = 0;
 
 	if (dek == NULL)
 		return -EACCES;
-	ctx = EVP_CIPHER_CTX_new();
-	if (ctx == NULL)
-		return -ENOMEM;
+	ctx = sim_xts_ctx_get(dek->key, sim_dek_key_len(dek), enc);
+	if (ctx == NULL) {
+		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
+			vhca->ibdev.name, dek->id);
+		return -EACCES;
+	}
 	memcpy(tweak, mkey->crypto.tweak, sizeof(tweak));
 	sim_tweak_add(tweak, (addr - mkey->start) / dus);
-	/* The key once; then each data unit with its own tweak. */
-	if (!EVP_CipherInit_ex(ctx, dek->key_size == MLX5_DEK_KEY_SIZE_256 ?
-			       EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
-			       dek->key, NULL, enc))
-		ret = -EACCES;
-	for (off = 0; ret == 0 && off < len; off += dus) {
+	/* Each data unit with its own tweak. */
+	for (off = 0; off < len; off += dus) {
 		int n = (int)RTE_MIN((size_t)dus, len - off);
 		int outl = 0;
 
 		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
 		    !EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) ||
 		    outl != n)
-			ret = -EACCES;
+			return -EACCES;
 		sim_tweak_add(tweak, 1);
 	}
-	EVP_CIPHER_CTX_free(ctx);
-	if (ret != 0)
-		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
-			vhca->ibdev.name, dek->id);
-	return ret;
+	return 0;
 }

@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The crypto PMD (crypto_mlx5) through the cryptodev API, on the software
+ * device probed with class=crypto: IEEE 1619 XTS-AES vectors in place and
+ * out of place, single and multi-segment, each data-unit size and the
+ * whole operation as one unit; bad inputs fail their operation with the
+ * right status; an error completion fails only its operation and the
+ * queue pair goes on; queue pairs are reused when set up again unchanged;
+ * the devargs; and every case ends with the device removed and nothing
+ * left on it nor reclaimed at its close (the live-object counts).
+ */
+
+#include <stdlib.h>
+
+#include <openssl/evp.h>
+
+#include <rte_crypto.h>
+#include <rte_cryptodev.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "mlx5_crypto.h"
+
+#include "mlx5_test.h"
+#include "mlx5_test_sim.h"
+#include "mlx5_test_xts.h"
+
+#define CP_CARD 81
+#define CP_DEV "mlx5_sim0"
+#define CP_IV_OFFSET (sizeof(struct rte_crypto_op) + \
+		      sizeof(struct rte_crypto_sym_op))
+#define CP_UNIT 512
+#define CP_BIG_SEG 32768
+#define CP_MAX_OPS 64
+
+static struct rte_mempool *mb_pool;   /* 2 KiB segments. */
+static struct rte_mempool *big_pool;  /* 32 KiB segments. */
+static struct rte_mempool *op_pool;
+static struct rte_mempool *sess_pool;
+static uint8_t dev_id;
+static void *sessions[16];
+static unsigned int nb_sessions;
+
+static size_t
+cp_hex(const char *hex, uint8_t *out)
+{
+	size_t n = strlen(hex) / 2;
+
+	for (size_t i = 0; i < n; i++) {
+		char b[3] = { hex[2 * i], hex[2 * i + 1], 0 };
+
+		out[i] = (uint8_t)strtoul(b, NULL, 16);
+	}
+	return n;
+}
+
+static int
+cp_suite_setup(void)
+{
+	mb_pool = rte_pktmbuf_pool_create("cp_mb", 512, 0, 0,
+					  RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	big_pool = rte_pktmbuf_pool_create("cp_big", 40, 0, 0,
+					   CP_BIG_SEG + RTE_PKTMBUF_HEADROOM,
+					   0);
+	op_pool = rte_crypto_op_pool_create("cp_ops",
+		RTE_CRYPTO_OP_TYPE_SYMMETRIC, 256, 0, 16, 0);
+	if (mb_pool == NULL || big_pool == NULL || op_pool == NULL)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+cp_suite_teardown(void)
+{
+	rte_mempool_free(op_pool);
+	rte_mempool_free(big_pool);
+	rte_mempool_free(mb_pool);
+}
+
+/* Probe the device with @args (after "card=81,class=crypto"), find it. */
+static int
+cp_probe(const char *args)
+{
+	char devargs[256];
+	int id;
+
+	snprintf(devargs, sizeof(devargs), "card=%u,class=crypto%s%s",
+		 CP_CARD, args != NULL ? "," : "", args != NULL ? args : "");
+	TEST_ASSERT_SUCCESS(sim_probe(CP_DEV, devargs), "probe %s", devargs);
+	id = rte_cryptodev_get_dev_id(CP_DEV);
+	TEST_ASSERT(id >= 0, "a cryptodev named %s", CP_DEV);
+	dev_id = (uint8_t)id;
+	sess_pool = rte_cryptodev_sym_session_pool_create("cp_sess", 16,
+		rte_cryptodev_sym_get_private_session_size(dev_id), 0, 0, 0);
+	TEST_ASSERT_NOT_NULL(sess_pool, "session pool");
+	return TEST_SUCCESS;
+}
+
+/* Configure @nb_qps queue pairs of @nb_desc descriptors and start. */
+static int
+cp_start(uint16_t nb_qps, uint32_t nb_desc)
+{
+	struct rte_cryptodev_config conf = {
+		.socket_id = SOCKET_ID_ANY,
+		.nb_queue_pairs = nb_qps,
+	};
+	struct rte_cryptodev_qp_conf qp_conf = {
+		.nb_descriptors = nb_desc,
+		.mp_session = sess_pool,
+	};
+
+	TEST_ASSERT_SUCCESS(rte_cryptodev_configure(dev_id, &conf), "");
+	for (uint16_t q = 0; q < nb_qps; q++)
+		TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, q,
+				    &qp_conf, SOCKET_ID_ANY), "QP %u", q);
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(dev_id), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The end of every case: sessions freed, device stopped and removed; the
+ * vHCA must hold nothing and have reclaimed nothing at its close (all the
+ * PMD made, it destroyed).
+ */
+static void
+cp_sessions_free(void)
+{
+	for (unsigned int i = 0; i < nb_sessions; i++)
+		rte_cryptodev_sym_session_free(dev_id, sessions[i]);
+	nb_sessions = 0;
+}
+
+static int
+cp_finish(void)
+{
+	cp_sessions_free();
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(sim_remove(CP_DEV), "remove");
+	rte_mempool_free(sess_pool);
+	sess_pool = NULL;
+	TEST_ASSERT_EQUAL(sim_live(CP_CARD, 0), 0, "nothing left on the vHCA");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CP_CARD, 0), 0,
+			  "nothing reclaimed at close: the PMD destroyed all");
+	return TEST_SUCCESS;
+}
+
+static void
+cp_case_teardown(void)
+{
+	if (sim_cdev(CP_DEV) != NULL) {
+		for (unsigned int i = 0; i < nb_sessions; i++)
+			rte_cryptodev_sym_session_free(dev_id, sessions[i]);
+		rte_cryptodev_stop(dev_id);
+		sim_remove(CP_DEV);
+	}
+	nb_sessions = 0;
+	rte_mempool_free(sess_pool);
+	sess_pool = NULL;
+}
+
+/* An AES-XTS session; NULL with rte_errno set. */
+static void *
+cp_session(const uint8_t *key, uint16_t key_len, bool encrypt,
+	   uint32_t dataunit_len, uint16_t iv_len)
+{
+	struct rte_crypto_sym_xform x = {
+		.type = RTE_CRYPTO_SYM_XFORM_CIPHER,
+		.cipher = {
+			.op = encrypt ? RTE_CRYPTO_CIPHER_OP_ENCRYPT :
+					RTE_CRYPTO_CIPHER_OP_DECRYPT,
+			.algo = RTE_CRYPTO_CIPHER_AES_XTS,
+			.key = { .data = key, .length = key_len },
+			.iv = { .offset = CP_IV_OFFSET, .length = iv_len },
+			.dataunit_len = dataunit_len,
+		},
+	};
+	void *s;
+
+	if (nb_sessions == RTE_DIM(sessions))
+		return NULL;
+	s = rte_cryptodev_sym_session_create(dev_id, &x, sess_pool);
+	if (s != NULL)
+		sessions[nb_sessions++] = s;
+	return s;
+}
+
+/* A chain holding @len bytes of @data in segments of @seg bytes. */
+static struct rte_mbuf *
+cp_chain(struct rte_mempool *mp, const uint8_t *data, uint32_t len,
+	 uint32_t seg)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t off = 0;
+
+	do {
+		uint32_t n = RTE_MIN(seg, len - off);
+
+		m = rte_pktmbuf_alloc(mp);
+		if (m == NULL || rte_pktmbuf_append(m, n) == NULL) {
+			rte_pktmbuf_free(m);
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		if (data != NULL)
+			memcpy(rte_pktmbuf_mtod(m, uint8_t *), data + off, n);
+		else
+			memset(rte_pktmbuf_mtod(m, uint8_t *), 0xee, n);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0) {
+			rte_pktmbuf_free(m);
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		off += n;
+	} while (off < len);
+	return head;
+}
+
+/* An op on @sess over @src (and @dst, NULL: in place), tweak @iv. */
+static struct rte_crypto_op *
+cp_op(void *sess, struct rte_mbuf *src, struct rte_mbuf *dst,
+      const uint8_t *iv, uint32_t len)
+{
+	struct rte_crypto_op *op =
+		rte_crypto_op_alloc(op_pool, RTE_CRYPTO_OP_TYPE_SYMMETRIC);
+
+	if (op == NULL)
+		return NULL;
+	if (sess != NULL)
+		rte_crypto_op_attach_sym_session(op, sess);
+	op->sym->m_src = src;
+	op->sym->m_dst = dst;
+	op->sym->cipher.data.offset = 0;
+	op->sym->cipher.data.length = len;
+	memcpy(rte_crypto_op_ctod_offset(op, uint8_t *, CP_IV_OFFSET), iv, 16);
+	return op;
+}
+
+/* Enqueue @n ops on QP @qp and dequeue them all back, in order. */
+static int
+cp_run(uint16_t qp, struct rte_crypto_op **ops, uint16_t n)
+{
+	struct rte_crypto_op *out[CP_MAX_OPS];
+	uint16_t got = 0;
+	unsigned int spins = 0;
+
+	TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id, qp, ops, n), n,
+			  "every op accepted");
+	while (got < n && spins++ < 1000000)
+		got += rte_cryptodev_dequeue_burst(dev_id, qp, out + got,
+						   n - got);
+	TEST_ASSERT_EQUAL(got, n, "every op back from dequeue");
+	for (uint16_t i = 0; i < n; i++)
+		TEST_ASSERT(out[i] == ops[i], "op %u back in order", i);
+	return TEST_SUCCESS;
+}
+
+/* The @len bytes of chain @m from offset 0 equal @want? */
+static bool
+cp_equal(const struct rte_mbuf *m, const uint8_t *want, uint32_t len)
+{
+	uint8_t *buf = malloc(len);
+	const uint8_t *p;
+	bool eq;
+
+	if (buf == NULL)
+		return false;
+	p = rte_pktmbuf_read(m, 0, len, buf);
+	eq = p != NULL && memcmp(p, want, len) == 0;
+	free(buf);
+	return eq;
+}
+
+/* AES-XTS by OpenSSL, unit by unit, the tweak + 1 (little-endian) each. */
+static int
+cp_reference(const uint8_t *key, int key_len, const uint8_t *iv,
+	     uint32_t unit, const uint8_t *in, uint8_t *out, uint32_t len,
+	     bool encrypt)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	uint8_t tweak[16];
+	int ok = ctx != NULL;
+
+	memcpy(tweak, iv, 16);
+	ok = ok && EVP_CipherInit_ex(ctx, key_len == 64 ? EVP_aes_256_xts() :
+				     EVP_aes_128_xts(), NULL, key, NULL,
+				     encrypt);
+	for (uint32_t off = 0; ok && off < len; off += unit) {
+		int n = (int)RTE_MIN(unit, len - off), outl;
+
+		ok = EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, encrypt) &&
+		     EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) &&
+		     outl == n;
+		for (int i = 0; i < 16 && ++tweak[i] == 0; i++)
+			;
+	}
+	EVP_CIPHER_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static int
+test_probe(void)
+{
+	struct rte_cryptodev_info info;
+	const char *log;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	rte_cryptodev_info_get(dev_id, &info);
+	TEST_ASSERT(strcmp(rte_cryptodev_driver_name_get(info.driver_id),
+			   "crypto_mlx5") == 0, "cryptodev driver %s",
+		    rte_cryptodev_driver_name_get(info.driver_id));
+	TEST_ASSERT(rte_cryptodev_driver_id_get("crypto_mlx5") ==
+		    info.driver_id, "found by its driver name");
+	TEST_ASSERT_EQUAL(info.max_nb_queue_pairs, 2, "small QP count");
+	TEST_ASSERT((info.feature_flags & RTE_CRYPTODEV_FF_IN_PLACE_SGL) &&
+		    (info.feature_flags & RTE_CRYPTODEV_FF_OOP_SGL_IN_SGL_OUT) &&
+		    (info.feature_flags & RTE_CRYPTODEV_FF_OOP_LB_IN_LB_OUT) &&
+		    (info.feature_flags &
+		     RTE_CRYPTODEV_FF_CIPHER_MULTIPLE_DATA_UNITS),
+		    "SGL, OOP and data units claimed");
+	TEST_ASSERT(!(info.feature_flags &
+		      RTE_CRYPTODEV_FF_CIPHER_WRAPPED_KEY) &&
+		    !(info.feature_flags & RTE_CRYPTODEV_FF_SECURITY) &&
+		    !(info.feature_flags & RTE_CRYPTODEV_FF_SYM_RAW_DP),
+		    "nothing claimed that does not work");
+	TEST_ASSERT(info.capabilities[0].sym.cipher.algo ==
+		    RTE_CRYPTO_CIPHER_AES_XTS &&
+		    info.capabilities[1].op == RTE_CRYPTO_OP_TYPE_UNDEFINED,
+		    "AES-XTS only");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_probe("max_qps=5,qp_mkeys=3,max_segs=12"),
+			  TEST_SUCCESS, "");
+	rte_cryptodev_info_get(dev_id, &info);
+	TEST_ASSERT_EQUAL(info.max_nb_queue_pairs, 5, "max_qps=5");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	/* Refused, naming what was wrong, leaving nothing. */
+	mlx5_test_log_capture_start();
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV, "card=81,class=crypto,crypto_bogus=1"),
+			  -EINVAL, "unknown devarg");
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT(strstr(log, "crypto_bogus") != NULL, "the key is named");
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV, "card=81,class=crypto,max_segs=0"),
+			  -EINVAL, "max_segs=0");
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV, "card=81,class=crypto,max_qps=65"),
+			  -EINVAL, "max_qps=65");
+	mlx5_test_log_capture_start();
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV,
+		"card=81,class=crypto,qp_mkeys=4096,max_segs=48"), -EINVAL,
+		"a pool the send queue cannot hold");
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT(strstr(log, "qp_mkeys") != NULL, "the devarg is named");
+	/* Capabilities are fixed per vHCA: another card for this one. */
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV, "card=82,class=crypto,crypto=0"),
+			  -ENOTSUP, "a device without crypto");
+	TEST_ASSERT_EQUAL(sim_live(CP_CARD + 1, 0), 0, "nothing left");
+	TEST_ASSERT_EQUAL(sim_live(CP_CARD, 0), 0, "nothing left");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CP_CARD, 0), 0, "nothing reclaimed");
+	return TEST_SUCCESS;
+}
+
+/* One IEEE vector: encrypt @ptx to @ctx_hex and back, as asked. */
+struct cp_vec {
+	const char *key, *tweak, *ctx;
+	uint32_t len, dataunit_len;
+};
+
+static int
+cp_vector(const struct cp_vec *v, bool oop, uint32_t seg_in, uint32_t seg_out)
+{
+	static uint8_t ptx[1024], ctx[1024], key[64], iv[16];
+	struct rte_crypto_op *op;
+	struct rte_mbuf *src, *dst = NULL;
+	uint16_t key_len = (uint16_t)cp_hex(v->key, key);
+	void *enc, *dec;
+
+	memset(iv, 0, sizeof(iv));
+	if (v->tweak != NULL)
+		cp_hex(v->tweak, iv);
+	if (v->len == 32 && v->ctx == (const char *)V2_CTX) {
+		cp_hex(V2_PTX, ptx);
+	} else {
+		for (uint32_t i = 0; i < v->len; i++)
+			ptx[i] = (uint8_t)i;
+		/* Vector 5's plaintext is C4: units 0, 1 are vectors 4, 5. */
+		if (v->len == 2 * CP_UNIT)
+			cp_hex(V4_CTX, ptx + CP_UNIT);
+	}
+	cp_hex(v->ctx, ctx);
+	enc = cp_session(key, key_len, true, v->dataunit_len, 16);
+	dec = cp_session(key, key_len, false, v->dataunit_len, 16);
+	TEST_ASSERT(enc != NULL && dec != NULL, "sessions");
+	for (int dir = 0; dir < 2; dir++) {
+		const uint8_t *in = dir == 0 ? ptx : ctx;
+		const uint8_t *want = dir == 0 ? ctx : ptx;
+
+		src = cp_chain(mb_pool, in, v->len, seg_in);
+		if (oop)
+			dst = cp_chain(mb_pool, NULL, v->len, seg_out);
+		TEST_ASSERT(src != NULL && (!oop || dst != NULL), "mbufs");
+		op = cp_op(dir == 0 ? enc : dec, src, dst, iv, v->len);
+		TEST_ASSERT_NOT_NULL(op, "op");
+		TEST_ASSERT_EQUAL(cp_run(0, &op, 1), TEST_SUCCESS, "");
+		TEST_ASSERT_EQUAL(op->status, RTE_CRYPTO_OP_STATUS_SUCCESS,
+				  "%s", dir == 0 ? "encrypt" : "decrypt");
+		TEST_ASSERT(cp_equal(oop ? dst : src, want, v->len),
+			    "%s of %u bytes (unit %u, segments %u/%u, %s)",
+			    dir == 0 ? "ciphertext" : "plaintext", v->len,
+			    v->dataunit_len, seg_in, seg_out,
+			    oop ? "out of place" : "in place");
+		if (oop)
+			TEST_ASSERT(cp_equal(src, in, v->len),
+				    "the source left as it was");
+		rte_pktmbuf_free(src);
+		rte_pktmbuf_free(dst);
+		dst = NULL;
+		rte_crypto_op_free(op);
+	}
+	cp_sessions_free();
+	return TEST_SUCCESS;
+}
+
+static const struct cp_vec cp_vectors[] = {
+	/* Vector 2: 32 bytes, the whole operation one data unit. */
+	{ V2_KEY, V2_TWEAK, V2_CTX, 32, 0 },
+	/* Vector 4: one 512-byte unit, as 512-byte units and as a whole. */
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, CP_UNIT },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 0 },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 4096 },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 1u << 20 },
+	/* Vectors 4 and 5: two units of one operation, tweak 0 then 1. */
+	{ V4_KEY, NULL, V4_CTX V5_CTX, 2 * CP_UNIT, CP_UNIT },
+	/* Vector 10: XTS-AES-256. */
+	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, CP_UNIT },
+	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, 0 },
+};
+
+static int
+cp_vectors_run(bool oop, uint32_t seg_in, uint32_t seg_out)
+{
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 64), TEST_SUCCESS, "");
+	for (unsigned int i = 0; i < RTE_DIM(cp_vectors); i++)
+		TEST_ASSERT_EQUAL(cp_vector(&cp_vectors[i], oop, seg_in,
+					    seg_out), TEST_SUCCESS,
+				  "vector entry %u", i);
+	return cp_finish();
+}
+
+static int
+test_vectors_in_place(void)
+{
+	return cp_vectors_run(false, 2048, 2048);
+}
+
+static int
+test_vectors_oop(void)
+{
+	return cp_vectors_run(true, 2048, 2048);
+}
+
+static int
+test_vectors_multi_seg(void)
+{
+	/*
+	 * In place over up to 5 segments, and each out-of-place SGL shape,
+	 * in segments not of whole blocks (at most 8: max_segs).
+	 */
+	TEST_ASSERT_EQUAL(cp_vectors_run(false, 208, 208), TEST_SUCCESS,
+			  "in-place SGL");
+	TEST_ASSERT_EQUAL(cp_vectors_run(true, 130, 300), TEST_SUCCESS,
+			  "SGL in, SGL out");
+	TEST_ASSERT_EQUAL(cp_vectors_run(true, 176, 2048), TEST_SUCCESS,
+			  "SGL in, LB out");
+	return cp_vectors_run(true, 2048, 150);
+}
+
+/* @len bytes through @unit-byte data units, against OpenSSL. */
+static int
+cp_units(struct rte_mempool *mp, uint32_t len, uint32_t unit, uint32_t seg)
+{
+	static uint8_t key[64], iv[16];
+	uint8_t *ptx = malloc(len), *ctx = malloc(len);
+	struct rte_crypto_op *op;
+	struct rte_mbuf *m;
+	void *sess;
+
+	TEST_ASSERT(ptx != NULL && ctx != NULL, "");
+	for (uint32_t i = 0; i < 64; i++)
+		key[i] = (uint8_t)(i * 7 + 1);
+	for (uint32_t i = 0; i < 16; i++)
+		iv[i] = (uint8_t)(0xf0 + i);
+	for (uint32_t i = 0; i < len; i++)
+		ptx[i] = (uint8_t)(i * 31 + (i >> 8));
+	TEST_ASSERT_SUCCESS(cp_reference(key, 64, iv, unit ? unit : len, ptx,
+					 ctx, len, true), "OpenSSL");
+	sess = cp_session(key, 64, true, unit, 16);
+	TEST_ASSERT_NOT_NULL(sess, "session, unit %u", unit);
+	m = cp_chain(mp, ptx, len, seg);
+	TEST_ASSERT_NOT_NULL(m, "");
+	op = cp_op(sess, m, NULL, iv, len);
+	TEST_ASSERT_NOT_NULL(op, "");
+	TEST_ASSERT_EQUAL(cp_run(0, &op, 1), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(op->status, RTE_CRYPTO_OP_STATUS_SUCCESS,
+			  "%u bytes, unit %u", len, unit);
+	TEST_ASSERT(cp_equal(m, ctx, len), "%u bytes in units of %u", len,
+		    unit);
+	rte_pktmbuf_free(m);
+	rte_crypto_op_free(op);
+	free(ptx);
+	free(ctx);
+	return TEST_SUCCESS;
+}
+
+static int
+test_data_units(void)
+{
+	TEST_ASSERT_EQUAL(cp_probe("max_segs=32,qp_mkeys=8"), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
+	/* 4 KiB: eight units of 512, one of 4 KiB, the whole, a 1 MiB one. */
+	TEST_ASSERT_EQUAL(cp_units(mb_pool, 4096, 512, 1024), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_units(mb_pool, 4096, 4096, 1024), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_units(mb_pool, 4096, 0, 1024), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_units(mb_pool, 4096, 1u << 20, 1024), TEST_SUCCESS,
+			  "");
+	/* A partial last unit of whole blocks: 4096 + 48 in 4 KiB units. */
+	TEST_ASSERT_EQUAL(cp_units(mb_pool, 4096 + 48, 4096, 2048),
+			  TEST_SUCCESS, "");
+	/* 1 MiB over 32 segments: one 1 MiB unit, and the whole as one. */
+	TEST_ASSERT_EQUAL(cp_units(big_pool, 1u << 20, 1u << 20, CP_BIG_SEG),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_units(big_pool, 1u << 20, 0, CP_BIG_SEG),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_units(big_pool, 1u << 20, 4096, CP_BIG_SEG),
+			  TEST_SUCCESS, "");
+	return cp_finish();
+}
+
+/* Sessions that cannot be: NULL, rte_errno as given. */
+static int
+cp_bad_session(const uint8_t *key, uint16_t key_len, uint32_t unit,
+	       uint16_t iv_len, int err, const char *what)
+{
+	rte_errno = 0;
+	TEST_ASSERT(cp_session(key, key_len, true, unit, iv_len) == NULL,
+		    "%s refused", what);
+	TEST_ASSERT_EQUAL(rte_errno, err, "%s", what);
+	return TEST_SUCCESS;
+}
+
+static int
+test_bad_inputs(void)
+{
+	static uint8_t key[64] = { 1, 2, 3 }, iv[16];
+	struct rte_crypto_op *ops[6];
+	struct rte_mbuf *m[6];
+	struct rte_cryptodev_stats st;
+	struct mlx5_sim_stats vs0, vs;
+	void *sess;
+
+	TEST_ASSERT_EQUAL(cp_probe("max_segs=4"), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &vs0), "");
+	TEST_ASSERT_EQUAL(cp_bad_session(key, 48, 0, 16, EINVAL,
+					 "a 48-byte key"), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_bad_session(key, 16, 0, 16, EINVAL,
+					 "a 16-byte key"), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_bad_session(key, 64, 1024, 16, ENOTSUP,
+					 "a 1024-byte data unit"), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(cp_bad_session(key, 64, 0, 12, EINVAL,
+					 "a 12-byte IV"), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &vs), "");
+	TEST_ASSERT_EQUAL(vs.live_objects, vs0.live_objects,
+			  "no DEK left by a refused session");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	/*
+	 * One burst: good, no session, too many segments, a length not of
+	 * whole blocks, beyond the chain, good. Each comes back in order.
+	 */
+	for (int i = 0; i < 6; i++) {
+		m[i] = cp_chain(mb_pool, NULL, 512, i == 2 ? 64 : 512);
+		TEST_ASSERT_NOT_NULL(m[i], "");
+		ops[i] = cp_op(i == 1 ? NULL : sess, m[i], NULL, iv, 512);
+		TEST_ASSERT_NOT_NULL(ops[i], "");
+	}
+	ops[3]->sym->cipher.data.length = 500;
+	ops[4]->sym->cipher.data.offset = 16;
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 6), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(ops[0]->status, RTE_CRYPTO_OP_STATUS_SUCCESS, "");
+	TEST_ASSERT_EQUAL(ops[1]->status, RTE_CRYPTO_OP_STATUS_INVALID_SESSION,
+			  "no session");
+	TEST_ASSERT_EQUAL(ops[2]->status, RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+			  "8 segments, max_segs=4");
+	TEST_ASSERT_EQUAL(ops[3]->status, RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+			  "500 bytes");
+	TEST_ASSERT_EQUAL(ops[4]->status, RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+			  "past the end of the chain");
+	TEST_ASSERT_EQUAL(ops[5]->status, RTE_CRYPTO_OP_STATUS_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
+	TEST_ASSERT_EQUAL(st.enqueued_count, 6, "");
+	TEST_ASSERT_EQUAL(st.dequeued_count, 6, "");
+	TEST_ASSERT_EQUAL(st.dequeue_err_count, 4, "");
+	for (int i = 0; i < 6; i++) {
+		rte_pktmbuf_free(m[i]);
+		rte_crypto_op_free(ops[i]);
+	}
+	return cp_finish();
+}
+
+/*
+ * Error completions: a key the device's AES refuses (IEEE vector 1, equal
+ * halves) fails the RDMA WRITE through the mkey; a DEK the device does
+ * not know fails the UMR, leaving the mkey unconfigured. Each fails its
+ * own operation with ERROR; the queue pair recovers and the operations
+ * after it in the same burst succeed.
+ */
+static int
+test_error_completion(void)
+{
+	static uint8_t key1[64], key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
+	struct rte_crypto_op *ops[5];
+	struct rte_mbuf *m[5];
+	struct rte_cryptodev_stats st;
+	struct mlx5_crypto_session *lost_priv;
+	void *bad, *good, *lost;
+	uint32_t lost_dek;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
+	cp_hex(V1_KEY, key1);
+	cp_hex(V4_KEY, key4);
+	cp_hex(V4_CTX, ctx);
+	for (int i = 0; i < CP_UNIT; i++)
+		ptx[i] = (uint8_t)i;
+	bad = cp_session(key1, 32, true, 0, 16);
+	good = cp_session(key4, 32, true, CP_UNIT, 16);
+	lost = cp_session(key4, 32, true, CP_UNIT, 16);
+	TEST_ASSERT(bad != NULL && good != NULL && lost != NULL, "sessions");
+	/* The PMD's session data: a DEK number the device does not have. */
+	lost_priv = CRYPTODEV_GET_SYM_SESS_PRIV(
+		(struct rte_cryptodev_sym_session *)lost);
+	lost_dek = lost_priv->dek_id;
+	lost_priv->dek_id = lost_dek ^ 0x800000;
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 5; i++) {
+			m[i] = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
+			ops[i] = cp_op(i == 1 ? bad : good, m[i], NULL, iv,
+				       CP_UNIT);
+			TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+		}
+		if (round == 1) {
+			ops[1]->sym->session = good;
+			ops[3]->sym->session = lost;
+		}
+		TEST_ASSERT_EQUAL(cp_run(0, ops, 5), TEST_SUCCESS, "");
+		for (int i = 0; i < 5; i++) {
+			bool fails = round == 0 ? i == 1 : i == 3;
+
+			TEST_ASSERT_EQUAL(ops[i]->status, fails ?
+				RTE_CRYPTO_OP_STATUS_ERROR :
+				RTE_CRYPTO_OP_STATUS_SUCCESS, "round %d op %d",
+				round, i);
+			if (!fails)
+				TEST_ASSERT(cp_equal(m[i], ctx, CP_UNIT),
+					    "vector 4 after the error");
+			rte_pktmbuf_free(m[i]);
+			rte_crypto_op_free(ops[i]);
+		}
+	}
+	lost_priv->dek_id = lost_dek;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
+	TEST_ASSERT_EQUAL(st.dequeue_err_count, 2, "two error completions");
+	return cp_finish();
+}
+
+static int
+test_qp_reuse(void)
+{
+	struct rte_cryptodev_qp_conf qp_conf = { .nb_descriptors = 4096 };
+	struct mlx5_sim_stats a, b;
+
+	TEST_ASSERT_EQUAL(cp_probe("qp_mkeys=32"), TEST_SUCCESS, "");
+	qp_conf.mp_session = sess_pool;
+	TEST_ASSERT_EQUAL(cp_start(2, 4096), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &a), "");
+	TEST_ASSERT_EQUAL(a.mkeys, 2 * 32, "a pool of qp_mkeys per QP");
+	rte_cryptodev_stop(dev_id);
+	/* As the stock test does before each case: nothing changes. */
+	TEST_ASSERT_EQUAL(cp_start(2, 4096), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT_EQUAL(b.commands, a.commands, "QPs reused: no command");
+	rte_cryptodev_stop(dev_id);
+	/* Fewer descriptors than the pool: a smaller QP. */
+	qp_conf.nb_descriptors = 8;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 1, &qp_conf,
+							   SOCKET_ID_ANY), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT_EQUAL(b.mkeys, 32 + 8, "QP 1 rebuilt with 8 mkeys");
+	/* One QP fewer: its objects go. */
+	TEST_ASSERT_EQUAL(cp_start(1, 4096), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT_EQUAL(b.mkeys, 32, "QP 1 released");
+	return cp_finish();
+}
+
+static int
+test_remove_live(void)
+{
+	static uint8_t key[32] = { 9 };
+	void *sess;
+
+	/* Removed while started, with a session and queue pairs live. */
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(2, 128), TEST_SUCCESS, "");
+	sess = cp_session(key, 32, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	nb_sessions = 0; /* Freed after the removal, not before. */
+	TEST_ASSERT_SUCCESS(sim_remove(CP_DEV), "remove");
+	TEST_ASSERT_EQUAL(sim_live(CP_CARD, 0), 0, "nothing left");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CP_CARD, 0), 0, "nothing reclaimed");
+	rte_mempool_put(rte_mempool_from_obj(sess), sess);
+	rte_mempool_free(sess_pool);
+	sess_pool = NULL;
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case cp_cases[] = {
+	{ "probe", test_probe },
+	{ "vectors_in_place", test_vectors_in_place },
+	{ "vectors_oop", test_vectors_oop },
+	{ "vectors_multi_seg", test_vectors_multi_seg },
+	{ "data_units", test_data_units },
+	{ "bad_inputs", test_bad_inputs },
+	{ "error_completion", test_error_completion },
+	{ "qp_reuse", test_qp_reuse },
+	{ "remove_live", test_remove_live },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite cp_suite = {
+	.name = "crypto_pmd",
+	.setup = cp_suite_setup,
+	.teardown = cp_suite_teardown,
+	.case_teardown = cp_case_teardown,
+	.cases = cp_cases,
+};
+
+MLX5_TEST_MAIN(cp_suite);

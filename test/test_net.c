@@ -1,0 +1,624 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * net/mlx5 through ethdev only, on the software device (its cable loops a
+ * port's frames back to it): frames of 60 to 9000 bytes single and
+ * multi-segment both ways, checksum offloads and verdicts, RSS spreading
+ * and RETA changes, error completions counted and recovered from,
+ * private-IOVA and cross-vHCA transmissions and their revocation, pacing
+ * spacing on Rx timestamps, stop/start and queue reconfiguration, and no
+ * device object left after close.
+ */
+
+#include <stdlib.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_udp.h>
+
+/* DPDK's header casts byte pointers to wider types (clang warns). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcast-align"
+#include <rte_thash.h>
+#pragma GCC diagnostic pop
+
+#include <rte_pmd_mlx5.h>
+#include <mlx5_sim.h>
+
+#include "mlx5_test.h"
+#include "mlx5_test_dev.h"
+
+#define N_CARD 63
+#define N_MBUFS 8191
+#define N_BIG 10000                /* A buffer for the large frames. */
+
+static struct rte_mempool *pool;
+static uint16_t port;
+static int ts_off = -1;
+static uint64_t ts_flag;
+static uint16_t n_vhca;            /* The vHCA of slot 0 this case. */
+
+static int
+n_setup(void)
+{
+	pool = rte_pktmbuf_pool_create("net_test", N_MBUFS, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	return pool != NULL ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+n_teardown(void)
+{
+	rte_mempool_free(pool);
+}
+
+static int
+n_case_setup(void)
+{
+	if (tdev_hw())
+		TEST_SKIP("the port's frames loop back through the software"
+			  " device's cable");
+	return TEST_SUCCESS;
+}
+
+static void
+n_case_teardown(void)
+{
+	uint16_t p;
+
+	RTE_ETH_FOREACH_DEV(p)
+		rte_eth_dev_close(p);
+	tdev_remove_all();
+}
+
+/* Probe slot @slot as vHCA @vhca (devargs @extra) and find its port. */
+static int
+n_probe(unsigned int slot, uint16_t vhca, const char *extra, uint16_t *p)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), "card=%u,vhca_id=%u%s", N_CARD, vhca,
+		 extra);
+	if (slot == 0)
+		n_vhca = vhca;
+	TEST_ASSERT_SUCCESS(tdev_probe(slot, args), "probe %s", args);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_get_port_by_name(tdev_name(slot), p),
+			    "an ethdev port for %s", tdev_name(slot));
+	return TEST_SUCCESS;
+}
+
+/* Configure and start port @p with @nq queues each way. */
+static int
+n_start(uint16_t p, uint16_t nq, uint64_t rx_off, uint64_t tx_off,
+	uint16_t mtu)
+{
+	struct rte_eth_conf conf = {
+		.rxmode = { .offloads = rx_off, .mq_mode = nq > 1 ?
+			    RTE_ETH_MQ_RX_RSS : RTE_ETH_MQ_RX_NONE },
+		.txmode = { .offloads = tx_off },
+		.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IPV4 |
+					       RTE_ETH_RSS_NONFRAG_IPV4_UDP,
+	};
+	uint16_t q;
+
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(p, nq, nq, &conf),
+			    "configure");
+	if (mtu != 0)
+		TEST_ASSERT_SUCCESS(rte_eth_dev_set_mtu(p, mtu), "MTU %u", mtu);
+	for (q = 0; q < nq; q++) {
+		TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(p, q, 512,
+				    SOCKET_ID_ANY, NULL, pool), "Rx queue %u",
+				    q);
+		TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(p, q, 512,
+				    SOCKET_ID_ANY, NULL), "Tx queue %u", q);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(p), "start");
+	if (rx_off & RTE_ETH_RX_OFFLOAD_TIMESTAMP)
+		TEST_ASSERT_SUCCESS(rte_mbuf_dyn_rx_timestamp_register(&ts_off,
+				    &ts_flag), "timestamp field");
+	return TEST_SUCCESS;
+}
+
+/*
+ * An IPv4/UDP frame of @len bytes to port @p's own MAC, in @nseg mbufs
+ * (the first at least 42 bytes), UDP source port @sport, payload from
+ * @seed; checksums filled unless @offload (then 0, with the Tx flags).
+ */
+static struct rte_mbuf *
+n_frame(uint16_t p, uint32_t len, unsigned int nseg, uint16_t sport,
+	uint8_t seed, bool offload)
+{
+	static uint8_t f[N_BIG];
+	struct rte_ipv4_hdr *ip = (void *)(f + 14);
+	struct rte_udp_hdr *udp = (void *)(ip + 1);
+	struct rte_mbuf *head = NULL, *prev = NULL;
+	struct rte_ether_addr mac;
+	uint32_t i, off = 0;
+
+	rte_eth_macaddr_get(p, &mac);
+	memcpy(f, &mac, 6);
+	memcpy(f + 6, &mac, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000001 + seed);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
+	udp->src_port = rte_cpu_to_be_16(sport);
+	udp->dst_port = rte_cpu_to_be_16(4789);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - 34));
+	udp->dgram_cksum = 0;
+	for (i = 42; i < len; i++)
+		f[i] = (uint8_t)(seed * 3 + i);
+	if (!offload) {
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	}
+	for (i = 0; i < nseg; i++) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint32_t chunk = i + 1 == nseg ? len - off :
+				 RTE_MAX(42u, (len / nseg) & ~7u);
+
+		if (m == NULL || chunk > rte_pktmbuf_tailroom(m)) {
+			rte_pktmbuf_free(m);
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		memcpy(rte_pktmbuf_append(m, (uint16_t)chunk), f + off, chunk);
+		off += chunk;
+		if (head == NULL)
+			head = m;
+		else
+			prev->next = m;
+		prev = m;
+	}
+	head->nb_segs = (uint16_t)nseg;
+	head->pkt_len = len;
+	if (offload) {
+		head->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+				  RTE_MBUF_F_TX_UDP_CKSUM;
+		head->l2_len = 14;
+		head->l3_len = 20;
+	}
+	return head;
+}
+
+/* The bytes of a frame n_frame() would build, checksums filled. */
+static const uint8_t *
+n_bytes(uint16_t p, uint32_t len, uint16_t sport, uint8_t seed)
+{
+	static uint8_t copy[N_BIG];
+	struct rte_mbuf *m = n_frame(p, len, (len + 2047) / 2048, sport, seed,
+				     false);
+
+	if (m == NULL)
+		return NULL;
+	rte_pktmbuf_read(m, 0, len, copy);
+	memcpy(copy, rte_pktmbuf_read(m, 0, len, copy), len);
+	rte_pktmbuf_free(m);
+	return copy;
+}
+
+/* Receive one frame on @p (any queue of @nq), within a second. */
+static struct rte_mbuf *
+n_recv(uint16_t p, uint16_t nq, uint16_t *queue)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+	struct rte_mbuf *m;
+	uint16_t q;
+
+	do {
+		for (q = 0; q < nq; q++)
+			if (rte_eth_rx_burst(p, q, &m, 1) == 1) {
+				if (queue != NULL)
+					*queue = q;
+				return m;
+			}
+	} while (rte_get_timer_cycles() < end);
+	return NULL;
+}
+
+static int
+n_send(uint16_t p, uint16_t q, struct rte_mbuf *m)
+{
+	TEST_ASSERT_NOT_NULL(m, "frame built");
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(p, q, &m, 1), 1, "sent");
+	return TEST_SUCCESS;
+}
+
+/* Frames of 60 to 9000 bytes, one or several mbufs, both ways. */
+static int
+test_sizes_segments(void)
+{
+	static const uint32_t sizes[] = { 60, 64, 65, 128, 1000, 1514, 2048,
+					  2049, 4000, 9000, 9014 };
+	unsigned int i, k;
+
+	if (n_probe(0, 1, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, RTE_ETH_RX_OFFLOAD_SCATTER,
+		    RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 9000) != TEST_SUCCESS)
+		return TEST_FAILED;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < RTE_DIM(sizes); i++) {
+			uint32_t len = sizes[i];
+			/* Fewest mbufs, or more and smaller ones. */
+			unsigned int few = RTE_MIN(4u, len / 48);
+			unsigned int nseg = k == 0 ? (len + 2047) / 2048 :
+					    RTE_MAX(few, len / 1500 + 2);
+			struct rte_mbuf *m;
+			const uint8_t *want;
+			uint8_t got[N_BIG];
+
+			if (n_send(port, 0, n_frame(port, len, nseg, 7,
+						    (uint8_t)i, false)))
+				return TEST_FAILED;
+			m = n_recv(port, 1, NULL);
+			TEST_ASSERT_NOT_NULL(m, "%u bytes in %u mbufs received",
+					     len, nseg);
+			TEST_ASSERT_EQUAL(m->pkt_len, len, "length");
+			TEST_ASSERT_EQUAL(m->nb_segs, (len + 2047) / 2048,
+					  "%u bytes: scattered in 2 KiB mbufs",
+					  len);
+			want = n_bytes(port, len, 7, (uint8_t)i);
+			TEST_ASSERT(memcmp(rte_pktmbuf_read(m, 0, len, got),
+					   want, len) == 0, "%u bytes intact",
+				    len);
+			rte_pktmbuf_free(m);
+		}
+	return TEST_SUCCESS;
+}
+
+/* Checksums filled on the way out; verdicts and types on the way in. */
+static int
+test_checksums(void)
+{
+	struct rte_mbuf *m;
+	uint8_t *b;
+
+	if (n_probe(0, 2, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, RTE_ETH_RX_OFFLOAD_CHECKSUM,
+		    RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		    RTE_ETH_TX_OFFLOAD_UDP_CKSUM, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	if (n_send(port, 0, n_frame(port, 200, 1, 9, 1, true)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "received");
+	TEST_ASSERT((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		    (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_L4_CKSUM_GOOD, "both good");
+	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER |
+			  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP,
+			  "packet type");
+	TEST_ASSERT(memcmp(rte_pktmbuf_mtod(m, void *),
+			   n_bytes(port, 200, 9, 1), 200) == 0,
+		    "the device wrote the checksums software computes");
+	rte_pktmbuf_free(m);
+	/* A bad UDP checksum, no offload. */
+	m = n_frame(port, 200, 1, 9, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	b = rte_pktmbuf_mtod(m, uint8_t *);
+	b[34 + 6] ^= 0xff;
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "received");
+	TEST_ASSERT((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		    (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_L4_CKSUM_BAD, "L4 bad, IP good");
+	rte_pktmbuf_free(m);
+	return TEST_SUCCESS;
+}
+
+/* RSS spreads flows as Toeplitz with the port's key says; RETA moves them. */
+static int
+test_rss_reta(void)
+{
+	struct rte_eth_rss_reta_entry64 reta[4];
+	struct rte_eth_rss_conf rc;
+	struct rte_eth_dev_info info;
+	uint8_t key[40], key_le[40];
+	unsigned int per_q[4] = { 0 }, i;
+
+	if (n_probe(0, 3, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 4, RTE_ETH_RX_OFFLOAD_RSS_HASH, 0, 0) !=
+	    TEST_SUCCESS)
+		return TEST_FAILED;
+	rc.rss_key = key;
+	rc.rss_key_len = sizeof(key);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_hash_conf_get(port, &rc), "key");
+	rte_convert_rss_key((const uint32_t *)key, (uint32_t *)key_le,
+			    sizeof(key));
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(port, &info), "info");
+	for (i = 0; i < 64; i++) {
+		uint16_t sport = (uint16_t)(1000 + 101 * i), q;
+		union rte_thash_tuple t = {
+			.v4 = { .src_addr = 0x0a000001 + (i & 7),
+				.dst_addr = 0x0a000002,
+				.sport = sport, .dport = 4789 },
+		};
+		uint32_t want = rte_softrss_be((uint32_t *)&t,
+					       RTE_THASH_V4_L4_LEN, key_le);
+		struct rte_mbuf *m;
+
+		if (n_send(port, 0, n_frame(port, 64, 1, sport,
+					    (uint8_t)(i & 7), false)))
+			return TEST_FAILED;
+		m = n_recv(port, 4, &q);
+		TEST_ASSERT_NOT_NULL(m, "flow %u", i);
+		TEST_ASSERT(m->ol_flags & RTE_MBUF_F_RX_RSS_HASH, "hash");
+		TEST_ASSERT_EQUAL(m->hash.rss, want, "flow %u: Toeplitz", i);
+		TEST_ASSERT_EQUAL(q, (want % info.reta_size) % 4,
+				  "flow %u: the RETA's queue", i);
+		per_q[q]++;
+		rte_pktmbuf_free(m);
+	}
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(per_q[i] > 0, "queue %u got flows", i);
+	/* Every entry to queue 3: every flow lands there. */
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < info.reta_size; i++) {
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |=
+			RTE_BIT64(i % RTE_ETH_RETA_GROUP_SIZE);
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i %
+			RTE_ETH_RETA_GROUP_SIZE] = 3;
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rss_reta_update(port, reta,
+							info.reta_size),
+			    "RETA to queue 3");
+	for (i = 0; i < 16; i++) {
+		struct rte_mbuf *m;
+		uint16_t q;
+
+		if (n_send(port, 0, n_frame(port, 64, 1, (uint16_t)(7 * i), 1,
+					    false)))
+			return TEST_FAILED;
+		m = n_recv(port, 4, &q);
+		TEST_ASSERT_NOT_NULL(m, "flow %u", i);
+		TEST_ASSERT_EQUAL(q, 3, "flow %u moved to queue 3", i);
+		rte_pktmbuf_free(m);
+	}
+	reta[0].reta[0] = 9;
+	TEST_ASSERT(rte_eth_dev_rss_reta_update(port, reta, info.reta_size) <
+		    0, "a RETA naming queue 9 of 4 refused");
+	return TEST_SUCCESS;
+}
+
+/* An mbuf of a key nobody has: counted, the queue recovers. */
+static int
+test_error_recover(void)
+{
+	struct rte_eth_stats st;
+	struct rte_mbuf *m;
+	uint64_t id;
+
+	if (n_probe(0, 4, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	m = n_frame(port, 128, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_mbuf_set_private_iova(m,
+			    rte_pmd_mlx5_mkey_to_iova(0x00fe1200)),
+			    "a private IOVA of no key");
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	/* The next bursts take the error completion and recover. */
+	if (n_send(port, 0, n_frame(port, 128, 1, 2, 2, false)))
+		return TEST_FAILED;
+	for (unsigned int i = 0; i < 3 && (m = n_recv(port, 1, NULL)) == NULL;
+	     i++)
+		if (n_send(port, 0, n_frame(port, 128, 1, 3, 3, false)))
+			return TEST_FAILED;
+	TEST_ASSERT_NOT_NULL(m, "traffic after the error");
+	rte_pktmbuf_free(m);
+	while ((m = n_recv(port, 1, NULL)) != NULL)
+		rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(port, &st), "stats");
+	TEST_ASSERT(st.oerrors >= 1, "the error counted (%" PRIu64 ")",
+		    st.oerrors);
+	TEST_ASSERT_SUCCESS(rte_eth_xstats_get_id_by_name(port,
+			    "tx_q0_recoveries", &id), "xstat");
+	{
+		uint64_t v = 0;
+
+		TEST_ASSERT_EQUAL(rte_eth_xstats_get_by_id(port, &id, &v, 1),
+				  1, "read");
+		TEST_ASSERT(v >= 1, "the SQ recovered");
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+n_extbuf_free(void *addr, void *opaque)
+{
+	RTE_SET_USED(addr);
+	RTE_SET_USED(opaque);
+}
+
+/*
+ * A DPU-side port sends host memory: the host vHCA exports a buffer, the
+ * DPU's crossing mkey reaches it, an mbuf flagged private IOVA carries the
+ * key; after the export is released the same mbuf fails, counted.
+ */
+static int
+test_cross_vhca_private_iova(void)
+{
+	static const uint8_t akey[RTE_PMD_MLX5_ACCESS_KEY_LEN] = { 7 };
+	uint16_t host, dpu, vhca_id;
+	struct rte_eth_stats st;
+	struct rte_mbuf *m, *r;
+	uint8_t *hostbuf;
+	uint32_t mkey;
+	rte_iova_t iova;
+	uint16_t len = 256;
+
+	if (n_probe(0, 5, "", &dpu) != TEST_SUCCESS ||
+	    n_probe(1, 6, "", &host) != TEST_SUCCESS ||
+	    n_start(dpu, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	hostbuf = aligned_alloc(4096, 4096);
+	TEST_ASSERT_NOT_NULL(hostbuf, "host buffer");
+	memcpy(hostbuf, n_bytes(dpu, len, 5, 5), len);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(tdev_eal_dev(1), hostbuf,
+			    4096, akey, &vhca_id, &mkey), "export");
+	iova = rte_pmd_mlx5_create_cross_vhca_mkey(tdev_eal_dev(0), vhca_id,
+						   mkey);
+	TEST_ASSERT(iova != 0, "crossing mkey");
+	/* An mbuf whose data are the host's buffer (attached externally). */
+	m = rte_pktmbuf_alloc(pool);
+	TEST_ASSERT_NOT_NULL(m, "mbuf");
+	{
+		static struct rte_mbuf_ext_shared_info shinfo;
+
+		/* The host's buffer is not the pool's: nothing to free. */
+		shinfo.free_cb = n_extbuf_free;
+		shinfo.fcb_opaque = NULL;
+		rte_mbuf_ext_refcnt_set(&shinfo, 1);
+		rte_pktmbuf_attach_extbuf(m, hostbuf, iova, 4096, &shinfo);
+		m->data_off = 0;
+	}
+	rte_pktmbuf_append(m, len);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_mbuf_set_private_iova(m, iova),
+			    "flag");
+	rte_mbuf_refcnt_set(m, 2);
+	if (n_send(dpu, 0, m))
+		return TEST_FAILED;
+	r = n_recv(dpu, 1, NULL);
+	TEST_ASSERT_NOT_NULL(r, "the host's bytes came back");
+	TEST_ASSERT(memcmp(rte_pktmbuf_mtod(r, void *), hostbuf, len) == 0,
+		    "they are the host's");
+	rte_pktmbuf_free(r);
+	/* The host revokes: the same mbuf now fails. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(tdev_eal_dev(1),
+			    rte_pmd_mlx5_mkey_to_iova(mkey)), "revoke");
+	if (n_send(dpu, 0, m))
+		return TEST_FAILED;
+	if (n_send(dpu, 0, n_frame(dpu, 64, 1, 1, 1, false)))
+		return TEST_FAILED;
+	while ((r = n_recv(dpu, 1, NULL)) != NULL)
+		rte_pktmbuf_free(r);
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(dpu, &st), "stats");
+	TEST_ASSERT(st.oerrors >= 1, "the revoked key's packet counted");
+	rte_pmd_mlx5_release_key(tdev_eal_dev(0), iova);
+	free(hostbuf);
+	return TEST_SUCCESS;
+}
+
+/* A paced queue's frames leave spaced by their length at the rate. */
+static int
+test_pacing_timestamps(void)
+{
+	struct rte_mbuf *pkts[8], *m;
+	uint64_t ts[8];
+	unsigned int i;
+
+	if (n_probe(0, 7, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, RTE_ETH_RX_OFFLOAD_TIMESTAMP, 0, 0) !=
+	    TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(rte_eth_set_queue_rate_limit(port, 0, 100),
+			    "100 Mb/s on queue 0");
+	TEST_ASSERT(rte_eth_set_queue_rate_limit(port, 1, 100) < 0,
+		    "queue 1 of 1 refused");
+	for (i = 0; i < 8; i++) {
+		pkts[i] = n_frame(port, 1000, 1, 1, 1, false);
+		TEST_ASSERT_NOT_NULL(pkts[i], "frame");
+	}
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(port, 0, pkts, 8), 8, "sent");
+	for (i = 0; i < 8; i++) {
+		m = n_recv(port, 1, NULL);
+		TEST_ASSERT_NOT_NULL(m, "frame %u", i);
+		TEST_ASSERT(m->ol_flags & ts_flag, "timestamped");
+		ts[i] = *RTE_MBUF_DYNFIELD(m, ts_off, rte_mbuf_timestamp_t *);
+		rte_pktmbuf_free(m);
+	}
+	/* 8000 bits at 100 Mb/s: 80 us apart. */
+	for (i = 1; i < 8; i++)
+		TEST_ASSERT_EQUAL(ts[i] - ts[i - 1], 80000,
+				  "frame %u 80 us after the previous", i);
+	TEST_ASSERT_SUCCESS(rte_eth_set_queue_rate_limit(port, 0, 0),
+			    "no limit");
+	return TEST_SUCCESS;
+}
+
+/* Stop, reconfigure with more queues, start: traffic again; close: empty. */
+static int
+test_reconfigure_close(void)
+{
+	struct mlx5_sim_stats st;
+	struct rte_eth_link link;
+	struct rte_mbuf *m;
+
+	if (n_probe(0, 8, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
+	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP &&
+		    link.link_speed == RTE_ETH_SPEED_NUM_100G, "up, 100G");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	if (n_start(port, 2, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	if (n_send(port, 1, n_frame(port, 64, 1, 1, 1, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 2, NULL);
+	TEST_ASSERT_NOT_NULL(m, "traffic after reconfiguration");
+	rte_pktmbuf_free(m);
+	/* Not promiscuous: a frame to another MAC is not received. */
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	rte_pktmbuf_mtod(m, uint8_t *)[5] ^= 0x40;
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	TEST_ASSERT(n_recv(port, 2, NULL) == NULL, "another MAC: dropped");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(port), "promisc");
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	rte_pktmbuf_mtod(m, uint8_t *)[5] ^= 0x40;
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	m = n_recv(port, 2, NULL);
+	TEST_ASSERT_NOT_NULL(m, "promiscuous: received");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(port), "close");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, n_vhca, &st), "stats");
+	TEST_ASSERT(st.cqs == 0 && st.sqs == 0 && st.rqs == 0 &&
+		    st.tiss == 0 && st.tds == 0 && st.rqts == 0 &&
+		    st.tirs == 0 && st.flows == 0 && st.q_counters == 0,
+		    "no queue object left after close");
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "remove");
+	TEST_ASSERT_EQUAL(tdev_live(0), 0, "nothing left after removal");
+	return TEST_SUCCESS;
+}
+
+static const struct mlx5_test_case n_cases[] = {
+	{ "sizes_segments", test_sizes_segments },
+	{ "checksums", test_checksums },
+	{ "rss_reta", test_rss_reta },
+	{ "error_recover", test_error_recover },
+	{ "cross_vhca_private_iova", test_cross_vhca_private_iova },
+	{ "pacing_timestamps", test_pacing_timestamps },
+	{ "reconfigure_close", test_reconfigure_close },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite n_suite = {
+	.name = "net",
+	.setup = n_setup,
+	.teardown = n_teardown,
+	.case_setup = n_case_setup,
+	.case_teardown = n_case_teardown,
+	.cases = n_cases,
+};
+
+MLX5_TEST_MAIN(n_suite);
