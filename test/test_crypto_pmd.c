@@ -366,6 +366,7 @@ test_probe(void)
 struct cp_vec {
 	const char *key, *tweak, *ctx;
 	uint32_t len, dataunit_len;
+	const char *ptx;           /* NULL: the 0..255 pattern. */
 };
 
 static int
@@ -380,8 +381,8 @@ cp_vector(const struct cp_vec *v, bool oop, uint32_t seg_in, uint32_t seg_out)
 	memset(iv, 0, sizeof(iv));
 	if (v->tweak != NULL)
 		cp_hex(v->tweak, iv);
-	if (v->len == 32 && v->ctx == (const char *)V2_CTX) {
-		cp_hex(V2_PTX, ptx);
+	if (v->ptx != NULL) {
+		cp_hex(v->ptx, ptx);
 	} else {
 		for (uint32_t i = 0; i < v->len; i++)
 			ptx[i] = (uint8_t)i;
@@ -425,17 +426,17 @@ cp_vector(const struct cp_vec *v, bool oop, uint32_t seg_in, uint32_t seg_out)
 
 static const struct cp_vec cp_vectors[] = {
 	/* Vector 2: 32 bytes, the whole operation one data unit. */
-	{ V2_KEY, V2_TWEAK, V2_CTX, 32, 0 },
+	{ V2_KEY, V2_TWEAK, V2_CTX, 32, 0, V2_PTX },
 	/* Vector 4: one 512-byte unit, as 512-byte units and as a whole. */
-	{ V4_KEY, NULL, V4_CTX, CP_UNIT, CP_UNIT },
-	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 0 },
-	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 4096 },
-	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 1u << 20 },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, CP_UNIT, NULL },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 0, NULL },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 4096, NULL },
+	{ V4_KEY, NULL, V4_CTX, CP_UNIT, 1u << 20, NULL },
 	/* Vectors 4 and 5: two units of one operation, tweak 0 then 1. */
-	{ V4_KEY, NULL, V4_CTX V5_CTX, 2 * CP_UNIT, CP_UNIT },
+	{ V4_KEY, NULL, V4_CTX V5_CTX, 2 * CP_UNIT, CP_UNIT, NULL },
 	/* Vector 10: XTS-AES-256. */
-	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, CP_UNIT },
-	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, 0 },
+	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, CP_UNIT, NULL },
+	{ V10_KEY, V10_TWEAK, V10_CTX, CP_UNIT, 0, NULL },
 };
 
 static int

@@ -65,7 +65,8 @@ static const struct rte_cryptodev_capabilities mlx5_crypto_caps[] = {
 			},
 		},
 	},
-	RTE_CRYPTODEV_END_OF_CAPABILITIES_LIST()
+	/* RTE_CRYPTODEV_END_OF_CAPABILITIES_LIST(), designated for clang. */
+	{ .op = RTE_CRYPTO_OP_TYPE_UNDEFINED },
 };
 
 static void

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# The crypto PMD under DPDK's own tools, as Debian ships them (package
+# dpdk / dpdk-dev, DPDK 22.11), on the software device:
+#   1. dpdk-test cryptodev_mlx5_autotest: the stock cryptodev suite; the
+#      executed/skipped/failed counts are printed, and the XTS cases run;
+#   2. dpdk-test-crypto-perf --ptest throughput: AES-XTS-256, 4 KiB;
+#   3. dpdk-test-crypto-perf --ptest verify: IEEE 1619 vector 4 (one
+#      512-byte unit, XTS-AES-128) from a vector file written here.
+# The PMD is loaded with -d <build>/drivers; the device is
+# --vdev=mlx5_sim0,class=crypto. crypto-perf picks devices by their EAL
+# driver's name: the software device's is mlx5_sim (--devtype mlx5_sim);
+# dpdk-test finds the cryptodev driver crypto_mlx5 by name.
+# Exit code 0 only when all three ran and nothing failed.
+#
+# Usage: devtools/run-crypto-stock.sh [--build-dir DIR]
+set -eu
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=build
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	*) echo "usage: $0 [--build-dir DIR]" >&2; exit 2 ;;
+	esac
+done
+for tool in dpdk-test dpdk-test-crypto-perf; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "$tool not found (apt-get install dpdk dpdk-dev)"
+		exit 77
+	fi
+done
+drivers=$(cd "$BUILD_DIR/drivers" && pwd)
+# EAL refuses plugins under a world-writable folder: keep the work files
+# in the build tree.
+work=$(cd "$BUILD_DIR" && pwd)/crypto-stock
+rm -rf "$work"
+mkdir -p "$work"
+eal="--no-huge -m 1024 --no-pci -d $drivers --vdev=mlx5_sim0,class=crypto"
+status=0
+
+echo "== dpdk-test cryptodev_mlx5_autotest"
+# shellcheck disable=SC2086
+if ! echo cryptodev_mlx5_autotest | timeout 600 dpdk-test -l 0 $eal \
+		--file-prefix crypto-stock-$$ >"$work/autotest.log" 2>&1; then
+	echo "dpdk-test exited with an error (log: $work/autotest.log)"
+	status=1
+fi
+grep 'TestCase.*XTS.*\(succeeded\|failed\)' "$work/autotest.log" || true
+executed=$(sed -n 's/^ + Tests Executed : *\([0-9]*\)$/\1/p' "$work/autotest.log" | tail -n 1)
+skipped=$(sed -n 's/^ + Tests Skipped : *\([0-9]*\)$/\1/p' "$work/autotest.log" | tail -n 1)
+failed=$(sed -n 's/^ + Tests Failed : *\([0-9]*\)$/\1/p' "$work/autotest.log" | tail -n 1)
+passed=$(sed -n 's/^ + Tests Passed : *\([0-9]*\)$/\1/p' "$work/autotest.log" | tail -n 1)
+echo "cryptodev_mlx5_autotest: executed ${executed:-?}, passed ${passed:-?}, skipped ${skipped:-?}, failed ${failed:-?}"
+if [ "${failed:-1}" != 0 ] || [ "${executed:-0}" = 0 ] ||
+		! grep -q '^Test OK' "$work/autotest.log"; then
+	status=1
+fi
+
+perf_common="--devtype mlx5_sim --optype cipher-only --cipher-algo aes-xts --cipher-iv-sz 16"
+
+echo "== dpdk-test-crypto-perf --ptest throughput (AES-XTS-256, 4 KiB)"
+# shellcheck disable=SC2086
+if timeout 300 dpdk-test-crypto-perf -l 0-1 $eal \
+		--file-prefix crypto-stock-$$ -- --ptest throughput \
+		$perf_common --cipher-op encrypt --cipher-key-sz 64 \
+		--buffer-sz 4096 --burst-sz 32 --total-ops 200000 \
+		>"$work/throughput.log" 2>&1; then
+	grep -A 2 'lcore id' "$work/throughput.log" | grep -v '^$'
+else
+	echo "throughput run failed (log: $work/throughput.log)"
+	status=1
+fi
+
+# IEEE 1619 vector 4: key pair, tweak 0, plaintext 0..255 twice.
+hexbytes() {
+	echo "$1" | sed 's/\(..\)/0x\1, /g; s/, $//' | fold -w 96
+}
+pt=""
+i=0
+while [ $i -lt 512 ]; do
+	pt="$pt$(printf '%02x' $((i % 256)))"
+	i=$((i + 1))
+done
+{
+	echo "plaintext ="
+	hexbytes "$pt"
+	echo "ciphertext ="
+	hexbytes "27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89cc78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad02655ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f4341332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203ebb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18deb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568"
+	echo "cipher_key ="
+	hexbytes "2718281828459045235360287471352631415926535897932384626433832795"
+	echo "cipher_iv ="
+	hexbytes "00000000000000000000000000000000"
+} >"$work/xts_ieee4.data"
+
+for op in encrypt decrypt; do
+	echo "== dpdk-test-crypto-perf --ptest verify ($op, IEEE 1619 vector 4)"
+	# shellcheck disable=SC2086
+	if timeout 300 dpdk-test-crypto-perf -l 0-1 $eal \
+			--file-prefix crypto-stock-$$ -- --ptest verify \
+			$perf_common --cipher-op $op --cipher-key-sz 32 \
+			--buffer-sz 512 --burst-sz 32 --total-ops 10000 \
+			--test-file "$work/xts_ieee4.data" \
+			>"$work/verify-$op.log" 2>&1; then
+		grep -A 2 'lcore id' "$work/verify-$op.log" | grep -v '^$'
+		if ! awk '/lcore id/ { getline; getline; if ($6 != 0 || $7 != 0 || $8 != 0) bad = 1 }
+			END { exit bad }' "$work/verify-$op.log"; then
+			echo "verify: operations failed"
+			status=1
+		fi
+	else
+		echo "verify run failed (log: $work/verify-$op.log)"
+		status=1
+	fi
+done
+exit $status
