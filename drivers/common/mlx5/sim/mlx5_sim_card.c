@@ -507,6 +507,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->wire[1];
 	case MLX5_SIM_CAP_PACE_CLOCK:
 		return caps->pace_wall;
+	case MLX5_SIM_CAP_SPEED:
+		return caps->speed_mbps;
 	default:
 		return caps->crypto;
 	}
@@ -539,6 +541,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_WIRE1, "wire" },
 		{ MLX5_SIM_CAP_WIRE2, "wire2" },
 		{ MLX5_SIM_CAP_PACE_CLOCK, "pace_clock" },
+		{ MLX5_SIM_CAP_SPEED, "speed" },
 	};
 	unsigned int i;
 

@@ -134,6 +134,7 @@ struct mlx5_sim_caps {
 	 * otherwise (default) time is the wire's virtual clock.
 	 */
 	bool pace_wall;
+	uint32_t speed_mbps;       /* Link speed of the ports at creation. */
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];
@@ -790,6 +791,7 @@ enum {
 	MLX5_SIM_CAP_WIRE1 = RTE_BIT32(14),
 	MLX5_SIM_CAP_WIRE2 = RTE_BIT32(15),
 	MLX5_SIM_CAP_PACE_CLOCK = RTE_BIT32(16),
+	MLX5_SIM_CAP_SPEED = RTE_BIT32(17),
 };
 /* Effective cross-vHCA capability. */
 static inline bool

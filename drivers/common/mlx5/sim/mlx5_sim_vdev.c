@@ -79,6 +79,10 @@
  *                                                   cabled; a port cabled
  *                                                   by default is re-cabled)
  *   wire2          as wire             loopback     port 2 (needs ports=2)
+ *   speed          10..800000 Mb/s     100000       link speed of the ports
+ *                                                   (the wire's time per
+ *                                                   bit; what a PMD
+ *                                                   reports)
  *   pace_clock     virtual|wall        virtual      time of the wire: virtual
  *                                                   (frames leave at once,
  *                                                   CQE times are the
@@ -147,7 +151,7 @@ static const char *const sim_devarg_keys[] = {
 	"pp_table_size",
 	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
 	"cross_rule", "alias_status",
-	"odp", "ports", "wire", "wire2", "pace_clock",
+	"odp", "ports", "wire", "wire2", "pace_clock", "speed",
 	"fail_cmd", "fail_nth", "fail_status", NULL,
 };
 
@@ -333,6 +337,10 @@ sim_devarg_handler(const char *key, const char *value, void *opaque)
 	} else if (strcmp(key, "wire") == 0) {
 		ret = sim_parse_wire(key, value, &caps->wire[0]);
 		da->caps_given |= MLX5_SIM_CAP_WIRE1;
+	} else if (strcmp(key, "speed") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 10, 800000, &v);
+		caps->speed_mbps = (uint32_t)v;
+		da->caps_given |= MLX5_SIM_CAP_SPEED;
 	} else if (strcmp(key, "pace_clock") == 0) {
 		ret = 0;
 		if (value != NULL && strcmp(value, "virtual") == 0) {
@@ -408,6 +416,7 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
 			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
 			.nports = 1,
+			.speed_mbps = 100000,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

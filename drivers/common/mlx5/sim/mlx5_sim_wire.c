@@ -881,7 +881,9 @@ mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca)
 	for (p = 0; p < MLX5_SIM_MAX_PORTS; p++) {
 		vhca->port[p].wire = p < vhca->caps.nports ?
 				     vhca->caps.wire[p] : MLX5_SIM_WIRE_NONE;
-		vhca->port[p].speed_mbps = SIM_DEFAULT_SPEED_MBPS;
+		vhca->port[p].speed_mbps = vhca->caps.speed_mbps != 0 ?
+					   vhca->caps.speed_mbps :
+					   SIM_DEFAULT_SPEED_MBPS;
 	}
 }
 
