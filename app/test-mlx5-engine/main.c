@@ -16,6 +16,8 @@
  *   --engine N    N bursts through the software device
  *   --ring N      N bursts through net_ring
  *   --doorbell N  N doorbells on a memory "UAR", kick NULL, and bare
+ *   --pmd N       N bursts through the net PMD (rte_eth_tx_burst, then
+ *                 rte_eth_rx_burst) on a software device's looped port
  * Natively each mode prints cycles per packet (TSC, the median of 9
  * runs); under callgrind each marks its dumps bench:<name>:<packets>.
  */
@@ -414,6 +416,70 @@ bench_doorbell(void)
 	}
 }
 
+/* The net PMD's bursts on a looped port of the software device. */
+static BENCH_NOINLINE uint16_t
+pmd_burst(uint16_t port, struct rte_mbuf **pkts, struct rte_mbuf **rx)
+{
+	uint16_t n = rte_eth_tx_burst(port, 0, pkts, BURST), m = 0, k;
+
+	for (k = 0; k < 4 && m < n; k++)
+		m += rte_eth_rx_burst(port, 0, rx + m, (uint16_t)(n - m));
+	return m;
+}
+
+static void
+bench_pmd(void)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("bench_pmd", 4096,
+		256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct rte_eth_conf conf = {
+		/* As testpmd and l3fwd set it when the PMD offers it. */
+		.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	};
+	struct rte_mbuf *pkts[BURST], *rx[BURST];
+	uint64_t cycles[REPEATS];
+	unsigned int r, b, i, runs = RUNNING_ON_VALGRIND ? 1 : REPEATS;
+	uint16_t port;
+
+	if (mp == NULL || rte_vdev_init("mlx5_sim0", "card=201") != 0 ||
+	    rte_eth_dev_get_port_by_name("mlx5_sim0", &port) != 0)
+		die("software device port (is the net PMD loaded?)");
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, 1024, SOCKET_ID_ANY, NULL,
+				   mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_promiscuous_enable(port) != 0 ||
+	    rte_eth_dev_start(port) != 0)
+		die("port start");
+	for (r = 0; r < runs; r++) {
+		uint64_t t0, got = 0;
+
+		CALLGRIND_ZERO_STATS;
+		t0 = rte_rdtsc_precise();
+		for (b = 0; b < nb_bursts; b++) {
+			uint16_t n;
+
+			if (rte_pktmbuf_alloc_bulk(mp, pkts, BURST) != 0)
+				die("mbufs");
+			for (i = 0; i < BURST; i++) {
+				memset(rte_pktmbuf_mtod(pkts[i], void *), 0xff,
+				       6);
+				pkts[i]->data_len = FRAME;
+				pkts[i]->pkt_len = FRAME;
+			}
+			n = pmd_burst(port, pkts, rx);
+			got += n;
+			rte_pktmbuf_free_bulk(rx, n);
+		}
+		cycles[r] = rte_rdtsc_precise() - t0;
+		if (got != (uint64_t)nb_bursts * BURST)
+			die("the PMD lost frames");
+	}
+	report("pmd", cycles, runs, (uint64_t)nb_bursts * BURST);
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -421,6 +487,7 @@ main(int argc, char **argv)
 		{ "engine", required_argument, NULL, 'e' },
 		{ "ring", required_argument, NULL, 'r' },
 		{ "doorbell", required_argument, NULL, 'd' },
+		{ "pmd", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *eal_args[] = {
@@ -430,9 +497,9 @@ main(int argc, char **argv)
 	int mode = 0, opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt != 'e' && opt != 'r' && opt != 'd') {
+		if (opt != 'e' && opt != 'r' && opt != 'd' && opt != 'p') {
 			fprintf(stderr, "usage: %s --engine N | --ring N |"
-				" --doorbell N\n", argv[0]);
+				" --doorbell N | --pmd N\n", argv[0]);
 			return EXIT_FAILURE;
 		}
 		mode = opt;
@@ -440,7 +507,7 @@ main(int argc, char **argv)
 	}
 	if (mode == 0 || nb_bursts == 0) {
 		fprintf(stderr, "usage: %s --engine N | --ring N |"
-			" --doorbell N\n", argv[0]);
+			" --doorbell N | --pmd N\n", argv[0]);
 		return EXIT_FAILURE;
 	}
 	if (rte_eal_init(RTE_DIM(eal_args) - 1, eal_args) < 0)
@@ -449,6 +516,8 @@ main(int argc, char **argv)
 		bench_engine();
 	else if (mode == 'r')
 		bench_ring();
+	else if (mode == 'p')
+		bench_pmd();
 	else
 		bench_doorbell();
 	rte_eal_cleanup();

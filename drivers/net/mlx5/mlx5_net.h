@@ -40,6 +40,8 @@ extern int mlx5_net_logtype;
 #define MLX5_NET_MAX_QUEUES 64
 #define MLX5_NET_MIN_DESC 64
 #define MLX5_NET_MAX_DESC 32768
+/* Rx: mbufs taken from the pool at once to replace received ones. */
+#define MLX5_NET_RX_STASH 64
 /* Rx: segments (mbufs) per receive WQE, at most. */
 #define MLX5_NET_MAX_RX_SEGS 16
 /* Tx: a WQE holds the control and Ethernet segments, inline header and
@@ -82,6 +84,9 @@ struct mlx5_net_rxq {
 	bool scatter;
 	int ts_offset;             /* Timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
+	/* Mbufs taken from the pool in bulk, handed to WQEs one by one. */
+	uint16_t stash_n;
+	struct rte_mbuf *stash[MLX5_NET_RX_STASH];
 	struct mlx5_mr_ctrl mr;
 	struct mlx5_net_qstats st;
 };
@@ -97,6 +102,7 @@ struct mlx5_net_txq {
 	uint32_t wqe_n;            /* Blocks in the ring. */
 	uint32_t sqn;
 	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
+	bool fast_free;            /* MBUF_FAST_FREE: one pool, refcnt 1. */
 	uint32_t rate_mbps;        /* 0: not limited. */
 	struct mlx5_pp_entry *pp;  /* The pacing entry of rate_mbps. */
 	struct mlx5_mr_ctrl mr;

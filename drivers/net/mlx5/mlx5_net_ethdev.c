@@ -99,7 +99,8 @@ mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
 				RTE_ETH_RX_OFFLOAD_RSS_HASH |
 				RTE_ETH_RX_OFFLOAD_TIMESTAMP;
-	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+				RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (eth->csum_cap) {
 		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_CHECKSUM;
 		info->tx_offload_capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |

@@ -73,6 +73,8 @@ mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
 	if (rxq->cq.obj != NULL && mlx5_devx_cq_destroy(&rxq->cq) != 0)
 		NET_LOG(ERR, "port %u Rx queue %u: the CQ stays: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+	if (rxq->stash_n != 0)
+		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stash, rxq->stash_n);
 	if (rxq->elts != NULL) {
 		n = 1u << (rxq->log_wqe_n + rxq->log_sges);
 		for (i = 0; i < n; i++)

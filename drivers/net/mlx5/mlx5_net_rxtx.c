@@ -98,6 +98,35 @@ mlx5_net_rx_repost(struct mlx5_net_rxq *rxq)
 }
 
 /*
+ * @n fresh mbufs from the queue's stash, refilled from the pool in bulk;
+ * false (nothing taken) if the pool has too few. A mempool's mbufs have
+ * refcnt 1, next NULL and nb_segs 1 (rte_pktmbuf_free() keeps that); the
+ * other fields are set when the mbuf is handed up.
+ */
+static __rte_always_inline bool
+mlx5_net_rx_fresh(struct mlx5_net_rxq *rxq, struct rte_mbuf **rep,
+		  uint32_t n)
+{
+	uint32_t i;
+
+	if (unlikely(rxq->stash_n < n)) {
+		void **room = (void **)&rxq->stash[rxq->stash_n];
+		uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
+
+		if (rte_mempool_get_bulk(rxq->mp, room, want) == 0)
+			rxq->stash_n = MLX5_NET_RX_STASH;
+		else if (rte_mempool_get_bulk(rxq->mp, room,
+					      n - rxq->stash_n) == 0)
+			rxq->stash_n = (uint16_t)n;
+		else
+			return false;
+	}
+	for (i = 0; i < n; i++)
+		rep[i] = rxq->stash[--rxq->stash_n];
+	return true;
+}
+
+/*
  * The frame of @len bytes in WQE slot @w: its mbufs go up, fresh ones take
  * their place. NULL (frame dropped, buffers reposted) without mbufs.
  */
@@ -115,32 +144,30 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
 	if (used == 0)
 		used = 1;
 	if (unlikely(used > sges) ||
-	    unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, rep, used) != 0)) {
+	    unlikely(!mlx5_net_rx_fresh(rxq, rep, used))) {
 		rxq->st.nombuf++;
 		rxq->priv->eth->data->rx_mbuf_alloc_failed++;
 		return NULL;
 	}
 	for (s = 0; s < used; s++) {
-		struct rte_mbuf *m = slot[s];
-		uint32_t lkey = mlx5_mr_mb2lkey(&rxq->mr, rep[s]);
+		struct rte_mbuf *m = slot[s], *r = rep[s];
 		struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
 			((size_t)w << rxq->rq.log_stride) + 16 * s);
 
+		r->data_off = RTE_PKTMBUF_HEADROOM;
 		m->data_len = (uint16_t)RTE_MIN(left, rxq->seg_len);
 		left -= m->data_len;
-		m->nb_segs = 1;
-		m->next = NULL;
 		if (prev != NULL)
 			prev->next = m;
 		prev = m;
-		slot[s] = rep[s];
-		d->lkey = rte_cpu_to_be_32(lkey);
-		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(rep[s],
-							    uintptr_t));
+		slot[s] = r;
+		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(&rxq->mr, r));
+		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
 	}
 	head->nb_segs = (uint16_t)used;
 	head->pkt_len = len;
 	head->port = rxq->port_id;
+	head->vlan_tci = 0;
 	return head;
 }
 
@@ -203,21 +230,42 @@ mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return got;
 }
 
-/* Free the mbufs of blocks [ci, end) (completed or dropped). */
+/*
+ * Give back @n sent mbufs: with MBUF_FAST_FREE (the application promises
+ * one pool, refcnt 1, no chains) straight into the pool.
+ */
+static __rte_always_inline void
+mlx5_net_tx_put(struct mlx5_net_txq *txq, struct rte_mbuf **m, unsigned int n)
+{
+	if (txq->fast_free)
+		rte_mempool_put_bulk(m[0]->pool, (void **)m, n);
+	else
+		rte_pktmbuf_free_bulk(m, n);
+}
+
+/* Free the mbufs of blocks [ci, end) (completed or dropped), in bulk. */
 static __rte_always_inline void
 mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
 {
 	uint32_t mask = txq->wqe_n - 1;
+	struct rte_mbuf *batch[64];
+	unsigned int n = 0;
 
 	while (txq->ci != end) {
 		struct rte_mbuf **e = &txq->elts[txq->ci & mask];
 
 		if (*e != NULL) {
-			rte_pktmbuf_free(*e);
+			batch[n++] = *e;
 			*e = NULL;
+			if (unlikely(n == RTE_DIM(batch))) {
+				mlx5_net_tx_put(txq, batch, n);
+				n = 0;
+			}
 		}
 		txq->ci++;
 	}
+	if (n != 0)
+		mlx5_net_tx_put(txq, batch, n);
 }
 
 /* Take the completions: free what they cover; recover after an error. */

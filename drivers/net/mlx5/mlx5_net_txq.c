@@ -66,7 +66,6 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	struct mlx5_net_txq *txq;
 	int ret;
 
-	RTE_SET_USED(conf);
 	if (desc > MLX5_NET_MAX_DESC) {
 		NET_LOG(ERR, "port %u Tx queue %u: %u descriptors (at most %u)",
 			dev->data->port_id, idx, nb_desc, MLX5_NET_MAX_DESC);
@@ -88,6 +87,9 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	txq->idx = idx;
 	txq->wqe_n = desc;
 	txq->inline_hdr = priv->txq_inline_min;
+	txq->fast_free = (dev->data->dev_conf.txmode.offloads |
+			  (conf != NULL ? conf->offloads : 0)) &
+			 RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = mlx5_mr_ctrl_init(&txq->mr, cdev, (int)socket);
 	if (ret != 0)
 		goto error;
