@@ -88,7 +88,7 @@ static struct {
 	struct ibv_mr *mr;
 } e;
 
-static void
+static __rte_noreturn void
 die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", what, rte_strerror(rte_errno));
