@@ -5,13 +5,17 @@
 # that Debian's libdpdk-dev does not ship, from Debian's source package of
 # exactly the installed DPDK version, and copy them into OUTDIR.
 #
-# Usage: get-dpdk-sdk-headers.sh OUTDIR
+# Usage: get-dpdk-sdk-headers.sh OUTDIR [FILE...]
+#   FILEs (paths in the DPDK tree) replace the header list: the MR
+#   benchmark takes DPDK's own MR cache source this way
+#   (devtools/run-mr-bench.sh).
 #
 # Refuses to produce headers of a version other than the installed library:
 # a structure layout mismatch would corrupt memory silently.
 set -eu
 
-outdir=${1:?usage: $0 OUTDIR}
+outdir=${1:?usage: $0 OUTDIR [FILE...]}
+shift
 stamp="$outdir/.sdk-version"
 
 # Headers the drivers need, relative to the DPDK source tree.
@@ -26,6 +30,10 @@ drivers/bus/vdev/bus_vdev_driver.h
 drivers/bus/pci/bus_pci_driver.h
 drivers/bus/auxiliary/bus_auxiliary_driver.h
 "
+
+if [ $# -gt 0 ]; then
+	HEADERS="$*"
+fi
 
 installed=$(dpkg-query -W -f='${Version}' libdpdk-dev 2>/dev/null || true)
 if [ -z "$installed" ]; then

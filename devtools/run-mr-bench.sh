@@ -1,34 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# MR cache benchmark: instructions per lookup under callgrind (stable from
-# run to run, unlike time on a shared host), then the registration of a
-# 1M-mbuf mempool, natively. Prints every figure beside its target and a
-# closing note. Figures are reported, never asserted: the exit code says
-# only whether the benchmark ran.
+# MR cache benchmark: this project's cache beside DPDK 22.11's own mlx5 MR
+# cache, same workloads and address streams, in one run. DPDK's
+# mlx5_common_mr.c is taken from Debian's source package of the installed
+# DPDK (buildtools/get-dpdk-sdk-headers.sh, nothing of it committed) and
+# compiled with the benchmark's own compiler and flags into a plugin
+# (app/test-mlx5-mr/dpdk_ref/). Per workload: instructions per operation
+# (callgrind) and cycles (TSC, median of --repeats runs in one process) of
+# both, and the ratios ours/DPDK; with --portable DIR also this cache built
+# without its assembly (-DMLX5_MR_PORTABLE). Then lookups per second on 1
+# and 2 threads while another thread registers and frees memory, and the
+# registration of a 1M-mbuf mempool. Figures are reported, never asserted:
+# the exit code says only whether the benchmark ran.
 #
-# Usage: devtools/run-mr-bench.sh [--build-dir DIR] [--mbufs N] [--lookups N]
-#   --mbufs 0 skips the mempool part (it needs about 4.3 GB of memory for
-#   1M mbufs, since EAL runs without hugepages).
+# Usage: devtools/run-mr-bench.sh [--build-dir DIR] [--portable DIR]
+#          [--repeats N] [--lookups N] [--mt SECONDS] [--mbufs N] [--no-dpdk]
+#   --mbufs 0 skips the mempool part (1M mbufs need about 4.3 GB of memory,
+#   since EAL runs without hugepages); --mt 0 the threads.
 # Also run by `meson test -C build --benchmark`.
 set -eu
 
 cd "$(dirname "$0")/.."
 BUILD_DIR=build
+PORTABLE=
 MBUFS=1048576
-LOOKUPS=262144
+LOOKUPS=65536
+REPEATS=7
+MT=1
+DPDK=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	--portable) PORTABLE=$2; shift 2 ;;
 	--mbufs) MBUFS=$2; shift 2 ;;
 	--lookups) LOOKUPS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--mbufs N] [--lookups N]" >&2
+	--repeats) REPEATS=$2; shift 2 ;;
+	--mt) MT=$2; shift 2 ;;
+	--no-dpdk) DPDK=; shift ;;
+	*) echo "usage: $0 [--build-dir DIR] [--portable DIR] [--repeats N] [--lookups N] [--mt SECONDS] [--mbufs N] [--no-dpdk]" >&2
 	   exit 2 ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-mr/dpdk-test-mlx5-mr
-if [ ! -x "$bench" ]; then
-	ninja -C "$BUILD_DIR" >/dev/null
+ninja -C "$BUILD_DIR" app/test-mlx5-mr/dpdk-test-mlx5-mr >/dev/null
+if [ -n "$PORTABLE" ]; then
+	ninja -C "$PORTABLE" app/test-mlx5-mr/dpdk-test-mlx5-mr >/dev/null
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "valgrind is not installed (package valgrind): no instruction counts"
@@ -37,26 +54,101 @@ fi
 out=$(mktemp -d "${TMPDIR:-/tmp}/mr-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
-# 1. Instructions: one callgrind dump per scenario, named bench:<name>:<n>.
-if ! valgrind --tool=callgrind --dump-instr=no --dump-line=no \
-		--callgrind-out-file="$out/cg" "$bench" --lookups \
-		--n "$LOOKUPS" >"$out/callgrind.log" 2>&1; then
-	cat "$out/callgrind.log"
-	echo "FAIL: the lookup scenarios did not run under callgrind"
-	exit 1
+# DPDK's MR cache: its source of the installed version, then the plugin,
+# compiled as the benchmark's main.c is (compiler, optimisation, target,
+# defines; none of this tree's include folders, whose headers share the
+# names of DPDK's).
+plugin=
+if [ -n "$DPDK" ]; then
+	ref="$(cd "$BUILD_DIR" && pwd)/dpdk-mr-ref"
+	src=drivers/common/mlx5
+	if ! buildtools/get-dpdk-sdk-headers.sh "$ref/src" \
+			$src/mlx5_common_mr.c $src/mlx5_common_mr.h \
+			$src/mlx5_common_defs.h >"$out/fetch.log" 2>&1; then
+		cat "$out/fetch.log"
+		echo "FAIL: cannot fetch DPDK's MR cache source"
+		exit 1
+	fi
+	cmd=$(/usr/bin/python3 - "$BUILD_DIR" <<'PYEOF'
+import json, shlex, sys
+for c in json.load(open(sys.argv[1] + "/compile_commands.json")):
+    if c["file"].endswith("test-mlx5-mr/main.c"):
+        a = shlex.split(c["command"])
+        keep, i = [a[0]], 1
+        while i < len(a):
+            t = a[i]
+            if t in ("-include", "-MQ", "-MF", "-o"):
+                if t == "-include":
+                    keep += [t, a[i + 1]]
+                i += 2
+                continue
+            if (t.startswith(("-O", "-march", "-mtune", "-std", "-D", "-W", "-pthread", "-g"))
+                    or (t.startswith("-f") and "diagnostics" not in t)
+                    or (t.startswith("-I") and (t.startswith("-I/usr") or t.endswith("sdk-include")))):
+                keep.append(t)
+            i += 1
+        print(" ".join(shlex.quote(k) for k in keep))
+        break
+PYEOF
+)
+	plugin="$ref/dpdk_mr_ref.so"
+	version=$(cat "$ref/src/.sdk-version")
+	# shellcheck disable=SC2086
+	if ! eval "$cmd" -fPIC -shared -fvisibility=hidden \
+			"-DDPDK_MR_SRC_VERSION='\"$version\"'" \
+			-Iapp/test-mlx5-mr/dpdk_ref/shim -I"$ref/src" \
+			-Iapp/test-mlx5-mr/dpdk_ref \
+			-o "$plugin" app/test-mlx5-mr/dpdk_ref/dpdk_mr_ref.c \
+			-lrte_eal -lrte_mempool -lrte_mbuf \
+			>"$out/plugin.log" 2>&1; then
+		cat "$out/plugin.log"
+		echo "FAIL: cannot build DPDK's MR cache plugin"
+		exit 1
+	fi
 fi
-for f in "$out"/cg*; do
-	awk '/^desc: Trigger: Client Request: bench:/ {
-		sub(/.*bench:/, ""); split($0, a, ":"); name = a[1]; n = a[2]
-	}
-	/^(summary|totals):/ { ir = $2 }
-	END { if (name != "") print name, n, ir }' "$f"
-done >"$out/ir"
 
-# 2. Time, natively (a hint only: the host is shared).
-"$bench" --lookups --n "$LOOKUPS" >"$out/native.log" 2>&1 || true
-
-# 3. The 1M-mbuf mempool, natively.
+# Instructions: one callgrind dump per workload, bench:<impl>:<name>:<ops>;
+# cycles: "cycles <impl> <name> <median>" lines of a native run.
+measure() { # <tag> <bench> [args]
+	tag=$1; b=$2; shift 2
+	if ! valgrind --tool=callgrind --dump-instr=no --dump-line=no \
+			--callgrind-out-file="$out/cg.$tag" "$b" --workloads \
+			--n "$LOOKUPS" "$@" >"$out/callgrind.$tag.log" 2>&1; then
+		cat "$out/callgrind.$tag.log"
+		echo "FAIL: the workloads did not run under callgrind ($tag)"
+		exit 1
+	fi
+	for f in "$out"/cg."$tag"*; do
+		awk -v tag="$tag" '/^desc: Trigger: Client Request: bench:/ {
+			sub(/.*bench:/, ""); split($0, a, ":")
+			impl = a[1]; name = a[2]; n = a[3]
+		}
+		/^(summary|totals):/ { ir = $2 }
+		END { if (name != "") print "ir", tag "/" impl, name, ir / n }' "$f"
+	done >>"$out/figures"
+	if ! "$b" --workloads --n "$LOOKUPS" --repeats "$REPEATS" "$@" \
+			>"$out/native.$tag.log" 2>&1; then
+		cat "$out/native.$tag.log"
+		echo "FAIL: the workloads did not run natively ($tag)"
+		exit 1
+	fi
+	awk -v tag="$tag" '/^cycles / { print "cyc", tag "/" $2, $3, $4 }
+		/^failed / { print "failed", tag "/" $2, $3, $4 }
+		/^note / { sub(/^note /, ""); print "note", $0 }' \
+		"$out/native.$tag.log" >>"$out/figures"
+}
+: >"$out/figures"
+if [ -n "$plugin" ]; then
+	measure asm "$bench" --dpdk "$plugin"
+else
+	measure asm "$bench"
+fi
+if [ -n "$PORTABLE" ]; then
+	measure c "$PORTABLE/app/test-mlx5-mr/dpdk-test-mlx5-mr"
+fi
+if [ "$MT" != 0 ]; then
+	"$bench" --mt "$MT" >"$out/mt.log" 2>&1 || { cat "$out/mt.log"; exit 1; }
+fi
 if [ "$MBUFS" -gt 0 ]; then
 	if ! "$bench" --mempool "$MBUFS" >"$out/mempool.log" 2>&1; then
 		cat "$out/mempool.log"
@@ -65,69 +157,109 @@ if [ "$MBUFS" -gt 0 ]; then
 	fi
 fi
 
-awk -v mbufs="$MBUFS" -v ir_file="$out/ir" -v ns_file="$out/native.log" \
-    -v mp_file="$out/mempool.log" '
-function per(name) {
-	if (!(name in ir)) return -1
-	return ir[name] / n[name]
-}
-function net(name, base) { return per(name) - per(base) }
-function row(label, value, target, ns,    verdict) {
-	if (target == "") verdict = ""
-	else if (value <= target + 0) { verdict = "ok"; met++ }
-	else { verdict = "MISSED"; missed = missed "\n  - " label; }
-	printf "%-44s %9.1f   %6s   %-6s %s\n", label, value,
-	       target == "" ? "-" : "<= " target, verdict,
-	       ns == "" ? "" : sprintf("(%s ns native)", ns)
-}
-BEGIN {
-	while ((getline line < ir_file) > 0) {
-		split(line, f, " "); n[f[1]] = f[2]; ir[f[1]] = f[3]
-	}
-	while ((getline line < ns_file) > 0)
-		if (line ~ /ns\/lookup/) { split(line, f, " "); ns[f[1]] = f[2] }
-	while ((getline line < mp_file) > 0) {
-		if (line ~ /^mempool registration:/) {
-			split(line, f, " "); mp_ms = f[3]; mp_mrs = f[5]
-		}
-		if (line ~ /memory chunk/) { split(line, f, " "); mp_chunks = f[7] }
-	}
-	l01 = net("linear_0_1", "base"); l03 = net("linear_0_3", "base")
-	l13 = net("linear_1_3", "base")
-	slot0 = l01 + l03 - l13; slot3 = l03 + l13 - l01
-	printf "MR cache lookups: instructions per lookup (callgrind), net of a\n"
-	printf "loop calling a function that returns its argument; %d lookups each.\n\n", n["base"]
-	printf "%-44s %9s   %6s   %s\n", "figure", "measured", "target", "verdict"
-	row("most-recent hit (address)", net("mru_addr", "base"), 12, ns["mru_addr"])
-	row("most-recent hit (mbuf)", net("mru_mbuf", "base"), 12, ns["mru_mbuf"])
-	row("private IOVA (mbuf)", net("private_iova", "base"), 6, ns["private_iova"])
-	row("per-queue table hit, 16 ranges", net("table_16", "base"), 40, ns["table_16"])
-	row("per-queue table hit, 255 ranges (full)", net("table_255", "base"), 40, ns["table_255"])
-	row("per-queue linear hit, table full, 1st slot", slot0, 40, "")
-	row("per-queue linear hit, table full, 4th slot", slot3, 40, "")
-	row("global hit, 10 MRs", net("global_10", "base"), "", ns["global_10"])
-	row("global hit, 1,000 MRs", net("global_1000", "base"), "", ns["global_1000"])
-	row("global hit, 10,000 MRs", net("global_10000", "base"), 250, ns["global_10000"])
-	row("whole-memory key, any address", net("whole_mem", "base"), 12, ns["whole_mem"])
-	printf "(the empty loop itself: %.1f instructions per iteration)\n",
-	       per("base")
-	if (mbufs > 0) {
-		printf "\nmempool of %d mbufs: registration %s ms, %s MR(s) for %s contiguous chunk(s) (target: one MR per chunk): %s\n",
-		       mbufs, mp_ms, mp_mrs, mp_chunks,
-		       mp_mrs == mp_chunks ? "ok" : "MISSED"
-		if (mp_mrs == mp_chunks) met++
-		else missed = missed "\n  - one MR per mempool chunk"
-	}
-	printf "\nWhere we stand: %d target(s) met", met
-	if (missed == "") printf ", none missed.\n"
-	else printf "; missed:%s\n", missed
-	printf "\nReading the figures (doc/guides/platform/mlx5_mr.rst):\n"
-	printf "- a queue table hit costs the same for 1 or 255 ranges (8 steps);\n"
-	printf "- the linear cache is reached only after a miss in a full queue\n"
-	printf "  table (more than 255 ranges learned since the last flush);\n"
-	printf "- a global hit includes the read lock, the search and learning\n"
-	printf "  the range; instructions, not time: a shared lock line costs far\n"
-	printf "  more on many cores than its few instructions;\n"
-	printf "- the registration time is that of the software device (which checks\n"
-	printf "  the mapping), not the time hardware takes to pin memory.\n"
-}'
+/usr/bin/python3 - "$out" "$LOOKUPS" "$REPEATS" "${PORTABLE:+yes}" <<'PYEOF'
+import sys, re
+out, lookups, repeats, portable = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+ir, cyc, failed, notes = {}, {}, {}, []
+for line in open(out + "/figures"):
+    f = line.split()
+    if f[0] == "ir":
+        ir[(f[1], f[2])] = float(f[3])
+    elif f[0] == "cyc":
+        cyc[(f[1], f[2])] = float(f[3])
+    elif f[0] == "failed":
+        failed[(f[1], f[2])] = int(f[3])
+    elif f[0] == "note":
+        n = " ".join(f[1:])
+        if n not in notes:
+            notes.append(n)
+rows = [
+    ("most-recent hit (address)", "mru_addr", True),
+    ("most-recent hit (mbuf)", "mru_mbuf", True),
+    ("per-queue hit, 16 ranges", "table_16", True),
+    ("per-queue hit, 255 ranges", "table_255", True),
+    ("two ranges in turn, 248 others held", "two_in_turn", True),
+    ("global hit, 10 MRs (flush + lookup)", "global_10", True),
+    ("global hit, 1,000 MRs", "global_1000", True),
+    ("global hit, 10,000 MRs", "global_10000", True),
+    ("random among 2 ranges", "random_2", True),
+    ("random among 8 ranges", "random_8", True),
+    ("random among 16 ranges", "random_16", True),
+    ("random among 255 ranges", "random_255", True),
+    ("random among 1,000 ranges", "random_1000", True),
+    ("random among 10,000 ranges", "random_10000", True),
+    ("first touch after a flush, 255", "refill_255", True),
+    ("first touch after a flush, 1,000", "refill_1000", True),
+    ("first touch after a flush, 10,000", "refill_10000", True),
+    ("registration at 1,000 MRs, ascending", "reg_asc_1000", False),
+    ("registration at 10,000 MRs, ascending", "reg_asc_10000", False),
+    ("registration at 1,000 MRs, descending", "reg_desc_1000", False),
+    ("registration at 10,000 MRs, descending", "reg_desc_10000", False),
+]
+def val(d, impl, wl, net):
+    v = d.get((impl, wl))
+    if v is None:
+        return None
+    if net:
+        base = d.get(("asm/ours" if impl.startswith("asm") else "c/ours", "base"))
+        if base is not None:
+            v -= base
+    return v
+def fmt(v, w=8):
+    return ("%*.1f" % (w, v)) if v is not None else "%*s" % (w, "-")
+def ratio(a, b):
+    return ("%6.2f" % (a / b)) if a is not None and b not in (None, 0) else "     -"
+print("MR cache: this project's (ours) beside DPDK 22.11's (dpdk), same workloads.")
+print("ir: instructions per operation (callgrind; lookups net of the empty loop,")
+print("%s lookups a workload); cyc: TSC cycles per operation, median of %s runs." % (lookups, repeats))
+print("ratio = ours / dpdk: below 1.00, ours is ahead.%s\n" %
+      (" C: ours built without assembly." if portable else ""))
+hdr = "%-39s %8s %8s %6s  %8s %8s %6s" % ("workload", "dpdk ir", "ours ir", "ratio", "dpdk cyc", "ours cyc", "ratio")
+if portable:
+    hdr += "  %8s %6s %8s %6s" % ("C ir", "ratio", "C cyc", "ratio")
+print(hdr)
+behind = []
+for label, wl, net in rows:
+    di, oi = val(ir, "asm/dpdk", wl, net), val(ir, "asm/ours", wl, net)
+    dc, oc = val(cyc, "asm/dpdk", wl, net), val(cyc, "asm/ours", wl, net)
+    line = "%-39s %s %s %s  %s %s %s" % (label, fmt(di), fmt(oi), ratio(oi, di), fmt(dc), fmt(oc), ratio(oc, dc))
+    if portable:
+        ci, cc = val(ir, "c/ours", wl, net), val(cyc, "c/ours", wl, net)
+        line += "  %s %s %s %s" % (fmt(ci), ratio(ci, di), fmt(cc), ratio(cc, dc))
+    print(line)
+    if di is not None and oi is not None and oi > di:
+        behind.append("%s: instructions %.2f" % (label, oi / di))
+    if dc is not None and oc is not None and oc > dc:
+        behind.append("%s: cycles %.2f" % (label, oc / dc))
+print("(the empty loop itself: %s instructions, %s cycles per iteration)" %
+      (fmt(ir.get(("asm/ours", "base")), 0), fmt(cyc.get(("asm/ours", "base")), 0)))
+for k, v in sorted(failed.items()):
+    print("FAILED lookups: %s %s: %d" % (k[0], k[1], v))
+for n in notes:
+    print("note: " + n)
+if behind:
+    print("\nours behind dpdk (ratio > 1.00):")
+    for b in behind:
+        print("  - " + b)
+elif any(k[0] == "asm/dpdk" for k in ir):
+    print("\nevery ratio at or below 1.00")
+try:
+    mt = [l.split() for l in open(out + "/mt.log") if l.startswith("mt ")]
+except OSError:
+    mt = []
+if mt:
+    print("\nThreads (ours; own queue each, random among 1,000 ranges; churn: another")
+    print("thread registers and frees a range, about every 40 us; every key checked):")
+    print("%-8s %-6s %14s %12s %10s" % ("lookup", "churn", "lookups/s", "frees/s", "wrong keys"))
+    for f in mt:
+        print("%-8s %-6s %14s %12s %10s" % (f[2] + (" thread" if f[2] == "1" else " threads"), f[4], "{:,}".format(int(float(f[6]))), "{:,}".format(int(float(f[8]))), f[10]))
+try:
+    mp = open(out + "/mempool.log").read()
+    m = re.search(r"registration: ([\d.]+) ms, (\d+) MR", mp)
+    c = re.search(r"(\d+) contiguous", mp)
+    if m and c:
+        print("\nmempool of 1M mbufs: registration %s ms, %s MR(s) for %s contiguous chunk(s): %s"
+              % (m.group(1), m.group(2), c.group(1), "ok" if m.group(2) == c.group(1) else "MISSED"))
+except OSError:
+    pass
+PYEOF

@@ -30,6 +30,7 @@
 #include <rte_random.h>
 
 #include <mlx5_common_mr.h>
+#include <mlx5_common_mr_private.h>
 #include <rte_pmd_mlx5.h>
 
 #include "mlx5_test.h"
@@ -139,6 +140,16 @@ no_mr_left(struct mlx5_common_device *d, uint16_t vhca)
 {
 	TEST_ASSERT_EQUAL(mr_stats(d).mrs, 0, "MRs left in the driver");
 	TEST_ASSERT_EQUAL(dev_mrs(vhca), 0, "MRs left on the device");
+	return TEST_SUCCESS;
+}
+
+/* Unregister the ranges of @buf's @len bytes: nothing left, anywhere. */
+static int
+release_ranges(uint8_t *buf, size_t len)
+{
+	TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev, buf, len), "");
+	TEST_ASSERT_SUCCESS(no_mr_left(cdev, 0), "");
+	free(buf);
 	return TEST_SUCCESS;
 }
 
@@ -426,11 +437,7 @@ many_ranges(unsigned int n)
 			  MLX5_MR_LKEY_INVALID, "");
 	TEST_ASSERT(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf + 2 * PAGE) !=
 		    MLX5_MR_LKEY_INVALID, "");
-	TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev, buf, 2 * n * PAGE),
-			    "");
-	TEST_ASSERT_SUCCESS(no_mr_left(cdev, 0), "");
-	free(buf);
-	return TEST_SUCCESS;
+	return release_ranges(buf, 2 * n * PAGE);
 }
 
 static int
@@ -444,6 +451,147 @@ static int
 test_many_ranges_deep(void)
 {
 	return many_ranges(3000);
+}
+
+/*
+ * The global table grows at both ends and in the middle: registered in
+ * descending, then ascending, then interleaved order, it keeps every
+ * entry through every growth, and the index of explicit MRs finds every
+ * duplicate, also after some of them went (their slots closed up).
+ */
+static int
+test_register_orders(void)
+{
+	const unsigned int n = 3000;
+	uint8_t *buf = aligned_alloc(PAGE, 2 * n * PAGE);
+	struct mlx5_mr_ctrl c;
+	unsigned int i, k;
+
+	TEST_ASSERT_NOT_NULL(buf, "");
+	memset(buf, 0, 2 * n * PAGE);
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
+	/* Ranges n/3..2n/3 descending, then 2n/3..n ascending, then the
+	 * first third every other one and the rest. */
+	for (k = 2 * n / 3; k-- > n / 3;)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	for (k = 2 * n / 3; k < n; k++)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	for (i = 0; i < 2; i++)
+		for (k = i; k < n / 3; k += 2)
+			TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+					    buf + 2 * k * PAGE, PAGE),
+					    "range %u", k);
+	TEST_ASSERT_EQUAL(mr_stats(cdev).segments, n, "no entry lost");
+	TEST_ASSERT_EQUAL(mr_stats(cdev).mrs, n, "");
+	/* Every one found by a queue that knows nothing, and the device
+	 * takes its key. */
+	TEST_ASSERT_SUCCESS(mlx5_mr_ctrl_init(&c, cdev, SOCKET_ID_ANY), "");
+	for (k = 0; k < n; k++) {
+		uintptr_t a = (uintptr_t)buf + 2 * k * PAGE;
+		uint32_t lkey;
+
+		mlx5_mr_ctrl_flush(&c);
+		lkey = mlx5_mr_addr2lkey(&c, a + k % PAGE);
+		TEST_ASSERT(lkey != MLX5_MR_LKEY_INVALID, "range %u", k);
+		TEST_ASSERT_SUCCESS(dev_read(cdev, lkey, a, PAGE), "range %u",
+				    k);
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&c, a + PAGE),
+				  MLX5_MR_LKEY_INVALID, "gap after %u", k);
+	}
+	mlx5_mr_ctrl_free(&c);
+	/* Duplicates are refused; a range of another length is not one. */
+	for (k = 0; k < n; k += 7)
+		TEST_ASSERT_EQUAL(mlx5_mr_ext_register(cdev,
+				  buf + 2 * k * PAGE, PAGE), -EEXIST,
+				  "range %u", k);
+	/* Every third one goes: the others are still duplicates, the gone
+	 * ones can come back. */
+	for (k = 0; k < n; k += 3)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	for (k = 0; k < n; k++)
+		TEST_ASSERT_EQUAL(mlx5_mr_ext_register(cdev,
+				  buf + 2 * k * PAGE, PAGE),
+				  k % 3 == 0 ? 0 : -EEXIST, "range %u", k);
+	TEST_ASSERT_EQUAL(mr_stats(cdev).segments, n, "");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
+	return release_ranges(buf, 2 * n * PAGE);
+}
+
+/*
+ * A queue's own levels: its table's tree is rebuilt in batches (a range
+ * learned since is found all the same), a flush empties it at once, and
+ * what comes after 255 ranges goes to the queue's overflow table, where
+ * every key stays right until memory goes away.
+ */
+static int
+test_queue_levels(void)
+{
+	const unsigned int n = 1000;
+	uint8_t *buf = aligned_alloc(PAGE, 2 * n * PAGE);
+	uint32_t *keys = calloc(n, sizeof(*keys));
+	unsigned int k;
+
+	TEST_ASSERT(buf != NULL && keys != NULL, "");
+	memset(buf, 0, 2 * n * PAGE);
+	for (k = 0; k < n; k++)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	/* Fewer than a batch: in the sorted ranges, not yet in the tree. */
+	for (k = 0; k < MLX5_MR_QT_BATCH - 1; k++)
+		keys[k] = mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * k * PAGE);
+	TEST_ASSERT_EQUAL(ctrl.table.len, MLX5_MR_QT_BATCH - 1, "");
+	TEST_ASSERT_EQUAL(ctrl.table.stale, MLX5_MR_QT_BATCH - 1, "");
+	TEST_ASSERT(ctrl.table.nodes != ctrl.table.own, "tree still empty");
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf + 8),
+			  keys[0], "a stale range is found");
+	TEST_ASSERT_EQUAL(ctrl.table.stale, 0, "and the tree rebuilt");
+	TEST_ASSERT(ctrl.table.nodes == ctrl.table.own, "");
+	/* Beyond the table: the overflow table. */
+	for (k = MLX5_MR_QT_BATCH - 1; k < n; k++)
+		keys[k] = mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * k * PAGE);
+	TEST_ASSERT_EQUAL(ctrl.table.len, MLX5_MR_QUEUE_TABLE_N, "");
+	TEST_ASSERT_NOT_NULL(ctrl.overflow, "");
+	TEST_ASSERT_EQUAL(ctrl.overflow->len, n - MLX5_MR_QUEUE_TABLE_N, "");
+	for (unsigned int i = 0; i < 5000; i++) {
+		uintptr_t a;
+
+		k = rte_rand_max(n);
+		a = (uintptr_t)buf + 2 * k * PAGE + rte_rand_max(PAGE);
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a), keys[k],
+				  "range %u", k);
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a + PAGE -
+						    (a & (PAGE - 1))),
+				  MLX5_MR_LKEY_INVALID, "gap after %u", k);
+	}
+	TEST_ASSERT_SUCCESS(dev_read(cdev, keys[n - 1],
+				     (uintptr_t)buf + 2 * (n - 1) * PAGE, PAGE),
+			    "");
+	TEST_ASSERT_EQUAL(ctrl.overflow->len, n - MLX5_MR_QUEUE_TABLE_N,
+			  "nothing learned twice");
+	/* A range of the overflow goes: never returned again, its key dead
+	 * on the device; the queue's levels were emptied. */
+	k = n - 3;
+	TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev, buf + 2 * k * PAGE,
+						   PAGE), "");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * k * PAGE),
+			  MLX5_MR_LKEY_INVALID, "");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
+	TEST_ASSERT(dev_read(cdev, keys[k], (uintptr_t)buf + 2 * k * PAGE,
+			     64) < 0, "");
+	TEST_ASSERT_EQUAL(ctrl.table.len, 0, "flushed");
+	TEST_ASSERT_EQUAL(ctrl.overflow->len, 0, "flushed");
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * (k + 1) * PAGE),
+			  keys[k + 1], "the others survive");
+	free(keys);
+	return release_ranges(buf, 2 * n * PAGE);
 }
 
 static int
@@ -829,7 +977,10 @@ race_reader(void *arg)
 		unsigned int frees = __atomic_load_n(&r->frees,
 						     __ATOMIC_ACQUIRE);
 		int freeing = __atomic_load_n(&r->freeing, __ATOMIC_ACQUIRE);
-		uintptr_t addr = r->base + rte_rand_max(r->len - 64);
+		/* 64-byte aligned: a read never crosses into the next page,
+		 * which may be another range (test_free_many_...). */
+		uintptr_t addr = r->base +
+				 (rte_rand_max(r->len - 64) & ~(uint64_t)63);
 		uint32_t lkey = mlx5_mr_addr2lkey(&c, addr);
 		int ret = lkey != MLX5_MR_LKEY_INVALID ?
 			  dev_read(r->cdev, lkey, addr, 64) : -ENOENT;
@@ -931,6 +1082,33 @@ test_free_external_while_looking_up(void)
 	TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev, mem, len), "");
 	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
 	ret = run_race(&r, 10, true);
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
+	TEST_ASSERT_EQUAL(mr_stats(cdev).mrs, 0, "");
+	free(mem);
+	return ret;
+}
+
+/*
+ * As above with 600 ranges, one a page: the reader's queue holds most of
+ * them in its overflow table when the memory goes away.
+ */
+static int
+test_free_many_while_looking_up(void)
+{
+	const unsigned int n = 600;
+	size_t len = n * PAGE;
+	uint8_t *mem = aligned_alloc(PAGE, len);
+	struct race r = { .cdev = cdev, .base = (uintptr_t)mem, .len = len,
+			  .misses_expected = true };
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(mem, "");
+	memset(mem, 0, len);
+	for (unsigned int k = 0; k < n; k++)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev, mem + k * PAGE,
+							 PAGE), "");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
+	ret = run_race(&r, 6, true);
 	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
 	TEST_ASSERT_EQUAL(mr_stats(cdev).mrs, 0, "");
 	free(mem);
@@ -1101,6 +1279,8 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "generation_flush", test_generation_flush },
 	{ "many_ranges", test_many_ranges },
 	{ "many_ranges_deep", test_many_ranges_deep },
+	{ "register_orders", test_register_orders },
+	{ "queue_levels", test_queue_levels },
 	{ "private_iova", test_private_iova },
 	{ "mempool_events", test_mempool_events },
 	{ "mempool_cycles", test_mempool_cycles },
@@ -1112,6 +1292,7 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "free_while_looking_up", test_free_while_looking_up },
 	{ "free_external_while_looking_up",
 	  test_free_external_while_looking_up },
+	{ "free_many_while_looking_up", test_free_many_while_looking_up },
 	{ "whole_mem", test_whole_mem },
 	{ "whole_mem_without_odp", test_whole_mem_without_odp },
 	{ "sim_odp", test_sim_odp },

@@ -147,6 +147,8 @@ mlx5_mr_unlink(struct mlx5_mr_cache *cache, struct mlx5_mr *mr,
 {
 	TAILQ_REMOVE(&cache->mrs, mr, next);
 	cache->mr_count--;
+	if (mr->kind == MLX5_MR_EXTERNAL)
+		mlx5_mr_ext_index_del(&cache->ext, mr);
 	mr->dead = true;
 	if (mr->refcnt == 0)
 		TAILQ_INSERT_TAIL(graveyard, mr, next);
@@ -351,20 +353,6 @@ out:
 	return ret;
 }
 
-/* A live explicit MR of exactly [start, end) (lock held), or NULL. */
-static struct mlx5_mr *
-mlx5_mr_find_external(struct mlx5_mr_cache *cache, uintptr_t start,
-		      uintptr_t end)
-{
-	struct mlx5_mr *mr;
-
-	TAILQ_FOREACH(mr, &cache->mrs, next)
-		if (mr->kind == MLX5_MR_EXTERNAL && mr->start == start &&
-		    mr->end == end)
-			return mr;
-	return NULL;
-}
-
 int
 mlx5_mr_ext_register(struct mlx5_common_device *cdev, void *addr, size_t len)
 {
@@ -380,7 +368,7 @@ mlx5_mr_ext_register(struct mlx5_common_device *cdev, void *addr, size_t len)
 	if (cache->whole_mr != NULL)
 		return 0; /* The whole-memory key covers it already. */
 	rte_rwlock_read_lock(&cache->rwlock);
-	mr = mlx5_mr_find_external(cache, start, start + len);
+	mr = mlx5_mr_ext_index_find(&cache->ext, start, start + len);
 	rte_rwlock_read_unlock(&cache->rwlock);
 	if (mr != NULL)
 		goto exists;
@@ -388,10 +376,12 @@ mlx5_mr_ext_register(struct mlx5_common_device *cdev, void *addr, size_t len)
 	if (mr == NULL)
 		return -rte_errno;
 	rte_rwlock_write_lock(&cache->rwlock);
-	if (mlx5_mr_find_external(cache, start, start + len) != NULL)
+	if (mlx5_mr_ext_index_find(&cache->ext, start, start + len) != NULL)
 		ret = -EEXIST;
-	else
-		ret = mlx5_mr_insert(cache, mr);
+	else if (mlx5_mr_ext_index_add(&cache->ext, cache->cdev, mr) != 0)
+		ret = -ENOMEM;
+	else if ((ret = mlx5_mr_insert(cache, mr)) < 0)
+		mlx5_mr_ext_index_del(&cache->ext, mr);
 	rte_rwlock_write_unlock(&cache->rwlock);
 	if (ret == -EEXIST) {
 		mlx5_mr_destroy(cache, mr);
@@ -617,6 +607,7 @@ mlx5_mr_cache_destroy(struct mlx5_common_device *cdev)
 		TAILQ_REMOVE(&cache->mrs, mr, next);
 		mlx5_mr_destroy(cache, mr);
 	}
+	mlx5_mr_ext_index_free(&cache->ext);
 	if (cache->whole_mr != NULL &&
 	    cdev->glue->dereg_mr(cache->whole_mr) != 0)
 		DRV_LOG(WARNING, "%s: deregistering the whole-memory MR failed",

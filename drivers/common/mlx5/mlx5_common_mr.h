@@ -10,7 +10,8 @@
  *   1. the queue's most recently used range (inline, below);
  *   2. the queue's sorted table, a search tree of up to 255 ranges walked
  *      in eight branch-free steps, then the queue's linear cache of the
- *      last ranges it learned (mlx5_common_mr_ctrl.c, no lock);
+ *      last ranges it learned, then the ranges it learned beyond 255 (a
+ *      sorted table that grows; mlx5_common_mr_ctrl.c, no lock);
  *   3. for an mbuf, the registration of its mempool; then the device's
  *      global sorted table (read lock);
  *   4. a new registration over the DPDK memory chunk of the address.
@@ -62,15 +63,21 @@ struct mlx5_mr_range {
  * A queue's sorted table: its ranges in address order (sorted), and the
  * same ranges as a binary search tree in Eytzinger layout (node i has the
  * children 2i and 2i + 1; nodes 1 to 255, in-order = address order, unused
- * nodes after the last range). nodes is one block: the keys (start - 1,
+ * nodes after the last range). A tree block is the keys (start - 1,
  * UINTPTR_MAX for an unused node), then the ends, then the lkeys; node 0
- * stands for "no range" (end 0).
+ * stands for "no range" (end 0). The search reads nodes: the queue's own
+ * block, or a shared empty one after a flush. The tree is rebuilt from
+ * sorted in batches: the last stale ranges learned are in sorted only.
  */
 struct mlx5_mr_qtable {
-	uintptr_t *nodes;
+	const uintptr_t *nodes;
+	uintptr_t *own;
 	struct mlx5_mr_range *sorted;
 	uint32_t len;
+	uint32_t stale;
 };
+
+struct mlx5_mr_table;
 
 /**
  * Per-queue MR control: embedded in a queue, used by one thread at a time
@@ -94,6 +101,8 @@ struct mlx5_mr_ctrl {
 	uint32_t linear_next;         /**< Linear slot the next range takes. */
 	struct mlx5_mr_range linear[MLX5_MR_LINEAR_N];
 	struct mlx5_mr_qtable table;  /**< The ranges the queue learned. */
+	/** The ranges learned once the table was full (grows). */
+	struct mlx5_mr_table *overflow;
 } __rte_cache_aligned;
 
 /** What a device's MR cache holds (mlx5_mr_stats()). */

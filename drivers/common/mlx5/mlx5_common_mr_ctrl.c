@@ -30,6 +30,7 @@
 
 #include <rte_errno.h>
 
+#include "mlx5_malloc.h"
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_mr_private.h"
@@ -53,6 +54,8 @@ mlx5_mr_ctrl_reset(struct mlx5_mr_ctrl *ctrl, uint32_t gen)
 	memset(ctrl->linear, 0, sizeof(ctrl->linear));
 	ctrl->linear_next = 0;
 	mlx5_mr_qtable_clear(&ctrl->table);
+	if (ctrl->overflow != NULL)
+		mlx5_mr_table_clear(ctrl->overflow);
 	ctrl->gen = gen;
 }
 
@@ -92,6 +95,11 @@ mlx5_mr_ctrl_free(struct mlx5_mr_ctrl *ctrl)
 	if (ctrl == NULL)
 		return;
 	mlx5_mr_qtable_free(&ctrl->table);
+	if (ctrl->overflow != NULL) {
+		mlx5_mr_table_free(ctrl->overflow);
+		mlx5_free(ctrl->overflow);
+		ctrl->overflow = NULL;
+	}
 	ctrl->cache = NULL;
 	ctrl->mru_lo = UINTPTR_MAX;
 	ctrl->mru_end = 0;
@@ -116,6 +124,28 @@ mlx5_mr_ctrl_use(struct mlx5_mr_ctrl *ctrl, uintptr_t lo, uintptr_t end,
 	return lkey;
 }
 
+/*
+ * The overflow table of a queue, made at its first need; NULL without
+ * memory (the queue then asks the device's levels for those ranges).
+ */
+static struct mlx5_mr_table *
+mlx5_mr_ctrl_overflow(struct mlx5_mr_ctrl *ctrl)
+{
+	struct mlx5_mr_table *t = ctrl->overflow;
+	const struct mlx5_common_device *cdev = ctrl->cache->cdev;
+
+	if (t != NULL)
+		return t;
+	t = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO, sizeof(*t), 0,
+			SOCKET_ID_ANY);
+	if (t != NULL && mlx5_mr_table_init(t, cdev, 256) != 0) {
+		mlx5_free(t);
+		t = NULL;
+	}
+	ctrl->overflow = t;
+	return t;
+}
+
 /* Remember a range found below the queue, valid at generation @gen. */
 static void
 mlx5_mr_ctrl_learn(struct mlx5_mr_ctrl *ctrl, const struct mlx5_mr_range *r,
@@ -123,15 +153,22 @@ mlx5_mr_ctrl_learn(struct mlx5_mr_ctrl *ctrl, const struct mlx5_mr_range *r,
 {
 	if (gen != ctrl->gen)
 		mlx5_mr_ctrl_reset(ctrl, gen);
-	/* A full table keeps what it has until the next flush. */
+	/* A full table keeps what it has until the next flush; what comes
+	 * after goes to the overflow table (made at the first need). */
 	if (ctrl->table.len < MLX5_MR_QUEUE_TABLE_N)
 		mlx5_mr_qtable_add(&ctrl->table, r);
+	else if (mlx5_mr_ctrl_overflow(ctrl) != NULL)
+		mlx5_mr_table_cover(ctrl->overflow, r);
 	ctrl->linear[ctrl->linear_next] = *r;
 	ctrl->linear_next = (ctrl->linear_next + 1) % MLX5_MR_LINEAR_N;
 	mlx5_mr_ctrl_use(ctrl, r->start - 1, r->end, r->lkey);
 }
 
-/* Below the queue: the device's levels, then a new registration. */
+/*
+ * Below the queue's table and linear cache: the ranges the table learned
+ * since its tree was rebuilt, the overflow table (no lock: the queue's
+ * own), then the device's levels, then a new registration.
+ */
 static __rte_noinline uint32_t
 mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 		  struct rte_mbuf *mb)
@@ -141,6 +178,17 @@ mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 	struct mlx5_mr_range r;
 	uint32_t gen;
 	int ret = -ENOENT;
+
+	if (mlx5_mr_qtable_find_stale(&ctrl->table, addr, &r) == 0)
+		return mlx5_mr_ctrl_use(ctrl, r.start - 1, r.end, r.lkey);
+	if (ctrl->overflow != NULL && ctrl->overflow->len > 0) {
+		const struct mlx5_mr_table *t = ctrl->overflow;
+		int32_t i = mlx5_mr_table_find(t, addr);
+
+		if (i >= 0)
+			return mlx5_mr_ctrl_use(ctrl, t->starts[i] - 1,
+						t->ends[i], t->lkeys[i]);
+	}
 
 	/* A clone's data lives in the pool of the mbuf it is attached to. */
 	if (mb != NULL)
@@ -168,14 +216,14 @@ static __rte_always_inline uint32_t
 mlx5_mr_ctrl_lookup(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 		    struct rte_mbuf *mb)
 {
-	const struct mlx5_mr_qtable *t = &ctrl->table;
-	uintptr_t node = mlx5_mr_qtable_node(t, addr);
-	uintptr_t key = MLX5_MR_QT_KEY(t, node);
-	uintptr_t end = MLX5_MR_QT_END(t, node);
+	const uintptr_t *b = ctrl->table.nodes;
+	uintptr_t node = mlx5_mr_qtable_node(&ctrl->table, addr);
+	uintptr_t key = MLX5_MR_QT_KEY(b, node);
+	uintptr_t end = MLX5_MR_QT_END(b, node);
 
 	if (likely(addr < end))
 		return mlx5_mr_ctrl_use(ctrl, key, end,
-					MLX5_MR_QT_LKEY(t, node));
+					MLX5_MR_QT_LKEY(b, node));
 	/*
 	 * Unrolled, no loop counter; the barrier makes the hit path read the
 	 * slot again, so that the compares take their operand from memory.

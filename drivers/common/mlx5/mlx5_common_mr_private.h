@@ -30,18 +30,37 @@
 
 /*
  * The global table: disjoint ranges sorted by address, kept apart (starts,
- * ends, lkeys) so that the search reads a dense array. The arrays hold cap
- * (a power of two) entries; entries past len start at UINTPTR_MAX, so that
- * a search of depth ceil(log2(len)) never needs a bounds check.
+ * ends, lkeys) so that the search reads a dense array. The arrays (*_mem)
+ * hold cap entries with the table in the middle, from front on: an entry
+ * is inserted by moving the shorter side, so that appending at either end
+ * (registration in ascending or descending order) moves nothing. Entries
+ * past len start at UINTPTR_MAX up to the end of the arrays, and
+ * front + 2^depth <= cap, so that a search of depth ceil(log2(len)) never
+ * needs a bounds check.
  */
 struct mlx5_mr_table {
-	uintptr_t *starts;
+	uintptr_t *starts;          /* &starts_mem[front] */
 	uintptr_t *ends;
 	uint32_t *lkeys;
 	uint32_t len;
-	uint32_t cap;
 	uint32_t depth;
+	uint32_t cap;
+	uint32_t front;
+	uintptr_t *starts_mem;
+	uintptr_t *ends_mem;
+	uint32_t *lkeys_mem;
 	const struct mlx5_common_device *cdev; /* Allocates for it. */
+};
+
+/*
+ * The explicit MRs (mlx5_mr_ext_register()) by start address, so that
+ * registering one more finds a duplicate without walking the list: open
+ * addressing, linear probing, at most half full.
+ */
+struct mlx5_mr_ext_index {
+	struct mlx5_mr **slots;
+	uint32_t mask;              /* Slots - 1 (a power of two, minus 1). */
+	uint32_t n;
 };
 
 /* Where an MR comes from, which decides who may destroy it. */
@@ -79,6 +98,7 @@ struct mlx5_mr_cache {
 	struct mlx5_mr_table table;     /* Disjoint ranges of the live MRs. */
 	struct mlx5_mr_list mrs;
 	uint32_t mr_count;
+	struct mlx5_mr_ext_index ext;   /* Explicit MRs by start (rwlock). */
 	rte_rwlock_t mp_rwlock;
 	TAILQ_HEAD(, mlx5_mempool_reg) mempools;
 	uint32_t mempool_count;
@@ -186,12 +206,15 @@ mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
 	return -1;
 }
 
-/* A queue table's nodes: keys, then ends, then lkeys (node 0: none). */
+/* A queue table's tree block @b: keys, then ends, then lkeys (node 0:
+ * none). */
 #define MLX5_MR_QT_NODES (MLX5_MR_QUEUE_TABLE_N + 1)
-#define MLX5_MR_QT_KEY(t, i) ((t)->nodes[i])
-#define MLX5_MR_QT_END(t, i) ((t)->nodes[MLX5_MR_QT_NODES + (i)])
-#define MLX5_MR_QT_LKEY(t, i) \
-	(((uint32_t *)&(t)->nodes[2 * MLX5_MR_QT_NODES])[i])
+#define MLX5_MR_QT_KEY(b, i) ((b)[i])
+#define MLX5_MR_QT_END(b, i) ((b)[MLX5_MR_QT_NODES + (i)])
+#define MLX5_MR_QT_LKEY(b, i) \
+	(((const uint32_t *)&(b)[2 * MLX5_MR_QT_NODES])[i])
+#define MLX5_MR_QT_LKEY_SET(b, i, lkey) \
+	(((uint32_t *)&(b)[2 * MLX5_MR_QT_NODES])[i] = (lkey))
 
 /*
  * The node of a queue table whose range starts last at or before @addr,
@@ -223,20 +246,36 @@ mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
 	return i >> (__builtin_ctzl(i) + 1);
 }
 
+/* Ranges a queue table learns before its tree is rebuilt. */
+#define MLX5_MR_QT_BATCH 32
+
 /* Queue tables (mlx5_common_mr_table.c). */
 int mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
 			const struct mlx5_common_device *cdev, int socket);
 void mlx5_mr_qtable_free(struct mlx5_mr_qtable *t);
 void mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t);
 int mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r);
+int mlx5_mr_qtable_find_stale(struct mlx5_mr_qtable *t, uintptr_t addr,
+			      struct mlx5_mr_range *r);
 
 /* The global table (mlx5_common_mr_table.c). */
 int mlx5_mr_table_init(struct mlx5_mr_table *t,
 		       const struct mlx5_common_device *cdev, uint32_t cap);
 void mlx5_mr_table_free(struct mlx5_mr_table *t);
+void mlx5_mr_table_clear(struct mlx5_mr_table *t);
 int mlx5_mr_table_cover(struct mlx5_mr_table *t, const struct mlx5_mr_range *r);
 int mlx5_mr_table_rebuild(struct mlx5_mr_table *t,
 			  const struct mlx5_mr_list *mrs);
+
+/* The explicit MRs' index (mlx5_common_mr_table.c). */
+int mlx5_mr_ext_index_add(struct mlx5_mr_ext_index *x,
+			  const struct mlx5_common_device *cdev,
+			  struct mlx5_mr *mr);
+void mlx5_mr_ext_index_del(struct mlx5_mr_ext_index *x,
+			   const struct mlx5_mr *mr);
+struct mlx5_mr *mlx5_mr_ext_index_find(const struct mlx5_mr_ext_index *x,
+				       uintptr_t start, uintptr_t end);
+void mlx5_mr_ext_index_free(struct mlx5_mr_ext_index *x);
 
 /* MRs and the global table (mlx5_common_mr.c). */
 struct mlx5_mr *mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start,

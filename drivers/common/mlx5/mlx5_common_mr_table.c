@@ -13,7 +13,10 @@
  * - the device's global table (grows): a partition of what the live MRs
  *   cover, so that a range covered by two MRs is looked up in one place;
  *   its arrays are kept apart (starts, ends, lkeys) so that the search,
- *   which reads only starts, walks a dense array (mlx5_mr_table_index()).
+ *   which reads only starts, walks a dense array (mlx5_mr_table_index()),
+ *   with room on both sides so that registering in address order, either
+ *   way, moves no entry;
+ * - the index of explicit MRs by start address (a hash table).
  */
 
 #include <errno.h>
@@ -32,7 +35,18 @@ mlx5_mr_table_depth(uint32_t len)
 	return len <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(len - 1);
 }
 
-/* Allocate arrays of @cap entries, starts all UINTPTR_MAX. */
+/* Entries a search of a table of @len entries may read: 2^depth. */
+static uint32_t
+mlx5_mr_table_reach(uint32_t len)
+{
+	return 1u << mlx5_mr_table_depth(len);
+}
+
+/*
+ * Allocate arrays of @cap entries (a power of two, at least 4 times what
+ * the table will hold), starts all UINTPTR_MAX; the table starts at a
+ * quarter, with room on both sides.
+ */
 static int
 mlx5_mr_table_alloc(struct mlx5_mr_table *t,
 		    const struct mlx5_common_device *cdev, uint32_t cap)
@@ -43,22 +57,34 @@ mlx5_mr_table_alloc(struct mlx5_mr_table *t,
 	 * memory lock held, where rte_malloc()/rte_free() would deadlock.
 	 */
 	t->cdev = cdev;
-	t->starts = mlx5_malloc(cdev, MLX5_MEM_SYS,
-				cap * sizeof(*t->starts), 0, SOCKET_ID_ANY);
-	t->ends = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
-			      cap * sizeof(*t->ends), 0, SOCKET_ID_ANY);
-	t->lkeys = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
-			       cap * sizeof(*t->lkeys), 0, SOCKET_ID_ANY);
-	if (t->starts == NULL || t->ends == NULL || t->lkeys == NULL) {
+	t->starts_mem = mlx5_malloc(cdev, MLX5_MEM_SYS,
+				    cap * sizeof(*t->starts), 0, SOCKET_ID_ANY);
+	t->ends_mem = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+				  cap * sizeof(*t->ends), 0, SOCKET_ID_ANY);
+	t->lkeys_mem = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+				   cap * sizeof(*t->lkeys), 0, SOCKET_ID_ANY);
+	if (t->starts_mem == NULL || t->ends_mem == NULL ||
+	    t->lkeys_mem == NULL) {
 		mlx5_mr_table_free(t);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < cap; i++)
-		t->starts[i] = UINTPTR_MAX;
+		t->starts_mem[i] = UINTPTR_MAX;
 	t->cap = cap;
+	t->front = cap / 4;
+	t->starts = t->starts_mem + t->front;
+	t->ends = t->ends_mem + t->front;
+	t->lkeys = t->lkeys_mem + t->front;
 	t->len = 0;
 	t->depth = 0;
 	return 0;
+}
+
+/* Arrays for a table that is to hold @n entries. */
+static uint32_t
+mlx5_mr_table_cap(uint32_t n)
+{
+	return rte_align32pow2(RTE_MAX(4 * n, 64u));
 }
 
 int
@@ -66,7 +92,7 @@ mlx5_mr_table_init(struct mlx5_mr_table *t,
 		   const struct mlx5_common_device *cdev, uint32_t cap)
 {
 	memset(t, 0, sizeof(*t));
-	return mlx5_mr_table_alloc(t, cdev, rte_align32pow2(RTE_MAX(cap, 1u)));
+	return mlx5_mr_table_alloc(t, cdev, mlx5_mr_table_cap(cap / 4));
 }
 
 void
@@ -74,14 +100,14 @@ mlx5_mr_table_free(struct mlx5_mr_table *t)
 {
 	const struct mlx5_common_device *cdev = t->cdev;
 
-	mlx5_free(t->starts);
-	mlx5_free(t->ends);
-	mlx5_free(t->lkeys);
+	mlx5_free(t->starts_mem);
+	mlx5_free(t->ends_mem);
+	mlx5_free(t->lkeys_mem);
 	memset(t, 0, sizeof(*t));
 	t->cdev = cdev;
 }
 
-static void
+void
 mlx5_mr_table_clear(struct mlx5_mr_table *t)
 {
 	for (uint32_t i = 0; i < t->len; i++)
@@ -90,18 +116,22 @@ mlx5_mr_table_clear(struct mlx5_mr_table *t)
 	t->depth = 0;
 }
 
-/* Make room for @want entries (global table only). */
+/*
+ * Make room for @extra more entries on either side (global table only):
+ * then no insertion allocates. A table without the room moves to bigger
+ * arrays, in their middle.
+ */
 static int
-mlx5_mr_table_reserve(struct mlx5_mr_table *t, uint32_t want)
+mlx5_mr_table_reserve(struct mlx5_mr_table *t, uint32_t extra)
 {
+	uint32_t want = t->len + extra;
 	struct mlx5_mr_table bigger;
-	uint32_t cap = t->cap;
 
-	if (want <= cap)
+	if (t->front >= extra &&
+	    t->front + RTE_MAX(want, mlx5_mr_table_reach(want)) <= t->cap)
 		return 0;
-	while (cap < want)
-		cap *= 2;
-	if (cap == 0 || mlx5_mr_table_alloc(&bigger, t->cdev, cap) != 0)
+	if (mlx5_mr_table_alloc(&bigger, t->cdev,
+				mlx5_mr_table_cap(want)) != 0)
 		return -ENOMEM;
 	memcpy(bigger.starts, t->starts, t->len * sizeof(*t->starts));
 	memcpy(bigger.ends, t->ends, t->len * sizeof(*t->ends));
@@ -113,16 +143,33 @@ mlx5_mr_table_reserve(struct mlx5_mr_table *t, uint32_t want)
 	return 0;
 }
 
-/* Insert an entry at @pos (room checked by the caller). */
+/*
+ * Insert an entry at @pos (room reserved by the caller): the entries
+ * before it move one down when they are fewer, else those after it one
+ * up.
+ */
 static void
 mlx5_mr_table_insert(struct mlx5_mr_table *t, uint32_t pos, uintptr_t start,
 		     uintptr_t end, uint32_t lkey)
 {
 	uint32_t tail = t->len - pos;
 
-	memmove(&t->starts[pos + 1], &t->starts[pos], tail * sizeof(*t->starts));
-	memmove(&t->ends[pos + 1], &t->ends[pos], tail * sizeof(*t->ends));
-	memmove(&t->lkeys[pos + 1], &t->lkeys[pos], tail * sizeof(*t->lkeys));
+	if (pos < tail && t->front > 0) {
+		t->front--;
+		t->starts--;
+		t->ends--;
+		t->lkeys--;
+		memmove(&t->starts[0], &t->starts[1], pos * sizeof(*t->starts));
+		memmove(&t->ends[0], &t->ends[1], pos * sizeof(*t->ends));
+		memmove(&t->lkeys[0], &t->lkeys[1], pos * sizeof(*t->lkeys));
+	} else {
+		memmove(&t->starts[pos + 1], &t->starts[pos],
+			tail * sizeof(*t->starts));
+		memmove(&t->ends[pos + 1], &t->ends[pos],
+			tail * sizeof(*t->ends));
+		memmove(&t->lkeys[pos + 1], &t->lkeys[pos],
+			tail * sizeof(*t->lkeys));
+	}
 	t->starts[pos] = start;
 	t->ends[pos] = end;
 	t->lkeys[pos] = lkey;
@@ -187,7 +234,7 @@ mlx5_mr_table_cover(struct mlx5_mr_table *t, const struct mlx5_mr_range *r)
 
 	if (gaps == 0)
 		return 0;
-	if (mlx5_mr_table_reserve(t, t->len + gaps) != 0)
+	if (mlx5_mr_table_reserve(t, gaps) != 0)
 		return -ENOMEM;
 	return (int)mlx5_mr_table_gaps(t, r, true);
 }
@@ -220,7 +267,7 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 			     RTE_MAX(n, 1u) * sizeof(*ranges), 0, SOCKET_ID_ANY);
 	if (ranges == NULL ||
 	    mlx5_mr_table_alloc(&fresh, t->cdev,
-				rte_align32pow2(RTE_MAX(n, 1u))) != 0) {
+				mlx5_mr_table_cap(n)) != 0) {
 		mlx5_free(ranges);
 		mlx5_mr_table_clear(t);
 		return -ENOMEM;
@@ -250,19 +297,29 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 
 /* Queue tables. */
 
+/* The tree of a queue table that holds nothing (after a flush). */
+static const uintptr_t mlx5_mr_qt_empty[2 * MLX5_MR_QT_NODES +
+					MLX5_MR_QT_NODES / 2] = {
+	[0 ... MLX5_MR_QT_NODES - 1] = UINTPTR_MAX,              /* keys */
+	[2 * MLX5_MR_QT_NODES ... 2 * MLX5_MR_QT_NODES +
+	 MLX5_MR_QT_NODES / 2 - 1] = UINTPTR_MAX,                /* lkeys */
+};
+
 int
 mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
 		    const struct mlx5_common_device *cdev, int socket)
 {
+	RTE_BUILD_BUG_ON(sizeof(mlx5_mr_qt_empty) !=
+			 MLX5_MR_QT_NODES * (2 * sizeof(uintptr_t) +
+					     sizeof(uint32_t)));
 	memset(t, 0, sizeof(*t));
 	/* On the queue's socket: the datapath reads them. */
-	t->nodes = mlx5_malloc(cdev, 0, MLX5_MR_QT_NODES *
-			       (2 * sizeof(uintptr_t) + sizeof(uint32_t)),
-			       RTE_CACHE_LINE_SIZE, socket);
+	t->own = mlx5_malloc(cdev, 0, sizeof(mlx5_mr_qt_empty),
+			     RTE_CACHE_LINE_SIZE, socket);
 	t->sorted = mlx5_malloc(cdev, 0,
 				MLX5_MR_QUEUE_TABLE_N * sizeof(*t->sorted), 0,
 				socket);
-	if (t->nodes == NULL || t->sorted == NULL) {
+	if (t->own == NULL || t->sorted == NULL) {
 		mlx5_mr_qtable_free(t);
 		return -ENOMEM;
 	}
@@ -273,20 +330,18 @@ mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
 void
 mlx5_mr_qtable_free(struct mlx5_mr_qtable *t)
 {
-	mlx5_free(t->nodes);
+	mlx5_free(t->own);
 	mlx5_free(t->sorted);
 	memset(t, 0, sizeof(*t));
 }
 
+/* Forget every range: the search reads the shared empty tree. */
 void
 mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t)
 {
-	for (uint32_t i = 0; i < MLX5_MR_QT_NODES; i++) {
-		MLX5_MR_QT_KEY(t, i) = UINTPTR_MAX;
-		MLX5_MR_QT_END(t, i) = 0;
-		MLX5_MR_QT_LKEY(t, i) = MLX5_MR_LKEY_INVALID;
-	}
+	t->nodes = mlx5_mr_qt_empty;
 	t->len = 0;
+	t->stale = 0;
 }
 
 /* Lay the sorted ranges out in the tree, in order from @node down. */
@@ -299,46 +354,184 @@ mlx5_mr_qtable_fill(struct mlx5_mr_qtable *t, uint32_t node, uint32_t *rank)
 	if (*rank < t->len) {
 		const struct mlx5_mr_range *r = &t->sorted[*rank];
 
-		MLX5_MR_QT_KEY(t, node) = r->start - 1;
-		MLX5_MR_QT_END(t, node) = r->end;
-		MLX5_MR_QT_LKEY(t, node) = r->lkey;
+		MLX5_MR_QT_KEY(t->own, node) = r->start - 1;
+		MLX5_MR_QT_END(t->own, node) = r->end;
+		MLX5_MR_QT_LKEY_SET(t->own, node, r->lkey);
 	} else {
-		MLX5_MR_QT_KEY(t, node) = UINTPTR_MAX;
-		MLX5_MR_QT_END(t, node) = 0;
-		MLX5_MR_QT_LKEY(t, node) = MLX5_MR_LKEY_INVALID;
+		MLX5_MR_QT_KEY(t->own, node) = UINTPTR_MAX;
+		MLX5_MR_QT_END(t->own, node) = 0;
+		MLX5_MR_QT_LKEY_SET(t->own, node, MLX5_MR_LKEY_INVALID);
 	}
 	(*rank)++;
 	mlx5_mr_qtable_fill(t, 2 * node + 1, rank);
 }
 
+/* The tree from the sorted ranges, all of them. */
+static void
+mlx5_mr_qtable_rebuild(struct mlx5_mr_qtable *t)
+{
+	uint32_t rank = 0;
+
+	mlx5_mr_qtable_fill(t, 1, &rank);
+	t->nodes = t->own;
+	t->stale = 0;
+}
+
+/* Position of the first sorted range starting after @addr. */
+static uint32_t
+mlx5_mr_qtable_after(const struct mlx5_mr_qtable *t, uintptr_t addr)
+{
+	uint32_t lo = 0, hi = t->len;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (t->sorted[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Add @r to a queue's table, unless a range starts at the same address or
- * the table is full (the queue then serves new ranges from its linear
- * cache and the global table until its next flush).
+ * the table is full (the queue then keeps new ranges in its overflow
+ * table until its next flush). The tree shows it once MLX5_MR_QT_BATCH
+ * ranges wait, or at the first lookup that needs one of them: learning
+ * 255 ranges rebuilds the tree 8 times, not 255.
  */
 int
 mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r)
 {
-	uint32_t lo = 0, hi = t->len, rank = 0;
+	uint32_t pos;
 
 	if (t->len == MLX5_MR_QUEUE_TABLE_N)
 		return -ENOSPC;
 	if (r->start == 0)
 		return -EINVAL; /* Its key would read "unused". */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (t->sorted[mid].start <= r->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && t->sorted[lo - 1].start == r->start)
+	pos = mlx5_mr_qtable_after(t, r->start);
+	if (pos > 0 && t->sorted[pos - 1].start == r->start)
 		return -EEXIST;
-	memmove(&t->sorted[lo + 1], &t->sorted[lo],
-		(t->len - lo) * sizeof(*t->sorted));
-	t->sorted[lo] = *r;
+	memmove(&t->sorted[pos + 1], &t->sorted[pos],
+		(t->len - pos) * sizeof(*t->sorted));
+	t->sorted[pos] = *r;
 	t->len++;
-	mlx5_mr_qtable_fill(t, 1, &rank);
+	if (++t->stale >= MLX5_MR_QT_BATCH || t->len == MLX5_MR_QUEUE_TABLE_N)
+		mlx5_mr_qtable_rebuild(t);
 	return 0;
+}
+
+/*
+ * A range of the table over @addr that its tree does not show yet: found,
+ * the tree is rebuilt (0); or -ENOENT.
+ */
+int
+mlx5_mr_qtable_find_stale(struct mlx5_mr_qtable *t, uintptr_t addr,
+			  struct mlx5_mr_range *r)
+{
+	uint32_t pos;
+
+	if (t->stale == 0)
+		return -ENOENT;
+	pos = mlx5_mr_qtable_after(t, addr);
+	if (pos == 0 || addr >= t->sorted[pos - 1].end)
+		return -ENOENT;
+	*r = t->sorted[pos - 1];
+	mlx5_mr_qtable_rebuild(t);
+	return 0;
+}
+
+/* The explicit MRs' index. */
+
+static uint32_t
+mlx5_mr_ext_home(const struct mlx5_mr_ext_index *x, uintptr_t start)
+{
+	/* Fibonacci hashing of the page number. */
+	return (uint32_t)(((uint64_t)(start >> 12) * 0x9e3779b97f4a7c15ull) >>
+			  32) & x->mask;
+}
+
+static void
+mlx5_mr_ext_put(struct mlx5_mr_ext_index *x, struct mlx5_mr *mr)
+{
+	uint32_t i = mlx5_mr_ext_home(x, mr->start);
+
+	while (x->slots[i] != NULL)
+		i = (i + 1) & x->mask;
+	x->slots[i] = mr;
+	x->n++;
+}
+
+/* Add @mr (rwlock held for writing): 0 or -ENOMEM. */
+int
+mlx5_mr_ext_index_add(struct mlx5_mr_ext_index *x,
+		      const struct mlx5_common_device *cdev, struct mlx5_mr *mr)
+{
+	if (2 * (x->n + 1) > x->mask + 1 || x->slots == NULL) {
+		struct mlx5_mr_ext_index bigger = {
+			.mask = x->slots == NULL ? 63 : 2 * x->mask + 1,
+		};
+
+		/* System memory: unlinked from EAL's memory callbacks. */
+		bigger.slots = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+					   (bigger.mask + 1) *
+					   sizeof(*bigger.slots), 0,
+					   SOCKET_ID_ANY);
+		if (bigger.slots == NULL)
+			return -ENOMEM;
+		for (uint32_t i = 0; x->slots != NULL && i <= x->mask; i++)
+			if (x->slots[i] != NULL)
+				mlx5_mr_ext_put(&bigger, x->slots[i]);
+		mlx5_free(x->slots);
+		*x = bigger;
+	}
+	mlx5_mr_ext_put(x, mr);
+	return 0;
+}
+
+/* Remove @mr (rwlock held for writing), closing the gap it leaves. */
+void
+mlx5_mr_ext_index_del(struct mlx5_mr_ext_index *x, const struct mlx5_mr *mr)
+{
+	uint32_t i, j;
+
+	if (x->slots == NULL)
+		return;
+	for (i = mlx5_mr_ext_home(x, mr->start); x->slots[i] != mr;
+	     i = (i + 1) & x->mask)
+		if (x->slots[i] == NULL)
+			return;
+	/* Move back each later entry of the run that may sit at i. */
+	for (j = (i + 1) & x->mask; x->slots[j] != NULL; j = (j + 1) & x->mask) {
+		uint32_t home = mlx5_mr_ext_home(x, x->slots[j]->start);
+
+		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
+			x->slots[i] = x->slots[j];
+			i = j;
+		}
+	}
+	x->slots[i] = NULL;
+	x->n--;
+}
+
+/* The explicit MR of exactly [start, end) (rwlock held), or NULL. */
+struct mlx5_mr *
+mlx5_mr_ext_index_find(const struct mlx5_mr_ext_index *x, uintptr_t start,
+		       uintptr_t end)
+{
+	if (x->slots == NULL)
+		return NULL;
+	for (uint32_t i = mlx5_mr_ext_home(x, start); x->slots[i] != NULL;
+	     i = (i + 1) & x->mask)
+		if (x->slots[i]->start == start && x->slots[i]->end == end)
+			return x->slots[i];
+	return NULL;
+}
+
+void
+mlx5_mr_ext_index_free(struct mlx5_mr_ext_index *x)
+{
+	mlx5_free(x->slots);
+	memset(x, 0, sizeof(*x));
 }
