@@ -22,9 +22,12 @@
 #include "mlx5_common_private.h"
 #include "rte_pmd_mlx5.h"
 
+/*
+ * The flags the drivers honour: net/mlx5 takes a private-IOVA mbuf's key
+ * as is. Fine-granularity inlining is not done, so it is not listed.
+ */
 static const char *const mlx5_dyn_flag_names[] = {
 	RTE_PMD_MLX5_PRIVATE_IOVA,
-	RTE_PMD_MLX5_FINE_GRANULARITY_INLINE,
 };
 
 int
