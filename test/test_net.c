@@ -601,6 +601,63 @@ test_reconfigure_close(void)
 	return TEST_SUCCESS;
 }
 
+/* All-multicast, a new MAC, the inline devarg, an unknown devarg. */
+static int
+test_modes_devargs(void)
+{
+	struct rte_ether_addr mac = {
+		.addr_bytes = { 0x02, 0x12, 0x34, 0x56, 0x78, 0x9a },
+	};
+	struct rte_mbuf *m;
+	uint8_t *d;
+
+	TEST_ASSERT(tdev_probe(0, "card=63,vhca_id=9,txq_inline_max=64") < 0,
+		    "an unknown devarg refused");
+	if (n_probe(0, 9, ",txq_inline_min=18", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* The first 18 bytes inline: the frame arrives whole all the same. */
+	if (n_send(port, 0, n_frame(port, 100, 1, 1, 1, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "received with an inline header");
+	TEST_ASSERT(memcmp(rte_pktmbuf_mtod(m, void *),
+			   n_bytes(port, 100, 1, 1), 100) == 0, "intact");
+	rte_pktmbuf_free(m);
+	/* A group address: only with all-multicast. */
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	d[0] = 0x01; d[1] = 0x00; d[2] = 0x5e;
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	TEST_ASSERT(n_recv(port, 1, NULL) == NULL, "multicast dropped");
+	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(port), "allmulti");
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	d[0] = 0x01; d[1] = 0x00; d[2] = 0x5e;
+	if (n_send(port, 0, m))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "multicast received");
+	rte_pktmbuf_free(m);
+	/* A new MAC: frames to it are received, to the old one not. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_default_mac_addr_set(port, &mac),
+			    "MAC set");
+	if (n_send(port, 0, n_frame(port, 64, 1, 1, 1, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "to the new MAC: received");
+	TEST_ASSERT(memcmp(rte_pktmbuf_mtod(m, void *), &mac, 6) == 0,
+		    "sent to the new MAC");
+	rte_pktmbuf_free(m);
+	mac.addr_bytes[0] = 0x01;
+	TEST_ASSERT(rte_eth_dev_default_mac_addr_set(port, &mac) < 0,
+		    "a group MAC refused");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -609,6 +666,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "cross_vhca_private_iova", test_cross_vhca_private_iova },
 	{ "pacing_timestamps", test_pacing_timestamps },
 	{ "reconfigure_close", test_reconfigure_close },
+	{ "modes_devargs", test_modes_devargs },
 	{ NULL, NULL },
 };
 
