@@ -771,6 +771,7 @@ test_stale_key(void)
 	struct mlx5_cqe_eth c;
 	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
 	struct ibv_mr *mr;
+	uint32_t lkey;
 	uint8_t *f;
 	unsigned int i;
 
@@ -786,8 +787,10 @@ test_stale_key(void)
 		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "receive %u", i);
 		w_rx_post(p, 0);
 	}
+	/* The key stays known to the test; the MR goes. */
+	lkey = mr->lkey;
 	TEST_ASSERT_SUCCESS(p->cdev->glue->dereg_mr(mr), "dereg");
-	w_send(p, f, 128, 18, 1, 0, mr->lkey, true);
+	w_send(p, f, 128, 18, 1, 0, lkey, true);
 	TEST_ASSERT_EQUAL(w_poll(&p->txcq, &c), -EIO, "the key is gone");
 	TEST_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 			  "protection error");
