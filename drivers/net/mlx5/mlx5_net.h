@@ -101,6 +101,7 @@ struct mlx5_net_txq {
 	uint16_t last_comp;        /* Block at which a CQE was last asked. */
 	uint32_t wqe_n;            /* Blocks in the ring. */
 	uint32_t sqn;
+	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
 	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
 	bool fast_free;            /* MBUF_FAST_FREE: one pool, refcnt 1. */
 	uint32_t rate_mbps;        /* 0: not limited. */

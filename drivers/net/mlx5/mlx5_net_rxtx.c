@@ -45,30 +45,49 @@ mlx5_net_ptypes(struct rte_eth_dev *dev)
 	return mlx5_net_ptype_list;
 }
 
+/* The packet type of each value of a CQE's l4_l3_hdr_type byte. */
+static uint32_t mlx5_net_ptype_of[256];
+
+RTE_INIT(mlx5_net_ptype_init)
+{
+	unsigned int t;
+
+	for (t = 0; t < RTE_DIM(mlx5_net_ptype_of); t++) {
+		uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L3_HDR_TYPE_MASK;
+		uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L4_HDR_TYPE_MASK;
+		uint32_t ptype = RTE_PTYPE_L2_ETHER;
+
+		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+			ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
+		else if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV6)
+			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		if (l4 == MLX5_CQE_L4_HDR_TYPE_UDP)
+			ptype |= RTE_PTYPE_L4_UDP;
+		else if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+			ptype |= RTE_PTYPE_L4_TCP;
+		mlx5_net_ptype_of[t] = ptype;
+	}
+}
+
 /* Packet type and checksum flags of a receive CQE. */
 static __rte_always_inline void
 mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
 		     const volatile struct mlx5_cqe_eth *cqe,
 		     struct rte_mbuf *m)
 {
-	uint8_t t = cqe->l4_l3_hdr_type, ok = cqe->hds_ip_ext;
-	uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
-		     MLX5_CQE_L3_HDR_TYPE_MASK;
-	uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
-		     MLX5_CQE_L4_HDR_TYPE_MASK;
-	uint32_t ptype = RTE_PTYPE_L2_ETHER;
+	uint8_t t = cqe->l4_l3_hdr_type;
 	uint64_t flags = 0;
 
-	if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
-		ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
-	else if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV6)
-		ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
-	if (l4 == MLX5_CQE_L4_HDR_TYPE_UDP)
-		ptype |= RTE_PTYPE_L4_UDP;
-	else if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
-		ptype |= RTE_PTYPE_L4_TCP;
-	m->packet_type = ptype;
+	m->packet_type = mlx5_net_ptype_of[t];
 	if (rxq->csum) {
+		uint8_t ok = cqe->hds_ip_ext;
+		uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L3_HDR_TYPE_MASK;
+		uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L4_HDR_TYPE_MASK;
+
 		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
 			flags |= (ok & MLX5_CQE_L3_OK) ?
 				 RTE_MBUF_F_RX_IP_CKSUM_GOOD :
@@ -98,29 +117,37 @@ mlx5_net_rx_repost(struct mlx5_net_rxq *rxq)
 }
 
 /*
- * @n fresh mbufs from the queue's stash, refilled from the pool in bulk;
- * false (nothing taken) if the pool has too few. A mempool's mbufs have
+ * Fill the queue's stash from the pool in bulk so that it holds at least
+ * @need mbufs: false if the pool has too few. A mempool's mbufs have
  * refcnt 1, next NULL and nb_segs 1 (rte_pktmbuf_free() keeps that); the
  * other fields are set when the mbuf is handed up.
  */
+static __rte_always_inline bool
+mlx5_net_rx_refill(struct mlx5_net_rxq *rxq, uint32_t need)
+{
+	void **room = (void **)&rxq->stash[rxq->stash_n];
+	uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
+
+	if (rte_mempool_get_bulk(rxq->mp, room, want) == 0) {
+		rxq->stash_n = MLX5_NET_RX_STASH;
+		return true;
+	}
+	if (rte_mempool_get_bulk(rxq->mp, room, need - rxq->stash_n) == 0) {
+		rxq->stash_n = (uint16_t)need;
+		return true;
+	}
+	return false;
+}
+
+/* @n fresh mbufs from the queue's stash; false (nothing taken) if none. */
 static __rte_always_inline bool
 mlx5_net_rx_fresh(struct mlx5_net_rxq *rxq, struct rte_mbuf **rep,
 		  uint32_t n)
 {
 	uint32_t i;
 
-	if (unlikely(rxq->stash_n < n)) {
-		void **room = (void **)&rxq->stash[rxq->stash_n];
-		uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
-
-		if (rte_mempool_get_bulk(rxq->mp, room, want) == 0)
-			rxq->stash_n = MLX5_NET_RX_STASH;
-		else if (rte_mempool_get_bulk(rxq->mp, room,
-					      n - rxq->stash_n) == 0)
-			rxq->stash_n = (uint16_t)n;
-		else
-			return false;
-	}
+	if (unlikely(rxq->stash_n < n) && !mlx5_net_rx_refill(rxq, n))
+		return false;
 	for (i = 0; i < n; i++)
 		rep[i] = rxq->stash[--rxq->stash_n];
 	return true;
@@ -141,10 +168,31 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
 	struct rte_mbuf *head = slot[0], *prev = NULL;
 	uint32_t s, left = len;
 
+	if (likely(!rxq->scatter)) {
+		/* One mbuf per frame: the common case, straight. */
+		struct rte_mbuf *r;
+		struct mlx5_wqe_data_seg *d;
+
+		if (unlikely(rxq->stash_n == 0) &&
+		    !mlx5_net_rx_refill(rxq, 1))
+			goto nombuf;
+		r = rxq->stash[--rxq->stash_n];
+		d = (void *)(rxq->rq.wqes + ((size_t)w << rxq->rq.log_stride));
+		r->data_off = RTE_PKTMBUF_HEADROOM;
+		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(&rxq->mr, r));
+		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
+		slot[0] = r;
+		head->data_len = (uint16_t)len;
+		head->pkt_len = len;
+		head->port = rxq->port_id;
+		head->vlan_tci = 0;
+		return head;
+	}
 	if (used == 0)
 		used = 1;
 	if (unlikely(used > sges) ||
 	    unlikely(!mlx5_net_rx_fresh(rxq, rep, used))) {
+nombuf:
 		rxq->st.nombuf++;
 		rxq->priv->eth->data->rx_mbuf_alloc_failed++;
 		return NULL;
@@ -341,6 +389,19 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 	}
 }
 
+/* The Ethernet segment's checksum flags of an mbuf's Tx offload flags. */
+static __rte_always_inline uint8_t
+mlx5_net_tx_cs(uint64_t ol)
+{
+	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+
+	return (uint8_t)(((ol & RTE_MBUF_F_TX_IP_CKSUM) ?
+			  MLX5_ETH_WQE_L3_CSUM : 0) |
+			 ((l4 == RTE_MBUF_F_TX_TCP_CKSUM ||
+			   l4 == RTE_MBUF_F_TX_UDP_CKSUM) ?
+			  MLX5_ETH_WQE_L4_CSUM : 0));
+}
+
 /* Write 16-byte segment @k of the WQE at block @pi (wrapping the ring). */
 static __rte_always_inline void *
 mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
@@ -370,8 +431,56 @@ mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		uint32_t ds = 2 + inl_segs + m->nb_segs, bbs, k;
 		struct mlx5_wqe_ctrl_seg *ctrl;
 		struct mlx5_wqe_eth_seg *es;
-		uint8_t cs = 0;
+		uint8_t cs;
 
+		if (likely(m->nb_segs == 1 && inl == 0 && m->data_len != 0)) {
+			/*
+			 * One block: control, Ethernet and one data segment,
+			 * written as words (the segments' zeroes included).
+			 */
+			uint32_t *wq = (uint32_t *)(void *)(txq->sq.wqes +
+				(size_t)(pi & mask) * MLX5_SEND_WQE_BB);
+			struct mlx5_wqe_data_seg *d = (void *)(wq + 8);
+			uint32_t lkey;
+
+			if (unlikely((uint16_t)(pi - txq->ci) >= txq->wqe_n))
+				break;
+			lkey = mlx5_mr_mb2lkey(&txq->mr, m);
+			if (unlikely(lkey == MLX5_MR_LKEY_INVALID)) {
+				txq->st.errors++;
+				rte_pktmbuf_free(m);
+				sent++;
+				continue;
+			}
+			wq[0] = rte_cpu_to_be_32((uint32_t)pi << 8 |
+						 MLX5_OPCODE_SEND);
+			wq[1] = txq->qpn_ds3;
+			wq[2] = 0;
+			wq[3] = 0;
+			wq[4] = 0;
+			wq[5] = 0;
+			wq[6] = 0;
+			wq[7] = 0;
+			((struct mlx5_wqe_eth_seg *)(void *)(wq + 4))->cs_flags =
+				mlx5_net_tx_cs(m->ol_flags);
+			d->byte_count = rte_cpu_to_be_32(m->data_len);
+			d->lkey = rte_cpu_to_be_32(lkey);
+			d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m,
+								    uintptr_t));
+			ctrl = (void *)wq;
+			if ((uint16_t)(pi + 1 - txq->last_comp) >=
+			    MLX5_NET_TX_COMP_THRESH) {
+				ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+				txq->last_comp = (uint16_t)(pi + 1);
+			}
+			txq->elts[pi & mask] = m;
+			txq->sq.pi = (uint16_t)(pi + 1);
+			bytes += m->data_len;
+			last = ctrl;
+			sent++;
+			posted++;
+			continue;
+		}
 		/* A data segment per mbuf segment; empty segments skipped. */
 		bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
 		if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
@@ -385,11 +494,7 @@ mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			break;
 		ctrl = mlx5_net_tx_seg(txq, pi, 0);
 		es = mlx5_net_tx_seg(txq, pi, 1);
-		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-			cs |= MLX5_ETH_WQE_L3_CSUM;
-		if (m->ol_flags & (RTE_MBUF_F_TX_TCP_CKSUM |
-				   RTE_MBUF_F_TX_UDP_CKSUM))
-			cs |= MLX5_ETH_WQE_L4_CSUM;
+		cs = mlx5_net_tx_cs(m->ol_flags);
 		/* No LSO (mss 0), no software parsing: zeroes but the flags. */
 		*(uint64_t *)(void *)es = 0;
 		*((uint32_t *)(void *)es + 2) = 0;

@@ -116,6 +116,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	if (ret != 0)
 		goto error;
 	txq->sqn = txq->sq.obj->id;
+	txq->qpn_ds3 = rte_cpu_to_be_32(txq->sqn << 8 | 3);
 	dev->data->tx_queues[idx] = txq;
 	return 0;
 error:
