@@ -13,7 +13,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 
 PACKAGES="libdpdk-dev dpdk-dev dpdk libibverbs-dev rdma-core ibverbs-providers
 meson ninja-build python3-pyelftools pkg-config libnuma-dev libssl-dev
-dpkg-dev valgrind clang python3-sphinx"
+dpkg-dev valgrind clang python3-sphinx
+g++ clang-format abigail-tools doxygen"
 
 SUDO=
 if [ "$(id -u)" != 0 ]; then

@@ -16,22 +16,10 @@ fi
 
 # EAL refuses plugins under a world-writable directory (e.g. a checkout in
 # /tmp): in that case load a private copy of the drivers.
-dir=$(cd "$drivers" && pwd)
-insecure=
-d=$dir
-while [ "$d" != "/" ]; do
-	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
-		insecure=$d
-	fi
-	d=$(dirname "$d")
-done
-if [ -n "$insecure" ]; then
-	priv="${HOME:-/root}/.cache/mlx5-smoke.$$"
-	mkdir -p "$priv" && chmod 700 "$priv"
-	cp -P "$dir"/*.so* "$priv"/
-	dir=$priv
-	trap 'rm -rf "$priv"' EXIT
-fi
+. "$(dirname "$0")/plugin_dir.sh"
+safe_plugin_dir "$drivers"
+dir=$plugin_dir
+trap remove_plugin_copy EXIT
 
 out=$(printf 'show device info all\nquit\n' | timeout 120 "$testpmd" \
 	--no-huge -m 512 --no-pci --no-shconf -l 0-1 -d "$dir" \

@@ -71,19 +71,71 @@ mlx5_range_check(const char *fn, const void *addr, size_t len)
 	return 0;
 }
 
-struct mlx5_common_device *
-mlx5_common_dev_acquire(const struct rte_device *eal_dev)
+/* Hold the first listed device @match accepts; NULL with ENODEV. */
+static struct mlx5_common_device *
+mlx5_common_dev_acquire_if(bool (*match)(const struct mlx5_common_device *,
+					 const void *),
+			   const void *key)
 {
 	struct mlx5_common_device *cdev;
 
 	pthread_mutex_lock(&mlx5_devices_lock);
-	cdev = eal_dev != NULL ? mlx5_common_dev_lookup(eal_dev) : NULL;
+	TAILQ_FOREACH(cdev, &mlx5_devices, next)
+		if (match(cdev, key))
+			break;
 	if (cdev != NULL)
 		__atomic_fetch_add(&cdev->users, 1, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&mlx5_devices_lock);
 	if (cdev == NULL)
 		rte_errno = ENODEV;
 	return cdev;
+}
+
+static bool
+mlx5_common_dev_is(const struct mlx5_common_device *cdev, const void *eal_dev)
+{
+	return cdev->dev == eal_dev;
+}
+
+static bool
+mlx5_common_dev_named(const struct mlx5_common_device *cdev, const void *name)
+{
+	return strcmp(cdev->dev->name, name) == 0;
+}
+
+struct mlx5_common_device *
+mlx5_common_dev_acquire(const struct rte_device *eal_dev)
+{
+	if (eal_dev == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	return mlx5_common_dev_acquire_if(mlx5_common_dev_is, eal_dev);
+}
+
+struct mlx5_common_device *
+mlx5_common_dev_acquire_by_name(const char *name)
+{
+	if (name == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	return mlx5_common_dev_acquire_if(mlx5_common_dev_named, name);
+}
+
+unsigned int
+mlx5_common_dev_names(void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct mlx5_common_device *cdev;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&mlx5_devices_lock);
+	TAILQ_FOREACH(cdev, &mlx5_devices, next) {
+		fn(cdev->dev->name, arg);
+		n++;
+	}
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	return n;
 }
 
 void
@@ -295,6 +347,7 @@ mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
 	if (cdev->backend->release_device != NULL && cdev->ibv_dev != NULL)
 		cdev->backend->release_device(cdev);
 	cdev->ibv_dev = NULL;
+	mlx5_telemetry_dev_release(cdev);
 }
 
 static int
@@ -364,6 +417,8 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	cdev->glue = backend->glue;
 	rte_spinlock_init(&cdev->lock);
 	TAILQ_INIT(&cdev->pp_entries);
+	TAILQ_INIT(&cdev->queues);
+	TAILQ_INIT(&cdev->class_devs);
 	pthread_mutex_init(&cdev->keys_lock, NULL);
 	TAILQ_INIT(&cdev->keys);
 	if (eal_dev->devargs != NULL && eal_dev->devargs->args != NULL &&

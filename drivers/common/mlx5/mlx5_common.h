@@ -66,6 +66,8 @@ struct mlx5_common_device;
 struct mlx5_mr_cache;
 struct mlx5_pp_entry;
 struct mlx5_key;
+struct mlx5_queue_track;
+struct mlx5_class_dev_info;
 
 /* A backend: how a bus driver finds and opens its devices. */
 struct mlx5_backend {
@@ -102,6 +104,11 @@ struct mlx5_common_device {
 	uint32_t users;                    /* API calls in flight (acquire). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
+	/* For telemetry (mlx5_common_telemetry.c): live DEVX queues. */
+	TAILQ_HEAD(, mlx5_queue_track) queues;
+	uint32_t queues_untracked;         /* Not listed (no memory). */
+	/* For telemetry: what class drivers made (ethdev, cryptodev). */
+	TAILQ_HEAD(, mlx5_class_dev_info) class_devs;
 	/* Keys handed out by the public API (mlx5_common_keys.c). */
 	pthread_mutex_t keys_lock;
 	TAILQ_HEAD(, mlx5_key) keys;
@@ -163,6 +170,33 @@ struct mlx5_class_driver {
  */
 __rte_internal
 void mlx5_class_driver_register(struct mlx5_class_driver *driver);
+
+/**
+ * Tell telemetry (/mlx5/queues,<device>) what a class driver made on a
+ * common device: an ethdev port, a cryptodev. Call at the end of a
+ * successful probe; call mlx5_class_dev_info_del() before releasing it.
+ * Failure (no memory) only loses the entry, with a warning: a class driver
+ * need not check. What is left at device removal is dropped.
+ *
+ * @param kind
+ *   What it is: "ethdev", "cryptodev" (copied).
+ * @param name
+ *   Its name in its library (copied, truncated to 63 characters).
+ * @param id
+ *   Its id there: ethdev port id, cryptodev id.
+ */
+__rte_internal
+void mlx5_class_dev_info_add(struct mlx5_common_device *cdev,
+			     enum mlx5_class drv_class, const char *kind,
+			     const char *name, uint16_t id);
+
+/**
+ * Forget an entry of mlx5_class_dev_info_add() (same class and id); no-op
+ * when there is none.
+ */
+__rte_internal
+void mlx5_class_dev_info_del(struct mlx5_common_device *cdev,
+			     enum mlx5_class drv_class, uint16_t id);
 
 /**
  * Probe an EAL device with a backend: parse devargs, open/import the context

@@ -17,6 +17,7 @@
 #include "mlx5_common_devx.h"
 #include "mlx5_common_dp.h"
 #include "mlx5_common_log.h"
+#include "mlx5_common_private.h"
 #include "mlx5_malloc.h"
 
 /* Rings are page aligned (umem registration and log_page_size 0). */
@@ -112,6 +113,9 @@ mlx5_devx_queue_release(struct mlx5_devx_obj **obj,
 	int ret;
 
 	if (*obj != NULL) {
+		/* Unlisted first: once destroyed, *obj is a dangling key. */
+		if (cdev != NULL)
+			mlx5_queue_track_del(cdev, *obj);
 		ret = mlx5_devx_cmd_destroy(*obj);
 		if (ret != 0)
 			return ret;
@@ -171,6 +175,7 @@ mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 	}
 	cq->log_size = log_size;
 	cq->cdev = cdev;
+	mlx5_queue_track_add(cdev, MLX5_QUEUE_CQ, cq->obj, log_size, 0);
 	return 0;
 }
 
@@ -247,6 +252,8 @@ mlx5_devx_qp_create(struct mlx5_common_device *cdev,
 	qp->log_rq_stride = params->log_rq_stride;
 	qp->uar = params->uar;
 	qp->cdev = cdev;
+	mlx5_queue_track_add(cdev, MLX5_QUEUE_QP, qp->obj, params->log_sq_size,
+			     params->cqn);
 	return 0;
 }
 
@@ -357,6 +364,8 @@ mlx5_devx_sq_create(struct mlx5_common_device *cdev,
 	ret = mlx5_devx_sq_move(sq, MLX5_WQ_STATE_RDY);
 	if (ret != 0)
 		goto error;
+	mlx5_queue_track_add(cdev, MLX5_QUEUE_SQ, sq->obj, params->log_size,
+			     params->cqn);
 	return 0;
 error:
 	if (sq->obj != NULL)
@@ -480,6 +489,8 @@ mlx5_devx_rq_create(struct mlx5_common_device *cdev,
 	rq->log_stride = params->log_stride;
 	rq->state = MLX5_WQ_STATE_RDY;
 	rq->cdev = cdev;
+	mlx5_queue_track_add(cdev, MLX5_QUEUE_RQ, rq->obj, params->log_size,
+			     params->cqn);
 	return 0;
 error:
 	if (rq->obj != NULL)

@@ -413,3 +413,37 @@ mlx5_keys_release_all(struct mlx5_common_device *cdev)
 	}
 	pthread_mutex_unlock(&cdev->keys_lock);
 }
+
+unsigned int
+mlx5_keys_snapshot(struct mlx5_common_device *cdev,
+		   struct mlx5_key_info *info, unsigned int max)
+{
+	static const char *const short_names[] = {
+		[MLX5_KEY_EXPORT] = "export",
+		[MLX5_KEY_PRIVATE] = "private",
+		[MLX5_KEY_CROSSING] = "crossing",
+		[MLX5_KEY_ALIAS] = "alias",
+	};
+	const struct mlx5_key *key;
+	unsigned int n = 0;
+
+	/* Never the access key: telemetry is readable by any local user. */
+	pthread_mutex_lock(&cdev->keys_lock);
+	TAILQ_FOREACH(key, &cdev->keys, next) {
+		if (n < max)
+			info[n] = (struct mlx5_key_info){
+				.kind = short_names[key->kind],
+				.imported = key->kind == MLX5_KEY_CROSSING ||
+					    key->kind == MLX5_KEY_ALIAS,
+				.mkey = key->mkey,
+				.refcnt = key->refcnt,
+				.va = key->va,
+				.len = key->len,
+				.remote_vhca_id = key->remote_vhca_id,
+				.remote_mkey = key->remote_mkey,
+			};
+		n++;
+	}
+	pthread_mutex_unlock(&cdev->keys_lock);
+	return n;
+}

@@ -156,7 +156,8 @@ mlx5_export_mem(struct mlx5_common_device *cdev, void *va, size_t len,
 		return ret;
 	if (!(cdev->caps.allowed_object_for_other_vhca_access &
 	      MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY)) {
-		DRV_LOG(ERR, "%s: %s cannot let other vHCAs access its mkeys (allowed_object_for_other_vhca_access lacks MKEY)",
+		DRV_LOG(ERR,
+			"%s: %s cannot let other vHCAs access its mkeys (allowed_object_for_other_vhca_access lacks MKEY)",
 			fn, cdev->dev->name);
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
@@ -190,14 +191,12 @@ rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
 
 /* Common checks of the two importer functions; NULL if they fail. */
 static struct mlx5_common_device *
-mlx5_import_dev(struct rte_device *dev, const char *fn,
-		uint32_t remote_vhca_id)
+mlx5_import_dev(struct rte_device *dev, const char *fn, uint32_t remote_vhca_id)
 {
 	struct mlx5_common_device *cdev = mlx5_api_dev(dev, fn);
 
 	if (cdev != NULL && remote_vhca_id > UINT16_MAX) {
-		DRV_LOG(ERR, "%s: vHCA id %u out of range", fn,
-			remote_vhca_id);
+		DRV_LOG(ERR, "%s: vHCA id %u out of range", fn, remote_vhca_id);
 		mlx5_common_dev_release(cdev);
 		rte_errno = EINVAL;
 		return NULL;
@@ -246,12 +245,13 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 		rte_errno = EINVAL;
 	} else if (!(cdev->caps.cross_vhca_object_to_object_supported &
 		     MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY)) {
-		DRV_LOG(ERR, "%s: %s cannot map a local mkey to a remote one (cross_vhca_object_to_object_supported)",
+		DRV_LOG(ERR,
+			"%s: %s cannot map a local mkey to a remote one (cross_vhca_object_to_object_supported)",
 			__func__, dev->name);
 		rte_errno = ENOTSUP;
 	} else {
-		if (mlx5_keys_alias(cdev, (uint16_t)remote_vhca_id,
-				    remote_mkey, access_key, &mkey) == 0)
+		if (mlx5_keys_alias(cdev, (uint16_t)remote_vhca_id, remote_mkey,
+				    access_key, &mkey) == 0)
 			iova = rte_pmd_mlx5_mkey_to_iova(mkey);
 	}
 	mlx5_common_dev_release(cdev);
@@ -286,7 +286,9 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 
 	/* Either an mkey (below 2^32) or an IOVA (mkey << 32): nothing else. */
 	if (iova > UINT32_MAX && (iova & UINT32_MAX) != 0) {
-		DRV_LOG(ERR, "%s: 0x%" PRIx64 " is neither an mkey (below 2^32) nor a key's IOVA (low 32 bits 0)",
+		DRV_LOG(ERR,
+			"%s: 0x%" PRIx64
+			" is neither an mkey (below 2^32) nor a key's IOVA (low 32 bits 0)",
 			__func__, (uint64_t)iova);
 		rte_errno = EINVAL;
 		return -EINVAL;

@@ -58,14 +58,28 @@ extern "C" {
 /** Length of the access key shared by the owner and the importer. */
 #define RTE_PMD_MLX5_ACCESS_KEY_LEN 32
 
-/** The buf_iova value of an mkey: mkey in the upper 32 bits, 0 below. */
+/**
+ * The buf_iova value of an mkey: mkey in the upper 32 bits, 0 below.
+ *
+ * @param mkey
+ *   A memory key of an mlx5 device.
+ * @return
+ *   The value to put in mbuf->buf_iova.
+ */
 static inline rte_iova_t
 rte_pmd_mlx5_mkey_to_iova(uint32_t mkey)
 {
 	return (rte_iova_t)mkey << 32;
 }
 
-/** The mkey of a buf_iova value made by rte_pmd_mlx5_mkey_to_iova(). */
+/**
+ * The mkey of a buf_iova value made by rte_pmd_mlx5_mkey_to_iova().
+ *
+ * @param iova
+ *   A buf_iova value of rte_pmd_mlx5_mkey_to_iova().
+ * @return
+ *   The memory key.
+ */
 static inline uint32_t
 rte_pmd_mlx5_iova_to_mkey(rte_iova_t iova)
 {
@@ -104,6 +118,12 @@ uint64_t rte_pmd_mlx5_private_iova_flag(void);
  * rdma-core directly or to open the same context from another library.
  * Both stay owned by the driver and are valid until the device is removed.
  *
+ * @param dev
+ *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ * @param[out] ctx
+ *   Where to store the device context (struct ibv_context *).
+ * @param[out] pd
+ *   Where to store the protection domain (struct ibv_pd *).
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
  *   EINVAL if an argument is NULL, ENODEV if @p dev is not a probed mlx5
@@ -117,6 +137,10 @@ int rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx,
  * Get the vHCA id of an mlx5 device (what the other side of a cross-vHCA
  * mapping passes as remote_vhca_id).
  *
+ * @param dev
+ *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ * @param[out] vhca_id
+ *   Where to store the vHCA id.
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
  *   EINVAL (NULL argument), ENODEV (not an mlx5 device of this driver).
@@ -130,6 +154,18 @@ int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
  * @p access_key. The (vhca_id, mkey, access_key) triple is what the
  * importer needs.
  *
+ * @param dev
+ *   The owner's mlx5 device.
+ * @param va
+ *   Start of the range, mapped readable and writable.
+ * @param len
+ *   Length of the range in bytes.
+ * @param access_key
+ *   The RTE_PMD_MLX5_ACCESS_KEY_LEN bytes importers must present.
+ * @param[out] vhca_id
+ *   Where to store the vHCA id of @p dev.
+ * @param[out] mkey
+ *   Where to store the exported mkey.
  * @return
  *   0 on success, with *vhca_id and *mkey set; a negative errno value
  *   otherwise and rte_errno is set: EINVAL (NULL va, access_key, vhca_id
@@ -140,9 +176,10 @@ int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
  *   write), ENOMEM, or the device's error.
  */
 __rte_experimental
-int rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
-			    const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
-			    uint16_t *vhca_id, uint32_t *mkey);
+int
+rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
+			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN],
+			uint16_t *vhca_id, uint32_t *mkey);
 
 /**
  * Importer side (the RFC's function): create a crossing mkey that points at
@@ -153,6 +190,12 @@ int rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
  * it, accesses through the key end in error completions and new calls
  * fail. Release the key with rte_pmd_mlx5_release_key().
  *
+ * @param dev
+ *   The importer's mlx5 device.
+ * @param remote_vhca_id
+ *   vHCA id of the owner (its rte_pmd_mlx5_export_mem() output).
+ * @param remote_mkey
+ *   The owner's exported mkey.
  * @return
  *   The buf_iova value of the new key (mkey << 32), or 0 on failure with
  *   rte_errno set: ENODEV (@p dev is NULL or not an mlx5 device), ENOTSUP
@@ -173,6 +216,14 @@ rte_iova_t rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
  * device (checked against the export then); release it with
  * rte_pmd_mlx5_release_key().
  *
+ * @param dev
+ *   The importer's mlx5 device.
+ * @param remote_vhca_id
+ *   vHCA id of the owner (its rte_pmd_mlx5_export_mem() output).
+ * @param remote_mkey
+ *   The owner's exported mkey.
+ * @param access_key
+ *   The access key the owner exported @p remote_mkey with.
  * @return
  *   The buf_iova value of the alias key, or 0 on failure with rte_errno
  *   set: ENODEV, ENOTSUP (no local-mkey-to-remote-mkey capability), EINVAL
@@ -181,15 +232,22 @@ rte_iova_t rte_pmd_mlx5_create_cross_vhca_mkey(struct rte_device *dev,
  *   error.
  */
 __rte_experimental
-rte_iova_t rte_pmd_mlx5_import_mem(struct rte_device *dev,
-				   uint32_t remote_vhca_id, uint32_t remote_mkey,
-				   const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN]);
+rte_iova_t
+rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
+			uint32_t remote_mkey,
+			const uint8_t access_key[RTE_PMD_MLX5_ACCESS_KEY_LEN]);
 
 /**
  * Register [@p va, @p va + @p len) (reusing a registration of this device
  * that already covers it) and return the buf_iova value of its key, for
  * mbufs flagged with RTE_PMD_MLX5_PRIVATE_IOVA.
  *
+ * @param dev
+ *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ * @param va
+ *   Start of the range, mapped readable and writable.
+ * @param len
+ *   Length of the range in bytes.
  * @return
  *   The buf_iova value, or 0 on failure with rte_errno set: ENODEV, EINVAL
  *   (NULL @p va, zero length, wrapping range), EFAULT (a page of the range
@@ -205,6 +263,8 @@ rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
  * alias, private registration or export). The key is destroyed when its
  * last reference goes; for an export, importers' access fails from then on.
  *
+ * @param dev
+ *   The mlx5 device that handed out the key.
  * @param iova
  *   The key's buf_iova value, or the mkey itself (a value below 2^32).
  * @return
@@ -222,6 +282,10 @@ int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
  * Mark an mbuf's buffer as private IOVA: set buf_iova and the
  * RTE_PMD_MLX5_PRIVATE_IOVA flag.
  *
+ * @param m
+ *   The mbuf (its buffer is the one the key covers).
+ * @param iova
+ *   The key's buf_iova value (rte_pmd_mlx5_mkey_to_iova()).
  * @return
  *   0, or -ENOENT if the flag is not registered (no mlx5 device probed).
  */

@@ -442,6 +442,10 @@ mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	TAILQ_INSERT_TAIL(&mlx5_crypto_privs, priv, next);
 	pthread_mutex_unlock(&mlx5_crypto_privs_lock);
 	rte_cryptodev_pmd_probing_finish(crypto_dev);
+	/* Telemetry's /mlx5/queues names the cryptodev of the device. */
+	mlx5_class_dev_info_add(cdev, MLX5_CLASS_CRYPTO, "cryptodev",
+				crypto_dev->data->name,
+				crypto_dev->data->dev_id);
 	DRV_LOG(INFO, "%s: cryptodev %u, %u queue pairs of %u operations in flight, %u segments",
 		cdev->dev->name, crypto_dev->data->dev_id, cfg.max_qps,
 		cfg.qp_mkeys, cfg.max_segs);
@@ -466,6 +470,7 @@ mlx5_crypto_remove(struct mlx5_common_device *cdev)
 	if (priv == NULL)
 		return 0;
 	dev = priv->crypto_dev;
+	mlx5_class_dev_info_del(cdev, MLX5_CLASS_CRYPTO, dev->data->dev_id);
 	if (dev->data->dev_started)
 		rte_cryptodev_stop(dev->data->dev_id);
 	for (i = 0; i < dev->data->nb_queue_pairs; i++)
@@ -510,4 +515,16 @@ RTE_INIT(mlx5_crypto_init)
 
 RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5_cryptodev_driver, mlx5_crypto_rte_driver,
 			       mlx5_crypto_driver_id);
+/*
+ * PMD info (dpdk-pmdinfo.py). A class driver of the common device, not an
+ * EAL driver: named as DPDK's own mlx5 class drivers are, with the devargs
+ * it takes besides the common ones of the device's bus driver.
+ */
+RTE_PMD_EXPORT_NAME(MLX5_CRYPTO_DRIVER_NAME, __COUNTER__);
+RTE_PMD_REGISTER_PARAM_STRING(MLX5_CRYPTO_DRIVER_NAME,
+	"max_qps=<1-" RTE_STR(MLX5_CRYPTO_MAX_QPS_MAX) "> "
+	"max_segs=<1-" RTE_STR(MLX5_UMR_CRYPTO_KLM_MAX) "> "
+	"qp_mkeys=<1-" RTE_STR(MLX5_CRYPTO_QP_MKEYS_MAX) ">");
+RTE_PMD_REGISTER_KMOD_DEP(MLX5_CRYPTO_DRIVER_NAME,
+			  "* ib_uverbs & mlx5_core & mlx5_ib");
 RTE_LOG_REGISTER_DEFAULT(mlx5_crypto_logtype, NOTICE)

@@ -366,6 +366,8 @@ mlx5_net_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	/* ethdev frees the port id after a close. */
+	mlx5_class_dev_info_del(priv->cdev, MLX5_CLASS_ETH, dev->data->port_id);
 	mlx5_net_release(priv);
 	return 0;
 }
@@ -856,6 +858,8 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
 	if (ret != 0)
 		goto error;
+	NET_LOG(DEBUG, "%s: devargs: txq_inline_min %u", cdev->dev->name,
+		priv->txq_inline_min);
 	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
 	if (ret != 0)
 		goto error;
@@ -895,6 +899,9 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	eth->tx_pkt_burst = mlx5_net_tx_burst;
 	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	rte_eth_dev_probing_finish(eth);
+	/* Telemetry's /mlx5/queues names the port of the device. */
+	mlx5_class_dev_info_add(cdev, MLX5_CLASS_ETH, "ethdev",
+				eth->data->name, eth->data->port_id);
 	NET_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", MTU %u,"
 		" %u Mb/s", cdev->dev->name, eth->data->port_id,
 		RTE_ETHER_ADDR_BYTES(&priv->mac), link.mtu, link.speed_mbps);
@@ -916,6 +923,7 @@ mlx5_net_remove(struct mlx5_common_device *cdev)
 
 	if (eth == NULL)
 		return 0;
+	mlx5_class_dev_info_del(cdev, MLX5_CLASS_ETH, eth->data->port_id);
 	if (eth->state != RTE_ETH_DEV_UNUSED && eth->data->dev_private != NULL)
 		mlx5_net_release(eth->data->dev_private);
 	return rte_eth_dev_release_port(eth);
@@ -932,3 +940,13 @@ RTE_INIT(mlx5_net_init)
 {
 	mlx5_class_driver_register(&mlx5_net_driver);
 }
+
+/*
+ * PMD info (dpdk-pmdinfo.py). A class driver of the common device, not an
+ * EAL driver: named as DPDK's own mlx5 class drivers are, with the devargs
+ * it takes besides the common ones of the device's bus driver.
+ */
+RTE_PMD_EXPORT_NAME(mlx5_eth, __COUNTER__);
+RTE_PMD_REGISTER_PARAM_STRING(mlx5_eth,
+	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) ">");
+RTE_PMD_REGISTER_KMOD_DEP(mlx5_eth, "* ib_uverbs & mlx5_core & mlx5_ib");

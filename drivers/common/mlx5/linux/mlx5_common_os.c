@@ -39,6 +39,7 @@
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_mr.h"
+#include "mlx5_common_private.h"
 #include "mlx5_os_glue.h"
 
 #define MLX5_OS_PCI_VENDOR_ID_MELLANOX 0x15b3
@@ -562,6 +563,8 @@ static struct rte_auxiliary_driver mlx5_os_auxiliary_driver = {
 RTE_PMD_REGISTER_PCI(mlx5c_pci, mlx5_os_pci_driver);
 RTE_PMD_REGISTER_PCI_TABLE(mlx5c_pci, mlx5_os_pci_ids);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5c_pci, "* ib_uverbs & mlx5_core & mlx5_ib");
+RTE_PMD_REGISTER_PARAM_STRING(mlx5c_pci, MLX5_COMMON_PARAM_STRING);
 
 RTE_PMD_REGISTER_AUXILIARY(mlx5c_auxiliary, mlx5_os_auxiliary_driver);
 RTE_PMD_REGISTER_KMOD_DEP(mlx5c_auxiliary, "* ib_uverbs & mlx5_core & mlx5_ib");
+RTE_PMD_REGISTER_PARAM_STRING(mlx5c_auxiliary, MLX5_COMMON_PARAM_STRING);

@@ -140,6 +140,7 @@
 
 #include "mlx5_common.h"
 #include "mlx5_common_mr.h"
+#include "mlx5_common_private.h"
 #include "mlx5_sim_adapter.h"
 
 #define SIM_DEFAULT_PP_TABLE_SIZE 128
@@ -605,10 +606,4 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "
-	"class=<eth|crypto> "
-	"cmd_fd=<fd> "
-	"pd_handle=<handle> "
-	"mr_ext_memseg_en=<0|1> "
-	"mr_mempool_reg_en=<0|1> "
-	"sys_mem_en=<0|1> "
-	"mr_whole_mem_en=<0|1>");
+	MLX5_COMMON_PARAM_STRING);

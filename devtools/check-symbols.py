@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Exported symbols of every driver library against the version maps and
+# the headers:
+#  - every symbol a library exports (readelf --dyn-syms) carries a version
+#    node of its driver's version.map and is listed in that node; every
+#    symbol a map lists is exported by the library (no stale entries);
+#  - every function declared in the public header (rte_pmd_mlx5.h) is
+#    marked __rte_experimental and is in an EXPERIMENTAL node, and every
+#    symbol of an EXPERIMENTAL node is such a function;
+#  - every function declared __rte_internal in a driver's headers is in an
+#    INTERNAL-like node (named *INTERNAL* or inheriting from one), and every
+#    symbol of those nodes is declared __rte_internal.
+# The rdma-core glue module of a -Dibverbs_link=dlopen build is checked
+# against linux/mlx5_glue.map when present.
+#
+# Usage: check-symbols.py SOURCE_ROOT BUILD_ROOT
+# Prints one line per finding, then a summary; exit 1 on any finding.
+
+import glob
+import os
+import re
+import subprocess
+import sys
+
+DRIVERS = ['common/mlx5', 'net/mlx5', 'crypto/mlx5']
+PUBLIC_HEADER = 'drivers/common/mlx5/rte_pmd_mlx5.h'
+
+errors = []
+
+
+def error(msg):
+    errors.append(msg)
+    print('ERROR: ' + msg)
+
+
+def parse_map(path):
+    """Version script -> {node: {'symbols': set, 'parent': str|None}}."""
+    text = open(path).read()
+    text = re.sub(r'#[^\n]*', '', text)
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    nodes = {}
+    for m in re.finditer(r'(\w*)\s*\{(.*?)\}\s*(\w*)\s*;', text, re.S):
+        name, body, parent = m.group(1), m.group(2), m.group(3) or None
+        syms = set()
+        scope = 'global'
+        for tok in re.findall(r'(global:|local:|[^\s;]+;)', body):
+            if tok in ('global:', 'local:'):
+                scope = tok[:-1]
+            elif scope == 'global':
+                syms.add(tok[:-1].strip())
+        nodes[name] = {'symbols': syms, 'parent': parent}
+    return nodes
+
+
+def is_internal_node(nodes, name):
+    seen = set()
+    while name and name not in seen:
+        if 'INTERNAL' in name:
+            return True
+        seen.add(name)
+        name = nodes.get(name, {}).get('parent')
+    return False
+
+
+def exported(lib):
+    """Defined global symbols of a shared object -> {name: version|None}."""
+    out = subprocess.run(['readelf', '--dyn-syms', '--wide', lib],
+                         check=True, capture_output=True, text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 8 or not f[0].rstrip(':').isdigit():
+            continue
+        bind, ndx, name = f[4], f[6], f[7]
+        if ndx == 'UND' or bind not in ('GLOBAL', 'WEAK'):
+            continue
+        ver = None
+        if '@' in name:
+            name, ver = re.split(r'@+', name, maxsplit=1)
+        syms[name] = ver
+    return syms
+
+
+def strip_c(text):
+    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    text = re.sub(r'//[^\n]*', ' ', text)
+    # Preprocessor lines, continuations included.
+    text = re.sub(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', ' ', text, flags=re.M)
+    return text
+
+
+def declarations(path):
+    """Top-level function declarations of a header: [(name, text)]."""
+    text = strip_c(open(path).read())
+    text = re.sub(r'extern\s+"C"\s*\{', ' ', text)
+    # Bodies (inline functions, structs, enums) become ';' so that each
+    # declaration ends up in a chunk of its own.
+    prev = None
+    while prev != text:
+        prev = text
+        text = re.sub(r'\{[^{}]*\}', ';', text)
+    text = text.replace('}', ';')
+    decls = []
+    for chunk in text.split(';'):
+        chunk = ' '.join(chunk.split())
+        if '(' not in chunk or chunk.startswith(('static ', 'typedef ')):
+            continue
+        if re.match(r'(struct|union|enum)\s+\w+\s*$', chunk):
+            continue
+        m = re.search(r'\b([A-Za-z_]\w*)\s*\(', chunk)
+        if m and m.group(1) not in ('__attribute__', 'sizeof'):
+            decls.append((m.group(1), chunk))
+    return decls
+
+
+def check_lib(lib, mapfile, label):
+    nodes = parse_map(mapfile)
+    listed = {}
+    for node, info in nodes.items():
+        for s in info['symbols']:
+            listed[s] = node
+    syms = exported(lib)
+    n = 0
+    for name, ver in sorted(syms.items()):
+        if name in nodes and ver is None:
+            continue  # the version node's own marker symbol
+        n += 1
+        if name not in listed:
+            error('%s: %s is exported (version %s) but not in %s'
+                  % (label, name, ver, os.path.relpath(mapfile)))
+        elif ver != listed[name] and listed[name] != '':
+            error('%s: %s has version %s, %s puts it in %s'
+                  % (label, name, ver, os.path.relpath(mapfile),
+                     listed[name]))
+    for name, node in sorted(listed.items()):
+        if '*' in name:
+            continue
+        if name not in syms:
+            error('%s: %s lists %s (node %s) but the library does not '
+                  'export it' % (label, os.path.relpath(mapfile), name,
+                                 node or '(anonymous)'))
+    return nodes, n
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit('usage: check-symbols.py SOURCE_ROOT BUILD_ROOT')
+    src, build = sys.argv[1], sys.argv[2]
+    os.chdir(src)
+    all_nodes = {}
+    for d in DRIVERS:
+        name = d.replace('/', '_')
+        lib = os.path.join(build, 'drivers', 'librte_%s.so' % name)
+        mapfile = os.path.join('drivers', d, 'version.map')
+        if not os.path.exists(lib):
+            error('%s: %s not built' % (name, lib))
+            continue
+        nodes, n = check_lib(lib, mapfile, name)
+        all_nodes[d] = nodes
+        print('%s: %d exported symbols checked against %s'
+              % (name, n, mapfile))
+    for glue in glob.glob(os.path.join(build, 'drivers',
+                                       'librte_common_mlx5_glue.so*')):
+        _, n = check_lib(glue, 'drivers/common/mlx5/linux/mlx5_glue.map',
+                         'glue')
+        print('glue: %d exported symbols' % n)
+
+    # Public header: every function __rte_experimental, in an
+    # EXPERIMENTAL node; nothing else in those nodes.
+    common = all_nodes.get('common/mlx5', {})
+    exp_nodes = [k for k in common if 'EXPERIMENTAL' in k]
+    exp_syms = set().union(*[common[k]['symbols'] for k in exp_nodes]) \
+        if exp_nodes else set()
+    public = declarations(PUBLIC_HEADER)
+    for fn, decl in public:
+        if '__rte_experimental' not in decl.split():
+            error('%s: %s is not marked __rte_experimental'
+                  % (PUBLIC_HEADER, fn))
+        if '__rte_internal' in decl.split():
+            error('%s: %s is marked __rte_internal in the public header'
+                  % (PUBLIC_HEADER, fn))
+        if fn not in exp_syms:
+            error('%s: %s is not in an EXPERIMENTAL node of '
+                  'drivers/common/mlx5/version.map' % (PUBLIC_HEADER, fn))
+    public_names = {fn for fn, _ in public}
+    for s in sorted(exp_syms - public_names):
+        error('drivers/common/mlx5/version.map: %s is in an EXPERIMENTAL '
+              'node but not declared in %s' % (s, PUBLIC_HEADER))
+    print('public API: %d functions of %s checked against %s'
+          % (len(public), PUBLIC_HEADER, '/'.join(exp_nodes)))
+
+    # __rte_internal declarations <-> INTERNAL-like nodes, per driver.
+    for d, nodes in sorted(all_nodes.items()):
+        internal = set()
+        for k in nodes:
+            if is_internal_node(nodes, k):
+                internal |= nodes[k]['symbols']
+        marked = {}
+        for h in sorted(glob.glob('drivers/%s/**/*.h' % d, recursive=True)):
+            for fn, decl in declarations(h):
+                if '__rte_internal' in decl.split():
+                    marked[fn] = h
+        for fn, h in sorted(marked.items()):
+            if fn not in internal:
+                error('%s: %s is __rte_internal but not in an INTERNAL '
+                      'node of drivers/%s/version.map' % (h, fn, d))
+        for s in sorted(internal - set(marked)):
+            error('drivers/%s/version.map: %s is in an INTERNAL node but '
+                  'declared __rte_internal in no header of drivers/%s'
+                  % (d, s, d))
+        if internal or marked:
+            print('%s: %d __rte_internal functions checked'
+                  % (d, len(marked)))
+
+    if errors:
+        print('symbols: FAILED, %d finding(s)' % len(errors))
+        return 1
+    print('symbols: PASS')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
