@@ -108,6 +108,7 @@ echo "  ok: examples/cross_vhca built from the installed files and ran"
 
 # The installed plugin directory in a stock application.
 if command -v dpdk-test >/dev/null 2>&1; then
+	# shellcheck source=test/plugin_dir.sh
 	. "$src/test/plugin_dir.sh"
 	safe_plugin_dir "$plugindir"
 	dir=$plugin_dir

@@ -14,6 +14,7 @@ if [ -z "$dpdk_test" ]; then
 	echo "dpdk-test not installed (package dpdk-dev)"
 	exit 77
 fi
+# shellcheck source=test/plugin_dir.sh
 . "$(dirname "$0")/plugin_dir.sh"
 safe_plugin_dir "$1"
 dir=$plugin_dir

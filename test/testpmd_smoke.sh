@@ -16,6 +16,7 @@ fi
 
 # EAL refuses plugins under a world-writable directory (e.g. a checkout in
 # /tmp): in that case load a private copy of the drivers.
+# shellcheck source=test/plugin_dir.sh
 . "$(dirname "$0")/plugin_dir.sh"
 safe_plugin_dir "$drivers"
 dir=$plugin_dir
