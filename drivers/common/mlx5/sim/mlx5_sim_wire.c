@@ -160,15 +160,80 @@ sim_l4_csum(const uint8_t *f, const struct sim_hdrs *h)
 	       rte_ipv6_udptcp_cksum(ip, l4);
 }
 
-/* Is the L4 checksum of a received frame right? */
+/*
+ * The ones' complement sum of @len bytes at @p (not folded), as 16-bit
+ * words loaded in the machine's order, the way rte_raw_cksum() adds them
+ * (so its folded value stored as is reads big-endian), eight bytes a step.
+ */
+static uint64_t
+sim_sum(const uint8_t *p, uint32_t len)
+{
+	uint64_t sum = 0;
+	uint32_t w;
+	uint16_t h = 0;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		sum += (v & UINT32_MAX) + (v >> 32);
+	}
+	if (len >= 4) {
+		memcpy(&w, p, 4);
+		sum += w;
+		p += 4;
+		len -= 4;
+	}
+	if (len >= 2) {
+		memcpy(&h, p, 2);
+		sum += h;
+		p += 2;
+		len -= 2;
+	}
+	if (len != 0) {
+		h = 0;
+		memcpy(&h, p, 1);
+		sum += h;
+	}
+	return sum;
+}
+
+/* Fold a sum of sim_sum() to 16 bits. */
+static uint16_t
+sim_fold(uint64_t sum)
+{
+	sum = (sum & UINT32_MAX) + (sum >> 32);
+	sum = (sum & UINT32_MAX) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* Is the L4 checksum of a received frame right (pseudo header + L4)? */
 static bool
 sim_l4_csum_ok(const uint8_t *f, const struct sim_hdrs *h)
 {
-	const void *ip = f + h->l3_off;
-	const void *l4 = f + h->l4_off;
+	uint32_t l4_len = h->l3_off + (uint32_t)h->l3_len - h->l4_off;
+	uint8_t ph[40] = { 0 };
+	uint32_t n;
 
-	return (h->l3 == 4 ? rte_ipv4_udptcp_cksum_verify(ip, l4) :
-		rte_ipv6_udptcp_cksum_verify(ip, l4)) == 0;
+	if (h->l3 == 4) {
+		/* Source, destination, zero, protocol, L4 length. */
+		memcpy(ph, f + h->l3_off + 12, 8);
+		ph[9] = h->l4;
+		ph[10] = (uint8_t)(l4_len >> 8);
+		ph[11] = (uint8_t)l4_len;
+		n = 12;
+	} else {
+		/* Source, destination, L4 length (32 bits), next header. */
+		memcpy(ph, f + h->l3_off + 8, 32);
+		ph[34] = (uint8_t)(l4_len >> 8);
+		ph[35] = (uint8_t)l4_len;
+		ph[39] = h->l4;
+		n = 40;
+	}
+	return sim_fold(sim_sum(ph, n) + sim_sum(f + h->l4_off, l4_len)) ==
+	       0xffff;
 }
 
 /* The checksum offloads of a send WQE's Ethernet segment. */
@@ -281,8 +346,8 @@ sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, uint8_t *f, uint32_t len,
 
 	if (h->l3 == 4) {
 		l3t = MLX5_CQE_L3_HDR_TYPE_IPV4;
-		if (rte_raw_cksum(f + h->l3_off,
-				  (f[h->l3_off] & 0xf) * 4u) == 0xffff)
+		if (sim_fold(sim_sum(f + h->l3_off,
+				     (f[h->l3_off] & 0xf) * 4u)) == 0xffff)
 			ok |= MLX5_CQE_L3_OK;
 	} else if (h->l3 == 6) {
 		l3t = MLX5_CQE_L3_HDR_TYPE_IPV6;
@@ -311,11 +376,13 @@ sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, uint8_t *f, uint32_t len,
 	cqe->hds_ip_ext = ok;
 	cqe->l4_l3_hdr_type = (uint8_t)(l4t << MLX5_CQE_L4_HDR_TYPE_SHIFT |
 					l3t << MLX5_CQE_L3_HDR_TYPE_SHIFT);
-	/* The ones' complement sum of everything after the L2 header. */
+	/*
+	 * The ones' complement sum of everything after the L2 header; the
+	 * machine-order sum stored as is reads big-endian.
+	 */
 	if (len > h->l3_off)
-		cqe->check_sum = rte_cpu_to_be_16(
-			rte_be_to_cpu_16(rte_raw_cksum(f + h->l3_off,
-						       len - h->l3_off)));
+		cqe->check_sum = sim_fold(sim_sum(f + h->l3_off,
+						  len - h->l3_off));
 }
 
 /* An error CQE of a receive WQE. */
