@@ -185,12 +185,19 @@ mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
  * __builtin_setjmp()/__builtin_longjmp() (the stack and frame pointers and
  * a label) suffice, at a tenth of sigsetjmp()'s cost on every access. The
  * sanitizers track stacks through the C library's jumps only: their builds
- * keep sigsetjmp()/siglongjmp().
+ * keep sigsetjmp()/siglongjmp(), as do targets where the builtins are not
+ * known to work.
  */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SIM_GUARD_LIBC_JMP 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SIM_GUARD_LIBC_JMP 1
+#endif
+#endif
+/* The builtins where they are known to work: x86-64, and Arm with gcc. */
+#if !defined(__x86_64__) && !(defined(__aarch64__) && !defined(__clang__))
+#ifndef SIM_GUARD_LIBC_JMP
 #define SIM_GUARD_LIBC_JMP 1
 #endif
 #endif
