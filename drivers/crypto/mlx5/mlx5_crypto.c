@@ -190,6 +190,16 @@ mlx5_crypto_block_size(uint32_t dataunit_len)
 	}
 }
 
+/* Destroy a session's DEK (lock held, or the device going away). */
+static void
+mlx5_crypto_session_dek_destroy(struct mlx5_crypto_session *sess)
+{
+	if (sess->dek != NULL && mlx5_devx_cmd_destroy(sess->dek) != 0)
+		DRV_LOG(WARNING, "DEK 0x%x not destroyed: %s", sess->dek_id,
+			rte_strerror(rte_errno));
+	sess->dek = NULL;
+}
+
 static int
 mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 				  struct rte_crypto_sym_xform *xform,
@@ -249,6 +259,12 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 	sess->encryption_order = cipher->op == RTE_CRYPTO_CIPHER_OP_ENCRYPT ?
 				 MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY :
 				 MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE;
+	ret = mlx5_crypto_umr_tmpl_build(sess);
+	if (ret != 0) {
+		mlx5_crypto_session_dek_destroy(sess);
+		why = "UMR WQE refused by the builder";
+		goto refused;
+	}
 	rte_spinlock_lock(&priv->sess_lock);
 	LIST_INSERT_HEAD(&priv->sessions, sess, next);
 	rte_spinlock_unlock(&priv->sess_lock);
@@ -257,16 +273,6 @@ refused:
 	DRV_LOG(ERR, "%s: session refused: %s", dev->data->name, why);
 	rte_errno = -ret;
 	return ret;
-}
-
-/* Destroy a session's DEK (lock held, or the device going away). */
-static void
-mlx5_crypto_session_dek_destroy(struct mlx5_crypto_session *sess)
-{
-	if (sess->dek != NULL && mlx5_devx_cmd_destroy(sess->dek) != 0)
-		DRV_LOG(WARNING, "DEK 0x%x not destroyed: %s", sess->dek_id,
-			rte_strerror(rte_errno));
-	sess->dek = NULL;
 }
 
 static void

@@ -29,6 +29,7 @@
 #include <mlx5_common.h>
 #include <mlx5_common_devx.h>
 #include <mlx5_common_mr.h>
+#include <mlx5_common_umr.h>
 #include <mlx5_devx_cmds.h>
 
 #define MLX5_CRYPTO_DRIVER_NAME crypto_mlx5
@@ -85,6 +86,12 @@ struct mlx5_crypto_session {
 	uint16_t iv_offset;
 	uint8_t block_size;            /* MLX5_CRYPTO_BLOCK_SIZE_* code. */
 	uint8_t encryption_order;      /* Encrypt: RAW_MEMORY, decrypt: RAW_WIRE. */
+	/*
+	 * The UMR WQE of a one-entry operation of this session, built once
+	 * by mlx5_umr_crypto_wqe_build(): an operation copies it and sets
+	 * its own fields (counter, QP, mkey, length, entry, tweak).
+	 */
+	uint8_t umr_tmpl[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
 };
 
 /* An operation in a queue pair: the op and the WQE blocks it holds. */
@@ -120,6 +127,8 @@ uint16_t mlx5_crypto_enqueue_burst(void *queue_pair,
 				   struct rte_crypto_op **ops, uint16_t nb_ops);
 uint16_t mlx5_crypto_dequeue_burst(void *queue_pair,
 				   struct rte_crypto_op **ops, uint16_t nb_ops);
+/* Build @sess->umr_tmpl: 0, or a negative errno with rte_errno set. */
+int mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess);
 /* WQE blocks of an operation of @segs segments on each side. */
 uint16_t mlx5_crypto_op_bbs(uint32_t segs);
 

@@ -61,6 +61,53 @@ mlx5_crypto_op_bbs(uint32_t segs)
 	return ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(segs)) + ds_bbs(write_ds(segs));
 }
 
+int
+mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
+{
+	/* Placeholders of what each operation sets (op_umr_one()). */
+	struct mlx5_umr_crypto_wqe_attr a = {
+		.len = MLX5_CRYPTO_XTS_BLOCK,
+		.dek_id = sess->dek_id,
+		.block_size = sess->block_size,
+		.encryption_order = sess->encryption_order,
+	};
+	int ret = mlx5_umr_crypto_wqe_build(sess->umr_tmpl, &a);
+
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The UMR WQE of an operation of one destination entry @klm, from the
+ * session's template: what mlx5_umr_crypto_wqe_build() writes for it.
+ * The DEK is taken from the session each time, as the builder does.
+ */
+static inline void
+op_umr_one(struct mlx5_crypto_qp *qp, const struct mlx5_crypto_session *sess,
+	   uint8_t *wqe, uint32_t mkey, const struct mlx5_klm *klm,
+	   const uint8_t *tweak)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
+	struct mlx5_wqe_mkey_context_seg *mkc = (void *)(umr + 1);
+	struct mlx5_wqe_umr_klm_seg *kseg = (void *)(mkc + 1);
+	void *bsf = kseg + MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(1);
+
+	memcpy(wqe, sess->umr_tmpl, MLX5_UMR_CRYPTO_WQE_SIZE);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)qp->qp.sq_pi << 8 |
+						  MLX5_OPCODE_UMR);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qp->qp.obj->id << 8 |
+					MLX5_UMR_CRYPTO_WQE_DS);
+	ctrl->imm = rte_cpu_to_be_32(mkey);
+	mkc->len = rte_cpu_to_be_64(klm->byte_count);
+	kseg->byte_count = rte_cpu_to_be_32(klm->byte_count);
+	kseg->mkey = rte_cpu_to_be_32(klm->mkey);
+	kseg->address = rte_cpu_to_be_64(klm->address);
+	MLX5_SET(crypto_bsf, bsf, raw_data_size, klm->byte_count);
+	MLX5_SET(crypto_bsf, bsf, dek_pointer, sess->dek_id);
+	memcpy(MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak), tweak,
+	       MLX5_CRYPTO_XTS_TWEAK_LEN);
+}
+
 /* Destroy what mlx5_crypto_qp_create() made; NULL is a no-op. */
 static void
 qp_destroy(struct mlx5_crypto_qp *qp)
@@ -326,11 +373,12 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	struct mlx5_crypto_priv *priv = qp->priv;
 	struct rte_crypto_sym_op *sym = op->sym;
 	struct mlx5_crypto_session *sess;
-	struct mlx5_umr_crypto_wqe_attr a;
+	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	const struct mlx5_klm *src;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_wqe_data_seg *dseg;
-	uint32_t nsrc, ndst, i, size;
+	uint32_t nsrc, ndst, i, size, mkey;
 	uint16_t umr_bbs, bbs;
 	const uint8_t *iv;
 	const char *why;
@@ -367,7 +415,7 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	}
 	if (in_place) {
 		nsrc = ndst;
-		memcpy(qp->klm_src, qp->klm_dst, ndst * sizeof(qp->klm_dst[0]));
+		src = qp->klm_dst;
 	} else {
 		nsrc = op_klms(qp, sym->m_src, sym->cipher.data.offset,
 			       sym->cipher.data.length, qp->klm_src,
@@ -376,31 +424,40 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 			why = "source mbuf chain: too short, more segments than max_segs, or memory without a key";
 			goto refused;
 		}
+		src = qp->klm_src;
 	}
 	umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
 	bbs = umr_bbs + ds_bbs(write_ds(nsrc));
 	wqe = op_wqe_area(qp, bbs);
-	memset(&a, 0, sizeof(a));
-	a.qpn = qp->qp.obj->id;
-	a.wqe_index = qp->qp.sq_pi;
-	a.mkey = qp->mkeys[idx]->id;
-	a.len = sym->cipher.data.length;
-	a.klm = qp->klm_dst;
-	a.klm_num = ndst;
-	a.dek_id = sess->dek_id;
+	mkey = qp->mkeys[idx]->id;
 	iv = rte_crypto_op_ctod_offset(op, const uint8_t *, sess->iv_offset);
 	if (likely(!priv->tweak_be)) {
-		memcpy(a.tweak, iv, MLX5_CRYPTO_IV_LEN);
+		memcpy(tweak, iv, MLX5_CRYPTO_IV_LEN);
 	} else {
 		for (i = 0; i < MLX5_CRYPTO_IV_LEN; i++)
-			a.tweak[i] = iv[MLX5_CRYPTO_IV_LEN - 1 - i];
+			tweak[i] = iv[MLX5_CRYPTO_IV_LEN - 1 - i];
 	}
-	a.block_size = sess->block_size;
-	a.encryption_order = sess->encryption_order;
-	if (unlikely(mlx5_umr_crypto_wqe_build(wqe, &a) < 0)) {
-		status = RTE_CRYPTO_OP_STATUS_ERROR;
-		why = "UMR WQE refused by the builder";
-		goto refused;
+	if (likely(ndst == 1)) {
+		op_umr_one(qp, sess, wqe, mkey, qp->klm_dst, tweak);
+	} else {
+		struct mlx5_umr_crypto_wqe_attr a = {
+			.qpn = qp->qp.obj->id,
+			.wqe_index = qp->qp.sq_pi,
+			.mkey = mkey,
+			.len = sym->cipher.data.length,
+			.klm = qp->klm_dst,
+			.klm_num = ndst,
+			.dek_id = sess->dek_id,
+			.block_size = sess->block_size,
+			.encryption_order = sess->encryption_order,
+		};
+
+		memcpy(a.tweak, tweak, sizeof(a.tweak));
+		if (unlikely(mlx5_umr_crypto_wqe_build(wqe, &a) < 0)) {
+			status = RTE_CRYPTO_OP_STATUS_ERROR;
+			why = "UMR WQE refused by the builder";
+			goto refused;
+		}
 	}
 	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
 	ctrl = (void *)(wqe + (size_t)umr_bbs * WQEBB);
@@ -416,13 +473,13 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	ctrl->imm = 0;
 	raddr = (void *)(ctrl + 1);
 	raddr->raddr = 0;
-	raddr->rkey = rte_cpu_to_be_32(a.mkey);
+	raddr->rkey = rte_cpu_to_be_32(mkey);
 	raddr->reserved = 0;
 	dseg = (void *)(raddr + 1);
 	for (i = 0; i < nsrc; i++) {
-		dseg[i].byte_count = rte_cpu_to_be_32(qp->klm_src[i].byte_count);
-		dseg[i].lkey = rte_cpu_to_be_32(qp->klm_src[i].mkey);
-		dseg[i].addr = rte_cpu_to_be_64(qp->klm_src[i].address);
+		dseg[i].byte_count = rte_cpu_to_be_32(src[i].byte_count);
+		dseg[i].lkey = rte_cpu_to_be_32(src[i].mkey);
+		dseg[i].addr = rte_cpu_to_be_64(src[i].address);
 	}
 	if (unlikely(wqe == qp->stage))
 		op_wqe_unstage(qp, bbs);

@@ -345,10 +345,9 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	return ret;
 }
 
-/* Fill @c with the translation of direct key @key if it may be cached. */
-static void
-sim_xcache_fill(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
-		uint32_t key, uint32_t pdn)
+void
+mlx5_sim_xcache_fill(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
+		     uint32_t key, uint32_t pdn)
 {
 	const struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_by_key(vhca, key);
 
@@ -396,8 +395,206 @@ mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	}
 	ret = mlx5_sim_xfer(vhca, key, pdn, addr, buf, len, flags);
 	if (ret == 0 && !(flags & MLX5_SIM_XFER_REMOTE))
-		sim_xcache_fill(vhca, c, key, pdn);
+		mlx5_sim_xcache_fill(vhca, c, key, pdn);
 	return ret;
+}
+
+/* A hit of cache entry @c for a local access to [addr, addr + len)? */
+static inline bool
+sim_xcache_hit(const struct mlx5_sim_vhca *vhca,
+	       const struct mlx5_sim_xcache *c, uint32_t key, uint32_t pdn,
+	       uint64_t addr, uint64_t len, bool write)
+{
+	return c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
+	       (write ? c->lw : c->lr) && addr >= c->start &&
+	       addr <= c->end && len <= c->end - addr && len != 0;
+}
+
+/*
+ * A crypto key of one KLM entry, configured by a UMR that cached the
+ * entry's translation (mlx5_sim_umr.c): the host address of [addr, addr +
+ * len), with the checks sim_xlate() makes of the key itself, or NULL when
+ * the cache cannot answer (sim_xlate() then does).
+ */
+static uint8_t *
+sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
+			const struct mlx5_sim_mkey *mkey, uint32_t pdn,
+			uint64_t addr, uint64_t len, uint32_t flags)
+{
+	const struct mlx5_sim_klm_entry *e = mkey->u.klm.entries;
+	bool write = flags & MLX5_SIM_XFER_WRITE;
+	bool remote = flags & MLX5_SIM_XFER_REMOTE;
+	uint64_t off;
+
+	if (mkey->klm_xc.gen != vhca->xgen || mkey->kind != MLX5_SIM_MKEY_KLM ||
+	    mkey->u.klm.num == 0 || e == NULL || mkey->pdn != pdn || mkey->free ||
+	    (mkey->pd != NULL && !mkey->pd->alive) ||
+	    (remote ? (write ? !mkey->rw : !mkey->rr) :
+	     (write ? !mkey->lw : !mkey->lr)) ||
+	    !sim_range_in(mkey, addr, len))
+		return NULL;
+	off = addr - mkey->start;
+	/* Inside the first entry, reached locally with the key's own PD. */
+	if (len > e->byte_count || off > e->byte_count - len ||
+	    !sim_xcache_hit(vhca, &mkey->klm_xc, e->mkey, mkey->pdn,
+			    e->address + off, len, write))
+		return NULL;
+	return mkey->klm_xc.host + (e->address + off - mkey->klm_xc.start);
+}
+
+/* sim_xlate_side() by the whole translation: 0, 1 or a negative errno. */
+static __rte_noinline int
+sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
+		    const struct mlx5_sim_xside *x, size_t len, uint8_t **host,
+		    const struct mlx5_sim_mkey *crypto)
+{
+	struct sim_dma_list list = {
+		.segs = list.inl,
+		.cap = SIM_DMA_INLINE_SEGS,
+	};
+	int ret;
+
+	ret = sim_xlate(vhca, x->key, x->pdn, x->addr, len, x->flags, 0,
+			&list);
+	if (ret == 0 && list.num != 1)
+		ret = 1;
+	if (ret == 0) {
+		*host = list.segs[0].host;
+		if (crypto != NULL)
+			ret = mlx5_sim_crypto_check(vhca, crypto, x->addr, len);
+		else if (c != NULL)
+			mlx5_sim_xcache_fill(vhca, c, x->key, x->pdn);
+	}
+	if (list.segs != list.inl)
+		free(list.segs);
+	return ret;
+}
+
+/*
+ * Side @x of a memory-to-memory transfer as one host range: 0 with @host
+ * (and @crypto: the crypto key the bytes pass, or NULL), 1 when the side
+ * is more than one segment, a negative errno when a check refused it.
+ */
+static int
+sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+	       const struct mlx5_sim_xside *x, size_t len, uint8_t **host,
+	       const struct mlx5_sim_mkey **crypto)
+{
+	bool write = x->flags & MLX5_SIM_XFER_WRITE;
+	struct mlx5_sim_xcache *c = NULL;
+	const struct mlx5_sim_mkey *mkey;
+
+	*crypto = NULL;
+	if (xc != NULL && !(x->flags & MLX5_SIM_XFER_REMOTE)) {
+		c = &xc[(x->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
+		if (sim_xcache_hit(vhca, c, x->key, x->pdn, x->addr, len,
+				   write)) {
+			*host = c->host + (x->addr - c->start);
+			return 0;
+		}
+	}
+	mkey = mlx5_sim_mkey_by_key(vhca, x->key);
+	if (mkey != NULL && mkey->crypto_en) {
+		*crypto = mkey;
+		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
+						len, x->flags);
+		if (*host != NULL)
+			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len);
+	}
+	return sim_xlate_side_full(vhca, c, x, len, host, *crypto);
+}
+
+/* The one cipher or copy of mlx5_sim_xfer_mem(), under the fault guard. */
+struct sim_dma_mem {
+	struct mlx5_sim_vhca *vhca;
+	const struct mlx5_sim_mkey *crypto;
+	uint64_t crypto_addr;
+	bool to_memory;            /* The crypto key is the destination's. */
+	const uint8_t *src;
+	uint8_t *dst;
+	size_t len;
+	int ret;
+};
+
+static void
+sim_dma_mem_fn(void *arg)
+{
+	struct sim_dma_mem *m = arg;
+
+	if (m->crypto != NULL)
+		m->ret = mlx5_sim_crypto_apply(m->vhca, m->crypto,
+					       m->crypto_addr, m->src, m->dst,
+					       m->len, m->to_memory);
+	else if (m->src != m->dst)
+		memcpy(m->dst, m->src, m->len);
+}
+
+/* A read of one byte of each page of [p, p + len), under the guard. */
+struct sim_dma_probe {
+	const volatile uint8_t *p;
+	size_t len;
+};
+
+static void
+sim_dma_probe_fn(void *arg)
+{
+	const struct sim_dma_probe *r = arg;
+	size_t page = mlx5_sim_page_size();
+	uintptr_t a = (uintptr_t)r->p;
+	uintptr_t last = a + r->len - 1;
+
+	for (; a <= last; a = RTE_ALIGN_FLOOR(a, page) + page) {
+		(void)*(const volatile uint8_t *)a;
+		if (RTE_ALIGN_FLOOR(a, page) + page < a)
+			break; /* The top of the address space. */
+	}
+}
+
+static int
+sim_dma_readable(const uint8_t *p, size_t len)
+{
+	struct sim_dma_probe r = { .p = p, .len = len };
+
+	return mlx5_sim_guarded(sim_dma_probe_fn, &r);
+}
+
+int
+mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		  const struct mlx5_sim_xside *src,
+		  const struct mlx5_sim_xside *dst, size_t len,
+		  bool *src_fault)
+{
+	const struct mlx5_sim_mkey *src_crypto, *dst_crypto;
+	struct sim_dma_mem m = {
+		.vhca = vhca,
+		.len = len,
+	};
+	uint8_t *s, *d;
+
+	if (len == 0 || len > SIM_DMA_MAX_LEN ||
+	    src->addr + len - 1 < src->addr || dst->addr + len - 1 < dst->addr)
+		return 1;
+	/* Every check of both sides before a byte moves. */
+	if (sim_xlate_side(vhca, xc, src, len, &s, &src_crypto) != 0 ||
+	    sim_xlate_side(vhca, xc, dst, len, &d, &dst_crypto) != 0)
+		return 1;
+	/* One cipher at most; in place or apart, never half over itself. */
+	if ((src_crypto != NULL && dst_crypto != NULL) ||
+	    (s != d && (uintptr_t)s < (uintptr_t)d + len &&
+	     (uintptr_t)d < (uintptr_t)s + len))
+		return 1;
+	m.src = s;
+	m.dst = d;
+	m.crypto = dst_crypto != NULL ? dst_crypto : src_crypto;
+	m.to_memory = dst_crypto != NULL;
+	m.crypto_addr = dst_crypto != NULL ? dst->addr : src->addr;
+	if (mlx5_sim_guarded(sim_dma_mem_fn, &m) != 0) {
+		/* Which side: the source if it cannot be read whole now. */
+		*src_fault = sim_dma_readable(s, len) != 0;
+		return -EFAULT;
+	}
+	/* The cipher refuses before its first byte: the staged way reports. */
+	return m.ret != 0 ? 1 : 0;
 }
 
 int

@@ -17,9 +17,21 @@
  * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
  * that asks for one (MLX5_WQE_CTRL_CQ_UPDATE), an error CQE on the first
  * failure, after which the QP is in ERR and every later WQE completes
- * with WR_FLUSH_ERR. Every byte moves through mlx5_sim_xfer(): the same
- * key, PD, rights and range checks as mlx5_sim_dma(). UMR WQEs configure
- * crypto mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs
+ * with WR_FLUSH_ERR. Every byte moves after the same key, PD, rights and
+ * range checks as mlx5_sim_dma(). An RDMA WRITE or READ whose local and
+ * remote sides each translate to one host range goes straight from one
+ * memory to the other (mlx5_sim_xfer_mem(): one cipher through a crypto
+ * key, no device buffer); otherwise, or when that path declines, through
+ * a device buffer, one mlx5_sim_xfer() per side. The rule kept: a check
+ * that fails (either side, any key) moves nothing, since both sides are
+ * checked whole before the first byte; memory gone from under a valid
+ * key during the direct copy ends it with the error completion of the
+ * side that faulted, as the staged way gives (LOCAL_PROT_ERR for the
+ * local side, REMOTE_ACCESS_ERR for the remote one), the source being
+ * the side it is when it cannot be read whole; the bytes of the
+ * destination range are then undefined, as after any error completion
+ * of an RDMA WRITE on hardware, which streams a message in packets. UMR
+ * WQEs configure crypto mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs
  * its SEND WQEs (mlx5_sim_wire.c). Not modelled on QPs: SEND/receive,
  * inline data, atomics; nor CQ events (a CQ is polled).
  */
@@ -193,6 +205,37 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
 	if (write ? !peer->rwe : !peer->rre)
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	*bytes = (uint32_t)total;
+	/* One local segment: straight between the two memories if it can. */
+	if (nseg == 1) {
+		struct mlx5_sim_xside local = {
+			.key = rte_be_to_cpu_32(d[0].lkey), .pdn = qp->pdn,
+			.addr = rte_be_to_cpu_64(d[0].addr),
+			.flags = write ? 0 : MLX5_SIM_XFER_WRITE,
+		};
+		struct mlx5_sim_xside remote = {
+			.key = rte_be_to_cpu_32(r->rkey), .pdn = peer->pdn,
+			.addr = rte_be_to_cpu_64(r->raddr),
+			.flags = MLX5_SIM_XFER_REMOTE |
+				 (write ? MLX5_SIM_XFER_WRITE : 0),
+		};
+
+		bool src_fault = false;
+
+		ret = mlx5_sim_xfer_mem(vhca, qp->xc, write ? &local : &remote,
+					write ? &remote : &local, total,
+					&src_fault);
+		if (ret == 0)
+			return 0;
+		if (ret < 0) {
+			/* The local side is the source of a WRITE. */
+			if (src_fault == write)
+				return mlx5_sim_local_syndrome(ret);
+			if (peer != qp)
+				peer->state = MLX5_QP_STATE_ERR;
+			return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+		}
+	}
 	if (total > sizeof(stage_inl)) {
 		stage = malloc(total);
 		if (stage == NULL)

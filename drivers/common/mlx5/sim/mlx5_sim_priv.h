@@ -244,6 +244,25 @@ struct mlx5_sim_remote {
 	uint64_t serial;
 };
 
+/*
+ * A queue's cached translation of one key (the per-queue fast path): a
+ * direct key (a verbs MR without ODP, or an MTT mkey) checked once for the
+ * queue's PD and for local rights, valid while the vHCA's translation
+ * generation is the one it was filled under. Destroying an mkey and
+ * freeing a PD bump the generation, so no cached entry outlives a change
+ * of any direct key (a UMR changes only an indirect key, never cached:
+ * a crypto key's klm_xc, of its first entry, is made again by its UMR).
+ */
+struct mlx5_sim_xcache {
+	uint64_t gen;              /* 0: empty. */
+	uint32_t key;
+	uint32_t pdn;
+	bool lr, lw;
+	uint64_t start, end;       /* The key's range [start, end). */
+	uint8_t *host;             /* Where start is in the process. */
+};
+#define MLX5_SIM_XCACHE_WAYS 4
+
 /* One entry of the mkey table. */
 struct mlx5_sim_mkey {
 	uint32_t index;
@@ -305,6 +324,11 @@ struct mlx5_sim_mkey {
 		bool memory_encrypted; /* Ciphertext on the memory side. */
 		uint32_t raw_data_size;
 	} crypto;
+	/*
+	 * A UMR'd key of one KLM entry: the entry key's translation, filled
+	 * by the UMR (mlx5_sim_umr.c), valid under the same generation rule.
+	 */
+	struct mlx5_sim_xcache klm_xc;
 };
 
 /* The caller's handle for a DEVX object. */
@@ -430,6 +454,7 @@ struct mlx5_sim_qp {
 	uint8_t retry_count, rnr_retry;
 	uint8_t lag_port;          /* lag_tx_port_affinity, 0: none. */
 	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
+	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS]; /* Local keys. */
 };
 
 /* A transport domain and a TIS. */
@@ -449,23 +474,6 @@ struct mlx5_sim_tis {
 	uint32_t users;            /* SQs sending through it. */
 };
 
-/*
- * A queue's cached translation of one key (the per-queue fast path): a
- * direct key (a verbs MR without ODP, or an MTT mkey) checked once for the
- * queue's PD and for local rights, valid while the vHCA's translation
- * generation is the one it was filled under. Destroying an mkey, a UMR
- * and freeing a PD bump the generation, so no cached entry outlives a
- * change of any key.
- */
-struct mlx5_sim_xcache {
-	uint64_t gen;              /* 0: empty. */
-	uint32_t key;
-	uint32_t pdn;
-	bool lr, lw;
-	uint64_t start, end;       /* The key's range [start, end). */
-	uint8_t *host;             /* Where start is in the process. */
-};
-#define MLX5_SIM_XCACHE_WAYS 4
 
 /* The work queue of an SQ or RQ. */
 struct mlx5_sim_wq {
@@ -936,6 +944,37 @@ int mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 int mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		    uint32_t key, uint32_t pdn, uint64_t addr, void *buf,
 		    size_t len, uint32_t flags);
+/*
+ * One side of a memory-to-memory transfer (mlx5_sim_xfer_mem()): a key,
+ * the PD it is checked against, the address, MLX5_SIM_XFER_* flags.
+ */
+struct mlx5_sim_xside {
+	uint32_t key;
+	uint32_t pdn;
+	uint64_t addr;
+	uint32_t flags;
+};
+/*
+ * @len bytes from @src straight to @dst (the WRITE flag of @dst set, not
+ * that of @src), without a device buffer between them: both sides
+ * translated and checked whole (the same checks as mlx5_sim_xfer()), a
+ * crypto key on one side at most, then one cipher or copy under the fault
+ * guard. 0: done. 1: nothing moved, the caller moves the bytes the
+ * staged way (mlx5_sim_xfer() per side), which repeats every check and
+ * reports the exact error: a side of several segments, ranges that
+ * overlap without being the same, a check that failed. -EFAULT: memory
+ * gone from under a valid key ended the copy (the destination range
+ * partly written), @src_fault telling whether the source side faulted.
+ * @xc: the queue's cache for its local side, or NULL.
+ */
+int mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		      const struct mlx5_sim_xside *src,
+		      const struct mlx5_sim_xside *dst, size_t len,
+		      bool *src_fault);
+/* Fill @c with the translation of key @key in PD @pdn if it may be cached. */
+void mlx5_sim_xcache_fill(struct mlx5_sim_vhca *vhca,
+			  struct mlx5_sim_xcache *c, uint32_t key,
+			  uint32_t pdn);
 /* Invalidate every cached translation of the vHCA. */
 static inline void
 mlx5_sim_xgen_bump(struct mlx5_sim_vhca *vhca)

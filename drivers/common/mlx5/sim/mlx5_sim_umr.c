@@ -42,8 +42,10 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
+#include <rte_log.h>
 
 #include "mlx5_sim_priv.h"
 
@@ -285,10 +287,23 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		mkey->crypto.raw_data_size = cfg.raw_data_size;
 	}
 	mkey->umr_gen++;
-	mlx5_sim_xgen_bump(vhca);
-	SIM_LOG(DEBUG, "%s: QP 0x%x: UMR on mkey index 0x%x (generation %u)%s",
-		vhca->ibdev.name, qp->qpn, mkey->index, mkey->umr_gen,
-		nbsf != 0 ? ", crypto BSF" : "");
+	/*
+	 * No bump of the vHCA's translation generation: a UMR changes an
+	 * indirect key, and only direct keys are cached (struct
+	 * mlx5_sim_xcache). The target's own cache of its first entry's
+	 * translation is made again here (kept when the entry key is the
+	 * same and nothing was invalidated since).
+	 */
+	if (mkey->u.klm.num == 0)
+		mkey->klm_xc.gen = 0;
+	else if (mkey->klm_xc.gen != vhca->xgen ||
+		 mkey->klm_xc.key != mkey->u.klm.entries[0].mkey)
+		mlx5_sim_xcache_fill(vhca, &mkey->klm_xc,
+				     mkey->u.klm.entries[0].mkey, mkey->pdn);
+	if (unlikely(rte_log_can_log(mlx5_sim_logtype, RTE_LOG_DEBUG)))
+		SIM_LOG(DEBUG, "%s: QP 0x%x: UMR on mkey index 0x%x (generation %u)%s",
+			vhca->ibdev.name, qp->qpn, mkey->index, mkey->umr_gen,
+			nbsf != 0 ? ", crypto BSF" : "");
 	return 0;
 }
 
