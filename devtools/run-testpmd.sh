@@ -73,7 +73,7 @@ stat() {
 	/NIC statistics for port/ { p = $(NF - 1); next }
 	/^ *#+ *$/ { p = -1 }
 	p == port { for (i = 1; i < NF; i++) if ($i == key) v[p] = $(i + 1) }
-	END { print v[port] + 0 }' "$out"
+	END { printf "%.0f\n", v[port] + 0 }' "$out"
 }
 # The value of xstat $2 of port $1.
 xstat() {
