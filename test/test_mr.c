@@ -521,6 +521,35 @@ test_register_orders(void)
 }
 
 /*
+ * @count random addresses of ranges 0..n-1 (page 2k of @buf, key
+ * @keys[k]): each gives its range's key, the page after it none.
+ */
+static int
+check_pages(const uint8_t *buf, const uint32_t *keys, unsigned int n,
+	    unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++) {
+		unsigned int k = rte_rand_max(n);
+		uintptr_t a = (uintptr_t)buf + 2 * k * PAGE +
+			      rte_rand_max(PAGE);
+
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a), keys[k],
+				  "range %u", k);
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a + PAGE -
+						    (a & (PAGE - 1))),
+				  MLX5_MR_LKEY_INVALID, "gap after %u", k);
+	}
+	return TEST_SUCCESS;
+}
+
+/* Ranges in a queue's overflow table, merged or waiting. */
+static uint32_t
+overflow_len(const struct mlx5_mr_ctrl *c)
+{
+	return c->overflow->table.len + c->overflow->pending.len;
+}
+
+/*
  * A queue's own levels: its table's tree is rebuilt in batches (a range
  * learned since is found all the same), a flush empties it at once, and
  * what comes after 255 ranges goes to the queue's overflow table, where
@@ -556,22 +585,12 @@ test_queue_levels(void)
 					    2 * k * PAGE);
 	TEST_ASSERT_EQUAL(ctrl.table.len, MLX5_MR_QUEUE_TABLE_N, "");
 	TEST_ASSERT_NOT_NULL(ctrl.overflow, "");
-	TEST_ASSERT_EQUAL(ctrl.overflow->len, n - MLX5_MR_QUEUE_TABLE_N, "");
-	for (unsigned int i = 0; i < 5000; i++) {
-		uintptr_t a;
-
-		k = rte_rand_max(n);
-		a = (uintptr_t)buf + 2 * k * PAGE + rte_rand_max(PAGE);
-		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a), keys[k],
-				  "range %u", k);
-		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a + PAGE -
-						    (a & (PAGE - 1))),
-				  MLX5_MR_LKEY_INVALID, "gap after %u", k);
-	}
+	TEST_ASSERT_EQUAL(overflow_len(&ctrl), n - MLX5_MR_QUEUE_TABLE_N, "");
+	TEST_ASSERT_SUCCESS(check_pages(buf, keys, n, 5000), "");
 	TEST_ASSERT_SUCCESS(dev_read(cdev, keys[n - 1],
 				     (uintptr_t)buf + 2 * (n - 1) * PAGE, PAGE),
 			    "");
-	TEST_ASSERT_EQUAL(ctrl.overflow->len, n - MLX5_MR_QUEUE_TABLE_N,
+	TEST_ASSERT_EQUAL(overflow_len(&ctrl), n - MLX5_MR_QUEUE_TABLE_N,
 			  "nothing learned twice");
 	/* A range of the overflow goes: never returned again, its key dead
 	 * on the device; the queue's levels were emptied. */
@@ -586,10 +605,86 @@ test_queue_levels(void)
 	TEST_ASSERT(dev_read(cdev, keys[k], (uintptr_t)buf + 2 * k * PAGE,
 			     64) < 0, "");
 	TEST_ASSERT_EQUAL(ctrl.table.len, 0, "flushed");
-	TEST_ASSERT_EQUAL(ctrl.overflow->len, 0, "flushed");
+	TEST_ASSERT_EQUAL(overflow_len(&ctrl), 0, "flushed");
 	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
 					    2 * (k + 1) * PAGE),
 			  keys[k + 1], "the others survive");
+	free(keys);
+	return release_ranges(buf, 2 * n * PAGE);
+}
+
+/*
+ * Two ranges used in turn settle in the queue's two most recent slots,
+ * wherever the table put them, and neither outlives its memory; ranges
+ * learned beyond the queue table in no order are merged into the
+ * overflow table in batches that keep it sorted and disjoint.
+ */
+static int
+test_queue_slots_and_batches(void)
+{
+	const unsigned int n = 1000;
+	uint8_t *buf = aligned_alloc(PAGE, 2 * n * PAGE);
+	uint32_t *keys = calloc(n, sizeof(*keys));
+	const struct mlx5_mr_table *t;
+	unsigned int k, a = 3, b = 7;
+
+	TEST_ASSERT(buf != NULL && keys != NULL, "");
+	memset(buf, 0, 2 * n * PAGE);
+	for (k = 0; k < n; k++)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	/* Learned in a scattered order: the overflow's batches go in
+	 * between entries already merged, not only at its end. */
+	for (unsigned int i = 0; i < n; i++) {
+		k = (unsigned int)(((uint64_t)i * 7919) % n);
+		keys[k] = mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * k * PAGE + 8);
+		TEST_ASSERT(keys[k] != MLX5_MR_LKEY_INVALID, "range %u", k);
+	}
+	TEST_ASSERT_EQUAL(overflow_len(&ctrl), n - MLX5_MR_QUEUE_TABLE_N, "");
+	TEST_ASSERT(ctrl.overflow->table.len >= n - MLX5_MR_QUEUE_TABLE_N -
+		    MLX5_MR_OVERFLOW_BATCH, "merged in batches");
+	t = &ctrl.overflow->table;
+	for (unsigned int i = 0; i + 1 < t->len; i++)
+		TEST_ASSERT(t->ends[i] <= t->starts[i + 1] &&
+			    t->starts[i] < t->ends[i], "entry %u in order", i);
+	TEST_ASSERT_EQUAL(t->starts[t->len], UINTPTR_MAX, "end marked");
+	TEST_ASSERT_SUCCESS(check_pages(buf, keys, n, 4000), "");
+	TEST_ASSERT_EQUAL(overflow_len(&ctrl), n - MLX5_MR_QUEUE_TABLE_N,
+			  "nothing learned twice");
+	/* Two in turn: after a few rounds both are in the two slots. */
+	for (int round = 0; round < 4; round++) {
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+						    2 * a * PAGE + round),
+				  keys[a], "");
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+						    2 * b * PAGE + round),
+				  keys[b], "");
+	}
+	TEST_ASSERT(ctrl.mru_lo[0] + 1 == (uintptr_t)buf + 2 * b * PAGE &&
+		    ctrl.mru_lo[1] + 1 == (uintptr_t)buf + 2 * a * PAGE,
+		    "the last one inline, the other second");
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * a * PAGE + 99), keys[a], "");
+	TEST_ASSERT(ctrl.mru_lo[0] + 1 == (uintptr_t)buf + 2 * a * PAGE,
+		    "a hit in the second slot moves it first");
+	/* Either slot: once freed, never returned again. */
+	TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev, buf + 2 * b * PAGE,
+						   PAGE), "");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * b * PAGE + 8),
+			  MLX5_MR_LKEY_INVALID, "second slot");
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * a * PAGE + 8), keys[a], "");
+	TEST_ASSERT_SUCCESS(mlx5_mr_ext_unregister(cdev, buf + 2 * a * PAGE,
+						   PAGE), "");
+	TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+					    2 * a * PAGE + 8),
+			  MLX5_MR_LKEY_INVALID, "first slot");
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
+	TEST_ASSERT(dev_read(cdev, keys[a], (uintptr_t)buf + 2 * a * PAGE,
+			     64) < 0, "");
 	free(keys);
 	return release_ranges(buf, 2 * n * PAGE);
 }
@@ -1281,6 +1376,7 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "many_ranges_deep", test_many_ranges_deep },
 	{ "register_orders", test_register_orders },
 	{ "queue_levels", test_queue_levels },
+	{ "queue_slots_and_batches", test_queue_slots_and_batches },
 	{ "private_iova", test_private_iova },
 	{ "mempool_events", test_mempool_events },
 	{ "mempool_cycles", test_mempool_cycles },

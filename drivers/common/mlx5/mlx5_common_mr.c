@@ -89,8 +89,11 @@ mlx5_mr_new(struct mlx5_mr_cache *cache, uintptr_t start, uintptr_t end,
 	mr->lkey = mr->ibv_mr->lkey;
 	mr->kind = kind;
 	__atomic_fetch_add(&cache->created, 1, __ATOMIC_RELAXED);
-	DRV_LOG(DEBUG, "%s: %s MR [0x%" PRIxPTR ", 0x%" PRIxPTR ") lkey 0x%08x",
-		cache->name, mlx5_mr_kind_names[kind], start, end, mr->lkey);
+	/* Asked first: rte_log() would find out after three calls. */
+	if (rte_log_can_log(mlx5_common_logtype, RTE_LOG_DEBUG))
+		DRV_LOG(DEBUG, "%s: %s MR [0x%" PRIxPTR ", 0x%" PRIxPTR
+			") lkey 0x%08x", cache->name,
+			mlx5_mr_kind_names[kind], start, end, mr->lkey);
 	return mr;
 }
 
@@ -367,11 +370,8 @@ mlx5_mr_ext_register(struct mlx5_common_device *cdev, void *addr, size_t len)
 		return -EINVAL;
 	if (cache->whole_mr != NULL)
 		return 0; /* The whole-memory key covers it already. */
-	rte_rwlock_read_lock(&cache->rwlock);
-	mr = mlx5_mr_ext_index_find(&cache->ext, start, start + len);
-	rte_rwlock_read_unlock(&cache->rwlock);
-	if (mr != NULL)
-		goto exists;
+	/* A duplicate is found under the write lock, below: checked first
+	 * as well, it cost every registration a read lock. */
 	mr = mlx5_mr_new(cache, start, start + len, MLX5_MR_EXTERNAL);
 	if (mr == NULL)
 		return -rte_errno;

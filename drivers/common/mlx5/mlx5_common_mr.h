@@ -8,10 +8,11 @@
  * per packet, so it is layered by cost:
  *
  *   1. the queue's most recently used range (inline, below);
- *   2. the queue's sorted table, a search tree of up to 255 ranges walked
- *      in eight branch-free steps, then the queue's linear cache of the
- *      last ranges it learned, then the ranges it learned beyond 255 (a
- *      sorted table that grows; mlx5_common_mr_ctrl.c, no lock);
+ *   2. the range used before it, then the queue's sorted table, a search
+ *      tree of up to 255 ranges walked in eight branch-free steps, then
+ *      the queue's linear cache of the last ranges it learned, then the
+ *      ranges it learned beyond 255 (a sorted table that grows, filled in
+ *      batches; mlx5_common_mr_ctrl.c, no lock);
  *   3. for an mbuf, the registration of its mempool; then the device's
  *      global sorted table (read lock);
  *   4. a new registration over the DPDK memory chunk of the address.
@@ -43,6 +44,17 @@
 struct mlx5_common_device;
 struct mlx5_mr_cache;
 
+/*
+ * The bottom halves are called from the class drivers' datapath, across
+ * shared objects: through the GOT, not a PLT stub (one jump less a miss;
+ * GCC only, others use the PLT).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MLX5_MR_NOPLT __attribute__((noplt))
+#else
+#define MLX5_MR_NOPLT
+#endif
+
 /** The lkey every lookup function returns on failure (rte_errno is set). */
 #define MLX5_MR_LKEY_INVALID UINT32_MAX
 
@@ -63,11 +75,13 @@ struct mlx5_mr_range {
  * A queue's sorted table: its ranges in address order (sorted), and the
  * same ranges as a binary search tree in Eytzinger layout (node i has the
  * children 2i and 2i + 1; nodes 1 to 255, in-order = address order, unused
- * nodes after the last range). A tree block is the keys (start - 1,
- * UINTPTR_MAX for an unused node), then the ends, then the lkeys; node 0
- * stands for "no range" (end 0). The search reads nodes: the queue's own
- * block, or a shared empty one after a flush. The tree is rebuilt from
- * sorted in batches: the last stale ranges learned are in sorted only.
+ * nodes after the last range) whose search ends on a leaf (256 to 511)
+ * that holds the range found: a tree block is the keys (start - 1,
+ * UINTPTR_MAX for an unused node), then the leaves' ends, starts - 1 and
+ * lkeys (mlx5_common_mr_private.h); leaf 256 stands for "no range" (end
+ * 0). The search reads nodes: the queue's own block, or a shared empty one
+ * after a flush. The tree is rebuilt from sorted in batches: the last
+ * stale ranges learned are in sorted only.
  */
 struct mlx5_mr_qtable {
 	const uintptr_t *nodes;
@@ -77,7 +91,7 @@ struct mlx5_mr_qtable {
 	uint32_t stale;
 };
 
-struct mlx5_mr_table;
+struct mlx5_mr_overflow;
 
 /**
  * Per-queue MR control: embedded in a queue, used by one thread at a time
@@ -86,14 +100,19 @@ struct mlx5_mr_table;
 struct mlx5_mr_ctrl {
 	/* Read by every lookup (inline functions below). */
 	/*
-	 * Most recently used range (mru_lo, mru_end): mru_lo is the byte
-	 * before its start, as the queue table keys are (a hit there stores
-	 * the key as is); lo and end apart, so three plain stores update it.
+	 * The two ranges used last, (mru_lo[i], mru_end[i]), i.e.
+	 * [mru_lo[i] + 1, mru_end[i]): mru_lo is the byte before the start,
+	 * as the queue table keys are (a hit there stores the key as is).
+	 * Slot 0 is checked inline, slot 1 first by the bottom half; a hit
+	 * in slot 1 swaps them. A range the queue table finds takes the slot
+	 * mru_next names, the two in turn, so that two ranges used in turn
+	 * settle in the two slots.
 	 */
-	uintptr_t mru_lo;
-	uint32_t mru_lkey;
+	uintptr_t mru_lo[2];
+	uintptr_t mru_end[2];
+	uint32_t mru_lkey[2];
 	uint32_t gen;                 /**< Device generation of the caches. */
-	uintptr_t mru_end;
+	uint32_t mru_next;            /**< Slot the next table hit takes. */
 	const uint32_t *dev_gen;      /**< The device's generation. */
 	uint64_t private_iova_flag;   /**< ol_flags mask, 0 if unknown. */
 	/* Bottom half (mlx5_common_mr_ctrl.c). */
@@ -102,7 +121,7 @@ struct mlx5_mr_ctrl {
 	struct mlx5_mr_range linear[MLX5_MR_LINEAR_N];
 	struct mlx5_mr_qtable table;  /**< The ranges the queue learned. */
 	/** The ranges learned once the table was full (grows). */
-	struct mlx5_mr_table *overflow;
+	struct mlx5_mr_overflow *overflow;
 } __rte_cache_aligned;
 
 /** What a device's MR cache holds (mlx5_mr_stats()). */
@@ -150,7 +169,7 @@ void mlx5_mr_ctrl_free(struct mlx5_mr_ctrl *ctrl);
  * Forget every range a queue cached and take the device's current
  * generation (the lookups do it when the generation moved).
  */
-__rte_internal
+__rte_internal MLX5_MR_NOPLT
 void mlx5_mr_ctrl_flush(struct mlx5_mr_ctrl *ctrl);
 
 /**
@@ -164,7 +183,7 @@ void mlx5_mr_ctrl_flush(struct mlx5_mr_ctrl *ctrl);
  *   EFAULT (address in a memory segment that is not allocated), ENOMEM, or
  *   the device's error.
  */
-__rte_internal
+__rte_internal MLX5_MR_NOPLT
 uint32_t mlx5_mr_addr2lkey_bh(struct mlx5_mr_ctrl *ctrl, uintptr_t addr);
 
 /**
@@ -174,7 +193,7 @@ uint32_t mlx5_mr_addr2lkey_bh(struct mlx5_mr_ctrl *ctrl, uintptr_t addr);
  * @return
  *   As mlx5_mr_addr2lkey_bh().
  */
-__rte_internal
+__rte_internal MLX5_MR_NOPLT
 uint32_t mlx5_mr_mb2lkey_bh(struct mlx5_mr_ctrl *ctrl, struct rte_mbuf *mb);
 
 /**
@@ -193,8 +212,8 @@ mlx5_mr_addr2lkey(struct mlx5_mr_ctrl *ctrl, uintptr_t addr)
 	if (unlikely(__atomic_load_n(ctrl->dev_gen, __ATOMIC_RELAXED) !=
 		     ctrl->gen))
 		mlx5_mr_ctrl_flush(ctrl);
-	if (likely(addr > ctrl->mru_lo && addr < ctrl->mru_end))
-		return ctrl->mru_lkey;
+	if (likely(addr > ctrl->mru_lo[0] && addr < ctrl->mru_end[0]))
+		return ctrl->mru_lkey[0];
 	return mlx5_mr_addr2lkey_bh(ctrl, addr);
 }
 
@@ -217,8 +236,8 @@ mlx5_mr_mb2lkey(struct mlx5_mr_ctrl *ctrl, struct rte_mbuf *mb)
 		     ctrl->gen))
 		mlx5_mr_ctrl_flush(ctrl);
 	addr = (uintptr_t)mb->buf_addr;
-	if (likely(addr > ctrl->mru_lo && addr < ctrl->mru_end))
-		return ctrl->mru_lkey;
+	if (likely(addr > ctrl->mru_lo[0] && addr < ctrl->mru_end[0]))
+		return ctrl->mru_lkey[0];
 	return mlx5_mr_mb2lkey_bh(ctrl, mb);
 }
 

@@ -7,13 +7,19 @@
  * of its lookups. Levels, cheapest first (the generation check and the
  * first level are inline, in mlx5_common_mr.h):
  *
- *   most recently used range -> queue table -> linear cache      (no lock)
+ *   most recently used range -> the one before it -> queue table
+ *   -> linear cache -> overflow table                            (no lock)
  *   -> mempool registration (mbufs) -> global table   (device read locks)
  *   -> registration of the DPDK memory chunk                (write lock)
  *
  * Whatever a miss finds is learned by the queue: it becomes the most
- * recently used range, enters the queue table while there is room, and
- * takes the next slot of the linear cache. The table comes first: its
+ * recently used range (the one it replaces becomes the second), enters the
+ * queue table while there is room (else the overflow table), and takes the
+ * next slot of the linear cache. A range the table finds takes one of the
+ * two most recent slots, in turn, so that two ranges used in turn end up
+ * in both and cost no search; the second slot costs a table hit two
+ * compares and the hit one more instruction (a xor). The table comes
+ * before the linear cache: its
  * search costs the same eight steps for 1 or 255 ranges, about what a
  * scan of the four linear slots costs, so the linear cache earns its place
  * only for what the table could not take (once full, a table keeps its
@@ -41,21 +47,25 @@ mlx5_mr_ctrl_reset(struct mlx5_mr_ctrl *ctrl, uint32_t gen)
 {
 	struct mlx5_mr_cache *cache = ctrl->cache;
 
+	for (unsigned int i = 0; i < 2; i++) {
+		ctrl->mru_lo[i] = UINTPTR_MAX;
+		ctrl->mru_end[i] = 0;
+		ctrl->mru_lkey[i] = MLX5_MR_LKEY_INVALID;
+	}
 	if (cache->whole_mr != NULL) {
 		/* One key for every address: the first level always hits. */
-		ctrl->mru_lo = 0;
-		ctrl->mru_end = UINTPTR_MAX;
-		ctrl->mru_lkey = cache->whole_lkey;
-	} else {
-		ctrl->mru_lo = UINTPTR_MAX;
-		ctrl->mru_end = 0;
-		ctrl->mru_lkey = MLX5_MR_LKEY_INVALID;
+		ctrl->mru_lo[0] = 0;
+		ctrl->mru_end[0] = UINTPTR_MAX;
+		ctrl->mru_lkey[0] = cache->whole_lkey;
 	}
+	ctrl->mru_next = 1;
 	memset(ctrl->linear, 0, sizeof(ctrl->linear));
 	ctrl->linear_next = 0;
 	mlx5_mr_qtable_clear(&ctrl->table);
-	if (ctrl->overflow != NULL)
-		mlx5_mr_table_clear(ctrl->overflow);
+	if (ctrl->overflow != NULL) {
+		mlx5_mr_table_clear(&ctrl->overflow->table);
+		mlx5_mr_table_clear(&ctrl->overflow->pending);
+	}
 	ctrl->gen = gen;
 }
 
@@ -96,13 +106,16 @@ mlx5_mr_ctrl_free(struct mlx5_mr_ctrl *ctrl)
 		return;
 	mlx5_mr_qtable_free(&ctrl->table);
 	if (ctrl->overflow != NULL) {
-		mlx5_mr_table_free(ctrl->overflow);
+		mlx5_mr_table_free(&ctrl->overflow->table);
+		mlx5_mr_table_free(&ctrl->overflow->pending);
 		mlx5_free(ctrl->overflow);
 		ctrl->overflow = NULL;
 	}
 	ctrl->cache = NULL;
-	ctrl->mru_lo = UINTPTR_MAX;
-	ctrl->mru_end = 0;
+	for (unsigned int i = 0; i < 2; i++) {
+		ctrl->mru_lo[i] = UINTPTR_MAX;
+		ctrl->mru_end[i] = 0;
+	}
 	memset(ctrl->linear, 0, sizeof(ctrl->linear));
 }
 
@@ -113,37 +126,95 @@ mlx5_mr_ctrl_flush(struct mlx5_mr_ctrl *ctrl)
 						 __ATOMIC_ACQUIRE));
 }
 
-/* Make (lo, end), i.e. [lo + 1, end), the most recently used range. */
-static __rte_always_inline uint32_t
+/*
+ * Make (lo, end), i.e. [lo + 1, end), the most recently used range, in
+ * slot 0; the one it replaces goes to slot 1 (below the table: not on the
+ * hit paths).
+ */
+static uint32_t
 mlx5_mr_ctrl_use(struct mlx5_mr_ctrl *ctrl, uintptr_t lo, uintptr_t end,
 		 uint32_t lkey)
 {
-	ctrl->mru_lo = lo;
-	ctrl->mru_lkey = lkey;
-	ctrl->mru_end = end;
+	ctrl->mru_lo[1] = ctrl->mru_lo[0];
+	ctrl->mru_end[1] = ctrl->mru_end[0];
+	ctrl->mru_lkey[1] = ctrl->mru_lkey[0];
+	ctrl->mru_lo[0] = lo;
+	ctrl->mru_end[0] = end;
+	ctrl->mru_lkey[0] = lkey;
+	ctrl->mru_next = 1;
 	return lkey;
+}
+
+/*
+ * Hide what @x is from the optimiser: GCC would otherwise spend an
+ * instruction on a hit to relate the leaf's reads (leaf * 8 computed
+ * once, straight-line strength reduction) that the addressing does free.
+ */
+#if defined(RTE_ARCH_X86_64) && !defined(MLX5_MR_PORTABLE)
+#define MLX5_MR_OPAQUE(x) __asm__("" : "+r" (x))
+#else
+#define MLX5_MR_OPAQUE(x) do { } while (0)
+#endif
+
+/* Slot 1 hit: the two swap, it goes to slot 0, the one checked inline. */
+static __rte_noinline uint32_t
+mlx5_mr_ctrl_swap(struct mlx5_mr_ctrl *ctrl)
+{
+	return mlx5_mr_ctrl_use(ctrl, ctrl->mru_lo[1], ctrl->mru_end[1],
+				ctrl->mru_lkey[1]);
 }
 
 /*
  * The overflow table of a queue, made at its first need; NULL without
  * memory (the queue then asks the device's levels for those ranges).
  */
-static struct mlx5_mr_table *
+static struct mlx5_mr_overflow *
 mlx5_mr_ctrl_overflow(struct mlx5_mr_ctrl *ctrl)
 {
-	struct mlx5_mr_table *t = ctrl->overflow;
+	struct mlx5_mr_overflow *o = ctrl->overflow;
 	const struct mlx5_common_device *cdev = ctrl->cache->cdev;
 
-	if (t != NULL)
-		return t;
-	t = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO, sizeof(*t), 0,
+	if (o != NULL)
+		return o;
+	o = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO, sizeof(*o), 0,
 			SOCKET_ID_ANY);
-	if (t != NULL && mlx5_mr_table_init(t, cdev, 256) != 0) {
-		mlx5_free(t);
-		t = NULL;
+	if (o != NULL && (mlx5_mr_table_init(&o->table, cdev, 256) != 0 ||
+			  mlx5_mr_table_init(&o->pending, cdev,
+					     4 * MLX5_MR_OVERFLOW_BATCH) != 0)) {
+		mlx5_mr_table_free(&o->table);
+		mlx5_free(o);
+		o = NULL;
 	}
-	ctrl->overflow = t;
-	return t;
+	ctrl->overflow = o;
+	return o;
+}
+
+/* Add @r to the overflow table: to its batch, merged once full. */
+static void
+mlx5_mr_ctrl_overflow_add(struct mlx5_mr_overflow *o,
+			  const struct mlx5_mr_range *r)
+{
+	if (mlx5_mr_table_add(&o->pending, r) > 0 &&
+	    o->pending.len >= MLX5_MR_OVERFLOW_BATCH)
+		mlx5_mr_table_merge(&o->table, &o->pending);
+}
+
+/* The overflow table's entry over @addr: 0 and *r, or -ENOENT. */
+static int
+mlx5_mr_ctrl_overflow_find(const struct mlx5_mr_overflow *o, uintptr_t addr,
+			   struct mlx5_mr_range *r)
+{
+	const struct mlx5_mr_table *t = &o->table;
+	int32_t i = t->len > 0 ? mlx5_mr_table_find(t, addr) : -1;
+
+	if (i < 0 && o->pending.len > 0) {
+		t = &o->pending;
+		i = mlx5_mr_table_find(t, addr);
+	}
+	if (i < 0)
+		return -ENOENT;
+	*r = (struct mlx5_mr_range){ t->starts[i], t->ends[i], t->lkeys[i] };
+	return 0;
 }
 
 /* Remember a range found below the queue, valid at generation @gen. */
@@ -158,7 +229,7 @@ mlx5_mr_ctrl_learn(struct mlx5_mr_ctrl *ctrl, const struct mlx5_mr_range *r,
 	if (ctrl->table.len < MLX5_MR_QUEUE_TABLE_N)
 		mlx5_mr_qtable_add(&ctrl->table, r);
 	else if (mlx5_mr_ctrl_overflow(ctrl) != NULL)
-		mlx5_mr_table_cover(ctrl->overflow, r);
+		mlx5_mr_ctrl_overflow_add(ctrl->overflow, r);
 	ctrl->linear[ctrl->linear_next] = *r;
 	ctrl->linear_next = (ctrl->linear_next + 1) % MLX5_MR_LINEAR_N;
 	mlx5_mr_ctrl_use(ctrl, r->start - 1, r->end, r->lkey);
@@ -181,14 +252,9 @@ mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 
 	if (mlx5_mr_qtable_find_stale(&ctrl->table, addr, &r) == 0)
 		return mlx5_mr_ctrl_use(ctrl, r.start - 1, r.end, r.lkey);
-	if (ctrl->overflow != NULL && ctrl->overflow->len > 0) {
-		const struct mlx5_mr_table *t = ctrl->overflow;
-		int32_t i = mlx5_mr_table_find(t, addr);
-
-		if (i >= 0)
-			return mlx5_mr_ctrl_use(ctrl, t->starts[i] - 1,
-						t->ends[i], t->lkeys[i]);
-	}
+	if (ctrl->overflow != NULL &&
+	    mlx5_mr_ctrl_overflow_find(ctrl->overflow, addr, &r) == 0)
+		return mlx5_mr_ctrl_use(ctrl, r.start - 1, r.end, r.lkey);
 
 	/* A clone's data lives in the pool of the mbuf it is attached to. */
 	if (mb != NULL)
@@ -210,20 +276,40 @@ mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 
 /*
  * The queue's levels below the first (generation checked by the caller):
- * the table, then the linear cache; on a miss, the levels below.
+ * the second most recent range, the table, then the linear cache; on a
+ * miss, the levels below. A hit on the second range leaves both where
+ * they are: two ranges used in turn then cost no store.
  */
 static __rte_always_inline uint32_t
 mlx5_mr_ctrl_lookup(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 		    struct rte_mbuf *mb)
 {
-	const uintptr_t *b = ctrl->table.nodes;
-	uintptr_t node = mlx5_mr_qtable_node(&ctrl->table, addr);
-	uintptr_t key = MLX5_MR_QT_KEY(b, node);
-	uintptr_t end = MLX5_MR_QT_END(b, node);
+	const uintptr_t *b;
+	uintptr_t leaf;
+	uintptr_t end;
 
-	if (likely(addr < end))
-		return mlx5_mr_ctrl_use(ctrl, key, end,
-					MLX5_MR_QT_LKEY(b, node));
+	if (addr > ctrl->mru_lo[1] && addr < ctrl->mru_end[1])
+		return mlx5_mr_ctrl_swap(ctrl);
+	b = ctrl->table.nodes;
+	leaf = mlx5_mr_qtable_leaf(&ctrl->table, addr);
+	end = MLX5_MR_QT_END(b, leaf);
+	if (likely(addr < end)) {
+		uintptr_t t = ctrl->mru_next;
+		uint32_t lkey;
+
+		MLX5_MR_OPAQUE(leaf);
+		/* The slots in turn: the range found and the one before
+		 * stay, whichever slot each is in. */
+		ctrl->mru_lo[t] = MLX5_MR_QT_LO(b, leaf);
+		ctrl->mru_end[t] = end;
+		lkey = MLX5_MR_QT_LKEY(b, leaf);
+		ctrl->mru_lkey[t] = lkey;
+		/* Read again: one instruction (an xor in memory), not a copy
+		 * of t and an xor and a store. */
+		rte_compiler_barrier();
+		ctrl->mru_next ^= 1;
+		return lkey;
+	}
 	/*
 	 * Unrolled, no loop counter; the barrier makes the hit path read the
 	 * slot again, so that the compares take their operand from memory.

@@ -53,6 +53,20 @@ struct mlx5_mr_table {
 };
 
 /*
+ * A queue's overflow table (what it learns once its queue table is full):
+ * a table like the global one, and the ranges learned since its last
+ * merge, up to MLX5_MR_OVERFLOW_BATCH, in a small table of their own that
+ * a lookup reads after the big one. Inserting into the big table moves
+ * O(len) entries; merging a batch at once moves each entry once per
+ * batch, not once per range learned.
+ */
+#define MLX5_MR_OVERFLOW_BATCH 64
+struct mlx5_mr_overflow {
+	struct mlx5_mr_table table;
+	struct mlx5_mr_table pending;
+};
+
+/*
  * The explicit MRs (mlx5_mr_ext_register()) by start address, so that
  * registering one more finds a duplicate without walking the list: open
  * addressing, linear probing, at most half full.
@@ -206,23 +220,35 @@ mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
 	return -1;
 }
 
-/* A queue table's tree block @b: keys, then ends, then lkeys (node 0:
- * none). */
+/*
+ * A queue table's tree block @b, of 3.5 * MLX5_MR_QT_NODES words: the keys
+ * of nodes 1 to 255 (start - 1, UINTPTR_MAX for an unused node; slot 0
+ * unused), then the leaves 256 to 511, where a search ends: leaf 256 + r
+ * is the range of rank r - 1, the last one whose key is below an address
+ * that exceeds r keys (leaf 256: none, lo UINTPTR_MAX and end 0). A leaf
+ * is its end, its lo (start - 1) and its lkey, each indexed by the leaf
+ * number itself, so that a hit reads them with no arithmetic.
+ */
 #define MLX5_MR_QT_NODES (MLX5_MR_QUEUE_TABLE_N + 1)
+#define MLX5_MR_QT_WORDS (3 * MLX5_MR_QT_NODES + MLX5_MR_QT_NODES / 2)
 #define MLX5_MR_QT_KEY(b, i) ((b)[i])
-#define MLX5_MR_QT_END(b, i) ((b)[MLX5_MR_QT_NODES + (i)])
-#define MLX5_MR_QT_LKEY(b, i) \
-	(((const uint32_t *)&(b)[2 * MLX5_MR_QT_NODES])[i])
-#define MLX5_MR_QT_LKEY_SET(b, i, lkey) \
-	(((uint32_t *)&(b)[2 * MLX5_MR_QT_NODES])[i] = (lkey))
+#define MLX5_MR_QT_END(b, leaf) ((b)[leaf])
+#define MLX5_MR_QT_LO(b, leaf) ((b)[MLX5_MR_QT_NODES + (leaf)])
+#define MLX5_MR_QT_LKEYS(b) ((const uint32_t *)&(b)[3 * MLX5_MR_QT_NODES])
+#define MLX5_MR_QT_LKEY(b, leaf) \
+	(MLX5_MR_QT_LKEYS(b)[(leaf) - MLX5_MR_QT_NODES])
+#define MLX5_MR_QT_LKEY_SET(b, leaf, lkey) \
+	(((uint32_t *)&(b)[3 * MLX5_MR_QT_NODES])[(leaf) - MLX5_MR_QT_NODES] = \
+	 (lkey))
 
 /*
- * The node of a queue table whose range starts last at or before @addr,
- * 0 if none: eight steps down the tree, each going right when the node's
- * key (start - 1) is below @addr; the answer is where it last went right.
+ * The leaf of a queue table where a search for @addr ends: eight steps
+ * down the tree, each going right when the node's key (start - 1) is
+ * below @addr; the leaf holds the range that starts last at or before
+ * @addr (MLX5_MR_QT_NODES + its rank + 1), or none.
  */
 static __rte_always_inline uintptr_t
-mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
+mlx5_mr_qtable_leaf(const struct mlx5_mr_qtable *t, uintptr_t addr)
 {
 	const uintptr_t *keys = t->nodes;
 	uintptr_t i = 1;
@@ -240,10 +266,18 @@ mlx5_mr_qtable_node(const struct mlx5_mr_qtable *t, uintptr_t addr)
 		: "cc");
 #undef MLX5_MR_QT_STEP
 #else
-	for (unsigned int level = 0; level < 8; level++)
-		i = 2 * i + (keys[i] < addr);
+	/*
+	 * Unrolled, and written so that GCC makes each level a cmp, a lea
+	 * and an adc (three instructions; a loop of the plain 2i + (key <
+	 * addr) takes six).
+	 */
+#define MLX5_MR_QT_STEP_C i = 2 * i + 1 - (addr <= keys[i]);
+	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
+	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
+	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
+#undef MLX5_MR_QT_STEP_C
 #endif
-	return i >> (__builtin_ctzl(i) + 1);
+	return i;
 }
 
 /* Ranges a queue table learns before its tree is rebuilt. */
@@ -266,6 +300,8 @@ void mlx5_mr_table_clear(struct mlx5_mr_table *t);
 int mlx5_mr_table_cover(struct mlx5_mr_table *t, const struct mlx5_mr_range *r);
 int mlx5_mr_table_rebuild(struct mlx5_mr_table *t,
 			  const struct mlx5_mr_list *mrs);
+int mlx5_mr_table_merge(struct mlx5_mr_table *t, struct mlx5_mr_table *p);
+int mlx5_mr_table_add(struct mlx5_mr_table *t, const struct mlx5_mr_range *r);
 
 /* The explicit MRs' index (mlx5_common_mr_table.c). */
 int mlx5_mr_ext_index_add(struct mlx5_mr_ext_index *x,

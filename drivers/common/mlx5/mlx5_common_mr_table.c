@@ -7,15 +7,17 @@
  *
  * - a queue's table (at most 255 ranges, filled as the queue learns them):
  *   a sorted array, and the same ranges as a search tree in Eytzinger
- *   layout, rebuilt at each insertion (rare: once per range and
- *   generation) so that a lookup is eight branch-free steps, whatever the
- *   number of ranges (mlx5_mr_qtable_node());
+ *   layout whose leaves hold the ranges, rebuilt in batches
+ *   (MLX5_MR_QT_BATCH) so that a lookup is eight branch-free steps and
+ *   the leaf's reads, whatever the number of ranges
+ *   (mlx5_mr_qtable_leaf());
  * - the device's global table (grows): a partition of what the live MRs
  *   cover, so that a range covered by two MRs is looked up in one place;
  *   its arrays are kept apart (starts, ends, lkeys) so that the search,
  *   which reads only starts, walks a dense array (mlx5_mr_table_index()),
  *   with room on both sides so that registering in address order, either
- *   way, moves no entry;
+ *   way, moves no entry; a queue's overflow table has the same form, and
+ *   takes what it learns in batches (mlx5_mr_table_merge());
  * - the index of explicit MRs by start address (a hash table).
  */
 
@@ -44,8 +46,10 @@ mlx5_mr_table_reach(uint32_t len)
 
 /*
  * Allocate arrays of @cap entries (a power of two, at least 4 times what
- * the table will hold), starts all UINTPTR_MAX; the table starts at a
- * quarter, with room on both sides.
+ * the table will hold); the table starts at a quarter, with room on both
+ * sides, starts UINTPTR_MAX from there on. Nothing else is initialised:
+ * a slot before front is written before it is ever read, and an end or a
+ * key only once its start is.
  */
 static int
 mlx5_mr_table_alloc(struct mlx5_mr_table *t,
@@ -59,16 +63,16 @@ mlx5_mr_table_alloc(struct mlx5_mr_table *t,
 	t->cdev = cdev;
 	t->starts_mem = mlx5_malloc(cdev, MLX5_MEM_SYS,
 				    cap * sizeof(*t->starts), 0, SOCKET_ID_ANY);
-	t->ends_mem = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+	t->ends_mem = mlx5_malloc(cdev, MLX5_MEM_SYS,
 				  cap * sizeof(*t->ends), 0, SOCKET_ID_ANY);
-	t->lkeys_mem = mlx5_malloc(cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO,
+	t->lkeys_mem = mlx5_malloc(cdev, MLX5_MEM_SYS,
 				   cap * sizeof(*t->lkeys), 0, SOCKET_ID_ANY);
 	if (t->starts_mem == NULL || t->ends_mem == NULL ||
 	    t->lkeys_mem == NULL) {
 		mlx5_mr_table_free(t);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < cap; i++)
+	for (uint32_t i = cap / 4; i < cap; i++)
 		t->starts_mem[i] = UINTPTR_MAX;
 	t->cap = cap;
 	t->front = cap / 4;
@@ -107,6 +111,7 @@ mlx5_mr_table_free(struct mlx5_mr_table *t)
 	t->cdev = cdev;
 }
 
+/* Empty @t, back in the middle of its arrays (room on both sides). */
 void
 mlx5_mr_table_clear(struct mlx5_mr_table *t)
 {
@@ -114,6 +119,14 @@ mlx5_mr_table_clear(struct mlx5_mr_table *t)
 		t->starts[i] = UINTPTR_MAX;
 	t->len = 0;
 	t->depth = 0;
+	if (t->starts_mem == NULL)
+		return;
+	/* front only ever moved down from cap / 4: every start from the
+	 * old front on is UINTPTR_MAX again, hence from cap / 4 on. */
+	t->front = t->cap / 4;
+	t->starts = t->starts_mem + t->front;
+	t->ends = t->ends_mem + t->front;
+	t->lkeys = t->lkeys_mem + t->front;
 }
 
 /*
@@ -295,14 +308,115 @@ mlx5_mr_table_rebuild(struct mlx5_mr_table *t, const struct mlx5_mr_list *mrs)
 	return 0;
 }
 
+/* True when an entry of @t overlaps [start, end); *pos: where it would go. */
+static bool
+mlx5_mr_table_overlaps(const struct mlx5_mr_table *t, uintptr_t start,
+		       uintptr_t end, uint32_t *pos)
+{
+	uint32_t i = mlx5_mr_table_after(t, start);
+
+	*pos = i;
+	return (i > 0 && t->ends[i - 1] > start) ||
+	       (i < t->len && t->starts[i] < end);
+}
+
+/*
+ * Move every entry of @p (a small table, at most MLX5_MR_OVERFLOW_BATCH
+ * entries) into @t, then empty @p. An entry over ranges @t covers is
+ * covered as by mlx5_mr_table_cover() (rare: @p learned it because @t
+ * missed one of its addresses); the others, disjoint from @t, go in by
+ * one pass from the end, each run of @t between two of them moved once:
+ * O(len) per batch, not per entry.
+ *
+ * Returns 0, or -ENOMEM (@t then holds what it did and perhaps some of
+ * @p; @p is emptied either way: what it held is asked for again).
+ */
+int
+mlx5_mr_table_merge(struct mlx5_mr_table *t, struct mlx5_mr_table *p)
+{
+	uint32_t pos[MLX5_MR_OVERFLOW_BATCH];
+	uint32_t hi, n = 0;
+	bool covered = false;
+
+	if (p->len > MLX5_MR_OVERFLOW_BATCH)
+		goto nomem;
+	for (uint32_t j = 0; j < p->len; j++) {
+		struct mlx5_mr_range r = { p->starts[j], p->ends[j],
+					   p->lkeys[j] };
+
+		if (!mlx5_mr_table_overlaps(t, r.start, r.end, &pos[j])) {
+			n++;
+			continue;
+		}
+		if (mlx5_mr_table_cover(t, &r) < 0)
+			goto nomem;
+		p->ends[j] = 0; /* Done. */
+		covered = true;
+	}
+	if (n == 0)
+		goto done;
+	if (mlx5_mr_table_reserve(t, n) != 0)
+		goto nomem;
+	/* Where each goes, in the table as it is now (covers moved it). */
+	for (uint32_t j = 0; covered && j < p->len; j++)
+		if (p->ends[j] != 0)
+			mlx5_mr_table_overlaps(t, p->starts[j], p->ends[j],
+					       &pos[j]);
+	/* From the end: entries [pos, hi) of t move up by the n still to
+	 * place, then entry j of p goes just below them. */
+	hi = t->len;
+	for (uint32_t j = p->len; j-- > 0 && n > 0;) {
+		uint32_t at = pos[j];
+
+		if (p->ends[j] == 0)
+			continue;
+		memmove(&t->starts[at + n], &t->starts[at],
+			(hi - at) * sizeof(*t->starts));
+		memmove(&t->ends[at + n], &t->ends[at],
+			(hi - at) * sizeof(*t->ends));
+		memmove(&t->lkeys[at + n], &t->lkeys[at],
+			(hi - at) * sizeof(*t->lkeys));
+		n--;
+		t->starts[at + n] = p->starts[j];
+		t->ends[at + n] = p->ends[j];
+		t->lkeys[at + n] = p->lkeys[j];
+		t->len++;
+		hi = at;
+	}
+	t->depth = mlx5_mr_table_depth(t->len);
+done:
+	mlx5_mr_table_clear(p);
+	return 0;
+nomem:
+	mlx5_mr_table_clear(p);
+	return -ENOMEM;
+}
+
+/*
+ * A small table (a batch): add @r where it goes, one search and a move of
+ * the shorter side; over an entry already there, as mlx5_mr_table_cover().
+ * Returns the entries added, or -ENOMEM.
+ */
+int
+mlx5_mr_table_add(struct mlx5_mr_table *t, const struct mlx5_mr_range *r)
+{
+	uint32_t pos;
+
+	if (mlx5_mr_table_overlaps(t, r->start, r->end, &pos))
+		return mlx5_mr_table_cover(t, r);
+	if (mlx5_mr_table_reserve(t, 1) != 0)
+		return -ENOMEM;
+	mlx5_mr_table_insert(t, pos, r->start, r->end, r->lkey);
+	return 1;
+}
+
 /* Queue tables. */
 
 /* The tree of a queue table that holds nothing (after a flush). */
-static const uintptr_t mlx5_mr_qt_empty[2 * MLX5_MR_QT_NODES +
-					MLX5_MR_QT_NODES / 2] = {
-	[0 ... MLX5_MR_QT_NODES - 1] = UINTPTR_MAX,              /* keys */
-	[2 * MLX5_MR_QT_NODES ... 2 * MLX5_MR_QT_NODES +
-	 MLX5_MR_QT_NODES / 2 - 1] = UINTPTR_MAX,                /* lkeys */
+static const uintptr_t mlx5_mr_qt_empty[MLX5_MR_QT_WORDS] = {
+	[0 ... MLX5_MR_QT_NODES - 1] = UINTPTR_MAX,                 /* keys */
+	/* Leaf ends 0, then: */
+	[2 * MLX5_MR_QT_NODES ... MLX5_MR_QT_WORDS - 1] = UINTPTR_MAX, /* los, lkeys */
 };
 
 int
@@ -310,7 +424,7 @@ mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,
 		    const struct mlx5_common_device *cdev, int socket)
 {
 	RTE_BUILD_BUG_ON(sizeof(mlx5_mr_qt_empty) !=
-			 MLX5_MR_QT_NODES * (2 * sizeof(uintptr_t) +
+			 MLX5_MR_QT_NODES * (3 * sizeof(uintptr_t) +
 					     sizeof(uint32_t)));
 	memset(t, 0, sizeof(*t));
 	/* On the queue's socket: the datapath reads them. */
@@ -344,54 +458,55 @@ mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t)
 	t->stale = 0;
 }
 
-/* Lay the sorted ranges out in the tree, in order from @node down. */
-static void
-mlx5_mr_qtable_fill(struct mlx5_mr_qtable *t, uint32_t node, uint32_t *rank)
-{
-	if (node > MLX5_MR_QUEUE_TABLE_N)
-		return;
-	mlx5_mr_qtable_fill(t, 2 * node, rank);
-	if (*rank < t->len) {
-		const struct mlx5_mr_range *r = &t->sorted[*rank];
-
-		MLX5_MR_QT_KEY(t->own, node) = r->start - 1;
-		MLX5_MR_QT_END(t->own, node) = r->end;
-		MLX5_MR_QT_LKEY_SET(t->own, node, r->lkey);
-	} else {
-		MLX5_MR_QT_KEY(t->own, node) = UINTPTR_MAX;
-		MLX5_MR_QT_END(t->own, node) = 0;
-		MLX5_MR_QT_LKEY_SET(t->own, node, MLX5_MR_LKEY_INVALID);
-	}
-	(*rank)++;
-	mlx5_mr_qtable_fill(t, 2 * node + 1, rank);
-}
-
-/* The tree from the sorted ranges, all of them. */
+/*
+ * The tree from the sorted ranges, all of them: node i of level d (2^d <=
+ * i < 2^(d+1)) is the range of in-order rank (2 (i - 2^d) + 1) 2^(7 - d)
+ * - 1; then the leaves that a search can reach (256 to 256 + len).
+ */
 static void
 mlx5_mr_qtable_rebuild(struct mlx5_mr_qtable *t)
 {
-	uint32_t rank = 0;
+	for (uint32_t d = 0; d < 8; d++)
+		for (uint32_t i = 1u << d, rank = (1u << (7 - d)) - 1;
+		     i < 2u << d; i++, rank += 2u << (7 - d))
+			MLX5_MR_QT_KEY(t->own, i) = rank < t->len ?
+				t->sorted[rank].start - 1 : UINTPTR_MAX;
+	/* Leaf MLX5_MR_QT_NODES + r: the range of rank r - 1 (r = 0: none). */
+	MLX5_MR_QT_LO(t->own, MLX5_MR_QT_NODES) = UINTPTR_MAX;
+	MLX5_MR_QT_END(t->own, MLX5_MR_QT_NODES) = 0;
+	MLX5_MR_QT_LKEY_SET(t->own, MLX5_MR_QT_NODES, MLX5_MR_LKEY_INVALID);
+	for (uint32_t r = 1; r <= t->len; r++) {
+		const struct mlx5_mr_range *x = &t->sorted[r - 1];
+		uint32_t leaf = MLX5_MR_QT_NODES + r;
 
-	mlx5_mr_qtable_fill(t, 1, &rank);
+		MLX5_MR_QT_LO(t->own, leaf) = x->start - 1;
+		MLX5_MR_QT_END(t->own, leaf) = x->end;
+		MLX5_MR_QT_LKEY_SET(t->own, leaf, x->lkey);
+	}
 	t->nodes = t->own;
 	t->stale = 0;
 }
 
-/* Position of the first sorted range starting after @addr. */
+/*
+ * Position of the first sorted range starting after @addr. The halving
+ * takes a conditional move, not a branch: the addresses a queue learns
+ * come in no order, and a mispredicted step costs more than the search.
+ */
 static uint32_t
 mlx5_mr_qtable_after(const struct mlx5_mr_qtable *t, uintptr_t addr)
 {
-	uint32_t lo = 0, hi = t->len;
+	const struct mlx5_mr_range *base = t->sorted;
+	uint32_t n = t->len;
 
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
+	if (n == 0)
+		return 0;
+	while (n > 1) {
+		uint32_t half = n / 2;
 
-		if (t->sorted[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+		base = base[half].start <= addr ? base + half : base;
+		n -= half;
 	}
-	return lo;
+	return (uint32_t)(base - t->sorted) + (base->start <= addr);
 }
 
 /*
