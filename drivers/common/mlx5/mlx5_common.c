@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <rte_devargs.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 
 #include "mlx5_malloc.h"
@@ -43,6 +44,19 @@ mlx5_class_driver_register(struct mlx5_class_driver *driver)
 	pthread_mutex_lock(&mlx5_devices_lock);
 	TAILQ_INSERT_TAIL(&mlx5_class_drivers, driver, next);
 	pthread_mutex_unlock(&mlx5_devices_lock);
+}
+
+const struct mlx5_class_driver *
+mlx5_class_driver_find(uint32_t drv_class)
+{
+	struct mlx5_class_driver *drv;
+
+	pthread_mutex_lock(&mlx5_devices_lock);
+	TAILQ_FOREACH(drv, &mlx5_class_drivers, next)
+		if (drv->drv_class == drv_class)
+			break;
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	return drv;
 }
 
 static struct mlx5_common_device *
@@ -83,6 +97,14 @@ mlx5_common_dev_acquire_if(bool (*match)(const struct mlx5_common_device *,
 	TAILQ_FOREACH(cdev, &mlx5_devices, next)
 		if (match(cdev, key))
 			break;
+	if (cdev != NULL && cdev->secondary) {
+		/* The device is the primary's: nothing here to hand out. */
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		DRV_LOG(ERR, "%s: in a secondary process; the public API works in the primary process",
+			cdev->dev->name);
+		rte_errno = E_RTE_SECONDARY;
+		return NULL;
+	}
 	if (cdev != NULL)
 		__atomic_fetch_add(&cdev->users, 1, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&mlx5_devices_lock);
@@ -316,6 +338,12 @@ mlx5_common_classes_probe(struct mlx5_common_device *cdev,
 		if (!(wanted & drv->drv_class))
 			continue;
 		found |= drv->drv_class;
+		if (cdev->secondary && !drv->secondary) {
+			DRV_LOG(INFO, "%s: class %s driver %s works in the primary process only",
+				cdev->dev->name,
+				mlx5_class_name(drv->drv_class), drv->name);
+			continue;
+		}
 		ret = drv->probe(cdev, kv);
 		if (ret < 0) {
 			/* The caller removes the classes probed before. */
@@ -348,6 +376,16 @@ mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
 		cdev->backend->release_device(cdev);
 	cdev->ibv_dev = NULL;
 	mlx5_telemetry_dev_release(cdev);
+}
+
+/* Free a secondary process's record (nothing of the device is its). */
+static void
+mlx5_common_dev_teardown_secondary(struct mlx5_common_device *cdev)
+{
+	mlx5_mr_cache_destroy(cdev);
+	if (cdev->backend->detach_secondary != NULL)
+		cdev->backend->detach_secondary(cdev);
+	mlx5_free(cdev);
 }
 
 static int
@@ -384,6 +422,82 @@ mlx5_common_dev_setup(struct mlx5_common_device *cdev,
 	return 0;
 }
 
+/*
+ * A secondary process: a record of the primary's device (asked over IPC),
+ * its MR cache asking the primary, then the class drivers that work here.
+ */
+static int
+mlx5_common_dev_probe_secondary(struct rte_device *eal_dev,
+				const struct mlx5_backend *backend,
+				struct mlx5_kvargs_ctrl *kv)
+{
+	struct mlx5_common_device *primary = NULL;
+	struct mlx5_common_device *cdev;
+	int ret;
+
+	if (backend->attach_secondary == NULL) {
+		DRV_LOG(ERR, "%s: the %s backend does not support secondary processes yet",
+			eal_dev->name, backend->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	ret = mlx5_mp_req_attach(eal_dev->name, &primary);
+	if (ret != 0)
+		return ret;
+	cdev = mlx5_malloc(NULL, MLX5_MEM_ZERO | MLX5_MEM_SYS, sizeof(*cdev),
+			   0, SOCKET_ID_ANY);
+	if (cdev == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	cdev->dev = eal_dev;
+	cdev->backend = backend;
+	cdev->glue = backend->glue;
+	cdev->secondary = true;
+	cdev->primary = primary;
+	/* Plain data in shared memory: the primary's values. */
+	cdev->config = primary->config;
+	cdev->caps = primary->caps;
+	cdev->pdn = primary->pdn;
+	rte_spinlock_init(&cdev->lock);
+	TAILQ_INIT(&cdev->pp_entries);
+	TAILQ_INIT(&cdev->queues);
+	TAILQ_INIT(&cdev->class_devs);
+	pthread_mutex_init(&cdev->keys_lock, NULL);
+	TAILQ_INIT(&cdev->keys);
+	ret = backend->attach_secondary(cdev, kv);
+	if (ret != 0)
+		goto error;
+	ret = mlx5_mr_cache_create_secondary(cdev);
+	if (ret != 0)
+		goto error;
+	pthread_mutex_lock(&mlx5_devices_lock);
+	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
+		ret = -EEXIST;
+		goto error;
+	}
+	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
+	pthread_mutex_unlock(&mlx5_devices_lock);
+	/* The devargs were checked by the primary: no unused-key check. */
+	ret = mlx5_common_classes_probe(cdev, kv);
+	if (ret != 0) {
+		pthread_mutex_lock(&mlx5_devices_lock);
+		TAILQ_REMOVE(&mlx5_devices, cdev, next);
+		pthread_mutex_unlock(&mlx5_devices_lock);
+		mlx5_common_classes_remove(cdev);
+		goto error;
+	}
+	DRV_LOG(INFO, "%s: attached to the primary process's device (secondary process)",
+		eal_dev->name);
+	return 0;
+error:
+	mlx5_common_dev_teardown_secondary(cdev);
+	rte_errno = -ret;
+	return ret;
+}
+
 int
 mlx5_common_dev_probe(struct rte_device *eal_dev,
 		      const struct mlx5_backend *backend)
@@ -405,10 +519,34 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 		return -EEXIST;
 	}
 	pthread_mutex_unlock(&mlx5_devices_lock);
+	if (eal_dev->devargs != NULL && eal_dev->devargs->args != NULL &&
+	    eal_dev->devargs->args[0] != '\0') {
+		kv.kvlist = rte_kvargs_parse(eal_dev->devargs->args, NULL);
+		if (kv.kvlist == NULL) {
+			DRV_LOG(ERR, "%s: cannot parse devargs \"%s\"",
+				eal_dev->name, eal_dev->devargs->args);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ret = mlx5_common_dev_probe_secondary(eal_dev, backend, &kv);
+		rte_kvargs_free(kv.kvlist);
+		if (ret != 0)
+			rte_errno = -ret;
+		return ret;
+	}
+	ret = mlx5_mp_primary_init();
+	if (ret != 0) {
+		rte_kvargs_free(kv.kvlist);
+		rte_errno = -ret;
+		return ret;
+	}
 	/* Before the devargs: sys_mem_en cannot apply to the device itself. */
 	cdev = mlx5_malloc(NULL, MLX5_MEM_ZERO | MLX5_MEM_RTE, sizeof(*cdev), 0,
 			   SOCKET_ID_ANY);
 	if (cdev == NULL) {
+		rte_kvargs_free(kv.kvlist);
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
@@ -421,16 +559,6 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	TAILQ_INIT(&cdev->class_devs);
 	pthread_mutex_init(&cdev->keys_lock, NULL);
 	TAILQ_INIT(&cdev->keys);
-	if (eal_dev->devargs != NULL && eal_dev->devargs->args != NULL &&
-	    eal_dev->devargs->args[0] != '\0') {
-		kv.kvlist = rte_kvargs_parse(eal_dev->devargs->args, NULL);
-		if (kv.kvlist == NULL) {
-			DRV_LOG(ERR, "%s: cannot parse devargs \"%s\"",
-				eal_dev->name, eal_dev->devargs->args);
-			ret = -EINVAL;
-			goto error;
-		}
-	}
 	ret = mlx5_common_dev_setup(cdev, &kv);
 	if (ret)
 		goto error;
@@ -490,6 +618,10 @@ mlx5_common_dev_remove(struct rte_device *eal_dev)
 	pthread_mutex_unlock(&mlx5_devices_lock);
 	mlx5_common_dev_wait_users(cdev);
 	mlx5_common_classes_remove(cdev);
+	if (cdev->secondary) {
+		mlx5_common_dev_teardown_secondary(cdev);
+		return 0;
+	}
 	mlx5_common_dev_teardown(cdev, false);
 	mlx5_free(cdev);
 	return 0;

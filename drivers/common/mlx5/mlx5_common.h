@@ -68,6 +68,8 @@ struct mlx5_pp_entry;
 struct mlx5_key;
 struct mlx5_queue_track;
 struct mlx5_class_dev_info;
+struct mlx5_uar;
+struct mlx5_mp_class_msg;
 
 /* A backend: how a bus driver finds and opens its devices. */
 struct mlx5_backend {
@@ -83,6 +85,22 @@ struct mlx5_backend {
 			   struct ibv_device **ibv_dev);
 	/* Undo find_device (optional). */
 	void (*release_device)(struct mlx5_common_device *cdev);
+	/*
+	 * Secondary processes (optional; NULL: the backend has none). In a
+	 * secondary process the device is the primary's: attach_secondary
+	 * keeps what it needs to reach that device (cdev->backend_priv), from
+	 * cdev->primary->backend_id (vdevs have no devargs in a secondary
+	 * process; @kv holds those it has); uar_import makes @uar ring
+	 * the primary's UAR page @page_id from this process (mmap_off as
+	 * rdma-core gives it in mlx5dv_devx_uar); uar_unimport undoes it.
+	 */
+	int (*attach_secondary)(struct mlx5_common_device *cdev,
+				struct mlx5_kvargs_ctrl *kv);
+	void (*detach_secondary)(struct mlx5_common_device *cdev);
+	int (*uar_import)(struct mlx5_common_device *cdev, uint32_t page_id,
+			  uint64_t mmap_off, struct mlx5_uar *uar);
+	void (*uar_unimport)(struct mlx5_common_device *cdev,
+			     struct mlx5_uar *uar);
 };
 
 struct mlx5_common_device {
@@ -112,6 +130,21 @@ struct mlx5_common_device {
 	/* Keys handed out by the public API (mlx5_common_keys.c). */
 	pthread_mutex_t keys_lock;
 	TAILQ_HEAD(, mlx5_key) keys;
+	/*
+	 * In a secondary process (mlx5_common_mp.h): this process's record
+	 * of the primary's device. No context nor PD; caps, config and pdn
+	 * copied; mr_cache asks the primary. @primary is the primary's
+	 * record, in memory both processes map: read it, call nothing
+	 * through it (its function pointers are the primary's).
+	 */
+	bool secondary;
+	struct mlx5_common_device *primary;
+	/*
+	 * The backend's identity of the device, set by find_device in the
+	 * primary, for attach_secondary (secondary processes have no
+	 * devargs of vdevs; this record is in shared memory).
+	 */
+	uint8_t backend_id[32];
 };
 
 /**
@@ -163,6 +196,18 @@ struct mlx5_class_driver {
 	const char *name;          /**< For logs. */
 	mlx5_class_driver_probe_t *probe;
 	mlx5_class_driver_remove_t *remove;
+	/**
+	 * Probes in secondary processes too (on a device record with
+	 * cdev->secondary set); a class without it is skipped there.
+	 */
+	bool secondary;
+	/**
+	 * In the primary process: serve a secondary's request made with
+	 * mlx5_mp_class_request() on @cdev, the primary's device (optional).
+	 * Fill msg->result (0 or a negative errno) and msg->val.
+	 */
+	void (*mp_request)(struct mlx5_common_device *cdev,
+			   struct mlx5_mp_class_msg *msg);
 };
 
 /**

@@ -46,6 +46,7 @@ mlx5_uar_prepare(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
 	}
 	uar->db = uar->obj->reg_addr;
 	uar->page_id = uar->obj->page_id;
+	uar->mmap_off = (uint64_t)uar->obj->mmap_off;
 	uar->kick = cdev->glue->uar_kick;
 	return 0;
 }

@@ -33,6 +33,7 @@ struct mlx5_uar {
 	struct mlx5dv_devx_uar *obj;
 	void *db;                  /* 8-byte doorbell register. */
 	uint32_t page_id;          /* For CQ/QP/SQ contexts. */
+	uint64_t mmap_off;         /* Its offset on the device's command fd. */
 	/* The backend's doorbell hook: NULL on real devices. */
 	void (*kick)(struct mlx5dv_devx_uar *uar, uint64_t db);
 };

@@ -247,6 +247,22 @@ mlx5_mr_table_get(const struct mlx5_mr_cache *cache, uintptr_t addr,
 }
 
 int
+mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
+		     struct rte_mempool *mp, struct mlx5_mr_range *r,
+		     uint32_t *gen)
+{
+	int ret = -ENOENT;
+
+	if (mp != NULL)
+		ret = mlx5_mr_mempool_lookup(cache, mp, addr, r, gen);
+	if (ret != 0)
+		ret = mlx5_mr_lookup_global(cache, addr, r, gen);
+	if (ret != 0)
+		ret = mlx5_mr_register_addr(cache, addr, r, gen);
+	return ret;
+}
+
+int
 mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
 		      struct mlx5_mr_range *r, uint32_t *gen)
 {
@@ -550,13 +566,13 @@ mlx5_mr_mem_events_subscribe(struct mlx5_mr_cache *cache)
 	return -rte_errno;
 }
 
-int
-mlx5_mr_cache_create(struct mlx5_common_device *cdev)
+/* An empty cache of @cdev in cdev->mr_cache: 0 or -ENOMEM. */
+static int
+mlx5_mr_cache_alloc(struct mlx5_common_device *cdev, unsigned int flags)
 {
-	struct mlx5_mr_cache *cache = mlx5_malloc(cdev, MLX5_MEM_ZERO,
+	struct mlx5_mr_cache *cache = mlx5_malloc(cdev, MLX5_MEM_ZERO | flags,
 						  sizeof(*cache), 0,
 						  SOCKET_ID_ANY);
-	int ret;
 
 	if (cache == NULL || mlx5_mr_table_init(&cache->table, cdev,
 						MLX5_MR_GLOBAL_TABLE_N) != 0) {
@@ -573,6 +589,40 @@ mlx5_mr_cache_create(struct mlx5_common_device *cdev)
 	cache->name = cdev->dev->name;
 	cache->ext_memseg = cdev->config.mr_ext_memseg_en;
 	cdev->mr_cache = cache;
+	return 0;
+}
+
+int
+mlx5_mr_cache_create_secondary(struct mlx5_common_device *cdev)
+{
+	const struct mlx5_mr_cache *primary = cdev->primary->mr_cache;
+	int ret;
+
+	if (primary == NULL) {
+		DRV_LOG(ERR, "%s: the primary's device has no MR cache",
+			cdev->dev->name);
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	ret = mlx5_mr_cache_alloc(cdev, MLX5_MEM_SYS);
+	if (ret != 0)
+		return ret;
+	cdev->mr_cache->remote = true;
+	cdev->mr_cache->remote_gen = &primary->gen;
+	return 0;
+}
+
+int
+mlx5_mr_cache_create(struct mlx5_common_device *cdev)
+{
+	struct mlx5_mr_cache *cache;
+	int ret;
+
+	/* In shared memory: secondary processes follow its generation. */
+	ret = mlx5_mr_cache_alloc(cdev, MLX5_MEM_RTE);
+	if (ret != 0)
+		return ret;
+	cache = cdev->mr_cache;
 	if (cdev->config.mr_whole_mem_en)
 		ret = mlx5_mr_whole_mem_init(cache);
 	else

@@ -318,6 +318,9 @@ int mlx5_mr_stats(struct mlx5_common_device *cdev, struct mlx5_mr_stats *st);
  */
 int mlx5_mr_cache_create(struct mlx5_common_device *cdev);
 void mlx5_mr_cache_destroy(struct mlx5_common_device *cdev);
+/* A secondary process's cache of @cdev (a secondary record): misses are
+ * asked of the primary's cache (mlx5_common_mp.h). */
+int mlx5_mr_cache_create_secondary(struct mlx5_common_device *cdev);
 
 /*
  * DMA map/unmap of a bus driver (rte_dev_dma_map()/rte_dev_dma_unmap()):

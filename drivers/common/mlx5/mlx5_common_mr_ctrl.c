@@ -91,10 +91,10 @@ mlx5_mr_ctrl_init(struct mlx5_mr_ctrl *ctrl, struct mlx5_common_device *cdev,
 		return -ENOMEM;
 	}
 	ctrl->cache = cache;
-	ctrl->dev_gen = &cache->gen;
+	ctrl->dev_gen = cache->remote ? cache->remote_gen : &cache->gen;
 	/* Registered at the first probe; 0 would only disable the test. */
 	ctrl->private_iova_flag = rte_pmd_mlx5_private_iova_flag();
-	mlx5_mr_ctrl_reset(ctrl, __atomic_load_n(&cache->gen,
+	mlx5_mr_ctrl_reset(ctrl, __atomic_load_n(ctrl->dev_gen,
 						 __ATOMIC_ACQUIRE));
 	return 0;
 }
@@ -260,12 +260,10 @@ mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 	if (mb != NULL)
 		mp = RTE_MBUF_CLONED(mb) ? rte_mbuf_from_indirect(mb)->pool :
 					   mb->pool;
-	if (mp != NULL)
-		ret = mlx5_mr_mempool_lookup(cache, mp, addr, &r, &gen);
-	if (ret != 0)
-		ret = mlx5_mr_lookup_global(cache, addr, &r, &gen);
-	if (ret != 0)
-		ret = mlx5_mr_register_addr(cache, addr, &r, &gen);
+	if (unlikely(cache->remote))
+		ret = mlx5_mp_req_mr(cache, addr, mp, &r, &gen);
+	else
+		ret = mlx5_mr_lookup_below(cache, addr, mp, &r, &gen);
 	if (ret != 0) {
 		rte_errno = -ret;
 		return MLX5_MR_LKEY_INVALID;

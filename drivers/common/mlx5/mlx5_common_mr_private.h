@@ -133,6 +133,13 @@ struct mlx5_mr_cache {
 	uint64_t created;
 	uint64_t destroyed;
 	uint64_t invalidated;
+	/*
+	 * A secondary process's cache (mlx5_mr_cache_create_secondary()):
+	 * it holds nothing; a queue's miss asks the primary, whose
+	 * generation (in memory both processes map) the queues follow.
+	 */
+	bool remote;
+	const uint32_t *remote_gen;
 };
 
 /*
@@ -323,6 +330,18 @@ void mlx5_mr_unlink(struct mlx5_mr_cache *cache, struct mlx5_mr *mr,
 void mlx5_mr_retire(struct mlx5_mr_cache *cache,
 		    struct mlx5_mr_list *graveyard);
 void mlx5_mr_republish(struct mlx5_mr_cache *cache);
+/*
+ * What a queue's miss below its own levels finds (mempool registration,
+ * global table, new registration), in the primary. 0 with the range and
+ * the generation it belongs to, or a negative errno.
+ */
+int mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
+			 struct rte_mempool *mp, struct mlx5_mr_range *r,
+			 uint32_t *gen);
+/* The same asked of the primary from a secondary (mlx5_common_mp.c). */
+int mlx5_mp_req_mr(struct mlx5_mr_cache *cache, uintptr_t addr,
+		   struct rte_mempool *mp, struct mlx5_mr_range *r,
+		   uint32_t *gen);
 int mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
 			  struct mlx5_mr_range *r, uint32_t *gen);
 int mlx5_mr_register_addr(struct mlx5_mr_cache *cache, uintptr_t addr,

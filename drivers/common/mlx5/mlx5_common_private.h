@@ -72,6 +72,16 @@ int mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey);
 /* Release every key the device still holds (at remove). */
 void mlx5_keys_release_all(struct mlx5_common_device *cdev);
 
+/*
+ * Secondary processes (mlx5_common_mp.c). The primary serves requests
+ * once mlx5_mp_primary_init() ran (idempotent); a secondary asks for the
+ * primary's record of device @name.
+ */
+int mlx5_mp_primary_init(void);
+int mlx5_mp_req_attach(const char *name, struct mlx5_common_device **primary);
+/* The first registered class driver of @drv_class, or NULL. */
+const struct mlx5_class_driver *mlx5_class_driver_find(uint32_t drv_class);
+
 /* Register the dynamic mbuf flags (idempotent): 0 or a negative errno. */
 int mlx5_dynflags_register(void);
 

@@ -25,6 +25,7 @@
 
 #include <mlx5_common.h>
 #include <mlx5_common_devx.h>
+#include <mlx5_common_mp.h>
 #include <mlx5_common_mr.h>
 #include <mlx5_common_port.h>
 #include <mlx5_common_pp.h>
@@ -94,6 +95,7 @@ struct mlx5_net_rxq {
 struct mlx5_net_txq {
 	struct mlx5_net_priv *priv;
 	uint16_t idx;
+	uint16_t port_id;
 	struct mlx5_devx_cq cq;
 	struct mlx5_devx_sq sq;
 	struct rte_mbuf **elts;    /* By WQE block: the packet it starts. */
@@ -134,6 +136,56 @@ struct mlx5_net_priv {
 	uint64_t imissed;          /* out_of_buffer summed since the reset. */
 };
 
+/*
+ * What a secondary process keeps of a port (eth->process_private): its
+ * record of the device, the UAR page of the queues as it rings it, and an
+ * MR cache per queue it uses (made at its first burst). The queues, the
+ * port's private data and statistics are the primary's (shared memory).
+ */
+struct mlx5_net_proc {
+	struct mlx5_common_device *cdev;
+	struct mlx5_uar uar;
+	struct mlx5_mr_ctrl *rxq_mr[MLX5_NET_MAX_QUEUES];
+	struct mlx5_mr_ctrl *txq_mr[MLX5_NET_MAX_QUEUES];
+};
+
+/* Requests of a secondary process to the primary (mlx5_net_mp.c). */
+enum mlx5_net_mp_op {
+	MLX5_NET_MP_IMISSED = 1, /* Read the queue counter; val: imissed. */
+	MLX5_NET_MP_RXQ_RECOVER, /* Recover Rx queue @queue. */
+	MLX5_NET_MP_TXQ_RECOVER, /* Recover Tx queue @queue. */
+};
+
+/* Secondary processes (mlx5_net_mp.c). */
+int mlx5_net_probe_secondary(struct mlx5_common_device *cdev);
+int mlx5_net_remove_secondary(struct rte_eth_dev *eth);
+void mlx5_net_mp_request(struct mlx5_common_device *cdev,
+			 struct mlx5_mp_class_msg *msg);
+/* In a secondary process: ask the primary; 0 or a negative errno. */
+int mlx5_net_mp_ask(uint16_t port_id, enum mlx5_net_mp_op op,
+		    uint16_t queue, uint64_t *val);
+/* A secondary's MR cache of queue @idx (made if need be), or NULL. */
+struct mlx5_mr_ctrl *mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx,
+				      uint16_t idx, int socket);
+uint16_t mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts,
+				     uint16_t n);
+uint16_t mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts,
+				     uint16_t n);
+/* Port operations a secondary process shares (mlx5_net_ethdev.c). */
+int mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
+int mlx5_net_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int mlx5_net_stats_reset(struct rte_eth_dev *dev);
+int mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+			unsigned int size);
+int mlx5_net_xstats_names(struct rte_eth_dev *dev,
+			  struct rte_eth_xstat_name *names, unsigned int size);
+int mlx5_net_rss_conf_get(struct rte_eth_dev *dev,
+			  struct rte_eth_rss_conf *conf);
+int mlx5_net_reta_query(struct rte_eth_dev *dev,
+			struct rte_eth_rss_reta_entry64 *conf, uint16_t size);
+/* The imissed count (the primary reads the queue counter). */
+uint64_t mlx5_net_imissed(struct rte_eth_dev *dev);
+
 /* Queues (mlx5_net_rxq.c, mlx5_net_txq.c). */
 int mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    uint16_t nb_desc, unsigned int socket,
@@ -146,6 +198,8 @@ int mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    const struct rte_eth_txconf *conf);
 void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
 void mlx5_net_txq_drain(struct mlx5_net_txq *txq);
+/* Bring an SQ back after an error (asked of the primary in a secondary). */
+int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
 
 /* Datapath (mlx5_net_rxtx.c). */

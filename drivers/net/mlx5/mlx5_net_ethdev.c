@@ -82,7 +82,7 @@ mlx5_net_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
-static int
+int
 mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
 	struct mlx5_net_priv *priv = dev->data->dev_private;
@@ -124,7 +124,12 @@ mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_txportconf.ring_size = 1024;
 	info->default_rxportconf.nb_queues = 1;
 	info->default_txportconf.nb_queues = 1;
-	if (mlx5_port_link_get(priv->cdev, priv->phys_port, &link) == 0)
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		/* The device is the primary's: the link it last reported. */
+		link.speed_mbps = dev->data->dev_link.link_speed;
+	else if (mlx5_port_link_get(priv->cdev, priv->phys_port, &link) != 0)
+		link.speed_mbps = 0;
+	if (link.speed_mbps != 0)
 		info->speed_capa = rte_eth_speed_bitflag(link.speed_mbps,
 							 RTE_ETH_LINK_FULL_DUPLEX);
 	info->dev_capa = 0;
@@ -459,21 +464,26 @@ mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
  * Drops for want of a posted WQE: the queue counter (32 bits, wrapping),
  * read and cleared in one command, summed here.
  */
-static uint64_t
-mlx5_net_imissed(struct mlx5_net_priv *priv)
+uint64_t
+mlx5_net_imissed(struct rte_eth_dev *dev)
 {
+	struct mlx5_net_priv *priv = dev->data->dev_private;
 	struct mlx5_devx_q_counter_info info;
+	uint64_t v;
 
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		/* The counter is the primary's to read; the sum is shared. */
+		return mlx5_net_mp_ask(dev->data->port_id, MLX5_NET_MP_IMISSED,
+				       0, &v) == 0 ? v : priv->imissed;
 	if (priv->qcnt != NULL &&
 	    mlx5_devx_cmd_queue_counter_query(priv->qcnt, true, &info) == 0)
 		priv->imissed += info.out_of_buffer;
 	return priv->imissed;
 }
 
-static int
+int
 mlx5_net_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
-	struct mlx5_net_priv *priv = dev->data->dev_private;
 	uint16_t i;
 
 	memset(st, 0, sizeof(*st));
@@ -505,11 +515,11 @@ mlx5_net_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 			st->q_obytes[i] = txq->st.bytes;
 		}
 	}
-	st->imissed = mlx5_net_imissed(priv);
+	st->imissed = mlx5_net_imissed(dev);
 	return 0;
 }
 
-static int
+int
 mlx5_net_stats_reset(struct rte_eth_dev *dev)
 {
 	struct mlx5_net_priv *priv = dev->data->dev_private;
@@ -528,7 +538,7 @@ mlx5_net_stats_reset(struct rte_eth_dev *dev)
 			memset(&txq->st, 0, sizeof(txq->st));
 	}
 	dev->data->rx_mbuf_alloc_failed = 0;
-	mlx5_net_imissed(priv);
+	mlx5_net_imissed(dev);
 	priv->imissed = 0;
 	return 0;
 }
@@ -546,7 +556,7 @@ static const char *const mlx5_net_xs_tx[] = {
 	"errors", "recoveries",
 };
 
-static int
+int
 mlx5_net_xstats_names(struct rte_eth_dev *dev,
 		      struct rte_eth_xstat_name *names, unsigned int size)
 {
@@ -570,11 +580,10 @@ mlx5_net_xstats_names(struct rte_eth_dev *dev,
 	return (int)n;
 }
 
-static int
+int
 mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		    unsigned int size)
 {
-	struct mlx5_net_priv *priv = dev->data->dev_private;
 	unsigned int n = MLX5_NET_XS_PORT_N +
 			 dev->data->nb_rx_queues * RTE_DIM(mlx5_net_xs_rx) +
 			 dev->data->nb_tx_queues * RTE_DIM(mlx5_net_xs_tx);
@@ -583,7 +592,7 @@ mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	if (xs == NULL || size < n)
 		return (int)n;
 	xs[k].id = k;
-	xs[k].value = mlx5_net_imissed(priv);
+	xs[k].value = mlx5_net_imissed(dev);
 	k++;
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
@@ -662,7 +671,7 @@ undo:
 	return ret;
 }
 
-static int
+int
 mlx5_net_rss_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 {
 	struct mlx5_net_priv *priv = dev->data->dev_private;
@@ -719,7 +728,7 @@ mlx5_net_reta_update(struct rte_eth_dev *dev,
 	return ret;
 }
 
-static int
+int
 mlx5_net_reta_query(struct rte_eth_dev *dev,
 		    struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
 {
@@ -823,12 +832,8 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	struct rte_eth_dev *eth;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		NET_LOG(ERR, "%s: secondary processes are not supported",
-			cdev->dev->name);
-		rte_errno = ENOTSUP;
-		return -ENOTSUP;
-	}
+	if (cdev->secondary)
+		return mlx5_net_probe_secondary(cdev);
 	if (!cdev->caps.eth.sup) {
 		NET_LOG(ERR, "%s: the device has no Ethernet offloads block",
 			cdev->dev->name);
@@ -923,6 +928,8 @@ mlx5_net_remove(struct mlx5_common_device *cdev)
 
 	if (eth == NULL)
 		return 0;
+	if (cdev->secondary)
+		return mlx5_net_remove_secondary(eth);
 	mlx5_class_dev_info_del(cdev, MLX5_CLASS_ETH, eth->data->port_id);
 	if (eth->state != RTE_ETH_DEV_UNUSED && eth->data->dev_private != NULL)
 		mlx5_net_release(eth->data->dev_private);
@@ -934,6 +941,8 @@ static struct mlx5_class_driver mlx5_net_driver = {
 	.name = "mlx5_eth",
 	.probe = mlx5_net_probe,
 	.remove = mlx5_net_remove,
+	.secondary = true,
+	.mp_request = mlx5_net_mp_request,
 };
 
 RTE_INIT(mlx5_net_init)

@@ -246,6 +246,10 @@ mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
 			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
 		cq->ci++;
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	/* In a secondary process, the device's part is the primary's. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
+				       rxq->idx, NULL);
 	ret = mlx5_devx_rq_recover(&rxq->rq);
 	if (ret != 0) {
 		NET_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",

@@ -158,7 +158,8 @@ mlx5_net_rx_fresh(struct mlx5_net_rxq *rxq, struct rte_mbuf **rep,
  * their place. NULL (frame dropped, buffers reposted) without mbufs.
  */
 static __rte_always_inline struct rte_mbuf *
-mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
+mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		 uint32_t w, uint32_t len)
 {
 	uint32_t sges = 1u << rxq->log_sges;
 	uint32_t used = rxq->scatter ?
@@ -179,7 +180,7 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
 		r = rxq->stash[--rxq->stash_n];
 		d = (void *)(rxq->rq.wqes + ((size_t)w << rxq->rq.log_stride));
 		r->data_off = RTE_PKTMBUF_HEADROOM;
-		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(&rxq->mr, r));
+		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r));
 		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
 		slot[0] = r;
 		head->data_len = (uint16_t)len;
@@ -194,7 +195,8 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t len)
 	    unlikely(!mlx5_net_rx_fresh(rxq, rep, used))) {
 nombuf:
 		rxq->st.nombuf++;
-		rxq->priv->eth->data->rx_mbuf_alloc_failed++;
+		/* ethdev's data is shared; priv->eth is the primary's. */
+		rte_eth_devices[rxq->port_id].data->rx_mbuf_alloc_failed++;
 		return NULL;
 	}
 	for (s = 0; s < used; s++) {
@@ -209,7 +211,7 @@ nombuf:
 			prev->next = m;
 		prev = m;
 		slot[s] = r;
-		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(&rxq->mr, r));
+		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r));
 		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
 	}
 	head->nb_segs = (uint16_t)used;
@@ -219,10 +221,11 @@ nombuf:
 	return head;
 }
 
-uint16_t
-mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/* The Rx burst, with the MR cache of this process. */
+static __rte_always_inline uint16_t
+mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		 struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx5_net_rxq *rxq = q;
 	struct mlx5_devx_cq *cq = &rxq->cq;
 	uint32_t cq_mask = (1u << cq->log_size) - 1;
 	uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
@@ -260,7 +263,8 @@ mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			seen = false;
 			continue;
 		}
-		m = mlx5_net_rx_take(rxq, w, rte_be_to_cpu_32(cqe->byte_cnt));
+		m = mlx5_net_rx_take(rxq, mr, w,
+				     rte_be_to_cpu_32(cqe->byte_cnt));
 		mlx5_net_rx_repost(rxq);
 		if (unlikely(m == NULL))
 			continue;
@@ -276,6 +280,33 @@ mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	rxq->st.packets += got;
 	rxq->st.bytes += bytes;
 	return got;
+}
+
+uint16_t
+mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_rxq *rxq = q;
+
+	return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n);
+}
+
+/*
+ * A secondary process: the queue is the primary's, the MR cache this
+ * process's own (the primary's holds its private addresses).
+ */
+uint16_t
+mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_rxq *rxq = q;
+	struct mlx5_net_proc *pp = rte_eth_devices[rxq->port_id].process_private;
+	struct mlx5_mr_ctrl *mr = pp->rxq_mr[rxq->idx];
+
+	if (unlikely(mr == NULL)) {
+		mr = mlx5_net_proc_mr(pp, false, rxq->idx, SOCKET_ID_ANY);
+		if (mr == NULL)
+			return 0;
+	}
+	return mlx5_net_rx_body(rxq, mr, pkts, n);
 }
 
 /*
@@ -366,7 +397,7 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 		}
 		mlx5_net_tx_free(txq, (uint16_t)(txq->ci + 1));
 	}
-	if (mlx5_devx_sq_recover(&txq->sq) != 0) {
+	if (mlx5_net_txq_recover(txq) != 0) {
 		NET_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
 			rte_strerror(rte_errno));
 		return;
@@ -374,19 +405,6 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 	txq->st.recoveries++;
 	txq->ci = 0;
 	txq->last_comp = 0;
-
-	if (txq->pp != NULL) {
-		/* RST forgot the rate: set it again. */
-		struct mlx5_pp_entry *pp = txq->pp;
-		struct mlx5_devx_sq_modify mod = {
-			.cur_state = MLX5_WQ_STATE_RDY,
-			.new_state = MLX5_WQ_STATE_RDY,
-			.set_rate = true,
-			.rate_index = pp->index,
-		};
-
-		mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod);
-	}
 }
 
 /* The Ethernet segment's checksum flags of an mbuf's Tx offload flags. */
@@ -412,10 +430,11 @@ mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
 	return txq->sq.wqes + off;
 }
 
-uint16_t
-mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/* The Tx burst, with the MR cache and UAR of this process. */
+static __rte_always_inline uint16_t
+mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
+		 struct mlx5_uar *uar, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx5_net_txq *txq = q;
 	uint32_t mask = txq->wqe_n - 1;
 	struct mlx5_wqe_ctrl_seg *last = NULL;
 	uint16_t sent = 0, posted = 0;
@@ -445,7 +464,7 @@ mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 			if (unlikely((uint16_t)(pi - txq->ci) >= txq->wqe_n))
 				break;
-			lkey = mlx5_mr_mb2lkey(&txq->mr, m);
+			lkey = mlx5_mr_mb2lkey(mr, m);
 			if (unlikely(lkey == MLX5_MR_LKEY_INVALID)) {
 				txq->st.errors++;
 				rte_pktmbuf_free(m);
@@ -522,7 +541,7 @@ mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 			if (len == 0)
 				continue;
-			lkey = mlx5_mr_mb2lkey(&txq->mr, seg);
+			lkey = mlx5_mr_mb2lkey(mr, seg);
 			if (unlikely(lkey == MLX5_MR_LKEY_INVALID))
 				break;
 			d = mlx5_net_tx_seg(txq, pi, ds++);
@@ -564,11 +583,34 @@ mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 			txq->last_comp = txq->sq.pi;
 		}
-		mlx5_doorbell_ring(&txq->priv->uar,
-				   &txq->sq.db_rec[MLX5_SND_DBR], txq->sq.pi,
-				   last);
+		mlx5_doorbell_ring(uar, &txq->sq.db_rec[MLX5_SND_DBR],
+				   txq->sq.pi, last);
 	}
 	txq->st.packets += posted;
 	txq->st.bytes += bytes;
 	return sent;
+}
+
+uint16_t
+mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+
+	return mlx5_net_tx_body(txq, &txq->mr, &txq->priv->uar, pkts, n);
+}
+
+/* A secondary process: its own MR cache, and the UAR as it rings it. */
+uint16_t
+mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+	struct mlx5_net_proc *pp = rte_eth_devices[txq->port_id].process_private;
+	struct mlx5_mr_ctrl *mr = pp->txq_mr[txq->idx];
+
+	if (unlikely(mr == NULL)) {
+		mr = mlx5_net_proc_mr(pp, true, txq->idx, SOCKET_ID_ANY);
+		if (mr == NULL)
+			return 0;
+	}
+	return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n);
 }

@@ -85,6 +85,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	}
 	txq->priv = priv;
 	txq->idx = idx;
+	txq->port_id = dev->data->port_id;
 	txq->wqe_n = desc;
 	txq->inline_hdr = priv->txq_inline_min;
 	txq->fast_free = (dev->data->dev_conf.txmode.offloads |
@@ -144,6 +145,34 @@ mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
  * the queues of that rate), or none for 0; the previous entry is released
  * once the SQ no longer names it.
  */
+int
+mlx5_net_txq_recover(struct mlx5_net_txq *txq)
+{
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(txq->port_id, MLX5_NET_MP_TXQ_RECOVER,
+				       txq->idx, NULL);
+	ret = mlx5_devx_sq_recover(&txq->sq);
+	if (ret != 0)
+		return ret;
+	if (txq->pp != NULL) {
+		/* RST forgot the rate: set it again. */
+		struct mlx5_devx_sq_modify mod = {
+			.cur_state = MLX5_WQ_STATE_RDY,
+			.new_state = MLX5_WQ_STATE_RDY,
+			.set_rate = true,
+			.rate_index = txq->pp->index,
+		};
+
+		if (mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod) != 0)
+			NET_LOG(WARNING, "port %u Tx queue %u: its rate limit is lost after recovery: %s",
+				txq->port_id, txq->idx,
+				rte_strerror(rte_errno));
+	}
+	return 0;
+}
+
 int
 mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
 {

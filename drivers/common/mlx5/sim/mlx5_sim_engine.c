@@ -407,9 +407,6 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 {
 	struct mlx5_sim_uar *uar;
 	struct mlx5_sim_vhca *vhca;
-	struct mlx5_sim_qp *qp;
-	struct mlx5_sim_sq *sq;
-	uint32_t qpn;
 
 	if (dv == NULL)
 		return;
@@ -417,9 +414,22 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 	if (uar->magic != MLX5_SIM_MAGIC_UAR)
 		return;
 	vhca = uar->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	mlx5_sim_uar_kick_locked(uar, db);
+	mlx5_sim_vhca_unlock(vhca);
+}
+
+void
+mlx5_sim_uar_kick_locked(struct mlx5_sim_uar *uar, uint64_t db)
+{
+	struct mlx5_sim_vhca *vhca = uar->file->vhca;
+	struct mlx5dv_devx_uar *dv = &uar->dv;
+	struct mlx5_sim_qp *qp;
+	struct mlx5_sim_sq *sq;
+	uint32_t qpn;
+
 	/* The doorbell's 8 bytes: opmod_idx_opcode, then qpn_ds. */
 	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
-	mlx5_sim_vhca_lock(vhca);
 	qp = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_QP);
 	sq = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_SQ);
 	/* A doorbell reaches the QPs and SQs of that UAR page only. */
@@ -431,5 +441,4 @@ mlx5_sim_uar_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 		mlx5_sim_engine_sq(vhca, sq);
 	else
 		vhca->stray_doorbells++;
-	mlx5_sim_vhca_unlock(vhca);
 }

@@ -1246,6 +1246,16 @@ void mlx5_sim_free_uar(struct mlx5dv_devx_uar *uar);
 int mlx5_sim_query_eqn(struct ibv_context *ctx, uint32_t vector,
 		       uint32_t *eqn);
 void mlx5_sim_uar_kick(struct mlx5dv_devx_uar *uar, uint64_t db);
+/* The same, the card lock held. */
+void mlx5_sim_uar_kick_locked(struct mlx5_sim_uar *uar, uint64_t db);
+/*
+ * A doorbell written to UAR page @page_id of vHCA @vhca_id of card @card
+ * from another process (a DPDK secondary process: the same page mapped
+ * there). 0, -ENODEV (no such vHCA) or -ENOENT (no such page: counted as
+ * a stray doorbell).
+ */
+int mlx5_sim_uar_ring(uint16_t card, uint16_t vhca_id, uint32_t page_id,
+		      uint64_t db);
 struct mlx5dv_devx_obj *mlx5_sim_obj_create(struct ibv_context *ctx,
 					    const void *in, size_t inlen,
 					    void *out, size_t outlen);

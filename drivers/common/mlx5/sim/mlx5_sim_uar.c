@@ -38,6 +38,29 @@ sim_uar_page_used(struct mlx5_sim_vhca *vhca, uint32_t page_id)
 	return false;
 }
 
+int
+mlx5_sim_uar_ring(uint16_t card, uint16_t vhca_id, uint32_t page_id,
+		  uint64_t db)
+{
+	struct mlx5_sim_vhca *vhca = mlx5_sim_vhca_find(card, vhca_id);
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_uar *uar;
+
+	if (vhca == NULL)
+		return -ENODEV;
+	mlx5_sim_vhca_lock(vhca);
+	TAILQ_FOREACH(file, &vhca->files, vhca_next)
+		TAILQ_FOREACH(uar, &file->uars, next)
+			if (uar->dv.page_id == page_id) {
+				mlx5_sim_uar_kick_locked(uar, db);
+				mlx5_sim_vhca_unlock(vhca);
+				return 0;
+			}
+	vhca->stray_doorbells++;
+	mlx5_sim_vhca_unlock(vhca);
+	return -ENOENT;
+}
+
 bool
 mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page)
 {

@@ -135,10 +135,13 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_string_fns.h>
 #include <bus_vdev_driver.h>
 
 #include "mlx5_common.h"
+#include "mlx5_common_devx.h"
 #include "mlx5_common_mr.h"
 #include "mlx5_common_private.h"
 #include "mlx5_sim_adapter.h"
@@ -397,6 +400,170 @@ sim_vhca_id_from_name(const char *name, uint16_t *vhca_id)
 	return 0;
 }
 
+/*
+ * Secondary processes. The device (this model) lives in the primary
+ * process; a secondary maps the primary's queues and buffers (DPDK's
+ * shared memory) but not the device. Its UAR stores reach the device as
+ * they would through a UAR page mapped in both processes: each doorbell is
+ * a one-way IPC message {card, vHCA, page, 8 bytes} that the primary's
+ * IPC thread hands to the device, which then runs the queues of that page
+ * as for a store of the primary (mlx5_sim_uar_ring()).
+ */
+#define SIM_MP_DOORBELL "mlx5_sim_doorbell"
+
+struct sim_mp_doorbell {
+	uint16_t card;
+	uint16_t vhca_id;
+	uint32_t page_id;
+	uint64_t db;
+};
+
+/* What a secondary process keeps of its device (cdev->backend_priv). */
+struct sim_secondary {
+	uint16_t card;
+	uint16_t vhca_id;
+};
+
+/* A UAR page of the primary, as a secondary process rings it. */
+struct sim_remote_uar {
+	struct mlx5dv_devx_uar dv;
+	struct sim_secondary where;
+	uint64_t reg;              /* The doorbell register's store. */
+};
+
+static int
+sim_mp_doorbell_action(const struct rte_mp_msg *msg, const void *peer)
+{
+	struct sim_mp_doorbell d;
+
+	RTE_SET_USED(peer);
+	if (msg->len_param != sizeof(d)) {
+		SIM_LOG(ERR, "IPC doorbell of %d bytes (%zu expected)",
+			msg->len_param, sizeof(d));
+		return -EINVAL;
+	}
+	memcpy(&d, msg->param, sizeof(d));
+	if (mlx5_sim_uar_ring(d.card, d.vhca_id, d.page_id, d.db) != 0)
+		SIM_LOG(DEBUG, "doorbell from a secondary process on card %u vHCA %u page %u: no such page",
+			d.card, d.vhca_id, d.page_id);
+	/* One-way: a UAR store has no reply. */
+	return 0;
+}
+
+static int
+sim_mp_primary_init(void)
+{
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	if (rte_mp_action_register(SIM_MP_DOORBELL,
+				   sim_mp_doorbell_action) == 0 ||
+	    rte_errno == EEXIST || rte_errno == ENOTSUP)
+		return 0;
+	SIM_LOG(ERR, "cannot register the IPC action %s: %s",
+		SIM_MP_DOORBELL, rte_strerror(rte_errno));
+	return -rte_errno;
+}
+
+static void
+sim_remote_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
+{
+	struct sim_remote_uar *r = container_of(dv, struct sim_remote_uar, dv);
+	struct sim_mp_doorbell d = {
+		.card = r->where.card,
+		.vhca_id = r->where.vhca_id,
+		.page_id = dv->page_id,
+		.db = db,
+	};
+	struct rte_mp_msg msg;
+
+	memset(&msg, 0, sizeof(msg));
+	rte_strlcpy(msg.name, SIM_MP_DOORBELL, sizeof(msg.name));
+	msg.len_param = sizeof(d);
+	memcpy(msg.param, &d, sizeof(d));
+	if (rte_mp_sendmsg(&msg) != 0)
+		SIM_LOG(ERR, "doorbell to the primary process lost: %s",
+			rte_strerror(rte_errno));
+}
+
+/* The vHCA the devargs name, without creating it (see sim_find_device). */
+static int
+sim_parse_vhca(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
+	       struct sim_devargs *da)
+{
+	const char *name = cdev->dev != NULL ? cdev->dev->name : NULL;
+	int ret;
+
+	ret = mlx5_kvargs_process(kv, sim_devarg_keys, sim_devarg_handler, da);
+	if (ret < 0)
+		return ret;
+	if (!da->vhca_id_set &&
+	    sim_vhca_id_from_name(name, &da->vhca_id) < 0) {
+		SIM_LOG(ERR, "device %s: no vhca_id devarg and no number in the"
+			" name (mlx5_sim<N>) to take it from",
+			name != NULL ? name : "(unnamed)");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+sim_attach_secondary(struct mlx5_common_device *cdev,
+		     struct mlx5_kvargs_ctrl *kv)
+{
+	struct sim_secondary *sec;
+
+	RTE_SET_USED(kv);
+	sec = calloc(1, sizeof(*sec));
+	if (sec == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	/* Which vHCA: as the primary's find_device recorded it. */
+	memcpy(sec, cdev->primary->backend_id, sizeof(*sec));
+	cdev->backend_priv = sec;
+	return 0;
+}
+
+static void
+sim_detach_secondary(struct mlx5_common_device *cdev)
+{
+	free(cdev->backend_priv);
+	cdev->backend_priv = NULL;
+}
+
+static int
+sim_uar_import(struct mlx5_common_device *cdev, uint32_t page_id,
+	       uint64_t mmap_off, struct mlx5_uar *uar)
+{
+	const struct sim_secondary *sec = cdev->backend_priv;
+	struct sim_remote_uar *r;
+
+	if (sec == NULL)
+		return -ENODEV;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->where = *sec;
+	r->dv.page_id = page_id;
+	r->dv.mmap_off = (off_t)mmap_off;
+	r->dv.reg_addr = &r->reg;
+	r->dv.base_addr = &r->reg;
+	uar->obj = &r->dv;
+	uar->db = &r->reg;
+	uar->page_id = page_id;
+	uar->mmap_off = mmap_off;
+	uar->kick = sim_remote_kick;
+	return 0;
+}
+
+static void
+sim_uar_unimport(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
+{
+	RTE_SET_USED(cdev);
+	free(container_of(uar->obj, struct sim_remote_uar, dv));
+}
+
 static int
 sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 		struct ibv_device **ibv_dev)
@@ -426,8 +593,10 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 	struct mlx5_sim_vhca *vhca;
 	int ret;
 
-	ret = mlx5_kvargs_process(kv, sim_devarg_keys, sim_devarg_handler,
-				  &da);
+	ret = sim_mp_primary_init();
+	if (ret < 0)
+		return ret;
+	ret = sim_parse_vhca(cdev, kv, &da);
 	if (ret < 0)
 		return ret;
 	if (da.caps.pp_min_rate > da.caps.pp_max_rate) {
@@ -449,14 +618,6 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (!da.vhca_id_set &&
-	    sim_vhca_id_from_name(name, &da.vhca_id) < 0) {
-		SIM_LOG(ERR, "device %s: no vhca_id devarg and no number in the"
-			" name (mlx5_sim<N>) to take it from",
-			name != NULL ? name : "(unnamed)");
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
 	ret = mlx5_sim_vhca_get(da.card, da.vhca_id, &da.caps, da.caps_given,
 				&vhca);
 	if (ret < 0)
@@ -469,6 +630,11 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 	}
 	mlx5_sim_vhca_fault_arm(vhca, &fault);
 	*ibv_dev = &vhca->ibdev;
+	/* For secondary processes (sim_attach_secondary()). */
+	RTE_BUILD_BUG_ON(sizeof(struct sim_secondary) >
+			 sizeof(cdev->backend_id));
+	memcpy(cdev->backend_id, &(struct sim_secondary){
+		.card = da.card, .vhca_id = da.vhca_id }, sizeof(struct sim_secondary));
 	SIM_LOG(DEBUG, "device %s is %s", name != NULL ? name : "(unnamed)",
 		vhca->ibdev.name);
 	return 0;
@@ -550,6 +716,10 @@ static const struct mlx5_backend mlx5_sim_backend = {
 	.glue = &mlx5_sim_glue,
 	.find_device = sim_find_device,
 	.release_device = NULL, /* vHCAs live until the process ends. */
+	.attach_secondary = sim_attach_secondary,
+	.detach_secondary = sim_detach_secondary,
+	.uar_import = sim_uar_import,
+	.uar_unimport = sim_uar_unimport,
 };
 
 static int
