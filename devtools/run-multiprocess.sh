@@ -10,7 +10,10 @@
 #      and counter reads go to the primary over DPDK's IPC;
 #   3. the stock dpdk-proc-info, another secondary, prints both ports'
 #      stats and xstats;
-#   4. the primary still forwards after the secondaries left, and quits.
+#   4. a secondary sending from mempools of its own (test/mp_secondary_app,
+#      when given): every key registered by the primary on request, and
+#      none stale after its pool is freed and another made;
+#   5. the primary still forwards after the secondaries left, and quits.
 # Prints the figures and "multiprocess: N checks passed, N failed".
 #
 # Secondary processes need shared hugepage memory: as root, the script
@@ -18,12 +21,14 @@
 # pages it needs (640 MB), and gives both back at the end. Exit 77 (skipped) when it cannot: not root,
 # no hugepages, or the kernel refuses the pages.
 #
-# Usage: devtools/run-multiprocess.sh [BUILD_DRIVERS_DIR]  (default build/drivers)
+# Usage: devtools/run-multiprocess.sh [BUILD_DRIVERS_DIR [MP_SECONDARY_APP]]
+#   (defaults build/drivers, build/test/mp_secondary_app)
 # MLX5_MP_LOG=<level> adds --log-level=pmd.*mlx5*:<level> to every process.
 set -u
 
 cd "$(dirname "$0")/.."
 drivers=${1:-build/drivers}
+app=${2:-build/test/mp_secondary_app}
 testpmd=$(command -v dpdk-testpmd || true)
 procinfo=$(command -v dpdk-proc-info || true)
 if [ -z "$testpmd" ] || [ -z "$procinfo" ]; then
@@ -197,7 +202,19 @@ for p in 0 1; do
 	check $? "port $p: xstats shown (tx_q1_packets, rx_out_of_buffer)"
 done
 
-echo "4. the primary after the secondaries"
+echo "4. a secondary sending from pools of its own"
+if [ -x "$app" ]; then
+	# shellcheck disable=SC2086
+	timeout 120 "$app" -l 0 --proc-type=secondary $eal -- 1 \
+		>"$work/own" 2>&1
+	rc=$?
+	grep "^mp_secondary_app:" "$work/own" | sed 's/^/  /'
+	check $rc "keys of the secondary's own memory (exit $rc)"
+else
+	echo "  $app not built: not run"
+fi
+
+echo "5. the primary after the secondaries"
 send stop "set fwd io" "start tx_first"
 sleep 2
 send "show port xstats all" stop quit
@@ -210,7 +227,7 @@ echo "  port 0: primary Tx queue 0 $tx0 (exit $rc)"
 [ "$rc" = 0 ] && grep -q "^Bye" "$work/primary"
 check $? "the primary quit cleanly"
 if [ "$failed" -ne 0 ] || [ -n "${MLX5_MP_LOG:-}" ]; then
-	for f in primary secondary procinfo procinfo_x; do
+	for f in primary secondary procinfo procinfo_x own; do
 		echo "---- $f"
 		grep -v "^testpmd> *$" "$work/$f" | tail -40
 	done
