@@ -422,6 +422,23 @@ mlx5_common_dev_setup(struct mlx5_common_device *cdev,
 	return 0;
 }
 
+/* The fields of a new device record (zeroed) both processes set. */
+static void
+mlx5_common_dev_init(struct mlx5_common_device *cdev,
+		     struct rte_device *eal_dev,
+		     const struct mlx5_backend *backend)
+{
+	cdev->dev = eal_dev;
+	cdev->backend = backend;
+	cdev->glue = backend->glue;
+	rte_spinlock_init(&cdev->lock);
+	TAILQ_INIT(&cdev->pp_entries);
+	TAILQ_INIT(&cdev->queues);
+	TAILQ_INIT(&cdev->class_devs);
+	pthread_mutex_init(&cdev->keys_lock, NULL);
+	TAILQ_INIT(&cdev->keys);
+}
+
 /*
  * A secondary process: a record of the primary's device (asked over IPC),
  * its MR cache asking the primary, then the class drivers that work here.
@@ -450,21 +467,13 @@ mlx5_common_dev_probe_secondary(struct rte_device *eal_dev,
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
-	cdev->dev = eal_dev;
-	cdev->backend = backend;
-	cdev->glue = backend->glue;
 	cdev->secondary = true;
 	cdev->primary = primary;
 	/* Plain data in shared memory: the primary's values. */
 	cdev->config = primary->config;
 	cdev->caps = primary->caps;
 	cdev->pdn = primary->pdn;
-	rte_spinlock_init(&cdev->lock);
-	TAILQ_INIT(&cdev->pp_entries);
-	TAILQ_INIT(&cdev->queues);
-	TAILQ_INIT(&cdev->class_devs);
-	pthread_mutex_init(&cdev->keys_lock, NULL);
-	TAILQ_INIT(&cdev->keys);
+	mlx5_common_dev_init(cdev, eal_dev, backend);
 	ret = backend->attach_secondary(cdev, kv);
 	if (ret != 0)
 		goto error;
@@ -550,15 +559,7 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
-	cdev->dev = eal_dev;
-	cdev->backend = backend;
-	cdev->glue = backend->glue;
-	rte_spinlock_init(&cdev->lock);
-	TAILQ_INIT(&cdev->pp_entries);
-	TAILQ_INIT(&cdev->queues);
-	TAILQ_INIT(&cdev->class_devs);
-	pthread_mutex_init(&cdev->keys_lock, NULL);
-	TAILQ_INIT(&cdev->keys);
+	mlx5_common_dev_init(cdev, eal_dev, backend);
 	ret = mlx5_common_dev_setup(cdev, &kv);
 	if (ret)
 		goto error;
