@@ -658,6 +658,45 @@ test_modes_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A LAG device (ports=2): Tx queue 0 leaves by port 1, queue 1 by port 2.
+ * vHCA 20's port 1 is cabled to vHCA 21, its port 2 to vHCA 22: each
+ * frame arrives where its queue's port leads, and only there.
+ */
+static int
+test_lag_tx_ports(void)
+{
+	uint16_t lag, far1, far2;
+	struct rte_mbuf *m;
+
+	if (n_probe(0, 20, ",ports=2,wire=21,wire2=22", &lag) != TEST_SUCCESS ||
+	    n_probe(1, 21, ",wire=20", &far1) != TEST_SUCCESS ||
+	    n_probe(2, 22, ",wire=20:2", &far2) != TEST_SUCCESS ||
+	    n_start(lag, 2, 0, 0, 0) != TEST_SUCCESS ||
+	    n_start(far1, 1, 0, 0, 0) != TEST_SUCCESS ||
+	    n_start(far2, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* The frames are to the LAG's MAC: the far ends take all. */
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(far1), "promiscuous");
+	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(far2), "promiscuous");
+	for (uint16_t q = 0; q < 2; q++) {
+		uint16_t to = q == 0 ? far1 : far2;
+		uint16_t other = q == 0 ? far2 : far1;
+
+		if (n_send(lag, q, n_frame(lag, 100, 1, 7, (uint8_t)q, false)))
+			return TEST_FAILED;
+		m = n_recv(to, 1, NULL);
+		TEST_ASSERT_NOT_NULL(m, "Tx queue %u: the frame at port %u's"
+				     " far end", q, q + 1);
+		TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), 100, "its length");
+		rte_pktmbuf_free(m);
+		m = n_recv(other, 1, NULL);
+		TEST_ASSERT(m == NULL, "Tx queue %u: nothing by the other port",
+				 q);
+	}
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -667,6 +706,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "pacing_timestamps", test_pacing_timestamps },
 	{ "reconfigure_close", test_reconfigure_close },
 	{ "modes_devargs", test_modes_devargs },
+	{ "lag_tx_ports", test_lag_tx_ports },
 	{ NULL, NULL },
 };
 

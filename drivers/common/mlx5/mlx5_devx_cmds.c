@@ -261,6 +261,9 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->log_max_qp_sz = MLX5_GET(cmd_hca_cap, cap, log_max_qp_sz);
 	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
+	attr->num_lag_ports = MLX5_GET(cmd_hca_cap, cap, num_lag_ports);
+	attr->lag_tx_port_affinity = MLX5_GET(cmd_hca_cap, cap,
+					      lag_tx_port_affinity);
 	attr->max_q_counters = MLX5_GET(cmd_hca_cap, cap, max_qp_cnt);
 	attr->modify_rq_counter_set_id = MLX5_GET(cmd_hca_cap, cap,
 						  modify_rq_counter_set_id);

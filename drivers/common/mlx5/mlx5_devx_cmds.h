@@ -75,6 +75,9 @@ struct mlx5_hca_attr {
 	uint8_t log_max_qp_sz;
 	uint8_t log_max_msg;      /* Largest message of a QP (log2 bytes). */
 	uint8_t cqe_version;
+	/* A LAG device: its ports (0 or 1: none), TIS port affinity. */
+	uint8_t num_lag_ports;
+	bool lag_tx_port_affinity;
 	/* Queue counter sets (max_qp_cnt; 0: none) and MODIFY_RQ of one. */
 	uint16_t max_q_counters;
 	bool modify_rq_counter_set_id;

@@ -54,6 +54,8 @@ extern int mlx5_net_logtype;
 #define MLX5_NET_TX_INLINE_MAX 128
 /* RETA entries: the device's largest RQT, at most. */
 #define MLX5_NET_RETA_MAX 256
+/* TISes: one per port of a LAG device (num_lag_ports is 4 bits). */
+#define MLX5_NET_MAX_TIS 15
 /* Rules of the receive table: unicast (or promiscuous), broadcast, mcast. */
 #define MLX5_NET_RULES 3
 
@@ -119,7 +121,13 @@ struct mlx5_net_priv {
 	struct rte_ether_addr mac;
 	struct mlx5_uar uar;       /* Doorbells of every queue. */
 	struct mlx5_devx_obj *td;
-	struct mlx5_devx_obj *tis;
+	/*
+	 * The Tx queues' TISes: on a LAG device one per port, each with its
+	 * port affinity, Tx queue i on tis[i % n_tis] (as DPDK's mlx5 spreads
+	 * queues over a bond's ports); otherwise one, any port.
+	 */
+	struct mlx5_devx_obj *tis[MLX5_NET_MAX_TIS];
+	uint8_t n_tis;
 	struct mlx5_devx_obj *rqt;
 	struct mlx5_devx_obj *tir;
 	struct mlx5_devx_obj *qcnt; /* Queue counter of every RQ, or NULL. */

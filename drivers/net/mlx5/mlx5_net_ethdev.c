@@ -357,8 +357,9 @@ mlx5_net_release(struct mlx5_net_priv *priv)
 		mlx5_net_tx_queue_release(priv->eth, i);
 	if (priv->qcnt != NULL && mlx5_devx_cmd_destroy(priv->qcnt) == 0)
 		priv->qcnt = NULL;
-	if (priv->tis != NULL && mlx5_devx_cmd_destroy(priv->tis) == 0)
-		priv->tis = NULL;
+	while (priv->n_tis > 0 &&
+	       mlx5_devx_cmd_destroy(priv->tis[priv->n_tis - 1]) == 0)
+		priv->tis[--priv->n_tis] = NULL;
 	if (priv->td != NULL && mlx5_devx_cmd_destroy(priv->td) == 0)
 		priv->td = NULL;
 	mlx5_uar_release(priv->cdev, &priv->uar);
@@ -804,6 +805,34 @@ static const struct eth_dev_ops mlx5_net_ops = {
 	.tx_queue_release = mlx5_net_tx_queue_release,
 };
 
+/*
+ * The Tx queues' TISes: one per port of a LAG device that lets a TIS
+ * choose its port (lag_tx_port_affinity 1..n), else one for any port.
+ */
+static int
+mlx5_net_tis_create(struct mlx5_net_priv *priv)
+{
+	const struct mlx5_hca_attr *caps = &priv->cdev->caps;
+	unsigned int n = caps->num_lag_ports > 1 && caps->lag_tx_port_affinity ?
+			 RTE_MIN(caps->num_lag_ports, MLX5_NET_MAX_TIS) : 1;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct mlx5_devx_obj *tis = mlx5_devx_cmd_create_tis(priv->cdev,
+			&(struct mlx5_devx_tis_attr){
+				.transport_domain = priv->td->id,
+				.lag_tx_port_affinity = n > 1 ? i + 1 : 0,
+			});
+
+		if (tis == NULL)
+			return -rte_errno;
+		priv->tis[priv->n_tis++] = tis;
+	}
+	if (n > 1)
+		NET_LOG(INFO, "%s: LAG of %u ports: Tx queue i leaves by port 1 + i %% %u",
+			priv->cdev->dev->name, n, n);
+	return 0;
+}
+
 /* Devargs of the PMD (the names DPDK's net/mlx5 gives them). */
 static int
 mlx5_net_devarg(const char *key, const char *value, void *opaque)
@@ -882,15 +911,9 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 		ret = -rte_errno;
 		goto error;
 	}
-	priv->tis = mlx5_devx_cmd_create_tis(cdev,
-		&(struct mlx5_devx_tis_attr){
-			.transport_domain = priv->td->id,
-			.lag_tx_port_affinity = 0,
-		});
-	if (priv->tis == NULL) {
-		ret = -rte_errno;
+	ret = mlx5_net_tis_create(priv);
+	if (ret != 0)
 		goto error;
-	}
 	/* Drops for want of a WQE (imissed); a device without any: none. */
 	priv->qcnt = mlx5_devx_cmd_queue_counter_alloc(cdev);
 	if (priv->qcnt == NULL && rte_errno != ENOTSUP) {

@@ -110,7 +110,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		&(struct mlx5_devx_sq_params){
 			.pd = cdev->pdn,
 			.cqn = txq->cq.obj->id,
-			.tisn = priv->tis->id,
+			.tisn = priv->tis[idx % priv->n_tis]->id,
 			.log_size = rte_log2_u32(desc),
 			.uar = &priv->uar,
 		}, (int)socket);
