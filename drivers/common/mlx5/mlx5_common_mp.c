@@ -132,28 +132,30 @@ static int
 mlx5_mp_action(const struct rte_mp_msg *req, const void *peer)
 {
 	struct rte_mp_msg reply;
-	struct mlx5_mp_msg *m = (struct mlx5_mp_msg *)reply.param;
 	struct mlx5_common_device *cdev;
+	/* A copy: the message's bytes are not aligned for the struct. */
+	struct mlx5_mp_msg m;
 
-	if (req->len_param != sizeof(*m)) {
+	if (req->len_param != sizeof(m)) {
 		DRV_LOG(ERR, "IPC: a request of %d bytes (%zu expected)",
-			req->len_param, sizeof(*m));
+			req->len_param, sizeof(m));
 		return -EINVAL;
+	}
+	memcpy(&m, req->param, sizeof(m));
+	m.dev[sizeof(m.dev) - 1] = '\0';
+	cdev = mlx5_common_dev_acquire_by_name(m.dev);
+	if (cdev == NULL) {
+		DRV_LOG(ERR, "IPC: %s request for %s: no such device in the primary process",
+			mlx5_mp_type_name(m.type), m.dev);
+		m.result = -ENODEV;
+	} else {
+		mlx5_mp_serve(cdev, &m);
+		mlx5_common_dev_release(cdev);
 	}
 	memset(&reply, 0, sizeof(reply));
 	rte_strlcpy(reply.name, req->name, sizeof(reply.name));
-	reply.len_param = sizeof(*m);
-	memcpy(m, req->param, sizeof(*m));
-	m->dev[sizeof(m->dev) - 1] = '\0';
-	cdev = mlx5_common_dev_acquire_by_name(m->dev);
-	if (cdev == NULL) {
-		DRV_LOG(ERR, "IPC: %s request for %s: no such device in the primary process",
-			mlx5_mp_type_name(m->type), m->dev);
-		m->result = -ENODEV;
-	} else {
-		mlx5_mp_serve(cdev, m);
-		mlx5_common_dev_release(cdev);
-	}
+	reply.len_param = sizeof(m);
+	memcpy(reply.param, &m, sizeof(m));
 	return rte_mp_reply(&reply, peer);
 }
 

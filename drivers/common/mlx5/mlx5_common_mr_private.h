@@ -249,6 +249,15 @@ mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
 	 (lkey))
 
 /*
+ * The keys of a tree block as one object: what a search reads, for an asm
+ * memory operand (a struct: before C23, a cast to a pointer to an array of
+ * const keys counts as discarding const).
+ */
+struct mlx5_mr_qt_keys {
+	uintptr_t key[MLX5_MR_QT_NODES];
+};
+
+/*
  * The leaf of a queue table where a search for @addr ends: eight steps
  * down the tree, each going right when the node's key (start - 1) is
  * below @addr; the leaf holds the range that starts last at or before
@@ -269,7 +278,7 @@ mlx5_mr_qtable_leaf(const struct mlx5_mr_qtable *t, uintptr_t addr)
 		MLX5_MR_QT_STEP MLX5_MR_QT_STEP
 		: [i] "+r" (i)
 		: [keys] "r" (keys), [addr] "r" (addr),
-		  "m" (*(const uintptr_t (*)[MLX5_MR_QT_NODES])keys)
+		  "m" (*(const struct mlx5_mr_qt_keys *)keys)
 		: "cc");
 #undef MLX5_MR_QT_STEP
 #else

@@ -43,10 +43,35 @@ typedef uint8_t u8;
 #define MLX5_ST_SZ_BITS(typ) sizeof(struct mlx5_ifc_##typ##_bits)
 #define MLX5_ST_SZ_BYTES(typ) (sizeof(struct mlx5_ifc_##typ##_bits) / 8)
 #define MLX5_ST_SZ_DW(typ) (sizeof(struct mlx5_ifc_##typ##_bits) / 32)
-/** Byte offset of a field and its address inside buffer @p p. */
+/*
+ * @p as a void pointer with @p's qualifiers: a conditional between a pointer
+ * and a void * that is no null pointer constant (the compound literal) is
+ * a void * qualified as both (C11 6.5.15). For _Generic only: not evaluated.
+ */
+#define __mlx5_qual_void_ptr(p) (1 ? (p) : (void *){ NULL })
+
+static __rte_always_inline void *
+__mlx5_addr_of(void *p, size_t byte_off)
+{
+	return (uint8_t *)p + byte_off;
+}
+
+static __rte_always_inline const void *
+__mlx5_addr_of_const(const void *p, size_t byte_off)
+{
+	return (const uint8_t *)p + byte_off;
+}
+
+/**
+ * Byte offset of a field and its address inside buffer @p p. The address
+ * is a const void * when @p p points to const, a void * otherwise: reading
+ * a field of an input mailbox does not cast its const away.
+ */
 #define MLX5_BYTE_OFF(typ, fld) (__mlx5_bit_off(typ, fld) / 8)
 #define MLX5_ADDR_OF(typ, p, fld) \
-	((void *)((uint8_t *)(p) + MLX5_BYTE_OFF(typ, fld)))
+	_Generic(__mlx5_qual_void_ptr(p), \
+		 const void *: __mlx5_addr_of_const, \
+		 default: __mlx5_addr_of)((p), MLX5_BYTE_OFF(typ, fld))
 /** Width of a field in bytes (for byte arrays such as access keys). */
 #define MLX5_FLD_SZ_BYTES(typ, fld) (__mlx5_bit_sz(typ, fld) / 8)
 

@@ -66,7 +66,7 @@ sim_cmd_status_err(int ret, const void *out)
 }
 
 static struct mlx5_sim_vobj *
-sim_vobj_of(const void *ib, enum mlx5_sim_obj_kind kind)
+sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind)
 {
 	struct mlx5_sim_vobj *v;
 
@@ -282,7 +282,7 @@ sim_pd_of(struct ibv_pd *pd, struct mlx5_sim_file *file)
 }
 
 static struct mlx5_sim_vobj *
-sim_named(const void *ib, enum mlx5_sim_obj_kind kind,
+sim_named(void *ib, enum mlx5_sim_obj_kind kind,
 	  struct mlx5_sim_file *file)
 {
 	struct mlx5_sim_vobj *v = sim_vobj_of(ib, kind);
