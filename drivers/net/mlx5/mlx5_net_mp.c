@@ -59,11 +59,12 @@ static const struct eth_dev_ops mlx5_net_secondary_ops = {
 struct mlx5_mr_ctrl *
 mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx, uint16_t idx, int socket)
 {
-	struct mlx5_mr_ctrl **slot = tx ? &pp->txq_mr[idx] : &pp->rxq_mr[idx];
+	struct mlx5_mr_ctrl **slot;
 	struct mlx5_mr_ctrl *mr;
 
 	if (idx >= MLX5_NET_MAX_QUEUES)
 		return NULL;
+	slot = tx ? &pp->txq_mr[idx] : &pp->rxq_mr[idx];
 	if (*slot != NULL)
 		return *slot;
 	mr = mlx5_malloc(pp->cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO, sizeof(*mr),
