@@ -73,13 +73,18 @@ prefix=mlx5mp$$
 need=$(( (640 * 1024 + kb - 1) / kb )) # The primary's 512 MB and margin.
 old_nr=$(cat "$hp/nr_hugepages")
 raised=0
+added=0
 mounted=0
 holder=""
 cleanup() {
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
 	[ -n "${primary:-}" ] && kill "$primary" 2>/dev/null && sleep 1
 	[ "$mounted" = 1 ] && umount "$mnt" 2>/dev/null
-	[ "$raised" = 1 ] && echo "$old_nr" >"$hp/nr_hugepages" 2>/dev/null
+	# Give back what was added (relative: other runs on this machine
+	# may add or give back pages meanwhile).
+	[ "$raised" = 1 ] &&
+		echo $(( $(cat "$hp/nr_hugepages") - added )) \
+			>"$hp/nr_hugepages" 2>/dev/null
 	# MLX5_MP_KEEP=1: keep the processes' outputs.
 	if [ -n "${MLX5_MP_KEEP:-}" ]; then
 		echo "outputs kept in $work"
@@ -93,6 +98,7 @@ trap cleanup EXIT
 free=$(cat "$hp/free_hugepages")
 if [ "$free" -lt "$need" ]; then
 	echo $((old_nr + need - free)) >"$hp/nr_hugepages" 2>/dev/null
+	added=$(( $(cat "$hp/nr_hugepages") - old_nr ))
 	raised=1
 	if [ "$(cat "$hp/free_hugepages")" -lt "$need" ]; then
 		echo "skipped: the kernel gives no $need free ${kb} kB hugepages"

@@ -24,6 +24,7 @@ rm -f "$BUILD_DIR"/meson-logs/testlog*.json \
 HUGE_MB_WANTED=128
 hp_nr=
 hp_orig=
+hp_added=0
 hp_mnt=
 hidden_glue=
 cleanup() {
@@ -35,7 +36,9 @@ cleanup() {
 		rmdir "$hp_mnt" 2>/dev/null || true
 	fi
 	if [ -n "$hp_orig" ]; then
-		echo "$hp_orig" > "$hp_nr" || true
+		# Give back what was added, not the old count: another run on
+		# this machine may have added (or given back) pages meanwhile.
+		echo $(( $(cat "$hp_nr") - hp_added )) > "$hp_nr" || true
 	fi
 }
 trap cleanup EXIT
@@ -72,6 +75,7 @@ setup_hugepages() {
 		hp_nr=$sys/nr_hugepages
 		hp_orig=$(cat "$hp_nr")
 		echo $((hp_orig + HUGE_PAGES_WANTED - free)) > "$hp_nr" || true
+		hp_added=$(( $(cat "$hp_nr") - hp_orig ))
 		free=$(cat "$sys/free_hugepages")
 		echo "hugepages: reserved $(( $(cat "$hp_nr") - hp_orig )) of ${kb} kB for the run ($free free)"
 		if [ "$free" -lt "$HUGE_PAGES_WANTED" ]; then
