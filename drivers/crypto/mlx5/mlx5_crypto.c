@@ -254,6 +254,9 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 	}
 	sess->dek_id = sess->dek->id;
 	sess->dataunit_len = cipher->dataunit_len;
+	sess->max_len = cipher->dataunit_len == 0 ?
+			RTE_MIN(priv->max_len, MLX5_CRYPTO_WHOLE_OP_MAX) :
+			priv->max_len;
 	sess->block_size = mlx5_crypto_block_size(cipher->dataunit_len);
 	sess->iv_offset = cipher->iv.offset;
 	sess->encryption_order = cipher->op == RTE_CRYPTO_CIPHER_OP_ENCRYPT ?

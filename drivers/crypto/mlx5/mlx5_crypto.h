@@ -83,6 +83,7 @@ struct mlx5_crypto_session {
 	struct mlx5_devx_obj *dek;
 	uint32_t dek_id;
 	uint32_t dataunit_len;         /* 0: each operation is one data unit. */
+	uint32_t max_len;              /* Longest operation the session takes. */
 	uint16_t iv_offset;
 	uint8_t block_size;            /* MLX5_CRYPTO_BLOCK_SIZE_* code. */
 	uint8_t encryption_order;      /* Encrypt: RAW_MEMORY, decrypt: RAW_WIRE. */
@@ -98,6 +99,8 @@ struct mlx5_crypto_session {
 struct mlx5_crypto_op_slot {
 	struct rte_crypto_op *op;
 	uint16_t bbs;                  /* 0: refused at enqueue, not posted. */
+	uint16_t wqe_pi;               /* Send counter of its first WQE block. */
+	uint32_t mkey;                 /* Its crypto mkey (the id of mkeys[i]). */
 };
 
 struct mlx5_crypto_qp {
@@ -109,6 +112,7 @@ struct mlx5_crypto_qp {
 	uint32_t entries;              /* Pool size: ops in flight (2^n). */
 	uint32_t pi;                   /* Operations enqueued. */
 	uint32_t ci;                   /* Operations dequeued. */
+	uint32_t done;                 /* Operations before it completed. */
 	uint16_t sq_ci;                /* WQE blocks of dequeued operations. */
 	uint16_t qp_id;
 	int socket;

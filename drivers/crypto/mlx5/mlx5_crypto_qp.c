@@ -10,13 +10,15 @@
  * operation posted to the device is two WQEs, written back to back in the
  * send ring (wrapping like any WQE): a UMR on the slot's mkey (the
  * destination as a KLM list, the session's DEK, the op's tweak and data
- * unit), then a signalled RDMA WRITE of the source to (mkey, 0), fenced
- * after the UMR. One doorbell per burst. Completions come in order, one
- * per operation. An operation refused before the device sees it (bad
- * arguments) takes its slot with no WQE and comes back, in order, with its
- * status.
+ * unit), then an RDMA WRITE of the source to (mkey, 0), fenced after
+ * the UMR. One doorbell per burst, and one completion per doorbell:
+ * only the burst's last WRITE asks for a CQE (an error always completes),
+ * and since the device executes and completes in order, a CQE naming an
+ * operation's WQE completes every operation posted before it too. An
+ * operation refused before the device sees it (bad arguments) takes its
+ * slot with no WQE and comes back, in order, with its status.
  *
- * An error completion fails the operation at the head of the queue (every
+ * An error completion fails the operation whose WQE it names (every
  * earlier one completed before it); the QP is then taken through RST back
  * to RTS (the device forgets the rest of the posted work), the stale
  * completions the device wrote before the reset are dropped, and the
@@ -81,7 +83,7 @@ mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
  * session's template: what mlx5_umr_crypto_wqe_build() writes for it.
  * The DEK is taken from the session each time, as the builder does.
  */
-static inline void
+static __rte_always_inline void
 op_umr_one(struct mlx5_crypto_qp *qp, const struct mlx5_crypto_session *sess,
 	   uint8_t *wqe, uint32_t mkey, const struct mlx5_klm *klm,
 	   const uint8_t *tweak)
@@ -160,6 +162,7 @@ qp_mkeys_create(struct mlx5_crypto_qp *qp)
 				rte_strerror(rte_errno));
 			return -rte_errno;
 		}
+		qp->slots[i].mkey = qp->mkeys[i]->id;
 	}
 	return 0;
 }
@@ -284,6 +287,18 @@ op_klms(struct mlx5_crypto_qp *qp, struct rte_mbuf *m, uint32_t off,
 {
 	uint32_t n = 0;
 
+	/* The whole range in the first segment: the usual case. */
+	if (likely(m != NULL && off < m->data_len &&
+		   len <= (uint32_t)m->data_len - off)) {
+		klm->mkey = mlx5_mr_mb2lkey(&qp->mr_ctrl, m);
+		if (unlikely(klm->mkey == MLX5_MR_LKEY_INVALID)) {
+			*status = RTE_CRYPTO_OP_STATUS_ERROR;
+			return 0;
+		}
+		klm->byte_count = len;
+		klm->address = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
+		return 1;
+	}
 	while (m != NULL && off >= m->data_len) {
 		off -= m->data_len;
 		m = m->next;
@@ -328,11 +343,12 @@ op_check(const struct mlx5_crypto_priv *priv, const struct rte_crypto_op *op,
 	*status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
 	if (unlikely(len == 0 || len % MLX5_CRYPTO_XTS_BLOCK != 0))
 		return "cipher length not a positive multiple of 16";
-	if (unlikely(len > priv->max_len))
-		return "cipher length above the device's largest message";
-	if (unlikely(sess->dataunit_len == 0 &&
-		     len > MLX5_CRYPTO_WHOLE_OP_MAX))
+	/* One compare for both limits (sess->max_len, at session time). */
+	if (unlikely(len > sess->max_len)) {
+		if (len > priv->max_len)
+			return "cipher length above the device's largest message";
 		return "dataunit_len 0 (one data unit) on more than 1 MiB";
+	}
 	if (unlikely(op->sym->m_src == NULL))
 		return "no source mbuf";
 	return NULL;
@@ -366,9 +382,9 @@ op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
  * used, or 0 with op->status set (nothing written). @last gets the WRITE's
  * control segment in the ring, for the doorbell.
  */
-static uint16_t
-op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
-	void **last)
+static __rte_noinline uint16_t
+op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
+	    void **last)
 {
 	struct mlx5_crypto_priv *priv = qp->priv;
 	struct rte_crypto_sym_op *sym = op->sym;
@@ -429,16 +445,15 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
 	bbs = umr_bbs + ds_bbs(write_ds(nsrc));
 	wqe = op_wqe_area(qp, bbs);
-	mkey = qp->mkeys[idx]->id;
+	mkey = qp->slots[idx].mkey;
 	iv = rte_crypto_op_ctod_offset(op, const uint8_t *, sess->iv_offset);
-	if (likely(!priv->tweak_be)) {
-		memcpy(tweak, iv, MLX5_CRYPTO_IV_LEN);
-	} else {
+	if (unlikely(priv->tweak_be)) {
 		for (i = 0; i < MLX5_CRYPTO_IV_LEN; i++)
 			tweak[i] = iv[MLX5_CRYPTO_IV_LEN - 1 - i];
+		iv = tweak;
 	}
 	if (likely(ndst == 1)) {
-		op_umr_one(qp, sess, wqe, mkey, qp->klm_dst, tweak);
+		op_umr_one(qp, sess, wqe, mkey, qp->klm_dst, iv);
 	} else {
 		struct mlx5_umr_crypto_wqe_attr a = {
 			.qpn = qp->qp.obj->id,
@@ -452,7 +467,7 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 			.encryption_order = sess->encryption_order,
 		};
 
-		memcpy(a.tweak, tweak, sizeof(a.tweak));
+		memcpy(a.tweak, iv, sizeof(a.tweak));
 		if (unlikely(mlx5_umr_crypto_wqe_build(wqe, &a) < 0)) {
 			status = RTE_CRYPTO_OP_STATUS_ERROR;
 			why = "UMR WQE refused by the builder";
@@ -468,8 +483,8 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	ctrl->qpn_ds = rte_cpu_to_be_32(qp->qp.obj->id << 8 | size);
 	ctrl->signature = 0;
 	ctrl->dci_stream_channel_id = 0;
-	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE |
-			 MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	/* Signalled only as the burst's last (qp_ring()). */
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	ctrl->imm = 0;
 	raddr = (void *)(ctrl + 1);
 	raddr->raddr = 0;
@@ -485,6 +500,7 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 		op_wqe_unstage(qp, bbs);
 	*last = qp->qp.sq + (size_t)((uint16_t)(qp->qp.sq_pi + umr_bbs) &
 				     ((1u << qp->qp.log_sq_size) - 1)) * WQEBB;
+	qp->slots[idx].wqe_pi = qp->qp.sq_pi;
 	qp->qp.sq_pi += bbs;
 	return bbs;
 refused:
@@ -493,9 +509,88 @@ refused:
 	return 0;
 }
 
+/*
+ * op_post_any() for the usual operation, inline in the burst loop: one
+ * segment holding the range, in place, a little-endian tweak, WQEs that do
+ * not cross the ring's end. Anything else, refusals included, goes the
+ * general way, which checks everything again.
+ */
+static __rte_always_inline uint16_t
+op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
+	void **last)
+{
+	/* UMR of one entry (4 blocks), then WRITE of one segment (1 block). */
+	const uint16_t umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS);
+	struct rte_crypto_sym_op *sym = op->sym;
+	const struct mlx5_crypto_session *sess;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_raddr_seg *raddr;
+	struct mlx5_wqe_data_seg *dseg;
+	struct rte_mbuf *m = sym->m_src;
+	uint32_t off = sym->cipher.data.offset;
+	uint32_t len = sym->cipher.data.length;
+	uint32_t size = 1u << qp->qp.log_sq_size;
+	uint16_t pi = qp->qp.sq_pi;
+	uint32_t first = pi & (size - 1);
+	struct mlx5_klm klm;
+	uint32_t mkey, qpn;
+	uint8_t *wqe;
+
+	if (unlikely(op->type != RTE_CRYPTO_OP_TYPE_SYMMETRIC ||
+		     op->sess_type != RTE_CRYPTO_OP_WITH_SESSION ||
+		     sym->session == NULL))
+		return op_post_any(qp, op, idx, last);
+	sess = CRYPTODEV_GET_SYM_SESS_PRIV(sym->session);
+	if (unlikely(sess->dek == NULL || m == NULL ||
+		     (sym->m_dst != NULL && sym->m_dst != m) ||
+		     len == 0 || len % MLX5_CRYPTO_XTS_BLOCK != 0 ||
+		     len > sess->max_len || off >= m->data_len ||
+		     len > (uint32_t)m->data_len - off ||
+		     first + umr_bbs + 1 > size || qp->priv->tweak_be))
+		return op_post_any(qp, op, idx, last);
+	klm.mkey = mlx5_mr_mb2lkey(&qp->mr_ctrl, m);
+	if (unlikely(klm.mkey == MLX5_MR_LKEY_INVALID))
+		return op_post_any(qp, op, idx, last);
+	klm.byte_count = len;
+	klm.address = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
+	mkey = qp->slots[idx].mkey;
+	qpn = qp->qp.obj->id;
+	wqe = qp->qp.sq + (size_t)first * WQEBB;
+	op_umr_one(qp, sess, wqe, mkey, &klm,
+		   rte_crypto_op_ctod_offset(op, const uint8_t *,
+					     sess->iv_offset));
+	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
+	ctrl = (void *)(wqe + (size_t)umr_bbs * WQEBB);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+		(uint32_t)(uint16_t)(pi + umr_bbs) << 8 |
+		MLX5_OPCODE_RDMA_WRITE);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qpn << 8 | write_ds(1));
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	/* Signalled only as the burst's last (qp_ring()). */
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	ctrl->imm = 0;
+	raddr = (void *)(ctrl + 1);
+	raddr->raddr = 0;
+	raddr->rkey = rte_cpu_to_be_32(mkey);
+	raddr->reserved = 0;
+	dseg = (void *)(raddr + 1);
+	dseg->byte_count = rte_cpu_to_be_32(len);
+	dseg->lkey = rte_cpu_to_be_32(klm.mkey);
+	dseg->addr = rte_cpu_to_be_64(klm.address);
+	*last = ctrl;
+	qp->slots[idx].wqe_pi = pi;
+	qp->qp.sq_pi = pi + umr_bbs + 1;
+	return umr_bbs + 1;
+}
+
+/* Ring the doorbell for the WQEs up to @last, the one CQE asked of it. */
 static inline void
 qp_ring(struct mlx5_crypto_qp *qp, void *last)
 {
+	struct mlx5_wqe_ctrl_seg *ctrl = last;
+
+	ctrl->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 	mlx5_doorbell_ring(&qp->priv->uar, &qp->qp.db_rec[MLX5_SND_DBR],
 			   qp->qp.sq_pi, last);
 }
@@ -514,9 +609,15 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		uint32_t idx = qp->pi & (qp->entries - 1);
 		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
 
-		ops[i]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
 		slot->op = ops[i];
 		slot->bbs = op_post(qp, ops[i], idx, &last);
+		/*
+		 * After op_post() read the op (a refused one has its status
+		 * already): a byte stored into the word it reads first would
+		 * stall that read until the store is done.
+		 */
+		if (likely(slot->bbs != 0))
+			ops[i]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
 		qp->pi++;
 	}
 	if (likely(last != NULL))
@@ -591,6 +692,26 @@ op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
 	}
 }
 
+/*
+ * The operation, from @from on, whose WQE blocks hold send counter @wqe;
+ * qp->pi when none does. From the last one posted back: a success CQE
+ * names the last operation of a burst, usually the last one posted.
+ */
+static inline uint32_t
+op_of_wqe(const struct mlx5_crypto_qp *qp, uint32_t from, uint16_t wqe)
+{
+	uint32_t k;
+
+	for (k = qp->pi; k != from; k--) {
+		const struct mlx5_crypto_op_slot *s =
+			&qp->slots[(k - 1) & (qp->entries - 1)];
+
+		if (s->bbs != 0 && (uint16_t)(wqe - s->wqe_pi) < s->bbs)
+			return k - 1;
+	}
+	return qp->pi;
+}
+
 uint16_t
 mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 			  uint16_t nb_ops)
@@ -598,34 +719,71 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	struct mlx5_crypto_qp *qp = queue_pair;
 	struct mlx5_devx_cq *cq = &qp->cq;
 	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t mask = qp->entries - 1;
 	uint32_t cq_ci = cq->ci;
 	uint16_t n = 0;
 
 	while (n < nb_ops && qp->ci != qp->pi) {
-		struct mlx5_crypto_op_slot *slot =
-			&qp->slots[qp->ci & (qp->entries - 1)];
+		struct mlx5_crypto_op_slot *slot = &qp->slots[qp->ci & mask];
+		uint32_t ready = qp->done - qp->ci;
+		volatile struct mlx5_cqe64 *cqe;
+		enum mlx5_cqe_status st;
+		uint32_t k;
 
-		if (slot->bbs != 0) {
-			volatile struct mlx5_cqe64 *cqe = &cq->cqes[cq_ci &
-								    cq_mask];
-			enum mlx5_cqe_status st = mlx5_cqe_status(cqe,
-						  cq->log_size, cq_ci);
+		if ((int32_t)ready > 0) {
+			/* Completed by a later operation's CQE: in one go. */
+			uint32_t ci = qp->ci;
+			uint16_t sq_ci = qp->sq_ci;
 
-			if (st == MLX5_CQE_STATUS_HW_OWN)
-				break;
-			cq_ci++;
-			if (likely(st == MLX5_CQE_STATUS_SW_OWN)) {
-				slot->op->status = RTE_CRYPTO_OP_STATUS_SUCCESS;
-				qp->sq_ci += slot->bbs;
-			} else {
-				cq->ci = cq_ci;
-				op_error(qp, slot, cqe);
-				cq_ci = cq->ci;
+			ready = RTE_MIN(ready, (uint32_t)(nb_ops - n));
+			for (k = 0; k < ready; k++, ci++) {
+				slot = &qp->slots[ci & mask];
+				if (likely(slot->bbs != 0)) {
+					slot->op->status =
+						RTE_CRYPTO_OP_STATUS_SUCCESS;
+					sq_ci += slot->bbs;
+				} else {
+					/* Refused at enqueue: status set. */
+					qp->stats.dequeue_err_count++;
+				}
+				ops[n++] = slot->op;
 			}
-		} else {
+			qp->ci = ci;
+			qp->sq_ci = sq_ci;
+			continue;
+		}
+		if (slot->bbs == 0) {
 			/* Refused at enqueue: its status is set. */
 			qp->stats.dequeue_err_count++;
+			ops[n++] = slot->op;
+			qp->ci++;
+			continue;
 		}
+		cqe = &cq->cqes[cq_ci & cq_mask];
+		st = mlx5_cqe_status(cqe, cq->log_size, cq_ci);
+		if (st == MLX5_CQE_STATUS_HW_OWN)
+			break;
+		k = op_of_wqe(qp, qp->ci, rte_be_to_cpu_16(cqe->wqe_counter));
+		if (unlikely(k == qp->pi)) {
+			DRV_LOG(DEBUG, "QP %u: CQE of WQE %u: no such operation in flight",
+				qp->qp_id, rte_be_to_cpu_16(cqe->wqe_counter));
+			cq_ci++;
+			continue;
+		}
+		if (likely(st == MLX5_CQE_STATUS_SW_OWN)) {
+			/* In order: every operation up to k is done. */
+			cq_ci++;
+			qp->done = k + 1;
+			continue;
+		}
+		if (k != qp->ci) {
+			/* Those before the failed one completed. */
+			qp->done = k;
+			continue;
+		}
+		cq->ci = cq_ci + 1;
+		op_error(qp, slot, cqe);
+		cq_ci = cq->ci;
 		ops[n++] = slot->op;
 		qp->ci++;
 	}

@@ -416,7 +416,7 @@ sim_xcache_hit(const struct mlx5_sim_vhca *vhca,
  * len), with the checks sim_xlate() makes of the key itself, or NULL when
  * the cache cannot answer (sim_xlate() then does).
  */
-static uint8_t *
+static __rte_always_inline uint8_t *
 sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
 			const struct mlx5_sim_mkey *mkey, uint32_t pdn,
 			uint64_t addr, uint64_t len, uint32_t flags)
@@ -474,18 +474,20 @@ sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
  * Side @x of a memory-to-memory transfer as one host range: 0 with @host
  * (and @crypto: the crypto key the bytes pass, or NULL), 1 when the side
  * is more than one segment, a negative errno when a check refused it.
+ * Inline: the two cached cases (a local key of the queue's cache, a
+ * crypto key a UMR configured) are the datapath of every RDMA transfer.
  */
-static int
+static __rte_always_inline int
 sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-	       const struct mlx5_sim_xside *x, size_t len, uint8_t **host,
-	       const struct mlx5_sim_mkey **crypto)
+	       const struct mlx5_sim_xside *x, uint32_t flags, size_t len,
+	       uint8_t **host, const struct mlx5_sim_mkey **crypto)
 {
-	bool write = x->flags & MLX5_SIM_XFER_WRITE;
+	bool write = flags & MLX5_SIM_XFER_WRITE;
 	struct mlx5_sim_xcache *c = NULL;
 	const struct mlx5_sim_mkey *mkey;
 
 	*crypto = NULL;
-	if (xc != NULL && !(x->flags & MLX5_SIM_XFER_REMOTE)) {
+	if (xc != NULL && !(flags & MLX5_SIM_XFER_REMOTE)) {
 		c = &xc[(x->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
 		if (sim_xcache_hit(vhca, c, x->key, x->pdn, x->addr, len,
 				   write)) {
@@ -493,11 +495,15 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 			return 0;
 		}
 	}
-	mkey = mlx5_sim_mkey_by_key(vhca, x->key);
+	/* mlx5_sim_mkey_by_key(), inline. */
+	mkey = likely(MLX5_MKEY_INDEX(x->key) < vhca->mkey_slots) ?
+	       vhca->mkeys[MLX5_MKEY_INDEX(x->key)] : NULL;
+	if (mkey != NULL && mkey->variant != MLX5_MKEY_VARIANT(x->key))
+		mkey = NULL;
 	if (mkey != NULL && mkey->crypto_en) {
 		*crypto = mkey;
 		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
-						len, x->flags);
+						len, flags);
 		if (*host != NULL)
 			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len);
 	}
@@ -558,11 +564,15 @@ sim_dma_readable(const uint8_t *p, size_t len)
 	return mlx5_sim_guarded(sim_dma_probe_fn, &r);
 }
 
-int
-mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		  const struct mlx5_sim_xside *src,
-		  const struct mlx5_sim_xside *dst, size_t len,
-		  bool *src_fault)
+/*
+ * mlx5_sim_xfer_mem() with the sides' flags @src_flags and @dst_flags:
+ * inline twice, once with an RDMA WRITE's as constants.
+ */
+static __rte_always_inline int
+sim_xfer_mem_run(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		 const struct mlx5_sim_xside *src,
+		 const struct mlx5_sim_xside *dst, size_t len,
+		 bool *src_fault, uint32_t src_flags, uint32_t dst_flags)
 {
 	const struct mlx5_sim_mkey *src_crypto, *dst_crypto;
 	struct sim_dma_mem m = {
@@ -575,8 +585,10 @@ mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	    src->addr + len - 1 < src->addr || dst->addr + len - 1 < dst->addr)
 		return 1;
 	/* Every check of both sides before a byte moves. */
-	if (sim_xlate_side(vhca, xc, src, len, &s, &src_crypto) != 0 ||
-	    sim_xlate_side(vhca, xc, dst, len, &d, &dst_crypto) != 0)
+	if (sim_xlate_side(vhca, xc, src, src_flags, len, &s,
+			   &src_crypto) != 0 ||
+	    sim_xlate_side(vhca, xc, dst, dst_flags, len, &d,
+			   &dst_crypto) != 0)
 		return 1;
 	/* One cipher at most; in place or apart, never half over itself. */
 	if ((src_crypto != NULL && dst_crypto != NULL) ||
@@ -595,6 +607,22 @@ mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	}
 	/* The cipher refuses before its first byte: the staged way reports. */
 	return m.ret != 0 ? 1 : 0;
+}
+
+int
+mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		  const struct mlx5_sim_xside *src,
+		  const struct mlx5_sim_xside *dst, size_t len,
+		  bool *src_fault)
+{
+	/* An RDMA WRITE: a local read, a remote write (a crypto PMD's op). */
+	if (likely(src->flags == 0 &&
+		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE)))
+		return sim_xfer_mem_run(vhca, xc, src, dst, len, src_fault, 0,
+					MLX5_SIM_XFER_REMOTE |
+					MLX5_SIM_XFER_WRITE);
+	return sim_xfer_mem_run(vhca, xc, src, dst, len, src_fault,
+				src->flags, dst->flags);
 }
 
 int

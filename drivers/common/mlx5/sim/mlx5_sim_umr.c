@@ -65,6 +65,15 @@
 		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC | \
 		      MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
 
+/* The mask bits of the key byte, the QP and the access rights. */
+#define SIM_UMR_MASK_KEY_RIGHTS ((uint64_t)MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN | \
+		      MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE | \
+		      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC)
+
 /* The two error kinds (see above). */
 #define SIM_UMR_MALFORMED MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR
 #define SIM_UMR_REFUSED MLX5_CQE_SYNDROME_MW_BIND_ERR
@@ -78,6 +87,21 @@ struct sim_crypto_cfg {
 	uint32_t raw_data_size;
 };
 
+/*
+ * mlx5_sim_mkey_by_key() and mlx5_sim_idtab_get(), inline: every UMR and
+ * every transfer through a crypto key looks up a few objects.
+ */
+static inline struct mlx5_sim_mkey *
+sim_mkey_of(const struct mlx5_sim_vhca *vhca, uint32_t key)
+{
+	uint32_t index = MLX5_MKEY_INDEX(key);
+	struct mlx5_sim_mkey *mkey = likely(index < vhca->mkey_slots) ?
+				     vhca->mkeys[index] : NULL;
+
+	return mkey != NULL && mkey->variant == MLX5_MKEY_VARIANT(key) ?
+	       mkey : NULL;
+}
+
 /* Bytes of the XTS key pair of a DEK (two keys of 128 or 256 bits). */
 static size_t
 sim_dek_key_len(const struct mlx5_sim_dek *dek)
@@ -86,17 +110,18 @@ sim_dek_key_len(const struct mlx5_sim_dek *dek)
 }
 
 /* The DEK @id if it is alive and of PD @pd, else NULL. */
-static const struct mlx5_sim_dek *
-sim_dek_of_pd(struct mlx5_sim_vhca *vhca, uint32_t id,
+static inline const struct mlx5_sim_dek *
+sim_dek_of_pd(const struct mlx5_sim_vhca *vhca, uint32_t id,
 	      const struct mlx5_sim_pd_obj *pd)
 {
-	const struct mlx5_sim_dek *dek = mlx5_sim_idtab_get(&vhca->deks, id);
+	const struct mlx5_sim_dek *dek = likely(id < vhca->deks.size) ?
+					 vhca->deks.slot[id] : NULL;
 
 	return dek != NULL && dek->pd == pd ? dek : NULL;
 }
 
 /* Parse and check the crypto BSF for @mkey: 0 or a CQE syndrome. */
-static uint8_t
+static __rte_always_inline uint8_t
 sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	    const void *bsf, struct sim_crypto_cfg *cfg)
 {
@@ -138,7 +163,7 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 }
 
 /* Check the inline KLM list for @mkey: 0 or a CQE syndrome. */
-static uint8_t
+static __rte_always_inline uint8_t
 sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	     const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
 {
@@ -146,17 +171,20 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 
 	if (n > mkey->translations_octword_size)
 		return SIM_UMR_REFUSED;
+#pragma GCC unroll 4
 	for (i = 0; i < n; i++) {
-		uint32_t bc = rte_be_to_cpu_32(klm[i].byte_count);
-		uint32_t key = rte_be_to_cpu_32(klm[i].mkey);
+		uint32_t bc, key;
 		const struct mlx5_sim_mkey *e;
 
-		if (bc == 0 && key == 0)
-			continue; /* Padding to 64 bytes. */
+		/* Padding to 64 bytes (zero in any byte order). */
+		if ((klm[i].byte_count | klm[i].mkey) == 0)
+			continue;
+		bc = rte_be_to_cpu_32(klm[i].byte_count);
+		key = rte_be_to_cpu_32(klm[i].mkey);
 		if (bc == 0)
 			return SIM_UMR_MALFORMED;
 		/* A key of the same PD; no crypto key under a crypto key. */
-		e = mlx5_sim_mkey_by_key(vhca, key);
+		e = sim_mkey_of(vhca, key);
 		if (e == NULL || e == mkey || e->pdn != mkey->pdn ||
 		    e->crypto_en)
 			return SIM_UMR_REFUSED;
@@ -165,7 +193,7 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 }
 
 /* Replace the translation of @mkey with the list: 0 or -ENOMEM. */
-static int
+static __rte_always_inline int
 sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 		 const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
 {
@@ -179,6 +207,7 @@ sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 			return -ENOMEM;
 		free(mkey->u.klm.entries);
 	}
+#pragma GCC unroll 4
 	for (i = 0; i < n; i++) {
 		entries[i].byte_count = rte_be_to_cpu_32(klm[i].byte_count);
 		entries[i].mkey = rte_be_to_cpu_32(klm[i].mkey);
@@ -190,7 +219,7 @@ sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 }
 
 /* Apply the mkey context fields @mask selects. */
-static void
+static __rte_always_inline void
 sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 {
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN) {
@@ -201,6 +230,11 @@ sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 		mkey->start = MLX5_GET64(mkc, mkc, start_addr);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE)
 		mkey->bsf_en = MLX5_GET(mkc, mkc, bsf_en);
+	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
+		mkey->free = MLX5_GET(mkc, mkc, free);
+	/* A crypto PMD's UMR stops here; the rest, one test. */
+	if (!(mask & SIM_UMR_MASK_KEY_RIGHTS))
+		return;
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY)
 		mkey->variant = MLX5_GET(mkc, mkc, mkey_7_0);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN)
@@ -215,12 +249,10 @@ sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 		mkey->rw = MLX5_GET(mkc, mkc, rw);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC)
 		mkey->a = MLX5_GET(mkc, mkc, a);
-	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
-		mkey->free = MLX5_GET(mkc, mkc, free);
 }
 
 /* The target of a UMR: 0 or a CQE syndrome. */
-static uint8_t
+static __rte_always_inline uint8_t
 sim_umr_target(const struct mlx5_sim_qp *qp, const struct mlx5_sim_mkey *mkey,
 	       uint8_t flags)
 {
@@ -233,9 +265,18 @@ sim_umr_target(const struct mlx5_sim_qp *qp, const struct mlx5_sim_mkey *mkey,
 	return 0;
 }
 
-uint8_t
-mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
-		  const void *wqe, unsigned int ds)
+/*
+ * The UMR WQE @wqe of @ds segments whose UMR control segment says @flags,
+ * @nklm KLM and @nbsf BSF octowords and @mask: 0 or a CQE syndrome.
+ * Inline twice (mlx5_sim_umr_exec()): once for any WQE, once with the
+ * shape of mlx5_umr_crypto_wqe_build()'s one-entry WQE as constants, so
+ * that a crypto PMD's usual UMR runs the same checks without the loops
+ * and mask tests the constants decide.
+ */
+static __rte_always_inline uint8_t
+sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
+	    const void *wqe, unsigned int ds, uint8_t flags, uint32_t nklm,
+	    uint32_t nbsf, uint64_t mask)
 {
 	const struct mlx5_wqe_ctrl_seg *ctrl = wqe;
 	const struct mlx5_wqe_umr_ctrl_seg *umr = (const void *)(ctrl + 1);
@@ -244,25 +285,18 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	size_t fixed = sizeof(*ctrl) + sizeof(*umr) + sizeof(*mkc);
 	struct sim_crypto_cfg cfg = { .data_unit = 0 };
 	struct mlx5_sim_mkey *mkey;
-	uint32_t nklm, nbsf;
-	uint64_t mask;
 	bool bsf_en;
 	uint8_t synd;
 
-	if ((size_t)ds * 16 < fixed)
-		return SIM_UMR_MALFORMED;
-	nklm = rte_be_to_cpu_16(umr->klm_octowords);
-	nbsf = rte_be_to_cpu_16(umr->bsf_octowords);
-	mask = rte_be_to_cpu_64(umr->mkey_mask);
 	/* Lists by pointer, offsets and signature BSFs: not modelled. */
-	if ((umr->flags & ~SIM_UMR_FLAGS) ||
-	    !(umr->flags & MLX5_WQE_UMR_CTRL_FLAG_INLINE) ||
+	if ((flags & ~SIM_UMR_FLAGS) ||
+	    !(flags & MLX5_WQE_UMR_CTRL_FLAG_INLINE) ||
 	    (mask & ~SIM_UMR_MASK) ||
 	    (nbsf != 0 && nbsf != MLX5_CRYPTO_BSF_OCTOWORDS) ||
 	    fixed + ((size_t)nklm + nbsf) * 16 > (size_t)ds * 16)
 		return SIM_UMR_MALFORMED;
-	mkey = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(ctrl->imm));
-	synd = sim_umr_target(qp, mkey, umr->flags);
+	mkey = sim_mkey_of(vhca, rte_be_to_cpu_32(ctrl->imm));
+	synd = sim_umr_target(qp, mkey, flags);
 	if (synd == 0)
 		synd = sim_umr_klms(vhca, mkey, klm, nklm);
 	if (synd == 0 && nbsf != 0)
@@ -300,11 +334,66 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		 mkey->klm_xc.key != mkey->u.klm.entries[0].mkey)
 		mlx5_sim_xcache_fill(vhca, &mkey->klm_xc,
 				     mkey->u.klm.entries[0].mkey, mkey->pdn);
-	if (unlikely(rte_log_can_log(mlx5_sim_logtype, RTE_LOG_DEBUG)))
-		SIM_LOG(DEBUG, "%s: QP 0x%x: UMR on mkey index 0x%x (generation %u)%s",
-			vhca->ibdev.name, qp->qpn, mkey->index, mkey->umr_gen,
+	/* The first UMR of a key only: a crypto PMD's keys take one per op. */
+	if (unlikely(mkey->umr_gen == 1) &&
+	    rte_log_can_log(mlx5_sim_logtype, RTE_LOG_DEBUG))
+		SIM_LOG(DEBUG, "%s: QP 0x%x: first UMR on mkey index 0x%x%s",
+			vhca->ibdev.name, qp->qpn, mkey->index,
 			nbsf != 0 ? ", crypto BSF" : "");
 	return 0;
+}
+
+/* A one-entry KLM list, padded to 64 bytes: its octowords. */
+#define SIM_UMR_KLM_ONE_OCTOWORDS 4
+/* The mask of mlx5_umr_crypto_wqe_build()'s WQE. */
+#define SIM_UMR_CRYPTO_MASK ((uint64_t)MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN | \
+			     MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR | \
+			     MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE | \
+			     MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE)
+
+uint8_t
+mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
+		  const void *wqe, unsigned int ds)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = wqe;
+	const struct mlx5_wqe_umr_ctrl_seg *umr = (const void *)(ctrl + 1);
+	uint32_t nklm, nbsf;
+	uint64_t mask;
+
+	if ((size_t)ds * 16 < sizeof(*ctrl) + sizeof(*umr) +
+	    sizeof(struct mlx5_wqe_mkey_context_seg))
+		return SIM_UMR_MALFORMED;
+	nklm = rte_be_to_cpu_16(umr->klm_octowords);
+	nbsf = rte_be_to_cpu_16(umr->bsf_octowords);
+	mask = rte_be_to_cpu_64(umr->mkey_mask);
+	/* One KLM entry (padded) and a crypto BSF: the constants' copy. */
+	if (likely(umr->flags == MLX5_WQE_UMR_CTRL_FLAG_INLINE &&
+		   nklm == SIM_UMR_KLM_ONE_OCTOWORDS &&
+		   nbsf == MLX5_CRYPTO_BSF_OCTOWORDS &&
+		   mask == SIM_UMR_CRYPTO_MASK))
+		return sim_umr_run(vhca, qp, wqe, ds,
+				   MLX5_WQE_UMR_CTRL_FLAG_INLINE,
+				   SIM_UMR_KLM_ONE_OCTOWORDS,
+				   MLX5_CRYPTO_BSF_OCTOWORDS, SIM_UMR_CRYPTO_MASK);
+	return sim_umr_run(vhca, qp, wqe, ds, umr->flags, nklm, nbsf, mask);
+}
+
+/*
+ * @x modulo the data-unit size @dus: a mask for the usual powers of two
+ * (512 B, 4 KiB, 1 MiB), a division for the others (520 B, 4048 B, ...).
+ */
+static inline uint64_t
+sim_du_mod(uint64_t x, uint32_t dus)
+{
+	return likely((dus & (dus - 1)) == 0) ? x & (dus - 1) : x % dus;
+}
+
+/* @x divided by the data-unit size @dus. */
+static inline uint64_t
+sim_du_div(uint64_t x, uint32_t dus)
+{
+	return likely((dus & (dus - 1)) == 0) ?
+	       x >> rte_bsf32(dus) : x / dus;
 }
 
 int
@@ -321,24 +410,29 @@ mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 		return -EACCES;
 	if (len == 0)
 		return 0;
-	tail = len % dus;
-	if ((addr - mkey->start) % dus != 0 ||
+	tail = sim_du_mod(len, dus);
+	if (sim_du_mod(addr - mkey->start, dus) != 0 ||
 	    (tail != 0 && (len % 16 != 0 || tail > dus - 16)))
 		return -EINVAL;
 	return 0;
 }
 
 /* Add @n to the little-endian 128-bit tweak @t. */
-static void
+static inline void
 sim_tweak_add(uint8_t *t, uint64_t n)
 {
-	unsigned int i;
+	uint64_t lo, hi;
 
-	for (i = 0; i < MLX5_CRYPTO_XTS_TWEAK_LEN && n != 0; i++) {
-		n += t[i];
-		t[i] = (uint8_t)n;
-		n >>= 8;
-	}
+	memcpy(&lo, t, sizeof(lo));
+	memcpy(&hi, t + sizeof(lo), sizeof(hi));
+	lo = rte_le_to_cpu_64(lo);
+	hi = rte_le_to_cpu_64(hi);
+	lo += n;
+	hi += lo < n;
+	lo = rte_cpu_to_le_64(lo);
+	hi = rte_cpu_to_le_64(hi);
+	memcpy(t, &lo, sizeof(lo));
+	memcpy(t + sizeof(lo), &hi, sizeof(hi));
 }
 
 /*
@@ -361,9 +455,27 @@ struct sim_xts_ctx {
 struct sim_xts_cache {
 	struct sim_xts_ctx e[SIM_XTS_CTX_N];
 	unsigned int next;
+	unsigned int last;         /* The entry of the last hit, tried first. */
 };
 
 static pthread_key_t sim_xts_key;
+/*
+ * This thread's cache, as the key holds it (the key frees it at exit);
+ * initial-exec as the fault guard's (mlx5_sim_mem.c): no call to reach it.
+ */
+static __thread struct sim_xts_cache *sim_xts_tls
+	__attribute__((tls_model("initial-exec")));
+
+/*
+ * The XTS key pair @a equals @b (@len bytes: 32 or 64)? Sizes the compiler
+ * knows, so that it compares inline.
+ */
+static inline bool
+sim_xts_key_eq(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	return len == 64 ? memcmp(a, b, 64) == 0 : memcmp(a, b, 32) == 0;
+}
+
 static pthread_once_t sim_xts_once = PTHREAD_ONCE_INIT;
 static bool sim_xts_key_ok;
 
@@ -396,6 +508,7 @@ sim_xts_fini(void)
 		return;
 	sim_xts_cache_free(pthread_getspecific(sim_xts_key));
 	pthread_setspecific(sim_xts_key, NULL);
+	sim_xts_tls = NULL;
 }
 
 /*
@@ -406,28 +519,36 @@ sim_xts_fini(void)
 static EVP_CIPHER_CTX *
 sim_xts_ctx_get(const uint8_t *key, size_t len, int enc)
 {
-	struct sim_xts_cache *c;
+	struct sim_xts_cache *c = sim_xts_tls;
 	struct sim_xts_ctx *e;
 	unsigned int i;
 
-	pthread_once(&sim_xts_once, sim_xts_key_make);
-	if (!sim_xts_key_ok)
-		return NULL;
-	c = pthread_getspecific(sim_xts_key);
-	if (c == NULL) {
+	if (likely(c != NULL)) {
+		e = &c->e[c->last];
+		if (likely(e->key_len == len && e->enc == enc &&
+			   sim_xts_key_eq(e->key, key, len)))
+			return e->ctx;
+	} else {
+		pthread_once(&sim_xts_once, sim_xts_key_make);
+		if (!sim_xts_key_ok)
+			return NULL;
 		c = calloc(1, sizeof(*c));
 		if (c == NULL || pthread_setspecific(sim_xts_key, c) != 0) {
 			free(c);
 			return NULL;
 		}
+		sim_xts_tls = c;
 	}
 	for (i = 0; i < SIM_XTS_CTX_N; i++) {
 		e = &c->e[i];
 		if (e->key_len == len && e->enc == enc &&
-		    memcmp(e->key, key, len) == 0)
+		    sim_xts_key_eq(e->key, key, len)) {
+			c->last = i;
 			return e->ctx;
+		}
 	}
-	e = &c->e[c->next++ % SIM_XTS_CTX_N];
+	c->last = c->next++ % SIM_XTS_CTX_N;
+	e = &c->e[c->last];
 	OPENSSL_cleanse(e->key, sizeof(e->key));
 	e->key_len = 0;
 	if (e->ctx == NULL)
@@ -466,17 +587,29 @@ mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 		return -EACCES;
 	}
 	memcpy(tweak, mkey->crypto.tweak, sizeof(tweak));
-	sim_tweak_add(tweak, (addr - mkey->start) / dus);
+	if (addr != mkey->start)
+		sim_tweak_add(tweak, sim_du_div(addr - mkey->start, dus));
+	/* One data unit (the whole operation, for a crypto PMD): no loop. */
+	if (likely(len != 0 && len <= dus)) {
+		int outl = 0;
+
+		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
+		    !EVP_CipherUpdate(ctx, out, &outl, in, (int)len) ||
+		    outl != (int)len)
+			return -EACCES;
+		return 0;
+	}
 	/* Each data unit with its own tweak. */
 	for (off = 0; off < len; off += dus) {
 		int n = (int)RTE_MIN((size_t)dus, len - off);
 		int outl = 0;
 
+		if (off != 0)
+			sim_tweak_add(tweak, 1);
 		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
 		    !EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) ||
 		    outl != n)
 			return -EACCES;
-		sim_tweak_add(tweak, 1);
 	}
 	return 0;
 }
