@@ -82,6 +82,8 @@ struct mlx5_net_rxq {
 	uint32_t log_sges;         /* log2 of segments per WQE. */
 	uint32_t seg_len;          /* Bytes of a segment (mbuf data room). */
 	uint16_t pi;               /* WQEs posted. */
+	/* rearm_data of a frame's mbufs: data_off, refcnt 1, nb_segs 1, port. */
+	uint64_t mbuf_rearm;
 	bool csum;
 	bool rss_hash;
 	bool scatter;
@@ -100,9 +102,16 @@ struct mlx5_net_txq {
 	uint16_t port_id;
 	struct mlx5_devx_cq cq;
 	struct mlx5_devx_sq sq;
-	struct rte_mbuf **elts;    /* By WQE block: the packet it starts. */
+	/*
+	 * By WQE block: the packet it starts, NULL for a WQE's further
+	 * blocks; meaningful in [ci, sq.pi) only.
+	 */
+	struct rte_mbuf **elts;
 	uint16_t ci;               /* First block not completed. */
 	uint16_t last_comp;        /* Block at which a CQE was last asked. */
+	/* The general path posted a WQE not yet freed; up to general_end. */
+	bool general_pending;
+	uint16_t general_end;
 	uint32_t wqe_n;            /* Blocks in the ring. */
 	uint32_t sqn;
 	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
@@ -205,7 +214,7 @@ int mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    uint16_t nb_desc, unsigned int socket,
 			    const struct rte_eth_txconf *conf);
 void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
-void mlx5_net_txq_drain(struct mlx5_net_txq *txq);
+void mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end);
 /* Bring an SQ back after an error (asked of the primary in a secondary). */
 int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);

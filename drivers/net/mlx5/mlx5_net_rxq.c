@@ -31,7 +31,27 @@ mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
 
 	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
 	d->lkey = rte_cpu_to_be_32(lkey);
-	d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m, uintptr_t));
+	/* The Rx bursts set data_off when the mbuf goes up. */
+	d->addr = rte_cpu_to_be_64((uintptr_t)m->buf_addr +
+				   RTE_PKTMBUF_HEADROOM);
+}
+
+/*
+ * The first 8 bytes from rearm_data of a received mbuf, written in one
+ * store: data_off at the headroom, refcnt 1, one segment, the port.
+ */
+static uint64_t
+mlx5_net_rxq_rearm(uint16_t port_id)
+{
+	struct rte_mbuf mb = { .buf_addr = NULL };
+	uint64_t rearm;
+
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	mb.nb_segs = 1;
+	mb.port = port_id;
+	rte_mbuf_refcnt_set(&mb, 1);
+	memcpy(&rearm, &mb.rearm_data, sizeof(rearm));
+	return rearm;
 }
 
 /* Fill every WQE with the mbufs of elts and post them all. */
@@ -152,6 +172,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	rxq->log_sges = rte_log2_u32(sges);
 	rxq->log_wqe_n = rte_log2_u32(desc / sges);
 	rxq->scatter = sges > 1;
+	rxq->mbuf_rearm = mlx5_net_rxq_rearm(rxq->port_id);
 	rxq->csum = offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM;
 	rxq->rss_hash = offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	rxq->ts_offset = -1;

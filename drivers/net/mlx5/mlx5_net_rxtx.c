@@ -13,6 +13,22 @@
  * are handed up (chained when scattered) and fresh ones posted in their
  * place; checksum verdicts, packet type and RSS hash come from the CQE.
  *
+ * Each burst has a fast path for the common case, with what is constant
+ * for a queue or a burst read once into locals:
+ *  - Tx: a one-segment packet with nothing inline whose buffer is in the
+ *    MR range the queue used last is one 64-byte block written as eight
+ *    words; a completion is asked by runs of MLX5_NET_TX_COMP_THRESH
+ *    blocks rather than checked per packet; completed mbufs go back
+ *    straight from the ring (its entries are the packets, in order), to
+ *    their pool in one copy with MBUF_FAST_FREE. Any other packet (more
+ *    segments, inline header, private IOVA, another MR range, empty) takes
+ *    the general path, one WQE at a time.
+ *  - Rx (a queue without scatter): the frame's mbuf goes up with its
+ *    fields written as the CQE says, the fresh one is posted by its
+ *    address and key only (the data segment's length never changes; the
+ *    mbuf's own fields are written when it goes up). Errors and an empty
+ *    pool take the general path, as does every frame of a scattered queue.
+ *
  * An error completion drops that packet (counted) and the queue recovers:
  * Tx frees what was posted after it (flushed) and brings the SQ back; Rx
  * keeps a WQE too small for its frame (the RQ stays ready), and otherwise
@@ -21,9 +37,11 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
-#include <rte_prefetch.h>
+#include <rte_memcpy.h>
+#include <rte_mempool.h>
 
 #include <mlx5_common_dp.h>
 
@@ -48,10 +66,50 @@ mlx5_net_ptypes(struct rte_eth_dev *dev)
 /* The packet type of each value of a CQE's l4_l3_hdr_type byte. */
 static uint32_t mlx5_net_ptype_of[256];
 
+/*
+ * The checksum verdicts of a CQE: index l4_l3_hdr_type << 2 | the L3_OK
+ * and L4_OK bits of hds_ip_ext.
+ */
+#define MLX5_NET_CSUM_IDX(t, ok) \
+	((uint32_t)(t) << 2 | (((ok) & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK)) >> 1))
+static uint16_t mlx5_net_csum_of[256 << 2];
+
+/*
+ * Tx: the first 8 bytes of the Ethernet segment (its checksum flags) for
+ * each value of the mbuf's IP_CKSUM and L4 checksum request bits.
+ */
+#define MLX5_NET_TX_CS_SHIFT 52
+static uint64_t mlx5_net_tx_cs_of[8];
+
+/* The Ethernet segment's checksum flags of an mbuf's Tx offload flags. */
+static inline uint8_t
+mlx5_net_tx_cs(uint64_t ol)
+{
+	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+
+	return (uint8_t)(((ol & RTE_MBUF_F_TX_IP_CKSUM) ?
+			  MLX5_ETH_WQE_L3_CSUM : 0) |
+			 ((l4 == RTE_MBUF_F_TX_TCP_CKSUM ||
+			   l4 == RTE_MBUF_F_TX_UDP_CKSUM) ?
+			  MLX5_ETH_WQE_L4_CSUM : 0));
+}
+
 RTE_INIT(mlx5_net_ptype_init)
 {
-	unsigned int t;
+	unsigned int t, ok;
 
+	/* The Tx table's index: IP_CKSUM and the L4 request, 3 bits. */
+	RTE_BUILD_BUG_ON(RTE_MBUF_F_TX_L4_MASK !=
+			 (3ULL << MLX5_NET_TX_CS_SHIFT));
+	RTE_BUILD_BUG_ON(RTE_MBUF_F_TX_IP_CKSUM !=
+			 (4ULL << MLX5_NET_TX_CS_SHIFT));
+	for (t = 0; t < RTE_DIM(mlx5_net_tx_cs_of); t++) {
+		struct mlx5_wqe_eth_seg es;
+
+		memset(&es, 0, sizeof(es));
+		es.cs_flags = mlx5_net_tx_cs((uint64_t)t << MLX5_NET_TX_CS_SHIFT);
+		memcpy(&mlx5_net_tx_cs_of[t], &es, sizeof(uint64_t));
+	}
 	for (t = 0; t < RTE_DIM(mlx5_net_ptype_of); t++) {
 		uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
 			     MLX5_CQE_L3_HDR_TYPE_MASK;
@@ -68,7 +126,54 @@ RTE_INIT(mlx5_net_ptype_init)
 		else if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
 			ptype |= RTE_PTYPE_L4_TCP;
 		mlx5_net_ptype_of[t] = ptype;
+		for (ok = 0; ok < 8; ok++) {
+			uint64_t flags = 0;
+
+			if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+				flags |= (ok & MLX5_CQE_L3_OK) ?
+					 RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+					 RTE_MBUF_F_RX_IP_CKSUM_BAD;
+			if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+				flags |= (ok & MLX5_CQE_L4_OK) ?
+					 RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+					 RTE_MBUF_F_RX_L4_CKSUM_BAD;
+			RTE_VERIFY(flags <= UINT16_MAX);
+			mlx5_net_csum_of[MLX5_NET_CSUM_IDX(t, ok)] =
+				(uint16_t)flags;
+		}
 	}
+}
+
+/*
+ * Take the device's generation once per burst: the bursts then check the
+ * range the queue used last without it (who frees memory under a running
+ * queue races anyway).
+ */
+static __rte_always_inline void
+mlx5_net_mr_gen_check(struct mlx5_mr_ctrl *mr)
+{
+	if (unlikely(__atomic_load_n(mr->dev_gen, __ATOMIC_RELAXED) !=
+		     mr->gen))
+		mlx5_mr_ctrl_flush(mr);
+}
+
+/*
+ * @n objects of a mempool: from this lcore's cache in one copy (the most
+ * recently freed last, so that popping them from the end hands out the
+ * hottest first), else through rte_mempool_get_bulk().
+ */
+static __rte_always_inline int
+mlx5_net_mp_get(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	struct rte_mempool_cache *cache =
+		rte_mempool_default_cache(mp, rte_lcore_id());
+
+	if (likely(cache != NULL && cache->len >= n)) {
+		cache->len -= n;
+		rte_memcpy(objs, &cache->objs[cache->len], sizeof(void *) * n);
+		return 0;
+	}
+	return rte_mempool_get_bulk(mp, objs, n);
 }
 
 /* Packet type and checksum flags of a receive CQE. */
@@ -81,22 +186,8 @@ mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
 	uint64_t flags = 0;
 
 	m->packet_type = mlx5_net_ptype_of[t];
-	if (rxq->csum) {
-		uint8_t ok = cqe->hds_ip_ext;
-		uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
-			     MLX5_CQE_L3_HDR_TYPE_MASK;
-		uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
-			     MLX5_CQE_L4_HDR_TYPE_MASK;
-
-		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
-			flags |= (ok & MLX5_CQE_L3_OK) ?
-				 RTE_MBUF_F_RX_IP_CKSUM_GOOD :
-				 RTE_MBUF_F_RX_IP_CKSUM_BAD;
-		if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
-			flags |= (ok & MLX5_CQE_L4_OK) ?
-				 RTE_MBUF_F_RX_L4_CKSUM_GOOD :
-				 RTE_MBUF_F_RX_L4_CKSUM_BAD;
-	}
+	if (rxq->csum)
+		flags = mlx5_net_csum_of[MLX5_NET_CSUM_IDX(t, cqe->hds_ip_ext)];
 	if (rxq->rss_hash && cqe->rss_hash_type != 0) {
 		m->hash.rss = rte_be_to_cpu_32(cqe->rss_hash_result);
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
@@ -128,11 +219,12 @@ mlx5_net_rx_refill(struct mlx5_net_rxq *rxq, uint32_t need)
 	void **room = (void **)&rxq->stash[rxq->stash_n];
 	uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
 
-	if (rte_mempool_get_bulk(rxq->mp, room, want) == 0) {
+	if (mlx5_net_mp_get(rxq->mp, room, want) == 0) {
 		rxq->stash_n = MLX5_NET_RX_STASH;
 		return true;
 	}
-	if (rte_mempool_get_bulk(rxq->mp, room, need - rxq->stash_n) == 0) {
+	if (need > rxq->stash_n &&
+	    rte_mempool_get_bulk(rxq->mp, room, need - rxq->stash_n) == 0) {
 		rxq->stash_n = (uint16_t)need;
 		return true;
 	}
@@ -153,11 +245,30 @@ mlx5_net_rx_fresh(struct mlx5_net_rxq *rxq, struct rte_mbuf **rep,
 	return true;
 }
 
+/* data_off, refcnt, nb_segs and port of an mbuf going up, in one store. */
+static __rte_always_inline void
+mlx5_net_rx_rearm(struct rte_mbuf *m, uint64_t rearm)
+{
+	uintptr_t p = (uintptr_t)&m->rearm_data;
+
+	*(uint64_t *)p = rearm;
+}
+
+/* Point data segment @d at the data room of fresh mbuf @r. */
+static __rte_always_inline void
+mlx5_net_rx_post(struct mlx5_wqe_data_seg *d, struct rte_mbuf *r,
+		 uint32_t lkey_be)
+{
+	d->lkey = lkey_be;
+	d->addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
+				   RTE_PKTMBUF_HEADROOM);
+}
+
 /*
  * The frame of @len bytes in WQE slot @w: its mbufs go up, fresh ones take
  * their place. NULL (frame dropped, buffers reposted) without mbufs.
  */
-static __rte_always_inline struct rte_mbuf *
+static struct rte_mbuf *
 mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		 uint32_t w, uint32_t len)
 {
@@ -169,31 +280,10 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	struct rte_mbuf *head = slot[0], *prev = NULL;
 	uint32_t s, left = len;
 
-	if (likely(!rxq->scatter)) {
-		/* One mbuf per frame: the common case, straight. */
-		struct rte_mbuf *r;
-		struct mlx5_wqe_data_seg *d;
-
-		if (unlikely(rxq->stash_n == 0) &&
-		    !mlx5_net_rx_refill(rxq, 1))
-			goto nombuf;
-		r = rxq->stash[--rxq->stash_n];
-		d = (void *)(rxq->rq.wqes + ((size_t)w << rxq->rq.log_stride));
-		r->data_off = RTE_PKTMBUF_HEADROOM;
-		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r));
-		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
-		slot[0] = r;
-		head->data_len = (uint16_t)len;
-		head->pkt_len = len;
-		head->port = rxq->port_id;
-		head->vlan_tci = 0;
-		return head;
-	}
 	if (used == 0)
 		used = 1;
 	if (unlikely(used > sges) ||
 	    unlikely(!mlx5_net_rx_fresh(rxq, rep, used))) {
-nombuf:
 		rxq->st.nombuf++;
 		/* ethdev's data is shared; priv->eth is the primary's. */
 		rte_eth_devices[rxq->port_id].data->rx_mbuf_alloc_failed++;
@@ -204,27 +294,29 @@ nombuf:
 		struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
 			((size_t)w << rxq->rq.log_stride) + 16 * s);
 
-		r->data_off = RTE_PKTMBUF_HEADROOM;
+		/* data_off, refcnt 1, nb_segs 1, port: what the pool left. */
+		mlx5_net_rx_rearm(m, rxq->mbuf_rearm);
 		m->data_len = (uint16_t)RTE_MIN(left, rxq->seg_len);
 		left -= m->data_len;
 		if (prev != NULL)
 			prev->next = m;
 		prev = m;
 		slot[s] = r;
-		d->lkey = rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r));
-		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(r, uintptr_t));
+		mlx5_net_rx_post(d, r, rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r)));
 	}
 	head->nb_segs = (uint16_t)used;
 	head->pkt_len = len;
-	head->port = rxq->port_id;
 	head->vlan_tci = 0;
 	return head;
 }
 
-/* The Rx burst, with the MR cache of this process. */
-static __rte_always_inline uint16_t
-mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
-		 struct rte_mbuf **pkts, uint16_t n)
+/*
+ * The general Rx burst: any queue, error completions, an empty pool. The
+ * fast path hands over to it with the queue's state written back.
+ */
+static __rte_noinline uint16_t
+mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		    struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5_devx_cq *cq = &rxq->cq;
 	uint32_t cq_mask = (1u << cq->log_size) - 1;
@@ -282,6 +374,155 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	return got;
 }
 
+/*
+ * The offloads of @cnt frames of the fast path, from their CQEs (in a row
+ * from @cqe): checksum verdicts, RSS hash, timestamp.
+ */
+static __rte_noinline void
+mlx5_net_rx_offloads(const struct mlx5_net_rxq *rxq,
+		     const volatile struct mlx5_cqe_eth *cqe,
+		     struct rte_mbuf **pkts, uint32_t cnt)
+{
+	uint32_t i;
+
+	for (i = 0; i < cnt; i++)
+		mlx5_net_rx_cqe_meta(rxq, &cqe[i], pkts[i]);
+}
+
+/* The MR cache's bottom half for a fresh Rx mbuf: its key, big-endian. */
+static __rte_noinline uint32_t
+mlx5_net_rx_lkey_miss(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	return rte_cpu_to_be_32(mlx5_mr_mb2lkey_bh(mr, r));
+}
+
+/*
+ * The Rx burst, with the MR cache of this process. The fast path (one
+ * mbuf per frame) takes runs of good completions that neither wrap the CQ
+ * nor outnumber the stash; anything else is the general path's.
+ */
+static __rte_always_inline uint16_t
+mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		 struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+	const uint32_t cq_n = 1u << cq->log_size;
+	const uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
+	const bool offloads = rxq->csum || rxq->rss_hash ||
+			      rxq->ts_offset >= 0;
+	uint32_t ci;
+	uint16_t rpi;
+	uint64_t bytes = 0;
+	uint16_t got = 0;
+	bool more = false;
+
+	if (unlikely(rxq->scatter))
+		return mlx5_net_rx_general(rxq, mr, pkts, n);
+	mlx5_net_mr_gen_check(mr);
+	ci = cq->ci;
+	rpi = rxq->pi;
+	while (got < n) {
+		/*
+		 * A cyclic RQ completes its WQEs in order: the next is the
+		 * one the receive counter names (as the CQE's wqe_counter).
+		 */
+		const uint32_t wi = rpi & wqe_mask;
+		volatile struct mlx5_cqe_eth *cqe = (volatile void *)
+			&cq->cqes[ci & (cq_n - 1)];
+		struct mlx5_wqe_data_seg *d = (struct mlx5_wqe_data_seg *)
+			(void *)rxq->rq.wqes + wi;
+		struct rte_mbuf **e = rxq->elts + wi, **stash, **out;
+		const uint64_t rearm = rxq->mbuf_rearm;
+		const uint64_t piova = mr->private_iova_flag;
+		uintptr_t lo = mr->mru_lo[0], hi = mr->mru_end[0];
+		uint32_t lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+		/* A good receive completion of this pass over the CQ. */
+		const uint8_t want = MLX5_CQE_RESP_SEND << 4 |
+				     ((ci & cq_n) != 0);
+		uint32_t lim, i;
+
+		if (rxq->stash_n < n - got)
+			mlx5_net_rx_refill(rxq, RTE_MIN((uint32_t)(n - got),
+						(uint32_t)MLX5_NET_RX_STASH));
+		lim = RTE_MIN((uint32_t)(n - got), (uint32_t)rxq->stash_n);
+		if (unlikely(lim == 0)) {
+			/* An empty pool: the general path drops frames. */
+			more = true;
+			break;
+		}
+		/* Up to the end of the CQ and of the RQ. */
+		lim = RTE_MIN(lim, cq_n - (ci & (cq_n - 1)));
+		lim = RTE_MIN(lim, wqe_mask + 1 - wi);
+		stash = &rxq->stash[rxq->stash_n];
+		out = &pkts[got];
+		for (i = 0; i < lim; i++) {
+			uint8_t op_own = cqe[i].op_own;
+			struct rte_mbuf *m, *r;
+			uint32_t len, lkey;
+			uintptr_t addr;
+
+			if (unlikely((op_own & (0xf0 | MLX5_CQE_OWNER_MASK)) !=
+				     want)) {
+				/* Not the device's, nor a new CQ's: others. */
+				if (((op_own ^ want) & MLX5_CQE_OWNER_MASK) ==
+				    0 && (op_own >> 4) != MLX5_CQE_INVALID)
+					more = true;
+				break;
+			}
+			rte_io_rmb();
+			RTE_ASSERT(((rte_be_to_cpu_16(cqe[i].wqe_counter) ^
+				     (wi + i)) & wqe_mask) == 0);
+			len = rte_be_to_cpu_32(cqe[i].byte_cnt);
+			m = e[i];
+			r = *--stash;
+			addr = (uintptr_t)r->buf_addr;
+			if (unlikely(r->ol_flags & piova)) {
+				lkey = rte_cpu_to_be_32(rte_pmd_mlx5_iova_to_mkey(
+					r->buf_iova));
+			} else if (likely(addr > lo && addr < hi)) {
+				lkey = lkey_be;
+			} else {
+				lkey = mlx5_net_rx_lkey_miss(mr, r);
+				lo = mr->mru_lo[0];
+				hi = mr->mru_end[0];
+				lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+			}
+			d[i].lkey = lkey;
+			d[i].addr = rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
+			e[i] = r;
+			mlx5_net_rx_rearm(m, rearm);
+			m->packet_type = mlx5_net_ptype_of[cqe[i].l4_l3_hdr_type];
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->vlan_tci = 0;
+			m->ol_flags = 0;
+			out[i] = m;
+			bytes += len;
+		}
+		rxq->stash_n = (uint16_t)(rxq->stash_n - i);
+		if (unlikely(offloads))
+			mlx5_net_rx_offloads(rxq, cqe, out, i);
+		got = (uint16_t)(got + i);
+		ci += i;
+		rpi = (uint16_t)(rpi + i);
+		if (i != lim)
+			break;
+	}
+	if (ci != cq->ci) {
+		rxq->pi = rpi;
+		cq->ci = ci;
+		mlx5_cq_db_update(cq->db_rec, ci);
+		rte_io_wmb();
+		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	}
+	rxq->st.packets += got;
+	rxq->st.bytes += bytes;
+	if (unlikely(more))
+		got += mlx5_net_rx_general(rxq, mr, pkts + got,
+					   (uint16_t)(n - got));
+	return got;
+}
+
 uint16_t
 mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -310,93 +551,61 @@ mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * Give back @n sent mbufs: with MBUF_FAST_FREE (the application promises
- * one pool, refcnt 1, no chains) straight into the pool.
+ * Free the mbufs of blocks [ci, end) (completed or dropped) straight from
+ * the ring, whose entries in [ci, sq.pi) are the packet a block starts or
+ * NULL. Blocks the general path posted may hold NULLs or chains:
+ * rte_pktmbuf_free_bulk() takes both; otherwise, with MBUF_FAST_FREE (one
+ * pool, refcnt 1), the mbufs go back to their pool in one copy.
  */
-static __rte_always_inline void
-mlx5_net_tx_put(struct mlx5_net_txq *txq, struct rte_mbuf **m, unsigned int n)
-{
-	if (txq->fast_free)
-		rte_mempool_put_bulk(m[0]->pool, (void **)m, n);
-	else
-		rte_pktmbuf_free_bulk(m, n);
-}
-
-/* Free the mbufs of blocks [ci, end) (completed or dropped), in bulk. */
 static __rte_always_inline void
 mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
 {
 	uint32_t mask = txq->wqe_n - 1;
-	struct rte_mbuf *batch[64];
-	unsigned int n = 0;
+	uint16_t ci = txq->ci;
+	uint32_t cnt = (uint16_t)(end - ci), first = ci & mask;
+	uint32_t n1 = RTE_MIN(cnt, txq->wqe_n - first);
+	struct rte_mbuf **e = txq->elts;
 
-	while (txq->ci != end) {
-		struct rte_mbuf **e = &txq->elts[txq->ci & mask];
+	if (cnt == 0)
+		return;
+	if (likely(txq->fast_free && !txq->general_pending)) {
+		struct rte_mempool *mp = e[first]->pool;
 
-		if (*e != NULL) {
-			batch[n++] = *e;
-			*e = NULL;
-			if (unlikely(n == RTE_DIM(batch))) {
-				mlx5_net_tx_put(txq, batch, n);
-				n = 0;
-			}
+		rte_mempool_put_bulk(mp, (void **)&e[first], n1);
+		if (unlikely(cnt > n1))
+			rte_mempool_put_bulk(mp, (void **)e, cnt - n1);
+	} else {
+		rte_pktmbuf_free_bulk(&e[first], n1);
+		if (unlikely(cnt > n1))
+			rte_pktmbuf_free_bulk(e, cnt - n1);
+		/* Past the last block the general path posted: fast again. */
+		if ((uint16_t)(txq->general_end - ci) <= cnt)
+			txq->general_pending = false;
+	}
+	txq->ci = end;
+}
+
+/* After an error completion at block @wc: free, count, recover. */
+static __rte_noinline void
+mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc)
+{
+	uint32_t mask = txq->wqe_n - 1;
+
+	/* Those before it were sent; it and the rest are not. */
+	mlx5_net_tx_free(txq, wc);
+	/* Every packet still posted is lost: the failed one and the flushed. */
+	while (txq->ci != txq->sq.pi) {
+		struct rte_mbuf *m = txq->elts[txq->ci & mask];
+
+		if (m != NULL) {
+			txq->st.errors++;
+			txq->st.packets--;
+			txq->st.bytes -= m->pkt_len;
+			rte_pktmbuf_free(m);
 		}
 		txq->ci++;
 	}
-	if (n != 0)
-		mlx5_net_tx_put(txq, batch, n);
-}
-
-/* Take the completions: free what they cover; recover after an error. */
-static void
-mlx5_net_tx_complete(struct mlx5_net_txq *txq)
-{
-	struct mlx5_devx_cq *cq = &txq->cq;
-	uint32_t cq_mask = (1u << cq->log_size) - 1;
-	uint32_t mask = txq->wqe_n - 1;
-	bool seen = false, err = false;
-	uint16_t upto = txq->ci;
-
-	for (;;) {
-		volatile struct mlx5_cqe64 *cqe = &cq->cqes[cq->ci & cq_mask];
-		enum mlx5_cqe_status st = mlx5_cqe_status(cqe, cq->log_size,
-							  cq->ci);
-		uint16_t wc;
-
-		if (st == MLX5_CQE_STATUS_HW_OWN)
-			break;
-		seen = true;
-		cq->ci++;
-		wc = rte_be_to_cpu_16(cqe->wqe_counter);
-		if (likely(st == MLX5_CQE_STATUS_SW_OWN)) {
-			/* The WQE at wc and every one before it are done. */
-			upto = (uint16_t)(wc + 1);
-			continue;
-		}
-		if (!err) {
-			/* Those before it were sent; it and the rest are not. */
-			mlx5_net_tx_free(txq, wc);
-			err = true;
-		}
-	}
-	if (seen)
-		mlx5_cq_db_update(cq->db_rec, cq->ci);
-	if (likely(!err)) {
-		/* A completed WQE's blocks after its first hold no mbuf. */
-		if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi -
-							     txq->ci))
-			mlx5_net_tx_free(txq, upto);
-		return;
-	}
-	/* Every packet still posted is lost: the failed one and the flushed. */
-	while (txq->ci != txq->sq.pi) {
-		if (txq->elts[txq->ci & mask] != NULL) {
-			txq->st.errors++;
-			txq->st.packets--;
-			txq->st.bytes -= txq->elts[txq->ci & mask]->pkt_len;
-		}
-		mlx5_net_tx_free(txq, (uint16_t)(txq->ci + 1));
-	}
+	txq->general_pending = false;
 	if (mlx5_net_txq_recover(txq) != 0) {
 		NET_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
 			rte_strerror(rte_errno));
@@ -407,17 +616,52 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 	txq->last_comp = 0;
 }
 
-/* The Ethernet segment's checksum flags of an mbuf's Tx offload flags. */
-static __rte_always_inline uint8_t
-mlx5_net_tx_cs(uint64_t ol)
+/* Take the completions: free what they cover; recover after an error. */
+static __rte_always_inline void
+mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 {
-	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+	struct mlx5_devx_cq *cq = &txq->cq;
+	const uint32_t log_cq = cq->log_size;
+	const uint32_t cq_mask = (1u << log_cq) - 1;
+	uint32_t ci = cq->ci;
+	uint16_t upto = txq->ci;
 
-	return (uint8_t)(((ol & RTE_MBUF_F_TX_IP_CKSUM) ?
-			  MLX5_ETH_WQE_L3_CSUM : 0) |
-			 ((l4 == RTE_MBUF_F_TX_TCP_CKSUM ||
-			   l4 == RTE_MBUF_F_TX_UDP_CKSUM) ?
-			  MLX5_ETH_WQE_L4_CSUM : 0));
+	for (;;) {
+		volatile struct mlx5_cqe64 *cqe = &cq->cqes[ci & cq_mask];
+		uint8_t op_own = cqe->op_own;
+		uint16_t wc;
+
+		if ((op_own & MLX5_CQE_OWNER_MASK) != ((ci >> log_cq) & 1))
+			break;
+		if (unlikely(op_own >= (MLX5_CQE_REQ_ERR << 4))) {
+			enum mlx5_cqe_status st = mlx5_cqe_status(cqe, log_cq,
+								  ci);
+
+			if (st == MLX5_CQE_STATUS_HW_OWN)
+				break;
+			/* An error: every CQE after it is a flush. */
+			wc = rte_be_to_cpu_16(cqe->wqe_counter);
+			while (mlx5_cqe_status(&cq->cqes[ci & cq_mask], log_cq,
+					       ci) != MLX5_CQE_STATUS_HW_OWN)
+				ci++;
+			cq->ci = ci;
+			mlx5_cq_db_update(cq->db_rec, ci);
+			mlx5_net_tx_error(txq, wc);
+			return;
+		}
+		rte_io_rmb();
+		/* The WQE at wc and every one before it are done. */
+		wc = rte_be_to_cpu_16(cqe->wqe_counter);
+		upto = (uint16_t)(wc + 1);
+		ci++;
+	}
+	if (ci == cq->ci)
+		return;
+	cq->ci = ci;
+	mlx5_cq_db_update(cq->db_rec, ci);
+	/* A completed WQE's blocks after its first hold no mbuf. */
+	if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi - txq->ci))
+		mlx5_net_tx_free(txq, upto);
 }
 
 /* Write 16-byte segment @k of the WQE at block @pi (wrapping the ring). */
@@ -430,152 +674,212 @@ mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
 	return txq->sq.wqes + off;
 }
 
+/* What the general Tx path did with a packet. */
+enum mlx5_net_tx_res {
+	MLX5_NET_TX_POSTED,
+	MLX5_NET_TX_DROPPED,
+	MLX5_NET_TX_FULL,
+};
+
+/*
+ * The general Tx path: one WQE of any shape for @m at txq->sq.pi (a data
+ * segment per mbuf segment, empty ones skipped, the inline header), its
+ * control segment in *@last.
+ */
+static __rte_noinline enum mlx5_net_tx_res
+mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
+		    struct rte_mbuf *m, struct mlx5_wqe_ctrl_seg **last)
+{
+	uint32_t mask = txq->wqe_n - 1;
+	uint16_t pi = txq->sq.pi;
+	uint32_t inl = RTE_MIN((uint32_t)txq->inline_hdr,
+			       (uint32_t)m->data_len);
+	uint32_t inl_segs = inl > 2 ? (inl - 2 + 15) / 16 : 0;
+	uint32_t ds = 2 + inl_segs + m->nb_segs, bbs, k;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_eth_seg *es;
+	struct rte_mbuf *seg;
+
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
+		/* More segments than a WQE holds: dropped. */
+		txq->st.errors++;
+		rte_pktmbuf_free(m);
+		return MLX5_NET_TX_DROPPED;
+	}
+	if (unlikely((uint16_t)(pi - txq->ci) + bbs > txq->wqe_n))
+		return MLX5_NET_TX_FULL;
+	ctrl = mlx5_net_tx_seg(txq, pi, 0);
+	es = mlx5_net_tx_seg(txq, pi, 1);
+	/* No LSO (mss 0), no software parsing: zeroes but the flags. */
+	*(uint64_t *)(void *)es = 0;
+	*((uint32_t *)(void *)es + 2) = 0;
+	es->cs_flags = mlx5_net_tx_cs(m->ol_flags);
+	es->inline_hdr_sz = rte_cpu_to_be_16((uint16_t)inl);
+	if (inl != 0) {
+		const uint8_t *src = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		memcpy(es->inline_hdr_start, src, RTE_MIN(inl, 2u));
+		for (k = 0; k < inl_segs; k++) {
+			uint32_t off = 2 + 16 * k;
+
+			memcpy(mlx5_net_tx_seg(txq, pi, 2 + k),
+			       src + off, RTE_MIN(16u, inl - off));
+		}
+	}
+	ds = 2 + inl_segs;
+	for (seg = m; seg != NULL; seg = seg->next) {
+		uint32_t skip = seg == m ? inl : 0;
+		uint32_t len = seg->data_len - skip;
+		struct mlx5_wqe_data_seg *d;
+		uint32_t lkey;
+
+		if (len == 0)
+			continue;
+		lkey = mlx5_mr_mb2lkey(mr, seg);
+		if (unlikely(lkey == MLX5_MR_LKEY_INVALID))
+			break;
+		d = mlx5_net_tx_seg(txq, pi, ds++);
+		d->byte_count = rte_cpu_to_be_32(len);
+		d->lkey = rte_cpu_to_be_32(lkey);
+		d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod_offset(
+			seg, uintptr_t, skip));
+	}
+	if (unlikely(seg != NULL)) {
+		/* Memory of no key: the packet cannot be sent. */
+		txq->st.errors++;
+		rte_pktmbuf_free(m);
+		return MLX5_NET_TX_DROPPED;
+	}
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)pi << 8 |
+						  MLX5_OPCODE_SEND);
+	ctrl->qpn_ds = rte_cpu_to_be_32(txq->sqn << 8 | ds);
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	ctrl->fm_ce_se = 0;
+	ctrl->imm = 0;
+	if ((uint16_t)(pi + bbs - txq->last_comp) >=
+	    MLX5_NET_TX_COMP_THRESH) {
+		ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		txq->last_comp = (uint16_t)(pi + bbs);
+	}
+	/* The packet at its first block, none at the others. */
+	txq->elts[pi & mask] = m;
+	for (k = 1; k < bbs; k++)
+		txq->elts[(pi + k) & mask] = NULL;
+	txq->sq.pi = (uint16_t)(pi + bbs);
+	txq->general_end = txq->sq.pi;
+	txq->general_pending = true;
+	txq->st.bytes += m->pkt_len;
+	txq->st.packets++;
+	*last = ctrl;
+	return MLX5_NET_TX_POSTED;
+}
+
+/*
+ * The Tx fast path: up to @cnt packets of @pkts, each one segment of data
+ * in the MR range [lo + 1, lo + 1 + span) and nothing inline, from block
+ * @pi on (the run does not wrap the ring), as one block each: control,
+ * Ethernet and data segment, written as words with their zeroes. It stops
+ * at the first other packet: the number posted.
+ */
+static __rte_always_inline uint32_t
+mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts,
+		 uint32_t cnt, uint16_t pi, uintptr_t lo1, uintptr_t span,
+		 uint32_t lkey_be, uint64_t piova, uint64_t *bytes)
+{
+	const uint32_t mask = txq->wqe_n - 1;
+	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes +
+				((size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT));
+	struct rte_mbuf **e = txq->elts + (pi & mask);
+	const uint32_t qpn_ds3 = txq->qpn_ds3;
+	uint32_t i, op = (uint32_t)pi << 8 | MLX5_OPCODE_SEND;
+	uint64_t sum = 0;
+
+	for (i = 0; i < cnt; i++, w += MLX5_SEND_WQE_BB / sizeof(*w)) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t ol = m->ol_flags;
+		uintptr_t addr = (uintptr_t)m->buf_addr;
+		uint32_t len = m->data_len;
+		uint32_t *w32 = (uint32_t *)w;
+
+		if (unlikely(m->nb_segs != 1 || len == 0 || (ol & piova) != 0 ||
+			     addr - lo1 >= span))
+			break;
+		w32[0] = rte_cpu_to_be_32(op);
+		w32[1] = qpn_ds3;
+		w[1] = 0;
+		w[2] = mlx5_net_tx_cs_of[(ol >> MLX5_NET_TX_CS_SHIFT) & 7];
+		w[3] = 0;
+		w32[8] = rte_cpu_to_be_32(len);
+		w32[9] = lkey_be;
+		w[5] = rte_cpu_to_be_64(addr + m->data_off);
+		e[i] = m;
+		sum += len;
+		op += 1u << 8;
+	}
+	*bytes += sum;
+	return i;
+}
+
 /* The Tx burst, with the MR cache and UAR of this process. */
 static __rte_always_inline uint16_t
 mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		 struct mlx5_uar *uar, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint32_t mask = txq->wqe_n - 1;
+	const uint32_t mask = txq->wqe_n - 1;
+	/* Every packet through the general path: an inline header. */
+	const bool general = txq->inline_hdr != 0;
 	struct mlx5_wqe_ctrl_seg *last = NULL;
-	uint16_t sent = 0, posted = 0;
+	uint16_t sent = 0, pi, posted = 0;
 	uint64_t bytes = 0;
 
 	mlx5_net_tx_complete(txq);
+	mlx5_net_mr_gen_check(mr);
+	pi = txq->sq.pi;
 	while (sent < n) {
-		struct rte_mbuf *m = pkts[sent], *seg;
-		uint16_t pi = txq->sq.pi;
-		uint32_t inl = RTE_MIN((uint32_t)txq->inline_hdr,
-				       (uint32_t)m->data_len);
-		uint32_t inl_segs = inl > 2 ? (inl - 2 + 15) / 16 : 0;
-		uint32_t ds = 2 + inl_segs + m->nb_segs, bbs, k;
-		struct mlx5_wqe_ctrl_seg *ctrl;
-		struct mlx5_wqe_eth_seg *es;
-		uint8_t cs;
+		/* Blocks up to a full ring, and up to a completion request. */
+		uint32_t room = txq->wqe_n - (uint16_t)(pi - txq->ci);
+		uint32_t to_comp = MLX5_NET_TX_COMP_THRESH -
+				   (uint16_t)(pi - txq->last_comp);
+		uint32_t lim = RTE_MIN((uint32_t)(n - sent), room), k = 0;
+		enum mlx5_net_tx_res res;
 
-		if (likely(m->nb_segs == 1 && inl == 0 && m->data_len != 0)) {
-			/*
-			 * One block: control, Ethernet and one data segment,
-			 * written as words (the segments' zeroes included).
-			 */
-			uint32_t *wq = (uint32_t *)(void *)(txq->sq.wqes +
-				(size_t)(pi & mask) * MLX5_SEND_WQE_BB);
-			struct mlx5_wqe_data_seg *d = (void *)(wq + 8);
-			uint32_t lkey;
+		lim = RTE_MIN(lim, to_comp);
+		/* Nor past the end of the ring. */
+		lim = RTE_MIN(lim, mask + 1 - (pi & mask));
+		if (likely(!general) && lim != 0) {
+			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
 
-			if (unlikely((uint16_t)(pi - txq->ci) >= txq->wqe_n))
-				break;
-			lkey = mlx5_mr_mb2lkey(mr, m);
-			if (unlikely(lkey == MLX5_MR_LKEY_INVALID)) {
-				txq->st.errors++;
-				rte_pktmbuf_free(m);
-				sent++;
-				continue;
-			}
-			wq[0] = rte_cpu_to_be_32((uint32_t)pi << 8 |
-						 MLX5_OPCODE_SEND);
-			wq[1] = txq->qpn_ds3;
-			wq[2] = 0;
-			wq[3] = 0;
-			wq[4] = 0;
-			wq[5] = 0;
-			wq[6] = 0;
-			wq[7] = 0;
-			((struct mlx5_wqe_eth_seg *)(void *)(wq + 4))->cs_flags =
-				mlx5_net_tx_cs(m->ol_flags);
-			d->byte_count = rte_cpu_to_be_32(m->data_len);
-			d->lkey = rte_cpu_to_be_32(lkey);
-			d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod(m,
-								    uintptr_t));
-			ctrl = (void *)wq;
-			if ((uint16_t)(pi + 1 - txq->last_comp) >=
+			k = mlx5_net_tx_fast(txq, pkts + sent, lim, pi, lo + 1,
+					     end > lo ? end - lo - 1 : 0,
+					     rte_cpu_to_be_32(mr->mru_lkey[0]),
+					     mr->private_iova_flag, &bytes);
+		}
+		if (k != 0) {
+			pi = (uint16_t)(pi + k);
+			sent = (uint16_t)(sent + k);
+			posted = (uint16_t)(posted + k);
+			last = (void *)(txq->sq.wqes + ((size_t)((uint16_t)
+				(pi - 1) & mask) << MLX5_SEND_WQE_SHIFT));
+			txq->sq.pi = pi;
+			if ((uint16_t)(pi - txq->last_comp) >=
 			    MLX5_NET_TX_COMP_THRESH) {
-				ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-				txq->last_comp = (uint16_t)(pi + 1);
+				last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+				txq->last_comp = pi;
 			}
-			txq->elts[pi & mask] = m;
-			txq->sq.pi = (uint16_t)(pi + 1);
-			bytes += m->data_len;
-			last = ctrl;
-			sent++;
-			posted++;
-			continue;
 		}
-		/* A data segment per mbuf segment; empty segments skipped. */
-		bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
-		if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
-			/* More segments than a WQE holds: dropped. */
-			txq->st.errors++;
-			rte_pktmbuf_free(m);
-			sent++;
-			continue;
-		}
-		if (unlikely((uint16_t)(pi - txq->ci) + bbs > txq->wqe_n))
+		if (sent == n || room == 0)
 			break;
-		ctrl = mlx5_net_tx_seg(txq, pi, 0);
-		es = mlx5_net_tx_seg(txq, pi, 1);
-		cs = mlx5_net_tx_cs(m->ol_flags);
-		/* No LSO (mss 0), no software parsing: zeroes but the flags. */
-		*(uint64_t *)(void *)es = 0;
-		*((uint32_t *)(void *)es + 2) = 0;
-		es->cs_flags = cs;
-		es->inline_hdr_sz = rte_cpu_to_be_16((uint16_t)inl);
-		if (inl != 0) {
-			const uint8_t *src = rte_pktmbuf_mtod(m,
-							      const uint8_t *);
-
-			memcpy(es->inline_hdr_start, src, RTE_MIN(inl, 2u));
-			for (k = 0; k < inl_segs; k++) {
-				uint32_t off = 2 + 16 * k;
-
-				memcpy(mlx5_net_tx_seg(txq, pi, 2 + k),
-				       src + off, RTE_MIN(16u, inl - off));
-			}
-		}
-		k = 2 + inl_segs;
-		ds = k;
-		for (seg = m; seg != NULL; seg = seg->next) {
-			uint32_t skip = seg == m ? inl : 0;
-			uint32_t len = seg->data_len - skip;
-			struct mlx5_wqe_data_seg *d;
-			uint32_t lkey;
-
-			if (len == 0)
-				continue;
-			lkey = mlx5_mr_mb2lkey(mr, seg);
-			if (unlikely(lkey == MLX5_MR_LKEY_INVALID))
-				break;
-			d = mlx5_net_tx_seg(txq, pi, ds++);
-			d->byte_count = rte_cpu_to_be_32(len);
-			d->lkey = rte_cpu_to_be_32(lkey);
-			d->addr = rte_cpu_to_be_64(rte_pktmbuf_mtod_offset(
-				seg, uintptr_t, skip));
-		}
-		if (unlikely(seg != NULL)) {
-			/* Memory of no key: the packet cannot be sent. */
-			txq->st.errors++;
-			rte_pktmbuf_free(m);
-			sent++;
+		if (k == lim && lim != 0)
 			continue;
-		}
-		bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
-		ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)pi << 8 |
-							  MLX5_OPCODE_SEND);
-		ctrl->qpn_ds = rte_cpu_to_be_32(txq->sqn << 8 | ds);
-		ctrl->signature = 0;
-		ctrl->dci_stream_channel_id = 0;
-		ctrl->fm_ce_se = 0;
-		ctrl->imm = 0;
-		if ((uint16_t)(pi + bbs - txq->last_comp) >=
-		    MLX5_NET_TX_COMP_THRESH) {
-			ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-			txq->last_comp = (uint16_t)(pi + bbs);
-		}
-		txq->elts[pi & mask] = m;
-		txq->sq.pi = (uint16_t)(pi + bbs);
-		bytes += m->pkt_len;
-		last = ctrl;
+		/* A packet for the general path. */
+		res = mlx5_net_tx_general(txq, mr, pkts[sent], &last);
+		if (res == MLX5_NET_TX_FULL)
+			break;
 		sent++;
-		posted++;
+		pi = txq->sq.pi;
 	}
 	if (last != NULL) {
 		/* The burst's last WQE completes, so nothing waits long. */

@@ -19,25 +19,32 @@
 
 #include "mlx5_net.h"
 
-/* Free every mbuf the SQ still holds (nothing will complete them). */
+/*
+ * Free every mbuf the SQ still holds, blocks [ci, @end) (nothing will
+ * complete them; the ring's other entries are stale).
+ */
 void
-mlx5_net_txq_drain(struct mlx5_net_txq *txq)
+mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end)
 {
-	uint32_t i;
+	uint32_t mask = txq->wqe_n - 1;
 
-	for (i = 0; i < txq->wqe_n; i++) {
-		rte_pktmbuf_free(txq->elts[i]);
-		txq->elts[i] = NULL;
+	while (txq->ci != end) {
+		rte_pktmbuf_free(txq->elts[txq->ci & mask]);
+		txq->ci++;
 	}
-	txq->ci = txq->sq.pi;
-	txq->last_comp = txq->sq.pi;
+	txq->general_pending = false;
+	txq->last_comp = end;
 }
 
 static void
 mlx5_net_txq_free(struct mlx5_net_txq *txq)
 {
+	/* Destroying the SQ forgets its counter. */
+	uint16_t pi;
+
 	if (txq == NULL)
 		return;
+	pi = txq->sq.pi;
 	if (txq->sq.obj != NULL && mlx5_devx_sq_destroy(&txq->sq) != 0)
 		NET_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
@@ -45,7 +52,7 @@ mlx5_net_txq_free(struct mlx5_net_txq *txq)
 		NET_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
 	if (txq->elts != NULL) {
-		mlx5_net_txq_drain(txq);
+		mlx5_net_txq_drain(txq, pi);
 		rte_free(txq->elts);
 	}
 	if (txq->pp != NULL)
