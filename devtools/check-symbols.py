@@ -3,9 +3,22 @@
 #
 # Exported symbols of every driver library against the version maps and
 # the headers:
+#  - the checked-in maps follow DPDK's conventions, as DPDK's developer
+#    mode checks them in its tree (buildtools/check-symbols.sh,
+#    devtools/check-symbol-maps.sh): nodes DPDK_<abi>, EXPERIMENTAL and
+#    INTERNAL only, a "local: *;" catch-all, no symbol twice, each symbol
+#    named in another file of its driver, and no map without a symbol (a
+#    driver exporting nothing has none and takes drivers/version.map);
+#  - the placement DPDK checks in the compiled objects: a function of an
+#    EXPERIMENTAL node is in .text.experimental (__rte_experimental), one
+#    of an INTERNAL node in .text.internal (__rte_internal), and every
+#    global function of those sections is in that node;
+#  - the map each library is linked with (generated from the checked-in
+#    one, buildtools/gen-version-map.py) names no node of DPDK's own
+#    (DPDK_*, EXPERIMENTAL, INTERNAL): Debian's libraries use those;
 #  - every symbol a library exports (readelf --dyn-syms) carries a version
-#    node of its driver's version.map and is listed in that node; every
-#    symbol a map lists is exported by the library (no stale entries);
+#    node of that map and is listed in that node; every symbol the map
+#    lists is exported by the library (no stale entries);
 #  - every function declared in the public header (rte_pmd_mlx5.h) is
 #    marked __rte_experimental and is in an EXPERIMENTAL node, and every
 #    symbol of an EXPERIMENTAL node is such a function;
@@ -52,6 +65,91 @@ def parse_map(path):
                 syms.add(tok[:-1].strip())
         nodes[name] = {'symbols': syms, 'parent': parent}
     return nodes
+
+
+DPDK_NODE = re.compile(r'^(DPDK_\d+|EXPERIMENTAL|INTERNAL)$')
+# The sections of DPDK's __rte_experimental and __rte_internal.
+PLACEMENT = {'EXPERIMENTAL': '.text.experimental',
+             'INTERNAL': '.text.internal'}
+
+
+def check_dpdk_map(mapfile, src_dir):
+    """A checked-in map against DPDK's developer-mode checks."""
+    text = open(mapfile).read()
+    rel = os.path.relpath(mapfile)
+    nodes = parse_map(mapfile)
+    for name, info in nodes.items():
+        if not DPDK_NODE.match(name):
+            error('%s: node %s: DPDK knows DPDK_<abi>, EXPERIMENTAL and '
+                  'INTERNAL only' % (rel, name or '(anonymous)'))
+        if info['parent']:
+            error('%s: node %s inherits from %s: DPDK\'s maps have none'
+                  % (rel, name, info['parent']))
+    if not re.search(r'^\s*local: \*;', text, re.M):
+        error('%s: no "local: *;" catch-all' % rel)
+    # DPDK's map-list-symbol.sh: an indented "symbol;" line in a node.
+    listed = re.findall(r'^\s+([A-Za-z_]\w*)\s*;', text, re.M)
+    if src_dir is None:
+        if listed:
+            error('%s: the map of drivers exporting nothing lists %s'
+                  % (rel, ', '.join(listed)))
+        return nodes
+    if not listed:
+        error('%s: lists no symbol; DPDK refuses an empty map: remove it '
+              '(drivers/version.map applies)' % rel)
+    for s in sorted({s for s in listed if listed.count(s) > 1}):
+        error('%s: %s is listed more than once' % (rel, s))
+    words = set()
+    for root, _, files in os.walk(src_dir):
+        for fn in files:
+            path = os.path.join(root, fn)
+            if os.path.samefile(path, mapfile):
+                continue
+            try:
+                words |= set(re.findall(r'\w+', open(path, errors='replace')
+                                        .read()))
+            except OSError:
+                pass
+    for s in sorted(set(listed) - words):
+        error('%s: %s is named in no other file of %s' % (rel, s, src_dir))
+    return nodes
+
+
+def defined_functions(archive):
+    """Global symbols defined in an archive's objects -> {name: section}."""
+    out = subprocess.run(['objdump', '-t', archive], check=True,
+                         capture_output=True, text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        m = re.match(r'^[0-9a-f]+ (.{7}) (\S+)\s+[0-9a-f]+\s+(\S+)$', line)
+        if not m or m.group(1)[0] == 'l' or m.group(2) == '*UND*':
+            continue
+        syms[m.group(3)] = m.group(2)
+    return syms
+
+
+def check_placement(archive, nodes, rel):
+    """DPDK's buildtools/check-symbols.sh on the driver's objects."""
+    if not os.path.exists(archive):
+        print('%s: %s not built, placement not checked' % (rel, archive))
+        return
+    sections = defined_functions(archive)
+    if not sections:
+        print('%s: no symbol table in %s (LTO?), placement not checked'
+              % (rel, archive))
+        return
+    for node, section in PLACEMENT.items():
+        mapped = nodes.get(node, {'symbols': set()})['symbols']
+        for s in sorted(mapped):
+            sec = sections.get(s, '')
+            if sec.startswith('.text') and sec != section:
+                error('%s: %s is in node %s but in section %s, not %s '
+                      '(mark its declaration __rte_%s)'
+                      % (rel, s, node, sec, section, node.lower()))
+        for s, sec in sorted(sections.items()):
+            if sec == section and s not in mapped:
+                error('%s: %s is in section %s but not in node %s'
+                      % (rel, s, section, node))
 
 
 def is_internal_node(nodes, name):
@@ -153,14 +251,28 @@ def main():
     for d in DRIVERS:
         name = d.replace('/', '_')
         lib = os.path.join(build, 'drivers', 'librte_%s.so' % name)
-        mapfile = os.path.join('drivers', d, 'version.map')
-        if not os.path.exists(lib):
-            error('%s: %s not built' % (name, lib))
+        # DPDK's rule: a driver without a map takes drivers/version.map.
+        src_map = os.path.join('drivers', d, 'version.map')
+        if os.path.exists(src_map):
+            dpdk_nodes = check_dpdk_map(src_map, os.path.join('drivers', d))
+        else:
+            src_map = os.path.join('drivers', 'version.map')
+            dpdk_nodes = check_dpdk_map(src_map, None)
+        check_placement(os.path.join(build, 'drivers',
+                                     'librte_%s_objs.a' % name),
+                        dpdk_nodes, src_map)
+        mapfile = os.path.join(build, 'drivers', 'rte_%s_version.map' % name)
+        if not os.path.exists(lib) or not os.path.exists(mapfile):
+            error('%s: %s or %s not built' % (name, lib, mapfile))
             continue
+        for node in parse_map(mapfile):
+            if DPDK_NODE.match(node) or not node:
+                error('%s: node %s is DPDK\'s (or anonymous): our libraries '
+                      'need nodes of their own' % (mapfile, node))
         nodes, n = check_lib(lib, mapfile, name)
         all_nodes[d] = nodes
-        print('%s: %d exported symbols checked against %s'
-              % (name, n, mapfile))
+        print('%s: %d exported symbols checked against %s (from %s)'
+              % (name, n, os.path.relpath(mapfile), src_map))
     for glue in glob.glob(os.path.join(build, 'drivers',
                                        'librte_common_mlx5_glue.so*')):
         _, n = check_lib(glue, 'drivers/common/mlx5/linux/mlx5_glue.map',

@@ -697,6 +697,53 @@ test_lag_tx_ports(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every mbuf comes back: frames of one and of three segments sent with
+ * and without MBUF_FAST_FREE, received and freed; once the port is closed
+ * the pool has none in use (its Rx buffers, stash and completed Tx mbufs
+ * all returned).
+ */
+static int
+test_mbufs_returned(void)
+{
+	static const uint64_t tx_offs[] = {
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	};
+	struct rte_mbuf *m;
+
+	for (unsigned int k = 0; k < RTE_DIM(tx_offs); k++) {
+		unsigned int got = 0;
+
+		TEST_ASSERT_EQUAL(rte_mempool_in_use_count(pool), 0,
+				  "no mbuf in use before");
+		if (n_probe(0, (uint16_t)(24 + k), "", &port) != TEST_SUCCESS ||
+		    n_start(port, 1, 0, tx_offs[k], 0) != TEST_SUCCESS)
+			return TEST_FAILED;
+		for (unsigned int i = 0; i < 600; i++) {
+			if (n_send(port, 0, n_frame(port, 300, i % 2 ? 3 : 1,
+						    (uint16_t)i, (uint8_t)i,
+						    false)))
+				return TEST_FAILED;
+			while ((m = n_recv(port, 1, NULL)) != NULL) {
+				got++;
+				rte_pktmbuf_free(m);
+				if (got == i + 1)
+					break;
+			}
+		}
+		TEST_ASSERT_EQUAL(got, 600, "every frame received (%s)",
+				  k ? "fast free" : "no fast free");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_close(port), "close");
+		tdev_remove_all();
+		TEST_ASSERT_EQUAL(rte_mempool_in_use_count(pool), 0,
+				  "every mbuf back in the pool after close (%s)",
+				  k ? "fast free" : "no fast free");
+	}
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -707,6 +754,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "reconfigure_close", test_reconfigure_close },
 	{ "modes_devargs", test_modes_devargs },
 	{ "lag_tx_ports", test_lag_tx_ports },
+	{ "mbufs_returned", test_mbufs_returned },
 	{ NULL, NULL },
 };
 
