@@ -7,7 +7,11 @@
 # so the ratio is the PMD + UMR + engine overhead; target >= 0.9. Cycles
 # by TSC, the median of the runs; a shared host makes them a hint. The
 # figures are printed, never asserted: the exit code says only whether it
-# ran (and that the PMD's ciphertext equals OpenSSL's).
+# ran (and that the PMD's ciphertext equals OpenSSL's). Where valgrind is
+# installed, instructions per operation of each side too (callgrind,
+# stable): the inclusive counts of bench_pmd() and bench_evp() in a run of
+# 2 * N operations less those in a run of N, divided by N (EAL's start-up
+# and the sessions' set-up cancel out).
 #
 # Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--ops N] [--runs N]
 # Also run by `meson test -C build --benchmark --suite crypto`.
@@ -31,3 +35,39 @@ if [ ! -x "$bench" ]; then
 fi
 "$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 2>&1 |
 	grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: '
+
+if ! command -v valgrind >/dev/null 2>&1 ||
+   ! command -v callgrind_annotate >/dev/null 2>&1; then
+	echo "valgrind is not installed (package valgrind): no instruction counts"
+	exit 0
+fi
+out=$(mktemp -d "${TMPDIR:-/tmp}/crypto-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+CG_OPS=2000
+# Inclusive instructions of bench_pmd and bench_evp in a run of $1 ops.
+cg_run() {
+	if ! valgrind --tool=callgrind --dump-instr=no --dump-line=no \
+		--callgrind-out-file="$out/cg.$1" "$bench" --ops "$1" \
+		--runs 1 --size 4096 --burst 32 >"$out/cg.$1.log" 2>&1; then
+		cat "$out/cg.$1.log"
+		echo "FAIL: the benchmark did not run under callgrind"
+		exit 1
+	fi
+	# From / : where the build's relative source paths resolve,
+	# callgrind_annotate may list a function twice, split; the largest
+	# inclusive figure is its whole.
+	(cd / && callgrind_annotate --inclusive=yes --auto=no "$out/cg.$1" \
+		2>/dev/null) |
+		awk '{ gsub(/,/, "", $1) }
+		/ bench_pmd / || /:bench_pmd / { if ($1 + 0 > p) p = $1 + 0 }
+		/ bench_evp / || /:bench_evp / { if ($1 + 0 > e) e = $1 + 0 }
+		END { print p, e }'
+}
+one=$(cg_run "$CG_OPS")
+two=$(cg_run $((2 * CG_OPS)))
+echo "$one $two" | awk -v n="$CG_OPS" '{
+	p = ($3 - $1) / n; e = ($4 - $2) / n
+	if (p <= 0 || e <= 0) { print "FAIL: no callgrind figures"; exit 1 }
+	printf "instructions per op (callgrind): PMD %.0f, EVP %.0f, " \
+	       "overhead %.0f, ratio EVP/PMD %.3f\n", p, e, p - e, e / p
+}'

@@ -18,9 +18,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
+
+/*
+ * Running under valgrind's memcheck (MLX5_TEST_VALGRIND, set by the
+ * valgrind test setup): cases that make the device touch memory the
+ * process unmapped or protected skip there, memcheck reporting the access
+ * before the device's fault guard runs.
+ */
+static inline bool
+mlx5_test_under_valgrind(void)
+{
+	return getenv("MLX5_TEST_VALGRIND") != NULL;
+}
 
 #define TEST_SUCCESS 0
 #define TEST_FAILED (-1)

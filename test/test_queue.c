@@ -11,6 +11,8 @@
  */
 
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -198,11 +200,12 @@ struct q_raw {
 };
 
 static int
-q_raw_get_rq(struct q_raw *r, uint32_t log_cq, bool rts, uint32_t log_rq)
+q_raw_get_sq(struct q_raw *r, uint32_t log_cq, bool rts, uint32_t log_rq,
+	     uint32_t log_sq)
 {
 	struct mlx5_devx_qp_params p = {
 		.pd = cdev->pdn,
-		.log_sq_size = 3,
+		.log_sq_size = log_sq,
 		.log_rq_size = log_rq,
 		.log_rq_stride = 2,
 		.uar = &r->uar,
@@ -221,6 +224,13 @@ q_raw_get_rq(struct q_raw *r, uint32_t log_cq, bool rts, uint32_t log_rq)
 	return TEST_SUCCESS;
 }
 
+/* A QP of 8 send blocks, with 2^@log_rq receive WQEs (0: none). */
+static int
+q_raw_get_rq(struct q_raw *r, uint32_t log_cq, bool rts, uint32_t log_rq)
+{
+	return q_raw_get_sq(r, log_cq, rts, log_rq, 3);
+}
+
 static int
 q_raw_get(struct q_raw *r, uint32_t log_cq, bool rts)
 {
@@ -236,13 +246,12 @@ q_raw_put(struct q_raw *r)
 }
 
 /*
- * Post one WQE: a NOP, or an RDMA WRITE to (@rkey, @raddr) gathering @n
- * pieces of 16 bytes with @lkey at @src, @src + 32, ...; a WQE of several
- * blocks is written block by block, across the end of the ring if need be.
+ * Write one WQE in the ring without ringing the doorbell (q_post_wqe());
+ * the send counter moves past it. Returns the block it starts at.
  */
-static void
-q_post_wqe(struct q_raw *r, uint8_t opcode, bool signaled, unsigned int n,
-	   uint32_t lkey, uint64_t src, uint32_t rkey, uint64_t raddr)
+static uint16_t
+q_write_wqe(struct q_raw *r, uint8_t opcode, bool signaled, unsigned int n,
+	    uint32_t lkey, uint64_t src, uint32_t rkey, uint64_t raddr)
 {
 	struct mlx5_devx_qp *qp = &r->qp;
 	uint32_t size = 1u << qp->log_sq_size;
@@ -273,9 +282,31 @@ q_post_wqe(struct q_raw *r, uint8_t opcode, bool signaled, unsigned int n,
 		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
 		       MLX5_SEND_WQE_BB);
 	qp->sq_pi += bbs;
+	return first;
+}
+
+/* Ring the doorbell of @r's send counter, the WQE at block @first. */
+static void
+q_ring(struct q_raw *r, uint16_t first)
+{
+	struct mlx5_devx_qp *qp = &r->qp;
+
 	mlx5_doorbell_ring(qp->uar, &qp->db_rec[MLX5_SND_DBR], qp->sq_pi,
-			   qp->sq + (size_t)(first & (size - 1)) *
+			   qp->sq + (size_t)(first &
+					     ((1u << qp->log_sq_size) - 1)) *
 			   MLX5_SEND_WQE_BB);
+}
+
+/*
+ * Post one WQE: a NOP, or an RDMA WRITE to (@rkey, @raddr) gathering @n
+ * pieces of 16 bytes with @lkey at @src, @src + 32, ...; a WQE of several
+ * blocks is written block by block, across the end of the ring if need be.
+ */
+static void
+q_post_wqe(struct q_raw *r, uint8_t opcode, bool signaled, unsigned int n,
+	   uint32_t lkey, uint64_t src, uint32_t rkey, uint64_t raddr)
+{
+	q_ring(r, q_write_wqe(r, opcode, signaled, n, lkey, src, rkey, raddr));
 }
 
 /* Post a NOP, or an RDMA write of 16 bytes at @addr to itself. */
@@ -749,6 +780,77 @@ test_destroy_in_use(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A page of a live QP's ring made unreadable after the WQEs were written
+ * (the application's mistake): the WQEs before that page complete, the
+ * first in it ends in LOCAL_QP_OP_ERR and puts the QP in error, the rest
+ * complete in error; none runs twice, the process lives on, and the QP
+ * recovers once the page is readable again. The WQEs of the one doorbell
+ * span more than the device reads ahead in one copy (32 blocks,
+ * mlx5_sim_engine.c): the first copy's WQEs have run when the second
+ * copy faults.
+ */
+static int
+test_ring_fault(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint32_t log_sq = rte_log2_u32((uint32_t)(4 * page / MLX5_SEND_WQE_BB));
+	struct mlx5_devx_qp_info info;
+	uint16_t ctr, first = 0, start, hole, end, i;
+	uint8_t op, synd, *pg;
+	struct q_raw r;
+
+	TDEV_SIM_ONLY("an unreadable ring under a live queue");
+	if (mlx5_test_under_valgrind())
+		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
+	/* A ring of four pages: the one after its first page boundary goes. */
+	TEST_ASSERT_EQUAL(q_raw_get_sq(&r, 6, true, 0, log_sq), TEST_SUCCESS,
+			  "");
+	pg = RTE_PTR_ALIGN_CEIL(r.qp.sq + 1, page);
+	hole = (uint16_t)((pg - r.qp.sq) / MLX5_SEND_WQE_BB);
+	start = hole - 44;
+	end = hole + 4;
+	/* Move the counters to @start: one doorbell, the last signaled. */
+	for (i = 0; i < start; i++)
+		first = q_write_wqe(&r, MLX5_OPCODE_NOP, i == start - 1, 0, 0,
+				    0, 0, 0);
+	q_ring(&r, 0);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "");
+	TEST_ASSERT_EQUAL(ctr, first, "");
+	/* 48 signaled NOPs, the last 4 in the page made unreadable. */
+	for (i = start; i < end; i++)
+		first = q_write_wqe(&r, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_NONE), "");
+	q_ring(&r, start);
+	for (i = start; i < hole; i++) {
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_SW_OWN, "WQE %u", i);
+		TEST_ASSERT_EQUAL(ctr, i, "once each, in order");
+	}
+	for (i = hole; i < end; i++) {
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "WQE %u", i);
+		TEST_ASSERT_EQUAL(ctr, i, "one block each");
+		if (i == hole)
+			TEST_ASSERT_EQUAL(synd,
+					  MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					  "the first unreadable WQE");
+	}
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr), MLX5_CQE_STATUS_HW_OWN,
+			  "nothing more");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_qp(r.qp.obj, &info), "");
+	TEST_ASSERT_EQUAL(info.hw_sq_wqebb_counter, end, "stopped at the doorbell");
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_READ | PROT_WRITE), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_recover(&r.qp), "");
+	q_post(&r, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "recovered");
+	q_raw_put(&r);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -763,6 +865,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "destroy_in_use", test_destroy_in_use },
 	{ "fault_sweep", test_fault_sweep },
 	{ "reclaim_at_remove", test_reclaim_at_remove },
+	{ "ring_fault", test_ring_fault },
 	{ NULL, NULL },
 };
 

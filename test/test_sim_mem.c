@@ -57,12 +57,6 @@ mem_case_teardown(void)
 	mlx5_sim_pin_check_set(MLX5_SIM_PIN_CHECK_AUTO);
 }
 
-static bool
-under_valgrind(void)
-{
-	return getenv("MLX5_TEST_VALGRIND") != NULL;
-}
-
 /* Fresh anonymous pages, filled, then given protection @prot. */
 static uint8_t *
 map_pages(size_t len, int prot)
@@ -207,7 +201,7 @@ test_unmapped_after_registration(void)
 	uint8_t buf[64], syn = 0;
 	rte_iova_t iova;
 
-	if (under_valgrind())
+	if (mlx5_test_under_valgrind())
 		TEST_SKIP("memcheck flags the device's access to unmapped memory before the fault guard runs");
 	TEST_ASSERT(mem != NULL, "");
 	iova = rte_pmd_mlx5_get_buf_private_iova(host, mem, LEN);
@@ -247,7 +241,7 @@ test_protected_after_registration(void)
 	uint8_t buf[32], syn = 0;
 	rte_iova_t iova;
 
-	if (under_valgrind())
+	if (mlx5_test_under_valgrind())
 		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
 	TEST_ASSERT(mem != NULL, "");
 	iova = rte_pmd_mlx5_get_buf_private_iova(host, mem, LEN);
@@ -278,7 +272,7 @@ test_unmapped_under_crossing_key(void)
 	uint16_t vhca;
 	uint32_t mkey;
 
-	if (under_valgrind())
+	if (mlx5_test_under_valgrind())
 		TEST_SKIP("memcheck flags the device's access to unmapped memory before the fault guard runs");
 	TEST_ASSERT(mem != NULL, "");
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, mem, LEN, key, &vhca,
@@ -312,7 +306,7 @@ test_other_faults_still_kill(void)
 	int status;
 	pid_t pid;
 
-	if (under_valgrind())
+	if (mlx5_test_under_valgrind())
 		TEST_SKIP("memcheck would report the child's deliberate fault");
 	TEST_ASSERT(mem != NULL, "");
 	/* A device access first, so that the guard is installed. */

@@ -12,6 +12,9 @@
  * engine's own copy, and every read or write of the application's rings
  * and doorbell records runs under the fault guard: memory unmapped under a
  * queue stops that queue (CQ status 0xa, QP in error), never the process.
+ * A QP's doorbell takes one guard (mlx5_sim_guard.h), armed only while
+ * the ring is copied: the WQEs posted are read ahead, 2 KiB at a time, WQE
+ * by WQE once a read-ahead faulted (mlx5_sim_engine_qp()).
  *
  * Modelled: RC QPs in RTS, connected by force-loopback to a QP of the same
  * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
@@ -44,6 +47,7 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include "mlx5_sim_guard.h"
 #include "mlx5_sim_priv.h"
 
 #define SIM_CQE_SIZE 64
@@ -280,59 +284,157 @@ out:
 	return synd;
 }
 
-/* A WQE read under one fault guard (mlx5_sim_wqe_read()). */
-struct sim_wqe_get {
-	const uint8_t *sq;
-	uint32_t n, qn;
-	uint16_t ci;
-	struct mlx5_sim_wqe *w;
-	int ret;
-};
-
-static void
-sim_wqe_get_fn(void *arg)
+/*
+ * Copy basic blocks [@from, @to) of the WQE at block @first of a ring of
+ * @n blocks at @sq into @raw, wrapping around the ring's end: whole
+ * 64-byte blocks, copies of a size the compiler knows (no call).
+ */
+static __rte_always_inline void
+sim_wqe_copy_bbs(uint8_t *raw, const uint8_t *sq, uint32_t n, uint32_t first,
+		 uint32_t from, uint32_t to)
 {
-	struct sim_wqe_get *g = arg;
-	struct mlx5_sim_wqe *w = g->w;
-	uint32_t first = g->ci & (g->n - 1);
-	const uint8_t *src = g->sq + (size_t)first * MLX5_SIM_WQEBB;
-	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->raw;
-	uint32_t opmod_idx_opcode, qpn_ds, bytes, to_end;
+	uint32_t i;
 
-	memcpy(w->raw, src, sizeof(*ctrl));
-	opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
-	qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+	for (i = from; i < to; i++)
+		memcpy(raw + (size_t)i * MLX5_SIM_WQEBB,
+		       sq + (size_t)((first + i) & (n - 1)) * MLX5_SIM_WQEBB,
+		       MLX5_SIM_WQEBB);
+}
+
+/*
+ * The control segment at @bytes, then @bytes as WQE @w of queue @qn on a
+ * ring of @n blocks: 0, or -EINVAL if it cannot be one (@w->bbs 1).
+ */
+static __rte_always_inline int
+sim_wqe_parse(const uint8_t *bytes, uint32_t n, uint32_t qn,
+	      struct mlx5_sim_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)bytes;
+	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
+	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+
 	w->opcode = opmod_idx_opcode & 0xff;
 	w->index = (opmod_idx_opcode >> 8) & 0xffff;
 	w->ds = qpn_ds & 0x3f;
-	w->bbs = RTE_MAX(1, (w->ds * 16 + MLX5_SIM_WQEBB - 1) /
-			    MLX5_SIM_WQEBB);
 	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
-	w->seg = w->raw + sizeof(*ctrl);
-	if (w->ds == 0 || (qpn_ds >> 8) != g->qn || w->bbs > g->n) {
-		g->ret = -EINVAL;
-		return;
+	w->seg = bytes + sizeof(*ctrl);
+	if (w->ds == 0 || (qpn_ds >> 8) != qn) {
+		w->bbs = 1;
+		return -EINVAL;
 	}
+	/* Four 16-byte segments a block. */
+	w->bbs = (w->ds + 3) >> 2;
+	return w->bbs > n ? -EINVAL : 0;
+}
+
+/*
+ * Read the WQE at send counter @ci under guard @g, pushed by the caller,
+ * which takes the jump of a fault: mlx5_sim_wqe_read() without its guard.
+ * The ring's bytes are read once, armed: the first basic block (the
+ * control segment and what follows it), then, once the control segment
+ * says the WQE is one of this queue's, its other blocks. The engine then
+ * works on its copy, disarmed: a WQE rewritten in the ring meanwhile
+ * changes nothing the device checked, and a fault in the model's own code
+ * is never taken for the ring's.
+ */
+static __rte_noinline int
+sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
+	      uint32_t qn, uint16_t ci, struct mlx5_sim_wqe *w)
+{
+	uint32_t first = ci & (n - 1);
+
+	mlx5_sim_guard_arm(g);
+	sim_wqe_copy_bbs(w->raw, sq, n, first, 0, 1);
+	mlx5_sim_guard_disarm(g);
+	if (sim_wqe_parse(w->raw, n, qn, w) != 0)
+		return -EINVAL;
 	/* The rest of the WQE, which may wrap around the ring. */
-	bytes = (uint32_t)w->ds * 16;
-	to_end = (g->n - first) * MLX5_SIM_WQEBB;
-	memcpy(w->raw + sizeof(*ctrl), src + sizeof(*ctrl),
-	       RTE_MIN(bytes, to_end) - sizeof(*ctrl));
-	if (bytes > to_end)
-		memcpy(w->raw + to_end, g->sq, bytes - to_end);
+	if (w->bbs > 1) {
+		mlx5_sim_guard_arm(g);
+		sim_wqe_copy_bbs(w->raw, sq, n, first, 1, w->bbs);
+		mlx5_sim_guard_disarm(g);
+	}
+	return 0;
 }
 
 int
 mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
 		  struct mlx5_sim_wqe *w)
 {
-	struct sim_wqe_get g = {
-		.sq = sq, .n = n, .qn = qn, .ci = ci, .w = w, .ret = 0,
-	};
+	struct mlx5_sim_guard guard;
+	int ret;
 
-	if (mlx5_sim_guarded(sim_wqe_get_fn, &g) != 0)
+	if (mlx5_sim_guard_push(&guard) != 0)
 		return -EFAULT;
-	return g.ret;
+	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
+		mlx5_sim_guard_pop(&guard);
+		return -EFAULT;
+	}
+	ret = sim_wqe_fetch(&guard, sq, n, qn, ci, w);
+	mlx5_sim_guard_pop(&guard);
+	return ret;
+}
+
+/*
+ * The end of WQE @w of @qp (its syndrome @synd, 0 if it succeeded, and
+ * @bytes moved) with doorbell counter @pi on a ring of @n basic blocks:
+ * true if the engine stops there.
+ */
+static __rte_always_inline bool
+sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+	       const struct mlx5_sim_wqe *w, uint8_t synd, uint32_t bytes,
+	       uint32_t pi, uint32_t n)
+{
+	qp->sq_ci += w->bbs;
+	/* An error always completes; the QP then flushes the rest. */
+	if (synd != 0 || w->signaled)
+		mlx5_sim_req_complete(vhca, qp->cqn_snd, qp->qpn, w,
+				      synd, bytes, 0);
+	if (unlikely(synd != 0) && qp->state == MLX5_QP_STATE_RTS) {
+		SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
+			" error completion, syndrome 0x%x",
+			vhca->ibdev.name, qp->qpn, w->index, w->opcode, synd);
+		qp->state = MLX5_QP_STATE_ERR;
+	}
+	/* A doorbell beyond the WQEs posted: stop at the counter. */
+	return ((pi - qp->sq_ci) & 0xffff) > n;
+}
+
+/*
+ * Blocks of a QP's ring read ahead in one copy: 2 KiB, under the size
+ * where the C library's memcpy() turns to "rep movsb" (which tools such
+ * as callgrind count byte by byte).
+ */
+#define SIM_QP_READ_AHEAD 32
+
+/* The blocks of a QP's ring the engine read ahead (ring blocks first..). */
+struct sim_qp_ahead {
+	uint32_t first;
+	uint32_t len;
+	uint8_t blocks[SIM_QP_READ_AHEAD * MLX5_SIM_WQEBB] __rte_aligned(16);
+};
+
+/*
+ * Read ahead into @a the blocks of ring @sq (@n blocks) from block @idx,
+ * that of send counter @ci, up to doorbell counter @pi, the ring's end
+ * and SIM_QP_READ_AHEAD blocks, under guard @g, armed (the copy is a
+ * call: a fault jumps from a call).
+ */
+static __rte_noinline void
+sim_qp_read_ahead(struct mlx5_sim_guard *g, struct sim_qp_ahead *a,
+		  const uint8_t *sq, uint32_t n, uint32_t idx, uint32_t pi,
+		  uint32_t ci)
+{
+	uint32_t len = RTE_MIN((pi - ci) & 0xffff, n - idx);
+
+	len = RTE_MIN(len, (uint32_t)SIM_QP_READ_AHEAD);
+	a->first = idx;
+	a->len = 0;
+	mlx5_sim_guard_arm(g);
+	memcpy(a->blocks, sq + (size_t)idx * MLX5_SIM_WQEBB,
+	       (size_t)len * MLX5_SIM_WQEBB);
+	mlx5_sim_guard_disarm(g);
+	a->len = len;
 }
 
 void
@@ -341,65 +443,99 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 	const uint8_t *sq = qp->ring.host + (qp->no_rq ? 0 :
 			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
 			     (qp->log_rq_size + qp->log_rq_stride)));
-	struct mlx5_sim_wqe wqe, *w = &wqe;
+	uint32_t n = 1u << qp->log_sq_size;
+	volatile bool per_wqe = false;
+	struct sim_qp_ahead ahead;
+	struct mlx5_sim_guard guard;
+	struct mlx5_sim_wqe wqe;
 	uint32_t pi;
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
-	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi)) {
+	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi) ||
+	    mlx5_sim_guard_push(&guard) != 0) {
 		qp->state = MLX5_QP_STATE_ERR;
 		return;
 	}
 	pi &= 0xffff;
+	ahead.first = 0;
+	ahead.len = 0;
+	/*
+	 * One guard for the doorbell's WQEs, armed only while the ring is
+	 * read. The WQEs posted are read ahead, up to SIM_QP_READ_AHEAD
+	 * blocks in one copy, and executed from that copy. A fault there
+	 * comes back here: from then on this doorbell's WQEs are read one by
+	 * one (sim_wqe_fetch()), the first again. A fault of such a read
+	 * comes back here too, with the send counter in the QP: the WQE
+	 * there is not a WQE, one block is consumed, and the engine goes on
+	 * with the next, as after any error completion.
+	 */
+	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
+		if (!per_wqe) {
+			per_wqe = true;
+		} else {
+			wqe.bbs = 1;
+			wqe.index = qp->sq_ci;
+			wqe.opcode = 0;
+			if (sim_qp_wqe_end(vhca, qp, &wqe,
+					   MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					   0, pi, n))
+				goto out;
+		}
+	}
 	while (qp->sq_ci != pi) {
+		uint32_t idx = qp->sq_ci & (n - 1);
+		const uint8_t *body = NULL;
 		uint32_t bytes = 0;
-		uint8_t synd = 0;
+		uint8_t synd;
 		int ret;
 
-		ret = mlx5_sim_wqe_read(sq, 1u << qp->log_sq_size, qp->qpn,
-					qp->sq_ci, w);
-		if (ret != 0) {
+		if (likely(!per_wqe)) {
+			uint32_t at = idx - ahead.first;
+
+			if (at >= ahead.len) {
+				sim_qp_read_ahead(&guard, &ahead, sq, n, idx,
+						  pi, qp->sq_ci);
+				at = 0;
+			}
+			body = ahead.blocks + (size_t)at * MLX5_SIM_WQEBB;
+			ret = sim_wqe_parse(body, n, qp->qpn, &wqe);
+			/* Partly read ahead: read again from its first block. */
+			if (ret == 0 && at + wqe.bbs > ahead.len && at != 0) {
+				sim_qp_read_ahead(&guard, &ahead, sq, n, idx,
+						  pi, qp->sq_ci);
+				body = ahead.blocks;
+				ret = sim_wqe_parse(body, n, qp->qpn, &wqe);
+			}
+			/* Across the ring's end or past the doorbell: alone. */
+			if (ret == 0 && wqe.bbs > ahead.len)
+				body = NULL;
+		}
+		if (body == NULL) {
+			ret = sim_wqe_fetch(&guard, sq, n, qp->qpn, qp->sq_ci,
+					    &wqe);
+			body = wqe.raw;
+		}
+		if (unlikely(ret != 0)) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			w->bbs = 1;
-			if (ret == -EFAULT) {
-				w->index = qp->sq_ci;
-				w->opcode = 0;
-			}
-		} else if (qp->state == MLX5_QP_STATE_ERR) {
+			wqe.bbs = 1;
+		} else if (unlikely(qp->state == MLX5_QP_STATE_ERR)) {
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else if (wqe.opcode == MLX5_OPCODE_UMR) {
+			synd = mlx5_sim_umr_exec(vhca, qp, body, wqe.ds);
+		} else if (wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
+			   wqe.opcode == MLX5_OPCODE_RDMA_READ) {
+			synd = sim_exec_rdma(vhca, qp, &wqe, &bytes);
 		} else {
-			switch (w->opcode) {
-			case MLX5_OPCODE_NOP:
-				break;
-			case MLX5_OPCODE_RDMA_WRITE:
-			case MLX5_OPCODE_RDMA_READ:
-				synd = sim_exec_rdma(vhca, qp, w, &bytes);
-				break;
-			case MLX5_OPCODE_UMR:
-				synd = mlx5_sim_umr_exec(vhca, qp, w->raw, w->ds);
-				break;
-			default:
-				synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-				break;
-			}
+			synd = wqe.opcode == MLX5_OPCODE_NOP ? 0 :
+			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
-		qp->sq_ci += w->bbs;
-		/* An error always completes; the QP then flushes the rest. */
-		if (synd != 0 || w->signaled)
-			mlx5_sim_req_complete(vhca, qp->cqn_snd, qp->qpn, w,
-					      synd, bytes, 0);
-		if (synd != 0 && qp->state == MLX5_QP_STATE_RTS) {
-			SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
-				" error completion, syndrome 0x%x",
-				vhca->ibdev.name, qp->qpn, w->index, w->opcode,
-				synd);
-			qp->state = MLX5_QP_STATE_ERR;
-		}
-		/* A doorbell beyond the WQEs posted: stop at the counter. */
-		if (((pi - qp->sq_ci) & 0xffff) > (1u << qp->log_sq_size))
+		if (sim_qp_wqe_end(vhca, qp, &wqe, synd, bytes, pi, n))
 			break;
 	}
+out:
+	mlx5_sim_guard_pop(&guard);
 }
 
 void

@@ -21,6 +21,8 @@
  * the guard is armed on this thread ends the copy with -EFAULT (which the
  * caller reports as an error completion or a command status), and any other
  * SIGSEGV/SIGBUS goes to the handler that was installed before the model's.
+ * A caller with many accesses (the engine, per doorbell) holds one guard
+ * and arms it around each access (mlx5_sim_guard.h).
  */
 
 #include <errno.h>
@@ -37,6 +39,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 
+#include "mlx5_sim_guard.h"
 #include "mlx5_sim_priv.h"
 
 size_t
@@ -179,69 +182,23 @@ mlx5_sim_range_pinnable(const void *addr, size_t len, bool write)
 	return ret == 0 ? 0 : EFAULT;
 }
 
-/*
- * The jump out of a faulting access. The handler runs with the signal
- * unblocked (SA_NODEFER), so no signal mask needs restoring: the compiler's
- * __builtin_setjmp()/__builtin_longjmp() (the stack and frame pointers and
- * a label) suffice, at a tenth of sigsetjmp()'s cost on every access. The
- * sanitizers track stacks through the C library's jumps only: their builds
- * keep sigsetjmp()/siglongjmp(), as do targets where the builtins are not
- * known to work.
- */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SIM_GUARD_LIBC_JMP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SIM_GUARD_LIBC_JMP 1
-#endif
-#endif
-/* The builtins where they are known to work: x86-64, and Arm with gcc. */
-#if !defined(__x86_64__) && !(defined(__aarch64__) && !defined(__clang__))
-#ifndef SIM_GUARD_LIBC_JMP
-#define SIM_GUARD_LIBC_JMP 1
-#endif
-#endif
-
-#ifdef SIM_GUARD_LIBC_JMP
-#define SIM_SETJMP(env) sigsetjmp(env, 0)
-#define SIM_LONGJMP(env) siglongjmp(env, 1)
-#else
-#define SIM_SETJMP(env) __builtin_setjmp(env)
-#define SIM_LONGJMP(env) __builtin_longjmp(env, 1)
-#endif
-
-/* The guard of the copy in progress on this thread, if any. */
-struct sim_fault_guard {
-#ifdef SIM_GUARD_LIBC_JMP
-	sigjmp_buf env;
-#else
-	void *env[5];              /* What __builtin_setjmp() keeps. */
-#endif
-	struct sim_fault_guard *outer;
-	volatile sig_atomic_t armed;
-};
-
-/*
- * Initial-exec: read inline on every device access, not through
- * __tls_get_addr() (one pointer: the static TLS surplus that dlopen()ed
- * libraries may use easily holds it).
- */
-static __thread struct sim_fault_guard *sim_guard
+/* The guards of this thread: mlx5_sim_guard.h. */
+__thread struct mlx5_sim_guard *mlx5_sim_guard_top
 	__attribute__((tls_model("initial-exec")));
 static struct sigaction sim_prev_segv;
 static struct sigaction sim_prev_bus;
 static pthread_once_t sim_guard_once = PTHREAD_ONCE_INIT;
-static bool sim_guard_installed;
+bool mlx5_sim_guard_installed;
 
 static void
 sim_fault_handler(int sig, siginfo_t *info, void *uctx)
 {
-	struct sim_fault_guard *guard = sim_guard;
+	struct mlx5_sim_guard *guard = mlx5_sim_guard_top;
 	const struct sigaction *prev;
 
 	if (guard != NULL && guard->armed) {
 		guard->armed = 0;
-		SIM_LONGJMP(guard->env);
+		MLX5_SIM_GUARD_LONGJMP(guard);
 	}
 	/* Not a device access: what was there before decides. */
 	prev = sig == SIGBUS ? &sim_prev_bus : &sim_prev_segv;
@@ -274,16 +231,16 @@ sim_guard_install(void)
 		sigaction(SIGSEGV, &sim_prev_segv, NULL);
 		return;
 	}
-	__atomic_store_n(&sim_guard_installed, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&mlx5_sim_guard_installed, true, __ATOMIC_RELEASE);
 }
 
 int
 mlx5_sim_guard_init(void)
 {
-	if (likely(__atomic_load_n(&sim_guard_installed, __ATOMIC_ACQUIRE)))
+	if (likely(__atomic_load_n(&mlx5_sim_guard_installed, __ATOMIC_ACQUIRE)))
 		return 0;
 	pthread_once(&sim_guard_once, sim_guard_install);
-	if (!sim_guard_installed) {
+	if (!mlx5_sim_guard_installed) {
 		SIM_LOG(ERR, "cannot install the fault guard of device accesses: %s",
 			strerror(errno));
 		return -EFAULT;
@@ -294,23 +251,19 @@ mlx5_sim_guard_init(void)
 int
 mlx5_sim_guarded(void (*fn)(void *arg), void *arg)
 {
-	struct sim_fault_guard guard;
+	struct mlx5_sim_guard guard;
 
-	if (mlx5_sim_guard_init() != 0)
+	/* In memory (its address is the top): intact after the jump. */
+	if (mlx5_sim_guard_push(&guard) != 0)
 		return -EFAULT;
-	/* In memory (its address is in sim_guard): intact after the jump. */
-	guard.outer = sim_guard;
-	guard.armed = 0;
-	sim_guard = &guard;
-	if (SIM_SETJMP(guard.env) != 0) {
+	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
 		/* A device access faulted: the handler disarmed the guard. */
-		sim_guard = ((volatile struct sim_fault_guard *)&guard)->outer;
+		mlx5_sim_guard_pop(&guard);
 		return -EFAULT;
 	}
 	guard.armed = 1;
 	fn(arg);
-	guard.armed = 0;
-	sim_guard = guard.outer;
+	mlx5_sim_guard_pop(&guard);
 	return 0;
 }
 

@@ -1092,7 +1092,8 @@ struct mlx5_sim_wqe {
 	uint16_t bbs;              /* 64-byte basic blocks it spans. */
 	bool signaled;
 	const uint8_t *seg;        /* The first segment after the control. */
-	uint8_t raw[MLX5_SIM_WQE_MAX_BYTES] __rte_aligned(16);
+	uint8_t raw[RTE_ALIGN_CEIL(MLX5_SIM_WQE_MAX_BYTES, MLX5_SIM_WQEBB)]
+		__rte_aligned(16);   /* Whole basic blocks. */
 };
 
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
