@@ -26,9 +26,20 @@
 # MLX5_MP_LOG=<level> adds --log-level=pmd.*mlx5*:<level> to every process.
 set -u
 
+# Paths given relative to where we were called from (meson passes the
+# application relative to the build directory, its working directory).
+here=$(pwd)
+abs() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$here/$1" ;;
+	esac
+}
+drivers=${1:+$(abs "$1")}
+app=${2:+$(abs "$2")}
 cd "$(dirname "$0")/.."
-drivers=${1:-build/drivers}
-app=${2:-build/test/mp_secondary_app}
+drivers=${drivers:-build/drivers}
+app=${app:-build/test/mp_secondary_app}
 testpmd=$(command -v dpdk-testpmd || true)
 procinfo=$(command -v dpdk-proc-info || true)
 if [ -z "$testpmd" ] || [ -z "$procinfo" ]; then
@@ -218,6 +229,7 @@ if [ -x "$app" ]; then
 	check $rc "keys of the secondary's own memory (exit $rc)"
 else
 	echo "  $app not built: not run"
+	check 1 "the secondary application is built ($app)"
 fi
 
 echo "5. the primary after the secondaries"
