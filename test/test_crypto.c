@@ -14,6 +14,8 @@
  */
 
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -27,7 +29,7 @@
 #include "mlx5_test_dev.h"
 #include "mlx5_test_xts.h"
 
-#define CR_BUF_LEN 4096
+#define CR_BUF_LEN 8192
 #define CR_UNIT 512
 
 static struct mlx5_common_device *cdev;
@@ -627,6 +629,65 @@ test_key_size(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Memory protected under valid keys after the UMR (the application's
+ * mistake), so the device's copy faults half-way through a WRITE through
+ * the crypto mkey: a destination page that cannot be written ends it in
+ * a remote access error, a source page that cannot be read in a local
+ * protection error. The process lives, the QP recovers, the mkey keeps
+ * its configuration: the same WRITE once the pages are back gives the
+ * ciphertext of the WRITE before.
+ */
+static int
+test_protected_under_key(void)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const uint32_t len = CR_BUF_LEN;
+	uint8_t want[CR_BUF_LEN], synd;
+	struct cr_env e;
+
+	CR_NEED_CRYPTO();
+	TDEV_SIM_ONLY("hardware reaches pinned pages whatever their protection");
+	if (mlx5_test_under_valgrind())
+		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
+	if (page != CR_BUF_LEN / 2)
+		TEST_SKIP("pages of %ld bytes: the buffers are two of 4096", page);
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	for (uint32_t i = 0; i < len; i++)
+		e.src.va[i] = (uint8_t)(i * 7 + 3);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, len, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	memcpy(want, e.dst.va, len);
+	TEST_ASSERT(memcmp(want, e.src.va, len) != 0, "encrypted");
+	/* The destination's second page read-only. */
+	memset(e.dst.va, 0, len);
+	TEST_ASSERT_SUCCESS(mprotect(e.dst.va + page, page, PROT_READ), "");
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, len,
+		&synd), -EIO, "destination page not writable");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "");
+	TEST_ASSERT_SUCCESS(mprotect(e.dst.va + page, page,
+				     PROT_READ | PROT_WRITE), "");
+	/* The source's second page unreadable. */
+	TEST_ASSERT_SUCCESS(mprotect(e.src.va + page, page, PROT_NONE), "");
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, len,
+		&synd), -EIO, "source page not readable");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, "");
+	TEST_ASSERT_SUCCESS(mprotect(e.src.va + page, page,
+				     PROT_READ | PROT_WRITE), "");
+	/* Both back: the QP and the mkey work as before. */
+	memset(e.dst.va, 0, len);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, len,
+		&synd), "after recovery (syndrome 0x%x)", synd);
+	TEST_ASSERT(memcmp(e.dst.va, want, len) == 0, "the same ciphertext");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case cr_cases[] = {
 	{ "caps", test_caps },
 	{ "xts_128", test_xts_128 },
@@ -636,6 +697,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "unconfigured", test_unconfigured },
 	{ "umr_rules", test_umr_rules },
 	{ "key_size", test_key_size },
+	{ "protected_under_key", test_protected_under_key },
 	{ NULL, NULL },
 };
 
