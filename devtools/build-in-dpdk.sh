@@ -184,20 +184,17 @@ done
 # devices wired together (same card), start tx_first.
 testpmd="$work/build/app/dpdk-testpmd"
 out="$work/testpmd.log"
-{ printf 'start tx_first\n'; sleep 3; printf 'stop\n'; sleep 1;
+# shellcheck source=devtools/testpmd-lib.sh
+. "$top/devtools/testpmd-lib.sh"
+testpmd_ready="testpmd_moved 10000"
+# shellcheck disable=SC2086
+{ testpmd_feed "start tx_first" "show port stats all" "stop"; sleep 1;
   printf 'show port stats all\nquit\n'; } |
-	timeout 120 "$testpmd" --no-huge -m 1024 --no-pci --no-shconf -l 0-1 \
+	timeout $((TESTPMD_WAIT_MAX + 60)) $testpmd_linebuf "$testpmd" \
+	--no-huge -m 1024 --no-pci --no-shconf -l 0-1 \
 	--vdev=mlx5_sim0,card=47 --vdev=mlx5_sim1,card=47 -- -i \
 	--total-num-mbufs=8192 >"$out" 2>&1 || true
-
-# Field $2 (e.g. RX-packets:) of port $1's last statistics block.
-stat() {
-	awk -v port="$1" -v key="$2" '
-	/NIC statistics for port/ { p = $(NF - 1); next }
-	/^ *#+ *$/ { p = -1 }
-	p == port { for (i = 1; i < NF; i++) if ($i == key) v[p] = $(i + 1) }
-	END { printf "%.0f\n", v[port] + 0 }' "$out"
-}
+stat() { testpmd_stat "$@"; }
 
 # A check's test may fail: it is counted, it does not end the script.
 set +e

@@ -177,8 +177,23 @@ send start
 
 echo "2. secondary: flowgen on queue 1 of both ports"
 # shellcheck disable=SC2086
-{ echo start; sleep 3; echo "show port xstats all"; echo stop; echo quit; } |
-	timeout 120 "$testpmd" -l 0-1 --main-lcore 1 --proc-type=secondary \
+# Until both ports' queues 1 sent and received and the primary's queues 0
+# received (testpmd-lib.sh: not a fixed time, a busy machine may starve
+# the forwarding thread for seconds), 60 s at most.
+# shellcheck source=devtools/testpmd-lib.sh
+. "$(pwd)/devtools/testpmd-lib.sh"
+out="$work/secondary"
+secondary_moved() {
+	for p in 0 1; do
+		for x in tx_q1_packets rx_q1_packets rx_q0_packets; do
+			[ "$(xstat $p $x "$out")" -gt 0 ] || return 1
+		done
+	done
+}
+testpmd_ready=secondary_moved
+testpmd_feed start "show port xstats all" "show port xstats all;stop;quit" |
+	timeout $((TESTPMD_WAIT_MAX + 60)) $testpmd_linebuf "$testpmd" \
+	-l 0-1 --main-lcore 1 --proc-type=secondary \
 	$eal -- -i --rxq=2 --txq=2 --num-procs=2 --proc-id=1 \
 	--forward-mode=flowgen >"$work/secondary" 2>&1
 rc=$?

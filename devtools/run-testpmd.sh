@@ -47,44 +47,50 @@ check() {
 	fi
 }
 
-# run <seconds> <devargs suffix> <testpmd args> -- <commands before start>
-# Writes testpmd's output to $out.
+# shellcheck source=devtools/testpmd-lib.sh
+. "$(pwd)/devtools/testpmd-lib.sh"
 out=$(mktemp)
 trap 'rm -f "$out"; [ -n "${priv:-}" ] && rm -rf "$priv"' EXIT
+
+# run <devargs suffix> <testpmd args> -- <commands before start>
+# testpmd until $testpmd_ready says its traffic is there (see
+# testpmd-lib.sh), then two statistics a second apart (the throughput
+# since the last one) and the xstats. Writes testpmd's output to $out.
 run() {
-	secs=$1; devs=$2; shift 2
+	devs=$1; shift
 	args=""
 	while [ "$1" != "--" ]; do args="$args $1"; shift; done
 	shift
 	pre=$*
 	# shellcheck disable=SC2086
-	{ printf '%s\n' "$pre" | tr ';' '\n'; sleep "$secs";
-	  printf 'show port stats all\n'; sleep 1;
+	{ testpmd_feed "$pre" "$show" "show port stats all";
+	  sleep 1;
 	  printf 'show port stats all\nshow port xstats 0\nshow port xstats 1\nstop\nquit\n'; } |
-		timeout 120 "$testpmd" --no-huge -m 1024 --no-pci --no-shconf \
+		timeout $((TESTPMD_WAIT_MAX + 60)) $testpmd_linebuf "$testpmd" \
+		--no-huge -m 1024 --no-pci --no-shconf \
 		-l 0-1 -d "$dir" --vdev=mlx5_sim0,card=45$devs \
 		--vdev=mlx5_sim1,card=45$devs -- -i --total-num-mbufs=8192 \
 		$args >"$out" 2>&1
 }
-
-# The value of field $2 (e.g. RX-packets:) of port $1's last NIC block.
-stat() {
-	awk -v port="$1" -v key="$2" '
-	/NIC statistics for port/ { p = $(NF - 1); next }
-	/^ *#+ *$/ { p = -1 }
-	p == port { for (i = 1; i < NF; i++) if ($i == key) v[p] = $(i + 1) }
-	END { printf "%.0f\n", v[port] + 0 }' "$out"
+stat() { testpmd_stat "$@"; }
+xstat() { testpmd_xstat "$@"; }
+# Each Rx queue of both ports received packets.
+rx_queues_used() {
+	for p in 0 1; do
+		[ "$(xstat $p rx_q0_packets)" -gt 0 ] &&
+			[ "$(xstat $p rx_q1_packets)" -gt 0 ] || return 1
+	done
 }
-# The value of xstat $2 of port $1.
-xstat() {
-	awk -v port="$1" -v key="$2:" '
-	/NIC extended statistics for port/ { p = $NF }
-	p == port && $1 == key { print $2; found = 1; exit }
-	END { if (!found) print 0 }' "$out"
+# Both ports sent more than 10,000 packets (last NIC blocks).
+both_sent() {
+	[ "$(stat 0 TX-packets:)" -gt 10000 ] &&
+		[ "$(stat 1 TX-packets:)" -gt 10000 ]
 }
 
 echo "1. io forwarding, start tx_first"
-run 2 "" -- "start tx_first"
+show="show port stats all"
+testpmd_ready="testpmd_moved 10000"
+run "" -- "start tx_first"
 for p in 0 1; do
 	rx=$(stat $p RX-packets:); tx=$(stat $p TX-packets:)
 	errs=$(( $(stat $p RX-errors:) + $(stat $p TX-errors:) ))
@@ -97,7 +103,9 @@ for p in 0 1; do
 done
 
 echo "2. flowgen, --rxq=2 --txq=2"
-run 2 "" --rxq=2 --txq=2 --forward-mode=flowgen -- "start"
+show="show port xstats 0;show port xstats 1"
+testpmd_ready=rx_queues_used
+run "" --rxq=2 --txq=2 --forward-mode=flowgen -- "start"
 for p in 0 1; do
 	q0=$(xstat $p rx_q0_packets); q1=$(xstat $p rx_q1_packets)
 	errs=$(( $(stat $p RX-errors:) + $(stat $p TX-errors:) ))
@@ -107,7 +115,9 @@ for p in 0 1; do
 done
 
 echo "3. txonly, set port 0 queue 0 rate 100"
-run 2 ",pace_clock=wall" --forward-mode=txonly -- "set port 0 queue 0 rate 100;start"
+show="show port stats all"
+testpmd_ready=both_sent
+run ",pace_clock=wall" --forward-mode=txonly -- "set port 0 queue 0 rate 100;start"
 bps0=$(stat 0 Tx-bps:); bps1=$(stat 1 Tx-bps:)
 echo "  port 0 (100 Mb/s): $bps0 b/s; port 1 (no limit): $bps1 b/s"
 [ "$bps0" -gt 0 ] && [ "$bps0" -le 110000000 ]; check $? "port 0 sends at most 100 Mb/s (+10% for the measure)"

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Shell functions for the scripts that drive an interactive dpdk-testpmd
+# through a pipe (run-testpmd.sh, build-in-dpdk.sh); sourced, not run.
+# They set $out (testpmd's output file) and $testpmd_ready (a command that
+# succeeds once the traffic being checked is there).
+#
+# Traffic is checked once it is there, not after a fixed time: on a busy
+# machine (two meson tests at a time, a compiler in parallel) the kernel
+# may give testpmd's forwarding thread a few percent of a CPU for
+# seconds, so a fixed window finds a few hundred packets where an idle
+# machine finds millions. A real stall stays under the mark however long
+# testpmd runs, and still fails after TESTPMD_WAIT_MAX seconds.
+
+# shellcheck disable=SC2034,SC2154  # set here, used by the sourcing script
+TESTPMD_WAIT_MAX=${TESTPMD_WAIT_MAX:-60}
+
+# testpmd's stdout line-buffered (the checks read it while it runs), when
+# coreutils' stdbuf is there; without it the wait runs to its end.
+testpmd_linebuf=$(command -v stdbuf >/dev/null 2>&1 && echo "stdbuf -oL")
+
+# The value of field $2 (e.g. RX-packets:) of port $1's last NIC block.
+testpmd_stat() {
+	awk -v port="$1" -v key="$2" '
+	/NIC statistics for port/ { p = $(NF - 1); next }
+	/^ *#+ *$/ { p = -1 }
+	p == port { for (i = 1; i < NF; i++) if ($i == key) v[p] = $(i + 1) }
+	END { printf "%.0f\n", v[port] + 0 }' "$out"
+}
+
+# The value of xstat $2 of port $1 (its last listing).
+testpmd_xstat() {
+	awk -v port="$1" -v key="$2:" '
+	/NIC extended statistics for port/ { p = $NF }
+	p == port && $1 == key { v = $2 }
+	END { printf "%.0f\n", v + 0 }' "$out"
+}
+
+# Commands for testpmd's stdin: $1 (';'-separated), then each second $2's
+# until $testpmd_ready succeeds or TESTPMD_WAIT_MAX seconds passed, then
+# $3's: the measure and the end ("...;stop;quit").
+testpmd_feed() {
+	printf '%s\n' "$1" | tr ';' '\n'
+	i=0
+	while [ "$i" -lt "$TESTPMD_WAIT_MAX" ]; do
+		sleep 1
+		printf '%s\n' "$2" | tr ';' '\n'
+		# What testpmd printed for the commands of the second before.
+		i=$((i + 1))
+		if $testpmd_ready; then
+			echo "  (the traffic was there after $i s)" >&2
+			break
+		fi
+	done
+	[ "$i" -lt "$TESTPMD_WAIT_MAX" ] ||
+		echo "  (no traffic as checked after $i s)" >&2
+	printf '%s\n' "$3" | tr ';' '\n'
+}
+
+# Both ports moved more than $1 packets each way (last NIC blocks).
+testpmd_moved() {
+	for p in 0 1; do
+		[ "$(testpmd_stat $p RX-packets:)" -gt "$1" ] &&
+			[ "$(testpmd_stat $p TX-packets:)" -gt "$1" ] || return 1
+	done
+}
