@@ -13,7 +13,10 @@
  * cables and counters are what the cases check).
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -43,6 +46,8 @@
 #define W_RX_BUF 10240            /* Per receive WQE: 4 x 2560 bytes. */
 #define W_BUF_LEN (4 * 1024 * 1024)
 #define W_TX_OFF (3 * 1024 * 1024) /* Frames to send start here. */
+/* A CQ's status after a CQE it could not write (QUERY_CQ). */
+#define W_CQ_WRITE_FAIL 0xa
 
 static const uint8_t w_key[MLX5_RSS_HASH_KEY_LEN] = {
 	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7,
@@ -278,12 +283,25 @@ w_frame(struct w_port *p, size_t off, uint32_t len, const uint8_t *dmac,
 	return f;
 }
 
-/*
- * Send @f (@len bytes): the first @inl bytes inline in the Ethernet
- * segment, the rest in @nseg data segments (the last takes the rest).
- */
+/* Ring the SQ's doorbell for the WQEs posted since block @first. */
 static void
-w_send(struct w_port *p, const uint8_t *f, uint32_t len, uint32_t inl,
+w_ring(struct w_port *p, uint16_t first)
+{
+	struct mlx5_devx_sq *sq = &p->sq;
+	uint32_t n = 1u << sq->log_size;
+
+	mlx5_doorbell_ring(&p->uar, &sq->db_rec[MLX5_SND_DBR], sq->pi,
+			   sq->wqes + (size_t)(first & (n - 1)) *
+			   MLX5_SEND_WQE_BB);
+}
+
+/*
+ * Post @f (@len bytes) without a doorbell: the first @inl bytes inline in
+ * the Ethernet segment, the rest in @nseg data segments (the last takes
+ * the rest). Returns the WQE's first block.
+ */
+static uint16_t
+w_post(struct w_port *p, const uint8_t *f, uint32_t len, uint32_t inl,
        unsigned int nseg, uint8_t cs_flags, uint32_t lkey, bool signaled)
 {
 	struct mlx5_devx_sq *sq = &p->sq;
@@ -323,9 +341,15 @@ w_send(struct w_port *p, const uint8_t *f, uint32_t len, uint32_t inl,
 		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
 		       MLX5_SEND_WQE_BB);
 	sq->pi += bbs;
-	mlx5_doorbell_ring(&p->uar, &sq->db_rec[MLX5_SND_DBR], sq->pi,
-			   sq->wqes + (size_t)(first & (n - 1)) *
-			   MLX5_SEND_WQE_BB);
+	return first;
+}
+
+/* w_post(), then the doorbell. */
+static void
+w_send(struct w_port *p, const uint8_t *f, uint32_t len, uint32_t inl,
+       unsigned int nseg, uint8_t cs_flags, uint32_t lkey, bool signaled)
+{
+	w_ring(p, w_post(p, f, len, inl, nseg, cs_flags, lkey, signaled));
 }
 
 /* Take the next CQE of @cq (a copy), or fail if there is none. */
@@ -970,6 +994,311 @@ test_fault_sweep(void)
 	return TEST_SUCCESS;
 }
 
+/* Post a NOP (one block, no segment but the control one) without a doorbell. */
+static void
+w_nop(struct w_port *p, bool signaled)
+{
+	struct mlx5_devx_sq *sq = &p->sq;
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)(sq->wqes + (size_t)(sq->pi &
+					((1u << sq->log_size) - 1)) *
+					MLX5_SEND_WQE_BB);
+
+	memset(ctrl, 0, MLX5_SEND_WQE_BB);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)sq->pi << 8 |
+						  MLX5_OPCODE_NOP);
+	ctrl->qpn_ds = rte_cpu_to_be_32(sq->obj->id << 8 | 1);
+	ctrl->fm_ce_se = signaled ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	sq->pi++;
+}
+
+/* The next CQE of @cq: its status (0, -EIO), syndrome and WQE counter. */
+static int
+w_expect(struct mlx5_devx_cq *cq, int status, uint8_t synd, uint16_t ctr)
+{
+	struct mlx5_cqe_eth c;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
+
+	TEST_ASSERT_EQUAL(w_poll(cq, &c), status, "CQE status, WQE %u", ctr);
+	if (status == -EAGAIN)
+		return TEST_SUCCESS;
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_16(c.wqe_counter), ctr,
+			  "WQE counter");
+	if (status == -EIO)
+		TEST_ASSERT_EQUAL(e->syndrome, synd, "WQE %u: syndrome", ctr);
+	return TEST_SUCCESS;
+}
+
+#define W_EXPECT(cq, status, synd, ctr) \
+	TEST_ASSERT_EQUAL(w_expect(cq, status, synd, ctr), TEST_SUCCESS, "")
+
+/*
+ * The application's memory made unreadable under the live send path,
+ * inside one doorbell: a frame's data (LOCAL_PROT_ERR, then the flush), a
+ * page of the SQ's ring past what the device reads ahead in one copy
+ * (LOCAL_QP_OP_ERR for each WQE there) and the send CQ's ring (CQ status
+ * 0xa, the frames still sent). The process lives; the WQEs before the
+ * fault run once each; the SQ recovers.
+ */
+static int
+test_tx_memory_fault(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct w_port *p = &wp[0];
+	struct mlx5_devx_wq_info wi;
+	struct mlx5_devx_cq_info ci;
+	struct mlx5_cqe_eth c;
+	uint16_t first = 0, hole, start;
+	uint64_t rx0;
+	uint8_t *f[4], *pg;
+	unsigned int i;
+
+	if (mlx5_test_under_valgrind())
+		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
+	if (w_port_get(0, 70, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Frames in pages of their own; the second's page goes. */
+	for (i = 0; i < 4; i++)
+		f[i] = w_frame(p, i * page, 128, p->mac, 1, 2, (uint8_t)i,
+			       true);
+	for (i = 0; i < 4; i++)
+		w_post(p, f[i], 128, 18, 1, 0, p->mr->lkey, true);
+	TEST_ASSERT_SUCCESS(mprotect(f[1], page, PROT_NONE), "");
+	w_ring(p, 0);
+	TEST_ASSERT_SUCCESS(mprotect(f[1], page, PROT_READ | PROT_WRITE), "");
+	W_EXPECT(&p->txcq, 0, 0, 0);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 1);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 2);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 3);
+	W_EXPECT(&p->txcq, -EAGAIN, 0, 0);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "the first frame arrived");
+	TEST_ASSERT(memcmp(w_rx_buf(p, 0, rte_be_to_cpu_16(c.wqe_counter)),
+			   f[0], 128) == 0, "intact");
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "only that one");
+	w_rx_post(p, 0);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(p->sq.obj, &wi), "");
+	TEST_ASSERT_EQUAL(wi.state, MLX5_WQ_STATE_ERR, "SQ in error");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	w_send(p, f[1], 128, 18, 1, 0, p->mr->lkey, true);
+	W_EXPECT(&p->txcq, 0, 0, 0);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received after recovery");
+	w_rx_post(p, 0);
+
+	/* A page of the SQ's ring: 44 WQEs before it, 4 in it. */
+	hole = (uint16_t)(page / MLX5_SEND_WQE_BB);
+	start = hole - 44;
+	while (p->sq.pi != start - 1)
+		w_nop(p, false);
+	w_nop(p, true);
+	w_ring(p, 1);
+	W_EXPECT(&p->txcq, 0, 0, start - 1);
+	first = p->sq.pi;
+	for (i = 0; i < 48; i++)
+		w_post(p, f[0], 128, 18, 1, 0, p->mr->lkey, true);
+	pg = p->sq.wqes + (size_t)hole * MLX5_SEND_WQE_BB;
+	rx0 = w_stats(70).rx_frames;
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_NONE), "");
+	w_ring(p, first);
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_READ | PROT_WRITE), "");
+	for (i = start; i < hole; i++)
+		W_EXPECT(&p->txcq, 0, 0, i);
+	for (i = hole; i < hole + 4u; i++)
+		W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, i);
+	W_EXPECT(&p->txcq, -EAGAIN, 0, 0);
+	TEST_ASSERT_EQUAL(w_stats(70).rx_frames - rx0, 44, "44 frames sent");
+	for (i = 0; i < 44; i++) {
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "frame %u", i);
+		w_rx_post(p, 0);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_sq(p->sq.obj, &wi), "");
+	TEST_ASSERT_EQUAL(wi.hw_counter, hole + 4u, "stopped at the doorbell");
+	TEST_ASSERT_EQUAL(wi.state, MLX5_WQ_STATE_ERR, "SQ in error");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+
+	/* The send CQ's ring unwritable: the frames still go. */
+	pg = (uint8_t *)(uintptr_t)p->txcq.cqes;
+	rx0 = w_stats(70).rx_frames;
+	for (i = 0; i < 2; i++)
+		w_post(p, f[0], 128, 18, 1, 0, p->mr->lkey, true);
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_READ), "");
+	w_ring(p, 0);
+	TEST_ASSERT_SUCCESS(mprotect(pg, page, PROT_READ | PROT_WRITE), "");
+	TEST_ASSERT_EQUAL(w_stats(70).rx_frames - rx0, 2, "2 frames sent");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_cq(p->txcq.obj, &ci), "");
+	TEST_ASSERT_EQUAL(ci.status, W_CQ_WRITE_FAIL, "CQ status");
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "frame %u", i);
+		w_rx_post(p, 0);
+	}
+	return TEST_SUCCESS;
+}
+
+/* An RQ of its own (rq[1], CQ @cq) for the frames sent: rule priority 0. */
+static int
+w_extra_rq(struct w_port *p, struct mlx5_devx_cq *cq,
+	   struct mlx5_devx_obj **tir, struct mlx5_flow_rx *rule)
+{
+	struct mlx5_devx_tir_attr ta = { 0 };
+	unsigned int j;
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, cq, 10, &p->uar,
+						SOCKET_ID_ANY), "CQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p->cdev, &p->rq[1],
+		&(struct mlx5_devx_rq_params){
+			.pd = p->cdev->pdn,
+			.cqn = cq->obj->id,
+			.log_size = W_LOG_RQ,
+			.log_stride = W_LOG_STRIDE,
+		}, SOCKET_ID_ANY), "RQ");
+	p->rq_pi[1] = 0;
+	for (j = 0; j < (1u << W_LOG_RQ); j++)
+		w_rx_post(p, 1);
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_DIRECT;
+	ta.transport_domain = p->td->id;
+	ta.inline_rqn = p->rq[1].obj->id;
+	*tir = mlx5_devx_cmd_create_tir(p->cdev, &ta);
+	TEST_ASSERT_NOT_NULL(*tir, "TIR");
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, rule,
+		MLX5_FLOW_RX_ALL, NULL, 0, *tir), "rule");
+	return TEST_SUCCESS;
+}
+
+static int
+w_extra_put(struct w_port *p, struct mlx5_devx_cq *cq,
+	    struct mlx5_devx_obj *tir, struct mlx5_flow_rx *rule)
+{
+	TEST_ASSERT_SUCCESS(mlx5_flow_rx_destroy(rule), "rule");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir), "TIR");
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_destroy(&p->rq[1]), "RQ");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_destroy(cq), "CQ");
+	return TEST_SUCCESS;
+}
+
+/* Send frame @f @n times in one doorbell, the last signaled: sent. */
+static int
+w_burst(struct w_port *p, const uint8_t *f, unsigned int n, void *pg,
+	size_t len, int prot)
+{
+	uint16_t first = p->sq.pi;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		w_post(p, f, 128, 18, 1, 0, p->mr->lkey, i == n - 1);
+	if (pg != NULL)
+		TEST_ASSERT_SUCCESS(mprotect(pg, len, prot), "");
+	w_ring(p, first);
+	if (pg != NULL)
+		TEST_ASSERT_SUCCESS(mprotect(pg, len, PROT_READ | PROT_WRITE),
+				    "");
+	W_EXPECT(&p->txcq, 0, 0, (uint16_t)(p->sq.pi - 1));
+	return TEST_SUCCESS;
+}
+
+/* The pages of rx_memory_fault, on the RQ of w_extra_rq(). */
+enum w_rx_page {
+	W_RX_BUF1,                 /* The second WQE's buffer. */
+	W_RX_RING,                 /* The RQ's ring (one page). */
+	W_RX_DBR,                  /* Its doorbell record. */
+	W_RX_CQ,                   /* Its CQ's ring. */
+};
+
+/*
+ * One case of rx_memory_fault: @page made @prot during a doorbell of four
+ * frames to an RQ of its own; @good frames received whole, then an error
+ * CQE of syndrome @synd unless 0; @errors error completions counted,
+ * @not_ready frames dropped after; the RQ in @state, its CQ of @cq_status.
+ */
+static int
+w_rx_fault(struct w_port *p, const uint8_t *f, enum w_rx_page page, int prot,
+	   uint64_t good, uint8_t synd, uint64_t errors, uint64_t not_ready,
+	   uint8_t state, uint8_t cq_status)
+{
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	struct mlx5_sim_port_stats st0, st;
+	struct mlx5_devx_wq_info wi;
+	struct mlx5_devx_cq_info ci;
+	struct mlx5_devx_obj *tir;
+	struct mlx5_flow_rx rule;
+	struct mlx5_devx_cq cq;
+	uint8_t *pg = NULL;
+	uint64_t i;
+
+	memset(&cq, 0, sizeof(cq));
+	if (w_extra_rq(p, &cq, &tir, &rule) != TEST_SUCCESS)
+		return TEST_FAILED;
+	switch (page) {
+	case W_RX_BUF1:
+		pg = w_rx_buf(p, 1, 1);
+		break;
+	case W_RX_RING:
+		pg = p->rq[1].wqes;
+		break;
+	case W_RX_DBR:
+		pg = (uint8_t *)(uintptr_t)p->rq[1].db_rec;
+		break;
+	case W_RX_CQ:
+		pg = (uint8_t *)(uintptr_t)cq.cqes;
+		break;
+	}
+	pg = RTE_PTR_ALIGN_FLOOR(pg, psz);
+	memset(w_rx_buf(p, 1, 3), 0, 128);
+	st0 = w_stats(71);
+	if (w_burst(p, f, 4, pg, psz, prot) != TEST_SUCCESS)
+		return TEST_FAILED;
+	st = w_stats(71);
+	for (i = 0; i < good && cq_status == 0; i++)
+		W_EXPECT(&cq, 0, 0, (uint16_t)i);
+	if (synd != 0)
+		W_EXPECT(&cq, -EIO, synd, (uint16_t)good);
+	W_EXPECT(&cq, -EAGAIN, 0, 0);
+	TEST_ASSERT(memcmp(w_rx_buf(p, 1, (uint16_t)(good - 1)), f, 128) == 0 ||
+		    good == 0, "the last frame received intact");
+	TEST_ASSERT(st.rx_frames - st0.rx_frames == good &&
+		    st.rx_errors - st0.rx_errors == errors &&
+		    st.rx_rq_not_ready - st0.rx_rq_not_ready == not_ready,
+		    "page %d: frames %" PRIu64 " errors %" PRIu64
+		    " not ready %" PRIu64, page, st.rx_frames - st0.rx_frames,
+		    st.rx_errors - st0.rx_errors,
+		    st.rx_rq_not_ready - st0.rx_rq_not_ready);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_rq(p->rq[1].obj, &wi), "");
+	TEST_ASSERT_EQUAL(wi.state, state, "page %d: RQ state", page);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_cq(cq.obj, &ci), "");
+	TEST_ASSERT_EQUAL(ci.status, cq_status, "page %d: CQ status", page);
+	return w_extra_put(p, &cq, tir, &rule);
+}
+
+/*
+ * The application's memory made unusable under the live receive path,
+ * inside one doorbell of four frames: a receive buffer (LOCAL_PROT_ERR
+ * for that WQE, the RQ in error, the frames after it dropped as not
+ * ready), the RQ's ring (LOCAL_QP_OP_ERR), its doorbell record (no CQE,
+ * an error counted, the RQ in error) and the receive CQ's ring (CQ status
+ * 0xa, the frames still received). Each time the frames sent complete.
+ */
+static int
+test_rx_memory_fault(void)
+{
+	struct w_port *p = &wp[0];
+	uint8_t *f;
+
+	if (mlx5_test_under_valgrind())
+		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
+	if (w_port_get(0, 71, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	f = w_frame(p, 0, 128, p->mac, 1, 2, 0, true);
+	if (w_rx_fault(p, f, W_RX_BUF1, PROT_READ, 1,
+		       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 1, 2,
+		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+	    w_rx_fault(p, f, W_RX_RING, PROT_NONE, 0,
+		       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, 1, 3,
+		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+	    w_rx_fault(p, f, W_RX_DBR, PROT_NONE, 0, 0, 1, 3,
+		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+	    w_rx_fault(p, f, W_RX_CQ, PROT_READ, 4, 0, 0, 0,
+		       MLX5_WQ_STATE_RDY, W_CQ_WRITE_FAIL) != TEST_SUCCESS)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case w_cases[] = {
 	{ "send_receive_sizes", test_send_receive_sizes },
 	{ "two_ports_cabled", test_two_ports_cabled },
@@ -984,6 +1313,8 @@ static const struct mlx5_test_case w_cases[] = {
 	{ "self_loopback_block", test_self_loopback_block },
 	{ "faults_and_reclaim", test_faults_and_reclaim },
 	{ "fault_sweep", test_fault_sweep },
+	{ "tx_memory_fault", test_tx_memory_fault },
+	{ "rx_memory_fault", test_rx_memory_fault },
 	{ NULL, NULL },
 };
 

@@ -380,34 +380,22 @@ mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		uint32_t key, uint32_t pdn, uint64_t addr, void *buf,
 		size_t len, uint32_t flags)
 {
-	struct mlx5_sim_xcache *c = &xc[(key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
 	bool write = flags & MLX5_SIM_XFER_WRITE;
+	uint8_t *host = NULL;
 	int ret;
 
-	if (likely(c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
-		   !(flags & MLX5_SIM_XFER_REMOTE) &&
-		   (write ? c->lw : c->lr) && addr >= c->start &&
-		   addr <= c->end && len <= c->end - addr && len != 0)) {
-		uint8_t *host = c->host + (addr - c->start);
-
+	if (likely(!(flags & MLX5_SIM_XFER_REMOTE)))
+		host = mlx5_sim_xcache_host(vhca, xc, key, pdn, addr, len,
+					    write);
+	if (likely(host != NULL))
 		return write ? mlx5_sim_copy_guarded(host, buf, len) :
 		       mlx5_sim_copy_guarded(buf, host, len);
-	}
 	ret = mlx5_sim_xfer(vhca, key, pdn, addr, buf, len, flags);
 	if (ret == 0 && !(flags & MLX5_SIM_XFER_REMOTE))
-		mlx5_sim_xcache_fill(vhca, c, key, pdn);
+		mlx5_sim_xcache_fill(vhca, &xc[(key >> 8) &
+					       (MLX5_SIM_XCACHE_WAYS - 1)],
+				     key, pdn);
 	return ret;
-}
-
-/* A hit of cache entry @c for a local access to [addr, addr + len)? */
-static inline bool
-sim_xcache_hit(const struct mlx5_sim_vhca *vhca,
-	       const struct mlx5_sim_xcache *c, uint32_t key, uint32_t pdn,
-	       uint64_t addr, uint64_t len, bool write)
-{
-	return c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
-	       (write ? c->lw : c->lr) && addr >= c->start &&
-	       addr <= c->end && len <= c->end - addr && len != 0;
 }
 
 /*
@@ -436,8 +424,8 @@ sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
 	off = addr - mkey->start;
 	/* Inside the first entry, reached locally with the key's own PD. */
 	if (len > e->byte_count || off > e->byte_count - len ||
-	    !sim_xcache_hit(vhca, &mkey->klm_xc, e->mkey, mkey->pdn,
-			    e->address + off, len, write))
+	    !mlx5_sim_xcache_hit(vhca, &mkey->klm_xc, e->mkey, mkey->pdn,
+				 e->address + off, len, write))
 		return NULL;
 	return mkey->klm_xc.host + (e->address + off - mkey->klm_xc.start);
 }
@@ -489,8 +477,8 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	*crypto = NULL;
 	if (xc != NULL && !(flags & MLX5_SIM_XFER_REMOTE)) {
 		c = &xc[(x->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
-		if (sim_xcache_hit(vhca, c, x->key, x->pdn, x->addr, len,
-				   write)) {
+		if (mlx5_sim_xcache_hit(vhca, c, x->key, x->pdn, x->addr,
+					len, write)) {
 			*host = c->host + (x->addr - c->start);
 			return 0;
 		}

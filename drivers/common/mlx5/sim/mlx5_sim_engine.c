@@ -47,8 +47,7 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
-#include "mlx5_sim_guard.h"
-#include "mlx5_sim_priv.h"
+#include "mlx5_sim_wqe.h"
 
 #define SIM_CQE_SIZE 64
 /* Largest message: 2^31 bytes (the data segment's byte count). */
@@ -69,62 +68,71 @@ mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 	return true;
 }
 
-/* The CQ a completion goes to: write one CQE, owner bit last. */
-/* One CQE put in place under one fault guard (mlx5_sim_cq_write()). */
-struct sim_cqe_put {
-	struct mlx5_sim_cq *cq;
-	const struct mlx5_cqe64 *tmpl;
-	bool overrun;
-};
-
-static void
-sim_cqe_put_fn(void *arg)
+__rte_noinline bool
+mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
+		       const struct mlx5_cqe64 *tmpl)
 {
-	struct sim_cqe_put *c = arg;
-	const struct mlx5_sim_cq *cq = c->cq;
 	uint32_t size = 1u << cq->log_size;
-	uint32_t ci = rte_be_to_cpu_32(*(volatile const uint32_t *)
-				       (const void *)cq->dbr.host) & 0xffffff;
+	uint32_t ci = cq->ci_seen;
 	struct mlx5_cqe64 *slot;
 
-	/* Overrun: the CQE is lost. */
-	if (((cq->pi - ci) & 0xffffff) >= size) {
-		c->overrun = true;
-		return;
+	mlx5_sim_guard_arm(g);
+	/* Full as last read: read the consumer counter again. */
+	if (unlikely(((cq->pi - ci) & 0xffffff) >= size)) {
+		ci = rte_be_to_cpu_32(*(volatile const uint32_t *)
+				      (const void *)cq->dbr.host) & 0xffffff;
+		if (((cq->pi - ci) & 0xffffff) >= size) {
+			mlx5_sim_guard_disarm(g);
+			return false;
+		}
 	}
 	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
 		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
-	memcpy(slot, c->tmpl, offsetof(struct mlx5_cqe64, op_own));
+	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
 	/* The owner bit flips each pass; written after the rest. */
 	rte_atomic_thread_fence(__ATOMIC_RELEASE);
 	*(volatile uint8_t *)&slot->op_own =
-		(uint8_t)((c->tmpl->op_own & 0xf0) |
+		(uint8_t)((tmpl->op_own & 0xf0) |
 			  ((cq->pi >> cq->log_size) & 1));
+	mlx5_sim_guard_disarm(g);
+	cq->ci_seen = ci;
+	cq->pi++;
+	return true;
 }
 
+__rte_noinline void
+mlx5_sim_copy_armed(struct mlx5_sim_guard *g, void *dst, const void *src,
+		    size_t len)
+{
+	mlx5_sim_guard_arm(g);
+	memcpy(dst, src, len);
+	mlx5_sim_guard_disarm(g);
+}
+
+/* The CQ a completion goes to: write one CQE under a guard of its own. */
 void
 mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 		  const struct mlx5_cqe64 *tmpl)
 {
-	struct sim_cqe_put c = {
-		.cq = mlx5_sim_idtab_get(&vhca->cqs, cqn),
-		.tmpl = tmpl,
-	};
+	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
+	struct mlx5_sim_guard guard;
+	bool put;
 
-	if (c.cq == NULL || c.cq->status != 0)
+	if (cq == NULL || cq->status != 0)
 		return;
-	if (mlx5_sim_guarded(sim_cqe_put_fn, &c) != 0) {
-		c.cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
-		return;
-	}
-	if (c.overrun) {
-		/* Without oi the CQ stops (error). */
-		c.cq->lost++;
-		if (!c.cq->oi)
-			c.cq->status = MLX5_SIM_CQ_STATUS_OVERFLOW;
+	if (mlx5_sim_guard_push(&guard) != 0) {
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
 		return;
 	}
-	c.cq->pi++;
+	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
+		mlx5_sim_guard_pop(&guard);
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return;
+	}
+	put = mlx5_sim_cqe_put_armed(&guard, cq, tmpl);
+	mlx5_sim_guard_pop(&guard);
+	if (!put)
+		mlx5_sim_cq_overrun(cq);
 }
 
 void
@@ -134,23 +142,7 @@ mlx5_sim_req_complete(struct mlx5_sim_vhca *vhca, uint32_t cqn, uint32_t qn,
 {
 	struct mlx5_cqe64 cqe;
 
-	memset(&cqe, 0, sizeof(cqe));
-	if (syndrome != 0) {
-		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
-
-		err->syndrome = syndrome;
-		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)w->opcode
-							 << 24 | qn);
-		err->wqe_counter = rte_cpu_to_be_16(w->index);
-		err->op_own = MLX5_CQE_REQ_ERR << 4;
-	} else {
-		cqe.byte_cnt = rte_cpu_to_be_32(byte_cnt);
-		cqe.sop_drop_qpn = rte_cpu_to_be_32((uint32_t)w->opcode << 24 |
-						    qn);
-		cqe.wqe_counter = rte_cpu_to_be_16(w->index);
-		cqe.timestamp = rte_cpu_to_be_64(ts);
-		cqe.op_own = MLX5_CQE_REQ << 4;
-	}
+	mlx5_sim_req_cqe(&cqe, qn, w, syndrome, byte_cnt, ts);
 	mlx5_sim_cq_write(vhca, cqn, &cqe);
 }
 
@@ -302,34 +294,8 @@ sim_wqe_copy_bbs(uint8_t *raw, const uint8_t *sq, uint32_t n, uint32_t first,
 }
 
 /*
- * The control segment at @bytes, then @bytes as WQE @w of queue @qn on a
- * ring of @n blocks: 0, or -EINVAL if it cannot be one (@w->bbs 1).
- */
-static __rte_always_inline int
-sim_wqe_parse(const uint8_t *bytes, uint32_t n, uint32_t qn,
-	      struct mlx5_sim_wqe *w)
-{
-	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)bytes;
-	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
-	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
-
-	w->opcode = opmod_idx_opcode & 0xff;
-	w->index = (opmod_idx_opcode >> 8) & 0xffff;
-	w->ds = qpn_ds & 0x3f;
-	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
-	w->seg = bytes + sizeof(*ctrl);
-	if (w->ds == 0 || (qpn_ds >> 8) != qn) {
-		w->bbs = 1;
-		return -EINVAL;
-	}
-	/* Four 16-byte segments a block. */
-	w->bbs = (w->ds + 3) >> 2;
-	return w->bbs > n ? -EINVAL : 0;
-}
-
-/*
  * Read the WQE at send counter @ci under guard @g, pushed by the caller,
- * which takes the jump of a fault: mlx5_sim_wqe_read() without its guard.
+ * which takes the jump of a fault.
  * The ring's bytes are read once, armed: the first basic block (the
  * control segment and what follows it), then, once the control segment
  * says the WQE is one of this queue's, its other blocks. The engine then
@@ -337,16 +303,16 @@ sim_wqe_parse(const uint8_t *bytes, uint32_t n, uint32_t qn,
  * changes nothing the device checked, and a fault in the model's own code
  * is never taken for the ring's.
  */
-static __rte_noinline int
-sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
-	      uint32_t qn, uint16_t ci, struct mlx5_sim_wqe *w)
+__rte_noinline int
+mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
+		   uint32_t qn, uint16_t ci, struct mlx5_sim_wqe *w)
 {
 	uint32_t first = ci & (n - 1);
 
 	mlx5_sim_guard_arm(g);
 	sim_wqe_copy_bbs(w->raw, sq, n, first, 0, 1);
 	mlx5_sim_guard_disarm(g);
-	if (sim_wqe_parse(w->raw, n, qn, w) != 0)
+	if (mlx5_sim_wqe_parse(w->raw, n, qn, w) != 0)
 		return -EINVAL;
 	/* The rest of the WQE, which may wrap around the ring. */
 	if (w->bbs > 1) {
@@ -355,24 +321,6 @@ sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
 		mlx5_sim_guard_disarm(g);
 	}
 	return 0;
-}
-
-int
-mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
-		  struct mlx5_sim_wqe *w)
-{
-	struct mlx5_sim_guard guard;
-	int ret;
-
-	if (mlx5_sim_guard_push(&guard) != 0)
-		return -EFAULT;
-	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
-		mlx5_sim_guard_pop(&guard);
-		return -EFAULT;
-	}
-	ret = sim_wqe_fetch(&guard, sq, n, qn, ci, w);
-	mlx5_sim_guard_pop(&guard);
-	return ret;
 }
 
 /*
@@ -400,34 +348,14 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	return ((pi - qp->sq_ci) & 0xffff) > n;
 }
 
-/*
- * Blocks of a QP's ring read ahead in one copy: 2 KiB, under the size
- * where the C library's memcpy() turns to "rep movsb" (which tools such
- * as callgrind count byte by byte).
- */
-#define SIM_QP_READ_AHEAD 32
-
-/* The blocks of a QP's ring the engine read ahead (ring blocks first..). */
-struct sim_qp_ahead {
-	uint32_t first;
-	uint32_t len;
-	uint8_t blocks[SIM_QP_READ_AHEAD * MLX5_SIM_WQEBB] __rte_aligned(16);
-};
-
-/*
- * Read ahead into @a the blocks of ring @sq (@n blocks) from block @idx,
- * that of send counter @ci, up to doorbell counter @pi, the ring's end
- * and SIM_QP_READ_AHEAD blocks, under guard @g, armed (the copy is a
- * call: a fault jumps from a call).
- */
-static __rte_noinline void
-sim_qp_read_ahead(struct mlx5_sim_guard *g, struct sim_qp_ahead *a,
-		  const uint8_t *sq, uint32_t n, uint32_t idx, uint32_t pi,
-		  uint32_t ci)
+__rte_noinline void
+mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
+		    const uint8_t *sq, uint32_t n, uint32_t idx, uint32_t pi,
+		    uint32_t ci)
 {
 	uint32_t len = RTE_MIN((pi - ci) & 0xffff, n - idx);
 
-	len = RTE_MIN(len, (uint32_t)SIM_QP_READ_AHEAD);
+	len = RTE_MIN(len, (uint32_t)MLX5_SIM_READ_AHEAD);
 	a->first = idx;
 	a->len = 0;
 	mlx5_sim_guard_arm(g);
@@ -445,7 +373,7 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 			     (qp->log_rq_size + qp->log_rq_stride)));
 	uint32_t n = 1u << qp->log_sq_size;
 	volatile bool per_wqe = false;
-	struct sim_qp_ahead ahead;
+	struct mlx5_sim_ahead ahead;
 	struct mlx5_sim_guard guard;
 	struct mlx5_sim_wqe wqe;
 	uint32_t pi;
@@ -462,10 +390,10 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 	ahead.len = 0;
 	/*
 	 * One guard for the doorbell's WQEs, armed only while the ring is
-	 * read. The WQEs posted are read ahead, up to SIM_QP_READ_AHEAD
+	 * read. The WQEs posted are read ahead, up to MLX5_SIM_READ_AHEAD
 	 * blocks in one copy, and executed from that copy. A fault there
 	 * comes back here: from then on this doorbell's WQEs are read one by
-	 * one (sim_wqe_fetch()), the first again. A fault of such a read
+	 * one (mlx5_sim_wqe_fetch()), the first again. A fault of such a read
 	 * comes back here too, with the send counter in the QP: the WQE
 	 * there is not a WQE, one block is consumed, and the engine goes on
 	 * with the next, as after any error completion.
@@ -484,38 +412,13 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		}
 	}
 	while (qp->sq_ci != pi) {
-		uint32_t idx = qp->sq_ci & (n - 1);
-		const uint8_t *body = NULL;
+		const uint8_t *body;
 		uint32_t bytes = 0;
 		uint8_t synd;
 		int ret;
 
-		if (likely(!per_wqe)) {
-			uint32_t at = idx - ahead.first;
-
-			if (at >= ahead.len) {
-				sim_qp_read_ahead(&guard, &ahead, sq, n, idx,
-						  pi, qp->sq_ci);
-				at = 0;
-			}
-			body = ahead.blocks + (size_t)at * MLX5_SIM_WQEBB;
-			ret = sim_wqe_parse(body, n, qp->qpn, &wqe);
-			/* Partly read ahead: read again from its first block. */
-			if (ret == 0 && at + wqe.bbs > ahead.len && at != 0) {
-				sim_qp_read_ahead(&guard, &ahead, sq, n, idx,
-						  pi, qp->sq_ci);
-				body = ahead.blocks;
-				ret = sim_wqe_parse(body, n, qp->qpn, &wqe);
-			}
-			/* Across the ring's end or past the doorbell: alone. */
-			if (ret == 0 && wqe.bbs > ahead.len)
-				body = NULL;
-		}
-		if (body == NULL) {
-			ret = sim_wqe_fetch(&guard, sq, n, qp->qpn, qp->sq_ci,
-					    &wqe);
-			body = wqe.raw;
-		}
+		ret = mlx5_sim_wqe_next(&guard, &ahead, sq, n, qp->qpn,
+					qp->sq_ci, pi, per_wqe, &wqe, &body);
 		if (unlikely(ret != 0)) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;

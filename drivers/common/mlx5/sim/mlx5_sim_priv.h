@@ -405,6 +405,7 @@ struct mlx5_sim_cq {
 	bool oi;                   /* Overrun ignore. */
 	uint8_t status;            /* 0 OK, MLX5_SIM_CQ_STATUS_OVERFLOW. */
 	uint32_t pi;               /* CQEs written. */
+	uint32_t ci_seen;          /* The consumer counter read last. */
 	uint32_t users;            /* QPs completing here. */
 	uint64_t lost;             /* CQEs dropped (overrun). */
 	uint16_t cq_period;        /* Moderation (MODIFY_CQ), kept only. */
@@ -982,9 +983,42 @@ mlx5_sim_xgen_bump(struct mlx5_sim_vhca *vhca)
 	vhca->xgen++;
 }
 
+/* A hit of cache entry @c for a local access to [addr, addr + len)? */
+static inline bool
+mlx5_sim_xcache_hit(const struct mlx5_sim_vhca *vhca,
+		    const struct mlx5_sim_xcache *c, uint32_t key, uint32_t pdn,
+		    uint64_t addr, uint64_t len, bool write)
+{
+	return c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
+	       (write ? c->lw : c->lr) && addr >= c->start &&
+	       addr <= c->end && len <= c->end - addr && len != 0;
+}
+
+/*
+ * Where a queue's local access to [addr, addr + len) through key @key is
+ * in the process, from the queue's cache @xc; NULL when the cache cannot
+ * say (mlx5_sim_xfer_q() then translates, checks and copies).
+ */
+static inline uint8_t *
+mlx5_sim_xcache_host(const struct mlx5_sim_vhca *vhca,
+		     const struct mlx5_sim_xcache *xc, uint32_t key,
+		     uint32_t pdn, uint64_t addr, uint64_t len, bool write)
+{
+	const struct mlx5_sim_xcache *c =
+		&xc[(key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
+
+	return mlx5_sim_xcache_hit(vhca, c, key, pdn, addr, len, write) ?
+	       c->host + (addr - c->start) : NULL;
+}
+
 /* Queues (mlx5_sim_queue.c). */
 int mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id);
-void *mlx5_sim_idtab_get(const struct mlx5_sim_idtab *t, uint32_t id);
+/* The object with id @id, or NULL. */
+static inline void *
+mlx5_sim_idtab_get(const struct mlx5_sim_idtab *t, uint32_t id)
+{
+	return id < t->size ? t->slot[id] : NULL;
+}
 void mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id);
 uint32_t mlx5_sim_cmd_create_cq(struct mlx5_sim_file *file, const void *in,
 				void *out, struct mlx5_sim_devx_obj *obj);
@@ -1097,14 +1131,6 @@ struct mlx5_sim_wqe {
 };
 
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
-/*
- * Read the WQE at send counter @ci of a ring of @n basic blocks at @sq,
- * belonging to queue @qn, into @w (once: the engine works on its copy).
- * Returns 0, -EFAULT if the ring is not there, or -EINVAL if it cannot be
- * a WQE of this queue.
- */
-int mlx5_sim_wqe_read(const uint8_t *sq, uint32_t n, uint32_t qn, uint16_t ci,
-		      struct mlx5_sim_wqe *w);
 /* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
 bool mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val);
 /*

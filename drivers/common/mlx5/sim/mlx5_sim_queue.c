@@ -65,12 +65,6 @@ mlx5_sim_idtab_alloc(struct mlx5_sim_idtab *t, void *obj, uint32_t *id)
 	return -ENOSPC;
 }
 
-void *
-mlx5_sim_idtab_get(const struct mlx5_sim_idtab *t, uint32_t id)
-{
-	return id < t->size ? t->slot[id] : NULL;
-}
-
 void
 mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id)
 {

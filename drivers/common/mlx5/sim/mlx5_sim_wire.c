@@ -53,7 +53,7 @@
 #include <rte_ip.h>
 #include <rte_tcp.h>
 
-#include "mlx5_sim_priv.h"
+#include "mlx5_sim_wqe.h"
 
 /* A new port: 100 Gb/s; a new vport: MTU 1500 (the kernel's default). */
 #define SIM_DEFAULT_SPEED_MBPS 100000
@@ -161,23 +161,41 @@ sim_l4_csum(const uint8_t *f, const struct sim_hdrs *h)
 }
 
 /*
- * The ones' complement sum of @len bytes at @p (not folded), as 16-bit
- * words loaded in the machine's order, the way rte_raw_cksum() adds them
- * (so its folded value stored as is reads big-endian), eight bytes a step.
+ * The ones' complement sum of @len bytes at @p (not folded, below 2^34),
+ * as 16-bit words loaded in the machine's order, the way rte_raw_cksum()
+ * adds them (so its folded value stored as is reads big-endian): 64-bit
+ * words added with their carries counted apart (2^64 is 1 modulo
+ * 2^16 - 1), 32 bytes a step.
  */
 static uint64_t
 sim_sum(const uint8_t *p, uint32_t len)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, carry = 0, v;
 	uint32_t w;
 	uint16_t h = 0;
 
-	for (; len >= 8; p += 8, len -= 8) {
-		uint64_t v;
+	for (; len >= 32; p += 32, len -= 32) {
+		uint64_t a, b, c, d;
 
-		memcpy(&v, p, 8);
-		sum += (v & UINT32_MAX) + (v >> 32);
+		memcpy(&a, p, 8);
+		memcpy(&b, p + 8, 8);
+		memcpy(&c, p + 16, 8);
+		memcpy(&d, p + 24, 8);
+		sum += a;
+		carry += sum < a;
+		sum += b;
+		carry += sum < b;
+		sum += c;
+		carry += sum < c;
+		sum += d;
+		carry += sum < d;
 	}
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&v, p, 8);
+		sum += v;
+		carry += sum < v;
+	}
+	sum = (sum & UINT32_MAX) + (sum >> 32) + carry;
 	if (len >= 4) {
 		memcpy(&w, p, 4);
 		sum += w;
@@ -209,31 +227,21 @@ sim_fold(uint64_t sum)
 	return (uint16_t)sum;
 }
 
-/* Is the L4 checksum of a received frame right (pseudo header + L4)? */
-static bool
-sim_l4_csum_ok(const uint8_t *f, const struct sim_hdrs *h)
+/*
+ * The sum of the pseudo header of a received frame's TCP or UDP
+ * checksum: addresses, protocol and L4 length, each 16-bit word in the
+ * machine's order as sim_sum() loads it.
+ */
+static uint64_t
+sim_pseudo_sum(const uint8_t *f, const struct sim_hdrs *h)
 {
 	uint32_t l4_len = h->l3_off + (uint32_t)h->l3_len - h->l4_off;
-	uint8_t ph[40] = { 0 };
-	uint32_t n;
+	uint64_t sum = rte_cpu_to_be_16((uint16_t)l4_len) +
+		       rte_cpu_to_be_16((uint16_t)h->l4);
 
-	if (h->l3 == 4) {
-		/* Source, destination, zero, protocol, L4 length. */
-		memcpy(ph, f + h->l3_off + 12, 8);
-		ph[9] = h->l4;
-		ph[10] = (uint8_t)(l4_len >> 8);
-		ph[11] = (uint8_t)l4_len;
-		n = 12;
-	} else {
-		/* Source, destination, L4 length (32 bits), next header. */
-		memcpy(ph, f + h->l3_off + 8, 32);
-		ph[34] = (uint8_t)(l4_len >> 8);
-		ph[35] = (uint8_t)l4_len;
-		ph[39] = h->l4;
-		n = 40;
-	}
-	return sim_fold(sim_sum(ph, n) + sim_sum(f + h->l4_off, l4_len)) ==
-	       0xffff;
+	if (h->l3 == 4)
+		return sum + sim_sum(f + h->l3_off + 12, 8);
+	return sum + sim_sum(f + h->l3_off + 8, 32);
 }
 
 /* The checksum offloads of a send WQE's Ethernet segment. */
@@ -337,40 +345,51 @@ sim_ts(uint64_t ns, uint8_t fmt)
 	return ns;
 }
 
-/* The receive CQE's parse and checksum fields. */
+/*
+ * The receive CQE's parse and checksum fields. Each byte after the L2
+ * header is summed once: the IP header (its own check), the L4 bytes
+ * (their check, with the pseudo header) and what follows them, added up
+ * for check_sum, when the L4 bytes start and end at even offsets (words
+ * stay words); otherwise check_sum is summed on its own.
+ */
 static void
-sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, uint8_t *f, uint32_t len,
+sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, const uint8_t *f, uint32_t len,
 		const struct sim_hdrs *h)
 {
 	uint8_t ok = MLX5_CQE_L2_OK, l3t = 0, l4t = 0;
+	uint32_t l3_end = h->l3_off + (uint32_t)h->l3_len;
+	uint64_t hdr_sum = 0, l4_sum = 0;
 
+	if (h->l3 != 0)
+		hdr_sum = sim_sum(f + h->l3_off, h->l4_off - h->l3_off);
 	if (h->l3 == 4) {
 		l3t = MLX5_CQE_L3_HDR_TYPE_IPV4;
-		if (sim_fold(sim_sum(f + h->l3_off,
-				     (f[h->l3_off] & 0xf) * 4u)) == 0xffff)
+		if (sim_fold(hdr_sum) == 0xffff)
 			ok |= MLX5_CQE_L3_OK;
 	} else if (h->l3 == 6) {
 		l3t = MLX5_CQE_L3_HDR_TYPE_IPV6;
 		ok |= MLX5_CQE_L3_OK;
 	}
+	if (h->l4 != 0)
+		l4_sum = sim_sum(f + h->l4_off, l3_end - h->l4_off);
 	if (h->l4 == IPPROTO_UDP) {
-		uint8_t *field = sim_l4_csum_field(f, h);
+		const uint8_t *field = f + h->l4_off + 6;
 
 		l4t = MLX5_CQE_L4_HDR_TYPE_UDP;
 		/* A zero UDP checksum over IPv4 means none: good. */
 		if ((h->l3 == 4 && field[0] == 0 && field[1] == 0) ||
-		    sim_l4_csum_ok(f, h))
+		    sim_fold(sim_pseudo_sum(f, h) + l4_sum) == 0xffff)
 			ok |= MLX5_CQE_L4_OK;
 	} else if (h->l4 == IPPROTO_TCP) {
 		uint8_t flags = f[h->l4_off + 13];
 		uint32_t hl = (f[h->l4_off + 12] >> 4) * 4u;
-		bool data = h->l3_off + (uint32_t)h->l3_len > h->l4_off + hl;
+		bool data = l3_end > h->l4_off + hl;
 
 		l4t = !(flags & RTE_TCP_ACK_FLAG) ?
 		      MLX5_CQE_L4_HDR_TYPE_TCP_NO_ACK :
 		      data ? MLX5_CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA :
 		      MLX5_CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA;
-		if (sim_l4_csum_ok(f, h))
+		if (sim_fold(sim_pseudo_sum(f, h) + l4_sum) == 0xffff)
 			ok |= MLX5_CQE_L4_OK;
 	}
 	cqe->hds_ip_ext = ok;
@@ -380,9 +399,18 @@ sim_rx_cqe_fill(struct mlx5_cqe_eth *cqe, uint8_t *f, uint32_t len,
 	 * The ones' complement sum of everything after the L2 header; the
 	 * machine-order sum stored as is reads big-endian.
 	 */
-	if (len > h->l3_off)
+	if (len <= h->l3_off)
+		return;
+	if (h->l3 == 0 || ((l3_end - h->l4_off) & 1))
 		cqe->check_sum = sim_fold(sim_sum(f + h->l3_off,
 						  len - h->l3_off));
+	else if (h->l4 != 0)
+		cqe->check_sum = sim_fold(hdr_sum + l4_sum +
+					  sim_sum(f + l3_end, len - l3_end));
+	else
+		cqe->check_sum = sim_fold(hdr_sum +
+					  sim_sum(f + h->l4_off,
+						  len - h->l4_off));
 }
 
 /* An error CQE of a receive WQE. */
@@ -417,66 +445,150 @@ sim_rq_error(struct mlx5_sim_vhca *vhca, struct mlx5_sim_rq *rq)
 	}
 }
 
-/* Receive frame @f on @rq: scatter into the next posted WQE, then a CQE. */
+/*
+ * What a fault under the guard of an SQ's doorbell hit: the access armed
+ * (each is a call of mlx5_sim_wqe.h), which says what completes next.
+ */
+enum sim_armed {
+	SIM_ARMED_RING,            /* The SQ's ring: WQEs read ahead or one. */
+	SIM_ARMED_TX_DATA,         /* A data segment of the frame. */
+	SIM_ARMED_TX_CQE,          /* The send CQE. */
+	SIM_ARMED_RQ_DBR,          /* The receiving RQ's doorbell record. */
+	SIM_ARMED_RQ_WQE,          /* Its receive WQE. */
+	SIM_ARMED_RX_DATA,         /* Its buffers. */
+	SIM_ARMED_RX_CQE,          /* Its CQE. */
+};
+
+/*
+ * One doorbell of an SQ: the one fault guard, the WQE in flight and what
+ * the engine looks up once per doorbell (the card lock is held: no object
+ * changes under it but by the engine itself).
+ */
+struct sim_sq_run {
+	struct mlx5_sim_guard guard;
+	volatile uint8_t armed;    /* enum sim_armed. */
+	volatile bool per_wqe;     /* A read-ahead faulted: WQE by WQE. */
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_sq *sq;
+	uint32_t pi;               /* The doorbell record's send counter. */
+	uint32_t n;                /* Basic blocks of the ring. */
+	/* The WQE in flight and its good completion. */
+	struct mlx5_sim_wqe wqe;
+	uint64_t ts;
+	uint32_t bytes;
+	/* The sending side, at the first SEND. */
+	bool tx_known;
+	struct mlx5_sim_cq *cq;    /* The SQ's CQ, or NULL. */
+	struct mlx5_sim_tis *tis;
+	struct mlx5_sim_port *port;
+	unsigned int port_idx;
+	struct mlx5_sim_vhca *far; /* The far end of the cable, or NULL. */
+	unsigned int far_idx;
+	uint32_t rate;             /* Of the SQ's pacing entry, kb/s. */
+	/* The receiving side of the frame in flight. */
+	struct mlx5_sim_vhca *rx_vhca;
+	struct mlx5_sim_port *rx_port;
+	struct mlx5_sim_rq *rq;
+	/* The RQ whose doorbell record was read last, and what it said. */
+	struct mlx5_sim_rq *rq_known;
+	struct mlx5_sim_cq *rq_cq;
+	uint32_t rq_posted;
+	/* The last indirect TIR's table. */
+	const struct mlx5_sim_tir *rss_tir;
+	struct mlx5_sim_rqt *rss_rqt;
+	struct mlx5_sim_ahead ahead;
+	uint8_t frame[SIM_FRAME_MAX] __rte_aligned(8);
+};
+
+/* A receive WQE that failed with @synd: its error CQE, the RQ's state. */
 static void
-sim_rq_receive(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
-	       struct mlx5_sim_rq *rq, uint8_t *f, uint32_t len,
+sim_rx_fail(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
+	    struct mlx5_sim_rq *rq, uint8_t synd)
+{
+	port->st.rx_errors++;
+	sim_rx_err(vhca, rq, synd);
+	rq->wq.hw_counter++;
+	if (synd != MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
+		sim_rq_error(vhca, rq);
+}
+
+/*
+ * Receive frame @f on the RQ of @r (r->rq of r->rx_vhca at r->rx_port):
+ * scatter into the next posted WQE, then a CQE. The RQ's doorbell record
+ * is read when the WQEs known posted are used up (the driver only moves
+ * it forward), its WQE, buffers and CQ under the guard of the doorbell.
+ */
+static void
+sim_rq_receive(struct sim_sq_run *r, uint8_t *f, uint32_t len,
 	       const struct sim_hdrs *h, uint32_t hash, uint8_t htype,
 	       uint64_t ts)
 {
+	struct mlx5_sim_vhca *vhca = r->rx_vhca;
+	struct mlx5_sim_port *port = r->rx_port;
+	struct mlx5_sim_rq *rq = r->rq;
 	struct mlx5_sim_wq *wq = &rq->wq;
 	uint8_t wqe[SIM_RX_WQE_MAX] __rte_aligned(16);
-	uint32_t stride = 1u << wq->log_wq_stride, posted, off = 0, i;
+	uint32_t stride = 1u << wq->log_wq_stride, off = 0, i;
 	struct mlx5_cqe_eth cqe;
+	struct mlx5_sim_cq *cq;
 	uint8_t synd = 0;
 
 	if (wq->state != MLX5_WQ_STATE_RDY) {
 		port->st.rx_rq_not_ready++;
 		return;
 	}
-	if (!mlx5_sim_dbr_read(wq->dbr.host, MLX5_SIM_DBR_RCV, &posted)) {
-		port->st.rx_errors++;
-		sim_rq_error(vhca, rq);
-		return;
+	if (r->rq_known != rq ||
+	    (uint16_t)wq->hw_counter == (uint16_t)r->rq_posted) {
+		uint32_t be;
+
+		r->rq_known = NULL;
+		r->armed = SIM_ARMED_RQ_DBR;
+		mlx5_sim_copy_armed(&r->guard, &be, wq->dbr.host +
+				    MLX5_SIM_DBR_RCV * sizeof(be), sizeof(be));
+		r->rq_posted = rte_be_to_cpu_32(be);
+		r->rq_cq = mlx5_sim_idtab_get(&vhca->cqs, wq->cqn);
+		r->rq_known = rq;
 	}
-	if ((uint16_t)wq->hw_counter == (uint16_t)posted) {
+	if ((uint16_t)wq->hw_counter == (uint16_t)r->rq_posted) {
 		port->st.rx_out_of_buffer++;
 		mlx5_sim_q_counter_out_of_buffer(vhca, rq->counter_set_id);
 		return;
 	}
-	if (mlx5_sim_copy_guarded(wqe, wq->ring.host + (size_t)stride *
-				  (wq->hw_counter & ((1u << wq->log_wq_sz) - 1)),
-				  stride) != 0) {
-		synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		goto done;
-	}
+	r->armed = SIM_ARMED_RQ_WQE;
+	mlx5_sim_copy_armed(&r->guard, wqe, wq->ring.host + (size_t)stride *
+			    (wq->hw_counter & ((1u << wq->log_wq_sz) - 1)),
+			    stride);
 	for (i = 0; i < stride / 16 && off < len; i++) {
 		const struct mlx5_wqe_data_seg *d = (const void *)(wqe + 16 * i);
 		uint32_t bc = rte_be_to_cpu_32(d->byte_count);
 		uint32_t lkey = rte_be_to_cpu_32(d->lkey);
+		uint64_t addr = rte_be_to_cpu_64(d->addr);
 		uint32_t n = RTE_MIN(bc, len - off);
+		uint8_t *host;
 		int ret;
 
 		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
 			break;
-		ret = mlx5_sim_xfer_q(vhca, wq->xc, lkey, wq->pdn,
-				      rte_be_to_cpu_64(d->addr), f + off, n,
-				      MLX5_SIM_XFER_WRITE);
-		if (ret != 0) {
-			synd = mlx5_sim_local_syndrome(ret);
-			goto done;
+		host = mlx5_sim_xcache_host(vhca, wq->xc, lkey, wq->pdn, addr,
+					    n, true);
+		if (likely(host != NULL)) {
+			r->armed = SIM_ARMED_RX_DATA;
+			mlx5_sim_copy_armed(&r->guard, host, f + off, n);
+		} else {
+			ret = mlx5_sim_xfer_q(vhca, wq->xc, lkey, wq->pdn,
+					      addr, f + off, n,
+					      MLX5_SIM_XFER_WRITE);
+			if (ret != 0) {
+				synd = mlx5_sim_local_syndrome(ret);
+				break;
+			}
 		}
 		off += n;
 	}
-	if (off < len)
+	if (synd == 0 && off < len)
 		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-done:
-	if (synd != 0) {
-		port->st.rx_errors++;
-		sim_rx_err(vhca, rq, synd);
-		wq->hw_counter++;
-		if (synd != MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
-			sim_rq_error(vhca, rq);
+	if (unlikely(synd != 0)) {
+		sim_rx_fail(vhca, port, rq, synd);
 		return;
 	}
 	memset(&cqe, 0, sizeof(cqe));
@@ -492,7 +604,13 @@ done:
 	wq->hw_counter++;
 	port->st.rx_frames++;
 	port->st.rx_bytes += len;
-	mlx5_sim_cq_write(vhca, wq->cqn, (const struct mlx5_cqe64 *)&cqe);
+	cq = r->rq_cq;
+	if (cq == NULL || cq->status != 0)
+		return;
+	r->armed = SIM_ARMED_RX_CQE;
+	if (!mlx5_sim_cqe_put_armed(&r->guard, cq,
+				    (const struct mlx5_cqe64 *)&cqe))
+		mlx5_sim_cq_overrun(cq);
 }
 
 /* Is RQ @rqn of the TIR's owner a receive queue now? */
@@ -504,12 +622,12 @@ sim_rq_get(struct mlx5_sim_vhca *vhca, uint32_t rqn)
 
 /*
  * A frame arriving at port @pi of @vhca, sent by @src from a TIS of
- * transport domain @src_tdn at virtual time @ts.
+ * transport domain @src_tdn at virtual time @ts, in doorbell @r.
  */
 static void
-sim_port_rx(struct mlx5_sim_vhca *vhca, unsigned int pi,
-	    const struct mlx5_sim_vhca *src, uint32_t src_tdn, uint8_t *f,
-	    uint32_t len, uint64_t ts)
+sim_port_rx(struct sim_sq_run *r, struct mlx5_sim_vhca *vhca,
+	    unsigned int pi, const struct mlx5_sim_vhca *src,
+	    uint32_t src_tdn, uint8_t *f, uint32_t len, uint64_t ts)
 {
 	struct mlx5_sim_port *port = &vhca->port[pi];
 	struct mlx5_sim_rqt *rqt;
@@ -540,7 +658,12 @@ sim_port_rx(struct mlx5_sim_vhca *vhca, unsigned int pi,
 	if (tir->disp_type == MLX5_TIRC_DISP_TYPE_DIRECT) {
 		rqn = tir->inline_rqn;
 	} else {
-		rqt = mlx5_sim_idtab_get(&vhca->rqts, tir->rqtn);
+		if (r->rss_tir != tir) {
+			r->rss_rqt = mlx5_sim_idtab_get(&vhca->rqts,
+							tir->rqtn);
+			r->rss_tir = tir;
+		}
+		rqt = r->rss_rqt;
 		if (rqt == NULL || rqt->n == 0) {
 			port->st.rx_no_rule++;
 			return;
@@ -555,7 +678,10 @@ sim_port_rx(struct mlx5_sim_vhca *vhca, unsigned int pi,
 		port->st.rx_rq_not_ready++;
 		return;
 	}
-	sim_rq_receive(vhca, port, rq, f, len, &h, hash, htype, ts);
+	r->rx_vhca = vhca;
+	r->rx_port = port;
+	r->rq = rq;
+	sim_rq_receive(r, f, len, &h, hash, htype, ts);
 }
 
 /* The far end of port @pi of @vhca, or NULL (no cable, peer absent). */
@@ -595,15 +721,21 @@ mlx5_sim_port_up(struct mlx5_sim_vhca *vhca, unsigned int pi)
 }
 
 /*
- * The frame of SEND WQE @w of @sq, built in @f: inline header, then data
- * segments. Returns a CQE syndrome, 0 on success, the length in @len.
+ * The frame of the SEND WQE of @r, built in r->frame: inline header, then
+ * data segments, each read under the doorbell's guard when the SQ's
+ * cache translates its key. Returns a CQE syndrome, 0 on success, the
+ * length in @len.
  */
 static uint8_t
-sim_sq_frame(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
-	     const struct mlx5_sim_wqe *w, uint8_t *f, uint32_t *len)
+sim_sq_frame(struct sim_sq_run *r, uint32_t *len)
 {
+	struct mlx5_sim_vhca *vhca = r->vhca;
+	struct mlx5_sim_sq *sq = r->sq;
+	const struct mlx5_sim_wqe *w = &r->wqe;
+	uint8_t *f = r->frame;
 	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
-	const uint8_t *end = w->raw + (size_t)w->ds * 16;
+	/* The segments after the control segment. */
+	const uint8_t *end = w->seg + (size_t)(w->ds - 1) * 16;
 	const uint8_t *p;
 	uint32_t inl, n = 0;
 	int ret;
@@ -636,17 +768,27 @@ sim_sq_frame(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 			p += RTE_ALIGN_CEIL(4 + bc, 16u);
 		} else {
 			const struct mlx5_wqe_data_seg *d = (const void *)p;
+			uint32_t lkey = rte_be_to_cpu_32(d->lkey);
+			uint64_t addr = rte_be_to_cpu_64(d->addr);
+			const uint8_t *host;
 
 			/* 0 is 2^31 bytes: longer than any frame. */
 			if (bc == 0 || n + bc > SIM_FRAME_MAX)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-			ret = mlx5_sim_xfer_q(vhca, sq->wq.xc,
-					      rte_be_to_cpu_32(d->lkey),
-					      sq->wq.pdn,
-					      rte_be_to_cpu_64(d->addr), f + n,
-					      bc, 0);
-			if (ret != 0)
-				return mlx5_sim_local_syndrome(ret);
+			host = mlx5_sim_xcache_host(vhca, sq->wq.xc, lkey,
+						    sq->wq.pdn, addr, bc,
+						    false);
+			if (likely(host != NULL)) {
+				r->armed = SIM_ARMED_TX_DATA;
+				mlx5_sim_copy_armed(&r->guard, f + n, host,
+						    bc);
+			} else {
+				ret = mlx5_sim_xfer_q(vhca, sq->wq.xc, lkey,
+						      sq->wq.pdn, addr, f + n,
+						      bc, 0);
+				if (ret != 0)
+					return mlx5_sim_local_syndrome(ret);
+			}
 			p += sizeof(*d);
 		}
 		n += bc;
@@ -812,22 +954,39 @@ sim_pp_rate(const struct mlx5_sim_vhca *vhca, uint16_t index)
 			rate_limit);
 }
 
-/* Send a frame of @sq: build it, time it, put it on the wire. */
-static uint8_t
-sim_sq_send(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
-	    const struct mlx5_sim_wqe *w, uint64_t *ts, uint32_t *bytes)
+/* The sending side of @r, at its first SEND: TIS, port, cable, rate. */
+static void
+sim_sq_tx_known(struct sim_sq_run *r)
 {
-	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
-	uint8_t f[SIM_FRAME_MAX] __rte_aligned(8);
-	struct mlx5_sim_tis *tis;
-	struct mlx5_sim_vhca *far;
+	struct mlx5_sim_vhca *vhca = r->vhca;
+	unsigned int pi;
+
+	r->tis = mlx5_sim_idtab_get(&vhca->tiss, r->sq->tisn);
+	pi = r->tis != NULL && r->tis->lag_tx_port_affinity != 0 ?
+	     r->tis->lag_tx_port_affinity - 1u : 0;
+	if (pi >= vhca->caps.nports)
+		pi = 0;
+	r->port_idx = pi;
+	r->port = &vhca->port[pi];
+	r->far = sim_port_far(vhca, pi, &r->far_idx);
+	r->rate = sim_pp_rate(vhca, r->sq->rate_index);
+	r->tx_known = true;
+}
+
+/* Send the frame of the WQE of @r: build it, time it, put it on the wire. */
+static uint8_t
+sim_sq_send(struct sim_sq_run *r)
+{
+	const struct mlx5_wqe_eth_seg *es = (const void *)r->wqe.seg;
+	struct mlx5_sim_vhca *vhca = r->vhca;
+	struct mlx5_sim_sq *sq = r->sq;
+	uint8_t *f = r->frame;
 	struct mlx5_sim_port *port;
-	unsigned int pi, fpi;
 	uint64_t bits, t;
 	uint32_t len = 0, rate;
 	uint8_t synd;
 
-	synd = sim_sq_frame(vhca, sq, w, f, &len);
+	synd = sim_sq_frame(r, &len);
 	if (synd != 0)
 		return synd;
 	if (len < SIM_FRAME_MIN) {
@@ -836,19 +995,16 @@ sim_sq_send(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 	}
 	if (es->cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM))
 		sim_tx_csum(f, es->cs_flags);
-	tis = mlx5_sim_idtab_get(&vhca->tiss, sq->tisn);
-	pi = tis != NULL && tis->lag_tx_port_affinity != 0 ?
-	     tis->lag_tx_port_affinity - 1u : 0;
-	if (pi >= vhca->caps.nports)
-		pi = 0;
-	port = &vhca->port[pi];
+	if (unlikely(!r->tx_known))
+		sim_sq_tx_known(r);
+	port = r->port;
 	/*
 	 * Departure: the wire's virtual time, or later when paced. In wall
 	 * time, now; a paced SQ keeps its schedule, catching up at most
 	 * SIM_PACE_SLACK_NS it fell behind (the burst a limiter allows).
 	 */
 	bits = (uint64_t)len * 8;
-	rate = sim_pp_rate(vhca, sq->rate_index);
+	rate = r->rate;
 	if (vhca->caps.pace_wall) {
 		uint64_t now = sim_wall_ns();
 
@@ -863,36 +1019,141 @@ sim_sq_send(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq,
 		sq->vt_next_ns = t + (bits * 1000000 + rate - 1) / rate;
 	port->vclock_ns = RTE_MAX(port->vclock_ns, t) +
 			  bits * 1000 / port->speed_mbps;
-	*ts = sim_ts(t, sq->wq.ts_format);
-	*bytes = len;
-	far = sim_port_far(vhca, pi, &fpi);
-	if (far == NULL) {
+	r->ts = sim_ts(t, sq->wq.ts_format);
+	r->bytes = len;
+	if (r->far == NULL) {
 		port->st.tx_link_down++;
 		return 0;
 	}
 	port->st.tx_frames++;
 	port->st.tx_bytes += len;
-	sim_port_rx(far, fpi, vhca, tis != NULL ? tis->tdn : 0, f, len, t);
+	sim_port_rx(r, r->far, r->far_idx, vhca,
+		    r->tis != NULL ? r->tis->tdn : 0, f, len, t);
 	return 0;
 }
 
+/*
+ * The end of the WQE of @r, with syndrome @synd (0: it succeeded): true
+ * if the engine stops there. An error completes through a guard of its
+ * own (mlx5_sim_req_complete()), a signaled success under the doorbell's.
+ */
+static bool
+sim_sq_wqe_end(struct sim_sq_run *r, uint8_t synd)
+{
+	struct mlx5_sim_sq *sq = r->sq;
+	struct mlx5_sim_wq *wq = &sq->wq;
+	const struct mlx5_sim_wqe *w = &r->wqe;
+
+	wq->hw_counter += w->bbs;
+	if (unlikely(synd != 0)) {
+		if (wq->state == MLX5_WQ_STATE_RDY) {
+			SIM_LOG(DEBUG, "%s: SQ 0x%x: WQE %u opcode 0x%x:"
+				" error completion, syndrome 0x%x",
+				r->vhca->ibdev.name, sq->sqn, w->index,
+				w->opcode, synd);
+			wq->state = MLX5_WQ_STATE_ERR;
+		}
+		mlx5_sim_req_complete(r->vhca, wq->cqn, sq->sqn, w, synd, 0, 0);
+	} else if (w->signaled && r->cq != NULL && r->cq->status == 0) {
+		struct mlx5_cqe64 cqe;
+
+		mlx5_sim_req_cqe(&cqe, sq->sqn, w, 0, r->bytes, r->ts);
+		r->armed = SIM_ARMED_TX_CQE;
+		if (!mlx5_sim_cqe_put_armed(&r->guard, r->cq, &cqe))
+			mlx5_sim_cq_overrun(r->cq);
+	}
+	/* A doorbell beyond the WQEs posted: stop at the counter. */
+	return ((r->pi - wq->hw_counter) & 0xffff) > r->n;
+}
+
+/*
+ * A fault under the guard of @r's doorbell: what the armed access was
+ * decides the completion, as with a guard per access. Returns true if
+ * the engine stops.
+ */
+static bool
+sim_sq_fault(struct sim_sq_run *r)
+{
+	struct mlx5_sim_wq *wq = &r->sq->wq;
+
+	switch (r->armed) {
+	case SIM_ARMED_RING:
+		/* A read-ahead: read again, WQE by WQE. */
+		if (!r->per_wqe) {
+			r->per_wqe = true;
+			return false;
+		}
+		/* One WQE: not a WQE, one block consumed. */
+		r->wqe.bbs = 1;
+		r->wqe.index = (uint16_t)wq->hw_counter;
+		r->wqe.opcode = 0;
+		return sim_sq_wqe_end(r, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	case SIM_ARMED_TX_DATA:
+		return sim_sq_wqe_end(r, mlx5_sim_local_syndrome(-EFAULT));
+	case SIM_ARMED_TX_CQE:
+		r->cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return ((r->pi - wq->hw_counter) & 0xffff) > r->n;
+	case SIM_ARMED_RQ_DBR:
+		r->rx_port->st.rx_errors++;
+		sim_rq_error(r->rx_vhca, r->rq);
+		break;
+	case SIM_ARMED_RQ_WQE:
+		sim_rx_fail(r->rx_vhca, r->rx_port, r->rq,
+			    MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		break;
+	case SIM_ARMED_RX_DATA:
+		sim_rx_fail(r->rx_vhca, r->rx_port, r->rq,
+			    mlx5_sim_local_syndrome(-EFAULT));
+		break;
+	default: /* SIM_ARMED_RX_CQE */
+		r->rq_cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		break;
+	}
+	/* The receiving side failed: the frame left all the same. */
+	return sim_sq_wqe_end(r, 0);
+}
+
+/*
+ * An SQ's doorbell: its WQEs from the device's counter to the doorbell
+ * record's, under one fault guard (mlx5_sim_wqe.h), armed only while the
+ * application's memory is read or written: the SQ's ring (read ahead as
+ * a QP's, WQE by WQE after a fault), the frame's data, and on the
+ * receiving side the RQ's doorbell record, WQE, buffers and CQ. A fault
+ * comes back here; sim_sq_fault() completes what it hit.
+ */
 void
 mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 {
 	struct mlx5_sim_wq *wq = &sq->wq;
-	struct mlx5_sim_wqe wqe, *w = &wqe;
-	uint32_t n = 1u << wq->log_wq_sz, pi;
+	struct sim_sq_run run;
+	struct sim_sq_run *r = &run;
+	uint32_t pi;
 
 	if (wq->state != MLX5_WQ_STATE_RDY && wq->state != MLX5_WQ_STATE_ERR)
 		return;
-	if (!mlx5_sim_dbr_read(wq->dbr.host, MLX5_SIM_DBR_SND, &pi)) {
+	if (!mlx5_sim_dbr_read(wq->dbr.host, MLX5_SIM_DBR_SND, &pi) ||
+	    mlx5_sim_guard_push(&r->guard) != 0) {
 		wq->state = MLX5_WQ_STATE_ERR;
 		return;
 	}
-	pi &= 0xffff;
-	while ((uint16_t)wq->hw_counter != pi) {
-		uint32_t bytes = 0;
-		uint64_t ts = 0;
+	r->armed = SIM_ARMED_RING;
+	r->per_wqe = false;
+	r->vhca = vhca;
+	r->sq = sq;
+	r->pi = pi & 0xffff;
+	r->n = 1u << wq->log_wq_sz;
+	r->tx_known = false;
+	r->cq = mlx5_sim_idtab_get(&vhca->cqs, wq->cqn);
+	r->rq_known = NULL;
+	r->rss_tir = NULL;
+	r->ahead.first = 0;
+	r->ahead.len = 0;
+	if (MLX5_SIM_GUARD_SETJMP(&r->guard) != 0) {
+		if (sim_sq_fault(r))
+			goto out;
+	}
+	while ((uint16_t)wq->hw_counter != r->pi) {
+		const uint8_t *body;
 		uint8_t synd = 0;
 		int ret;
 
@@ -902,37 +1163,29 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 			sim_pace_arm(vhca, sq, sq->vt_next_ns);
 			break;
 		}
-		ret = mlx5_sim_wqe_read(wq->ring.host, n, sq->sqn,
-					(uint16_t)wq->hw_counter, w);
-		if (ret != 0) {
+		r->armed = SIM_ARMED_RING;
+		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, wq->ring.host,
+					r->n, sq->sqn, (uint16_t)wq->hw_counter,
+					r->pi, r->per_wqe, &r->wqe, &body);
+		RTE_SET_USED(body);
+		r->bytes = 0;
+		r->ts = 0;
+		if (unlikely(ret != 0)) {
+			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			w->bbs = 1;
-			if (ret == -EFAULT) {
-				w->index = (uint16_t)wq->hw_counter;
-				w->opcode = 0;
-			}
-		} else if (wq->state == MLX5_WQ_STATE_ERR) {
+			r->wqe.bbs = 1;
+		} else if (unlikely(wq->state == MLX5_WQ_STATE_ERR)) {
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
-		} else if (w->opcode == MLX5_OPCODE_SEND) {
-			synd = sim_sq_send(vhca, sq, w, &ts, &bytes);
-		} else if (w->opcode != MLX5_OPCODE_NOP) {
+		} else if (likely(r->wqe.opcode == MLX5_OPCODE_SEND)) {
+			synd = sim_sq_send(r);
+		} else if (r->wqe.opcode != MLX5_OPCODE_NOP) {
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
-		wq->hw_counter += w->bbs;
-		if (synd != 0 || w->signaled)
-			mlx5_sim_req_complete(vhca, wq->cqn, sq->sqn, w, synd,
-					      bytes, ts);
-		if (synd != 0 && wq->state == MLX5_WQ_STATE_RDY) {
-			SIM_LOG(DEBUG, "%s: SQ 0x%x: WQE %u opcode 0x%x:"
-				" error completion, syndrome 0x%x",
-				vhca->ibdev.name, sq->sqn, w->index, w->opcode,
-				synd);
-			wq->state = MLX5_WQ_STATE_ERR;
-		}
-		/* A doorbell beyond the WQEs posted: stop at the counter. */
-		if (((pi - wq->hw_counter) & 0xffff) > n)
+		if (sim_sq_wqe_end(r, synd))
 			break;
 	}
+out:
+	mlx5_sim_guard_pop(&r->guard);
 }
 
 /* Ports: cables at vHCA creation. */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The engines' accesses to the application's rings under the one fault
+ * guard of a doorbell (mlx5_sim_guard.h): send WQEs read ahead or one by
+ * one, armed copies and CQE writes. Used by the QP engine
+ * (mlx5_sim_engine.c) and the Ethernet SQ engine (mlx5_sim_wire.c).
+ *
+ * Each access is a call to a function that is not inlined and arms the
+ * guard, which the caller pushed and set its jump on, only around the
+ * access: a fault there comes back to the caller's MLX5_SIM_GUARD_SETJMP()
+ * with the guard disarmed; the caller knows from its own state which
+ * access it was.
+ */
+
+#ifndef MLX5_SIM_WQE_H_
+#define MLX5_SIM_WQE_H_
+
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "mlx5_sim_guard.h"
+#include "mlx5_sim_priv.h"
+
+/*
+ * Blocks of a send ring read ahead in one copy: 2 KiB, under the size
+ * where the C library's memcpy() turns to "rep movsb" (which tools such
+ * as callgrind count byte by byte).
+ */
+#define MLX5_SIM_READ_AHEAD 32
+
+/* The blocks of a send ring the engine read ahead (ring blocks first..). */
+struct mlx5_sim_ahead {
+	uint32_t first;
+	uint32_t len;
+	uint8_t blocks[MLX5_SIM_READ_AHEAD * MLX5_SIM_WQEBB] __rte_aligned(16);
+};
+
+/*
+ * Read ahead into @a the blocks of ring @sq (@n blocks) from block @idx,
+ * that of send counter @ci, up to doorbell counter @pi, the ring's end
+ * and MLX5_SIM_READ_AHEAD blocks, under guard @g, armed.
+ */
+void mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
+			 const uint8_t *sq, uint32_t n, uint32_t idx,
+			 uint32_t pi, uint32_t ci);
+
+/*
+ * Read the WQE at send counter @ci of ring @sq (@n blocks, queue @qn)
+ * into @w, under guard @g, armed only while the ring is copied: 0, or
+ * -EINVAL if it cannot be a WQE of this queue (@w->bbs 1).
+ */
+int mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq,
+		       uint32_t n, uint32_t qn, uint16_t ci,
+		       struct mlx5_sim_wqe *w);
+
+/* Copy @len bytes from @src to @dst under guard @g, armed. */
+void mlx5_sim_copy_armed(struct mlx5_sim_guard *g, void *dst,
+			 const void *src, size_t len);
+
+/*
+ * Put CQE @tmpl (owner bit last) in the next slot of @cq under guard @g,
+ * armed: true, or false when the CQ is full (overrun: nothing written,
+ * mlx5_sim_cq_overrun() does the rest). The consumer counter of the CQ's
+ * doorbell record is read only when the one read last says the CQ is
+ * full: it only moves forward, so the answer is the same.
+ */
+bool mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
+			    const struct mlx5_cqe64 *tmpl);
+
+/* A CQE of @cq lost to an overrun: without oi the CQ stops (error). */
+static inline void
+mlx5_sim_cq_overrun(struct mlx5_sim_cq *cq)
+{
+	cq->lost++;
+	if (!cq->oi)
+		cq->status = MLX5_SIM_CQ_STATUS_OVERFLOW;
+}
+
+/*
+ * The requester CQE of WQE @w of queue @qn in @cqe: good (@byte_cnt
+ * bytes, timestamp @ts), or an error CQE with @syndrome.
+ */
+static inline void
+mlx5_sim_req_cqe(struct mlx5_cqe64 *cqe, uint32_t qn,
+		 const struct mlx5_sim_wqe *w, uint8_t syndrome,
+		 uint32_t byte_cnt, uint64_t ts)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	if (syndrome != 0) {
+		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)cqe;
+
+		err->syndrome = syndrome;
+		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)w->opcode
+							 << 24 | qn);
+		err->wqe_counter = rte_cpu_to_be_16(w->index);
+		err->op_own = MLX5_CQE_REQ_ERR << 4;
+	} else {
+		cqe->byte_cnt = rte_cpu_to_be_32(byte_cnt);
+		cqe->sop_drop_qpn = rte_cpu_to_be_32((uint32_t)w->opcode << 24 |
+						     qn);
+		cqe->wqe_counter = rte_cpu_to_be_16(w->index);
+		cqe->timestamp = rte_cpu_to_be_64(ts);
+		cqe->op_own = MLX5_CQE_REQ << 4;
+	}
+}
+
+/*
+ * The control segment at @bytes, then @bytes as WQE @w of queue @qn on a
+ * ring of @n blocks: 0, or -EINVAL if it cannot be one (@w->bbs 1).
+ */
+static __rte_always_inline int
+mlx5_sim_wqe_parse(const uint8_t *bytes, uint32_t n, uint32_t qn,
+		   struct mlx5_sim_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)bytes;
+	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
+	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+
+	w->opcode = opmod_idx_opcode & 0xff;
+	w->index = (opmod_idx_opcode >> 8) & 0xffff;
+	w->ds = qpn_ds & 0x3f;
+	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
+	w->seg = bytes + sizeof(*ctrl);
+	if (w->ds == 0 || (qpn_ds >> 8) != qn) {
+		w->bbs = 1;
+		return -EINVAL;
+	}
+	/* Four 16-byte segments a block. */
+	w->bbs = (w->ds + 3) >> 2;
+	return w->bbs > n ? -EINVAL : 0;
+}
+
+/*
+ * The WQE at send counter @ci (doorbell counter @pi) of ring @ring (@n
+ * blocks, queue @qn) in @w, its bytes at *@body: from the blocks read
+ * ahead in @a (read again when it is not there), or, with @per_wqe or
+ * for a WQE across the ring's end or past the read-ahead, read alone.
+ * 0, or -EINVAL if it cannot be a WQE of this queue (@w->bbs 1). A fault
+ * jumps to the caller's guard @g.
+ */
+static __rte_always_inline int
+mlx5_sim_wqe_next(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
+		  const uint8_t *ring, uint32_t n, uint32_t qn, uint16_t ci,
+		  uint32_t pi, bool per_wqe, struct mlx5_sim_wqe *w,
+		  const uint8_t **body)
+{
+	uint32_t idx = ci & (n - 1);
+	const uint8_t *b = NULL;
+	int ret = 0;
+
+	if (likely(!per_wqe)) {
+		uint32_t at = idx - a->first;
+
+		if (at >= a->len) {
+			mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
+			at = 0;
+		}
+		b = a->blocks + (size_t)at * MLX5_SIM_WQEBB;
+		ret = mlx5_sim_wqe_parse(b, n, qn, w);
+		/* Partly read ahead: read again from its first block. */
+		if (ret == 0 && at + w->bbs > a->len && at != 0) {
+			mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
+			b = a->blocks;
+			ret = mlx5_sim_wqe_parse(b, n, qn, w);
+		}
+		/* Across the ring's end or past the doorbell: alone. */
+		if (ret == 0 && w->bbs > a->len)
+			b = NULL;
+	}
+	if (b == NULL) {
+		ret = mlx5_sim_wqe_fetch(g, ring, n, qn, ci, w);
+		b = w->raw;
+	}
+	*body = b;
+	return ret;
+}
+
+#endif /* MLX5_SIM_WQE_H_ */
