@@ -17,7 +17,7 @@ set -eu
 
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
-sdk=$3
+sdk=$(cd "$3" && pwd)
 cc=$4
 work=$build/install-check
 prefix=$work/prefix
