@@ -25,6 +25,7 @@
 #include <rte_errno.h>
 
 #include "mlx5_sim_priv.h"
+#include "mlx5_sim_wqe.h"
 
 /* Deepest chain of indirections (KLM in KLM, crossing, alias) followed. */
 #define SIM_DMA_MAX_DEPTH 8
@@ -498,29 +499,24 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	return sim_xlate_side_full(vhca, c, x, len, host, *crypto);
 }
 
-/* The one cipher or copy of mlx5_sim_xfer_mem(), under the fault guard. */
-struct sim_dma_mem {
-	struct mlx5_sim_vhca *vhca;
-	const struct mlx5_sim_mkey *crypto;
-	uint64_t crypto_addr;
-	bool to_memory;            /* The crypto key is the destination's. */
-	const uint8_t *src;
-	uint8_t *dst;
-	size_t len;
-	int ret;
-};
-
-static void
-sim_dma_mem_fn(void *arg)
+/*
+ * The move of @m: the one cipher or copy, under guard @g, armed (the
+ * caller pushed it and takes the jump of a fault).
+ */
+__rte_noinline void
+mlx5_sim_xmove_armed(struct mlx5_sim_guard *g, struct mlx5_sim_xmove *m)
 {
-	struct sim_dma_mem *m = arg;
+	int ret = 0;
 
+	mlx5_sim_guard_arm(g);
 	if (m->crypto != NULL)
-		m->ret = mlx5_sim_crypto_apply(m->vhca, m->crypto,
-					       m->crypto_addr, m->src, m->dst,
-					       m->len, m->to_memory);
+		ret = mlx5_sim_crypto_apply(m->vhca, m->crypto, m->crypto_addr,
+					    m->src, m->dst, m->len,
+					    m->to_memory);
 	else if (m->src != m->dst)
 		memcpy(m->dst, m->src, m->len);
+	mlx5_sim_guard_disarm(g);
+	m->ret = ret;
 }
 
 /* A read of one byte of each page of [p, p + len), under the guard. */
@@ -552,21 +548,24 @@ sim_dma_readable(const uint8_t *p, size_t len)
 	return mlx5_sim_guarded(sim_dma_probe_fn, &r);
 }
 
+bool
+mlx5_sim_xmove_src_fault(const struct mlx5_sim_xmove *m)
+{
+	return sim_dma_readable(m->src, m->len) != 0;
+}
+
 /*
- * mlx5_sim_xfer_mem() with the sides' flags @src_flags and @dst_flags:
- * inline twice, once with an RDMA WRITE's as constants.
+ * mlx5_sim_xfer_mem_prep() with the sides' flags @src_flags and
+ * @dst_flags: inline twice, once with an RDMA WRITE's as constants.
  */
 static __rte_always_inline int
-sim_xfer_mem_run(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		 const struct mlx5_sim_xside *src,
-		 const struct mlx5_sim_xside *dst, size_t len,
-		 bool *src_fault, uint32_t src_flags, uint32_t dst_flags)
+sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		  const struct mlx5_sim_xside *src,
+		  const struct mlx5_sim_xside *dst, size_t len,
+		  struct mlx5_sim_xmove *m, uint32_t src_flags,
+		  uint32_t dst_flags)
 {
 	const struct mlx5_sim_mkey *src_crypto, *dst_crypto;
-	struct sim_dma_mem m = {
-		.vhca = vhca,
-		.len = len,
-	};
 	uint8_t *s, *d;
 
 	if (len == 0 || len > SIM_DMA_MAX_LEN ||
@@ -583,34 +582,31 @@ sim_xfer_mem_run(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	    (s != d && (uintptr_t)s < (uintptr_t)d + len &&
 	     (uintptr_t)d < (uintptr_t)s + len))
 		return 1;
-	m.src = s;
-	m.dst = d;
-	m.crypto = dst_crypto != NULL ? dst_crypto : src_crypto;
-	m.to_memory = dst_crypto != NULL;
-	m.crypto_addr = dst_crypto != NULL ? dst->addr : src->addr;
-	if (mlx5_sim_guarded(sim_dma_mem_fn, &m) != 0) {
-		/* Which side: the source if it cannot be read whole now. */
-		*src_fault = sim_dma_readable(s, len) != 0;
-		return -EFAULT;
-	}
-	/* The cipher refuses before its first byte: the staged way reports. */
-	return m.ret != 0 ? 1 : 0;
+	m->vhca = vhca;
+	m->src = s;
+	m->dst = d;
+	m->len = len;
+	m->crypto = dst_crypto != NULL ? dst_crypto : src_crypto;
+	m->to_memory = dst_crypto != NULL;
+	m->crypto_addr = dst_crypto != NULL ? dst->addr : src->addr;
+	return 0;
 }
 
 int
-mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		  const struct mlx5_sim_xside *src,
-		  const struct mlx5_sim_xside *dst, size_t len,
-		  bool *src_fault)
+mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
+		       struct mlx5_sim_xcache *xc,
+		       const struct mlx5_sim_xside *src,
+		       const struct mlx5_sim_xside *dst, size_t len,
+		       struct mlx5_sim_xmove *m)
 {
 	/* An RDMA WRITE: a local read, a remote write (a crypto PMD's op). */
 	if (likely(src->flags == 0 &&
 		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE)))
-		return sim_xfer_mem_run(vhca, xc, src, dst, len, src_fault, 0,
-					MLX5_SIM_XFER_REMOTE |
-					MLX5_SIM_XFER_WRITE);
-	return sim_xfer_mem_run(vhca, xc, src, dst, len, src_fault,
-				src->flags, dst->flags);
+		return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, 0,
+					 MLX5_SIM_XFER_REMOTE |
+					 MLX5_SIM_XFER_WRITE);
+	return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, src->flags,
+				 dst->flags);
 }
 
 int

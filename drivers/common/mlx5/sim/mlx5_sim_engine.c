@@ -13,8 +13,9 @@
  * and doorbell records runs under the fault guard: memory unmapped under a
  * queue stops that queue (CQ status 0xa, QP in error), never the process.
  * A QP's doorbell takes one guard (mlx5_sim_guard.h), armed only while
- * the ring is copied: the WQEs posted are read ahead, 2 KiB at a time, WQE
- * by WQE once a read-ahead faulted (mlx5_sim_engine_qp()).
+ * the ring is copied and while an RDMA WRITE's or READ's bytes move
+ * straight between memories: the WQEs posted are read ahead, 2 KiB at a
+ * time, WQE by WQE once a read-ahead faulted (mlx5_sim_engine_qp()).
  *
  * Modelled: RC QPs in RTS, connected by force-loopback to a QP of the same
  * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
@@ -23,19 +24,20 @@
  * with WR_FLUSH_ERR. Every byte moves after the same key, PD, rights and
  * range checks as mlx5_sim_dma(). An RDMA WRITE or READ whose local and
  * remote sides each translate to one host range goes straight from one
- * memory to the other (mlx5_sim_xfer_mem(): one cipher through a crypto
- * key, no device buffer); otherwise, or when that path declines, through
- * a device buffer, one mlx5_sim_xfer() per side. The rule kept: a check
- * that fails (either side, any key) moves nothing, since both sides are
- * checked whole before the first byte; memory gone from under a valid
- * key during the direct copy ends it with the error completion of the
- * side that faulted, as the staged way gives (LOCAL_PROT_ERR for the
- * local side, REMOTE_ACCESS_ERR for the remote one), the source being
- * the side it is when it cannot be read whole; the bytes of the
- * destination range are then undefined, as after any error completion
- * of an RDMA WRITE on hardware, which streams a message in packets. UMR
- * WQEs configure crypto mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs
- * its SEND WQEs (mlx5_sim_wire.c). Not modelled on QPs: SEND/receive,
+ * memory to the other (mlx5_sim_xfer_mem_prep(): one cipher through a
+ * crypto key, no device buffer, under the doorbell's guard); otherwise,
+ * or when that path declines, through a device buffer, one
+ * mlx5_sim_xfer() per side. The rule kept: a check that fails (either
+ * side, any key) moves nothing, since both sides are checked whole before
+ * the first byte; memory gone from under a valid key during the direct
+ * copy ends it with the error completion of the side that faulted, as
+ * the staged way gives (LOCAL_PROT_ERR for the local side,
+ * REMOTE_ACCESS_ERR for the remote one), the source being the side it is
+ * when it cannot be read whole; the bytes of the destination range are
+ * then undefined, as after any error completion of an RDMA WRITE on
+ * hardware, which streams a message in packets. UMR WQEs configure crypto
+ * mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs its SEND
+ * WQEs (mlx5_sim_wire.c). Not modelled on QPs: SEND/receive,
  * inline data, atomics; nor CQ events (a CQ is polled).
  */
 
@@ -155,14 +157,55 @@ mlx5_sim_local_syndrome(int err)
 }
 
 /*
- * RDMA WRITE or READ of WQE @w: the remote address segment, then data
- * segments (the local gather/scatter list). Returns a CQE syndrome, 0 on
- * success, and the bytes moved in @bytes.
+ * What a fault under the guard of a QP's doorbell hit: the access armed,
+ * which says what completes next.
+ */
+enum sim_qp_armed {
+	SIM_QP_ARMED_RING,         /* The send ring: WQEs read ahead or one. */
+	SIM_QP_ARMED_DATA,         /* The bytes of an RDMA WRITE or READ. */
+};
+
+/* One doorbell of a QP: the one fault guard and the WQE in flight. */
+struct sim_qp_run {
+	struct mlx5_sim_guard guard;
+	volatile uint8_t armed;    /* enum sim_qp_armed. */
+	volatile bool per_wqe;     /* A read-ahead faulted: WQE by WQE. */
+	struct mlx5_sim_wqe wqe;
+	/* The move in flight (SIM_QP_ARMED_DATA), its peer, its kind. */
+	struct mlx5_sim_xmove move;
+	struct mlx5_sim_qp *peer;
+	bool write;
+	struct mlx5_sim_ahead ahead;
+};
+
+/*
+ * The syndrome of the RDMA WRITE or READ of @r whose move faulted on @qp:
+ * that of the side that faulted, as the staged way gives (the source
+ * when it cannot be read whole now); a responder's error moves the peer
+ * to ERR.
+ */
+static uint8_t
+sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
+{
+	/* The local side is the source of a WRITE. */
+	if (mlx5_sim_xmove_src_fault(&r->move) == r->write)
+		return mlx5_sim_local_syndrome(-EFAULT);
+	if (r->peer != qp)
+		r->peer->state = MLX5_QP_STATE_ERR;
+	return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+}
+
+/*
+ * RDMA WRITE or READ of the WQE of @run: the remote address segment, then
+ * data segments (the local gather/scatter list). Returns a CQE syndrome, 0
+ * on success, and the bytes moved in @bytes. A fault of the move straight
+ * between memories jumps to the guard of @run (sim_rdma_fault()).
  */
 static uint8_t
 sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	      const struct mlx5_sim_wqe *w, uint32_t *bytes)
+	      struct sim_qp_run *run, uint32_t *bytes)
 {
+	const struct mlx5_sim_wqe *w = &run->wqe;
 	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
 	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
@@ -216,20 +259,17 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				 (write ? MLX5_SIM_XFER_WRITE : 0),
 		};
 
-		bool src_fault = false;
-
-		ret = mlx5_sim_xfer_mem(vhca, qp->xc, write ? &local : &remote,
-					write ? &remote : &local, total,
-					&src_fault);
-		if (ret == 0)
-			return 0;
-		if (ret < 0) {
-			/* The local side is the source of a WRITE. */
-			if (src_fault == write)
-				return mlx5_sim_local_syndrome(ret);
-			if (peer != qp)
-				peer->state = MLX5_QP_STATE_ERR;
-			return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+		if (mlx5_sim_xfer_mem_prep(vhca, qp->xc,
+					   write ? &local : &remote,
+					   write ? &remote : &local, total,
+					   &run->move) == 0) {
+			run->peer = peer;
+			run->write = write;
+			run->armed = SIM_QP_ARMED_DATA;
+			mlx5_sim_xmove_armed(&run->guard, &run->move);
+			run->armed = SIM_QP_ARMED_RING;
+			if (run->move.ret == 0)
+				return 0;
 		}
 	}
 	if (total > sizeof(stage_inl)) {
@@ -372,40 +412,49 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 			    ((size_t)MLX5_RQ_STRIDE_UNIT <<
 			     (qp->log_rq_size + qp->log_rq_stride)));
 	uint32_t n = 1u << qp->log_sq_size;
-	volatile bool per_wqe = false;
-	struct mlx5_sim_ahead ahead;
-	struct mlx5_sim_guard guard;
-	struct mlx5_sim_wqe wqe;
+	struct sim_qp_run run;
+	struct sim_qp_run *r = &run;
 	uint32_t pi;
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
 	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi) ||
-	    mlx5_sim_guard_push(&guard) != 0) {
+	    mlx5_sim_guard_push(&r->guard) != 0) {
 		qp->state = MLX5_QP_STATE_ERR;
 		return;
 	}
 	pi &= 0xffff;
-	ahead.first = 0;
-	ahead.len = 0;
+	r->armed = SIM_QP_ARMED_RING;
+	r->per_wqe = false;
+	r->ahead.first = 0;
+	r->ahead.len = 0;
 	/*
 	 * One guard for the doorbell's WQEs, armed only while the ring is
-	 * read. The WQEs posted are read ahead, up to MLX5_SIM_READ_AHEAD
-	 * blocks in one copy, and executed from that copy. A fault there
-	 * comes back here: from then on this doorbell's WQEs are read one by
-	 * one (mlx5_sim_wqe_fetch()), the first again. A fault of such a read
+	 * read and while an RDMA WRITE's or READ's bytes move. The WQEs
+	 * posted are read ahead, up to MLX5_SIM_READ_AHEAD blocks in one
+	 * copy, and executed from that copy. A fault there comes back here:
+	 * from then on this doorbell's WQEs are read one by one
+	 * (mlx5_sim_wqe_fetch()), the first again. A fault of such a read
 	 * comes back here too, with the send counter in the QP: the WQE
-	 * there is not a WQE, one block is consumed, and the engine goes on
-	 * with the next, as after any error completion.
+	 * there is not a WQE, one block consumed, and the engine goes on
+	 * with the next, as after any error completion. A fault of a move
+	 * completes its WQE with the error of the side that faulted
+	 * (sim_rdma_fault()), and the engine goes on.
 	 */
-	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
-		if (!per_wqe) {
-			per_wqe = true;
+	if (MLX5_SIM_GUARD_SETJMP(&r->guard) != 0) {
+		if (r->armed == SIM_QP_ARMED_DATA) {
+			r->armed = SIM_QP_ARMED_RING;
+			if (sim_qp_wqe_end(vhca, qp, &r->wqe,
+					   sim_rdma_fault(r, qp),
+					   (uint32_t)r->move.len, pi, n))
+				goto out;
+		} else if (!r->per_wqe) {
+			r->per_wqe = true;
 		} else {
-			wqe.bbs = 1;
-			wqe.index = qp->sq_ci;
-			wqe.opcode = 0;
-			if (sim_qp_wqe_end(vhca, qp, &wqe,
+			r->wqe.bbs = 1;
+			r->wqe.index = qp->sq_ci;
+			r->wqe.opcode = 0;
+			if (sim_qp_wqe_end(vhca, qp, &r->wqe,
 					   MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
 					   0, pi, n))
 				goto out;
@@ -417,28 +466,29 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		uint8_t synd;
 		int ret;
 
-		ret = mlx5_sim_wqe_next(&guard, &ahead, sq, n, qp->qpn,
-					qp->sq_ci, pi, per_wqe, &wqe, &body);
+		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, sq, n, qp->qpn,
+					qp->sq_ci, pi, r->per_wqe, &r->wqe,
+					&body);
 		if (unlikely(ret != 0)) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			wqe.bbs = 1;
+			r->wqe.bbs = 1;
 		} else if (unlikely(qp->state == MLX5_QP_STATE_ERR)) {
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
-		} else if (wqe.opcode == MLX5_OPCODE_UMR) {
-			synd = mlx5_sim_umr_exec(vhca, qp, body, wqe.ds);
-		} else if (wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
-			   wqe.opcode == MLX5_OPCODE_RDMA_READ) {
-			synd = sim_exec_rdma(vhca, qp, &wqe, &bytes);
+		} else if (r->wqe.opcode == MLX5_OPCODE_UMR) {
+			synd = mlx5_sim_umr_exec(vhca, qp, body, r->wqe.ds);
+		} else if (r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
+			   r->wqe.opcode == MLX5_OPCODE_RDMA_READ) {
+			synd = sim_exec_rdma(vhca, qp, r, &bytes);
 		} else {
-			synd = wqe.opcode == MLX5_OPCODE_NOP ? 0 :
+			synd = r->wqe.opcode == MLX5_OPCODE_NOP ? 0 :
 			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
-		if (sim_qp_wqe_end(vhca, qp, &wqe, synd, bytes, pi, n))
+		if (sim_qp_wqe_end(vhca, qp, &r->wqe, synd, bytes, pi, n))
 			break;
 	}
 out:
-	mlx5_sim_guard_pop(&guard);
+	mlx5_sim_guard_pop(&r->guard);
 }
 
 void

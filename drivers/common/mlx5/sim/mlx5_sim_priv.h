@@ -956,22 +956,44 @@ struct mlx5_sim_xside {
 	uint32_t flags;
 };
 /*
+ * A memory-to-memory move that mlx5_sim_xfer_mem_prep() checked: @len
+ * bytes from host @src to host @dst, through crypto key @crypto (at
+ * @crypto_addr, @to_memory: it is the destination's) or none. @ret: what
+ * the move gave (mlx5_sim_xmove_armed()).
+ */
+struct mlx5_sim_xmove {
+	struct mlx5_sim_vhca *vhca;
+	const struct mlx5_sim_mkey *crypto;
+	uint64_t crypto_addr;
+	bool to_memory;
+	const uint8_t *src;
+	uint8_t *dst;
+	size_t len;
+	int ret;
+};
+/*
  * @len bytes from @src straight to @dst (the WRITE flag of @dst set, not
  * that of @src), without a device buffer between them: both sides
  * translated and checked whole (the same checks as mlx5_sim_xfer()), a
- * crypto key on one side at most, then one cipher or copy under the fault
- * guard. 0: done. 1: nothing moved, the caller moves the bytes the
- * staged way (mlx5_sim_xfer() per side), which repeats every check and
- * reports the exact error: a side of several segments, ranges that
- * overlap without being the same, a check that failed. -EFAULT: memory
- * gone from under a valid key ended the copy (the destination range
- * partly written), @src_fault telling whether the source side faulted.
- * @xc: the queue's cache for its local side, or NULL.
+ * crypto key on one side at most. 0: @m is the one cipher or copy to
+ * make, under the fault guard of the caller's doorbell
+ * (mlx5_sim_xmove_armed(), mlx5_sim_wqe.h). 1: nothing to move, the
+ * caller moves the bytes the staged way (mlx5_sim_xfer() per side),
+ * which repeats every check and reports the exact error: a side of
+ * several segments, ranges that overlap without being the same, a check
+ * that failed. @xc: the queue's cache for its local side, or NULL.
  */
-int mlx5_sim_xfer_mem(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		      const struct mlx5_sim_xside *src,
-		      const struct mlx5_sim_xside *dst, size_t len,
-		      bool *src_fault);
+int mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
+			   struct mlx5_sim_xcache *xc,
+			   const struct mlx5_sim_xside *src,
+			   const struct mlx5_sim_xside *dst, size_t len,
+			   struct mlx5_sim_xmove *m);
+/*
+ * After move @m faulted (memory gone from under a valid key, the
+ * destination range partly written): true if its source side cannot be
+ * read whole now, false if the destination side faulted.
+ */
+bool mlx5_sim_xmove_src_fault(const struct mlx5_sim_xmove *m);
 /* Fill @c with the translation of key @key in PD @pdn if it may be cached. */
 void mlx5_sim_xcache_fill(struct mlx5_sim_vhca *vhca,
 			  struct mlx5_sim_xcache *c, uint32_t key,

@@ -5,7 +5,7 @@
 /*
  * The engines' accesses to the application's rings under the one fault
  * guard of a doorbell (mlx5_sim_guard.h): send WQEs read ahead or one by
- * one, armed copies and CQE writes. Used by the QP engine
+ * one, armed copies, memory-to-memory moves and CQE writes. Used by the QP engine
  * (mlx5_sim_engine.c) and the Ethernet SQ engine (mlx5_sim_wire.c).
  *
  * Each access is a call to a function that is not inlined and arms the
@@ -58,6 +58,13 @@ void mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 int mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq,
 		       uint32_t n, uint32_t qn, uint16_t ci,
 		       struct mlx5_sim_wqe *w);
+
+/*
+ * The one cipher or copy of move @m (mlx5_sim_xfer_mem_prep()) under
+ * guard @g, armed; then @m->ret: 0, or the cipher refused the key before
+ * its first byte (the caller moves the staged way, which reports).
+ */
+void mlx5_sim_xmove_armed(struct mlx5_sim_guard *g, struct mlx5_sim_xmove *m);
 
 /* Copy @len bytes from @src to @dst under guard @g, armed. */
 void mlx5_sim_copy_armed(struct mlx5_sim_guard *g, void *dst,
