@@ -103,6 +103,7 @@ mlx5_sim_dek_destroy(struct mlx5_sim_file *file, uint32_t id)
 	dek->pd->users--;
 	file->vhca->live.general_objs--;
 	/* The key goes with the object (a wipe the compiler keeps). */
+	mlx5_sim_dek_cipher_free(dek);
 	explicit_bzero(dek->key, sizeof(dek->key));
 	free(dek);
 	return MLX5_SIM_SYND_OK;

@@ -598,6 +598,8 @@ struct mlx5_sim_dek {
 	bool has_keytag;
 	uint64_t opaque;
 	uint8_t key[MLX5_FLD_SZ_BYTES(dek, key)];
+	/* The cipher's contexts (EVP_CIPHER_CTX): decryption, encryption. */
+	void *xts[2];
 };
 
 /* The QP, SQ or RQ with number @n, or NULL (card lock held). */
@@ -1256,6 +1258,8 @@ uint8_t mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca,
 int mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
 			  size_t len);
+/* Free the cipher's contexts of @dek (its key schedules), if any. */
+void mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek);
 /*
  * AES-XTS over @len bytes at [addr, ...) of crypto mkey @mkey, from @in to
  * @out (may be the same): bytes going to memory (@to_memory) or coming

@@ -35,11 +35,9 @@
  */
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <rte_branch_prediction.h>
@@ -110,12 +108,12 @@ sim_dek_key_len(const struct mlx5_sim_dek *dek)
 }
 
 /* The DEK @id if it is alive and of PD @pd, else NULL. */
-static inline const struct mlx5_sim_dek *
+static inline struct mlx5_sim_dek *
 sim_dek_of_pd(const struct mlx5_sim_vhca *vhca, uint32_t id,
 	      const struct mlx5_sim_pd_obj *pd)
 {
-	const struct mlx5_sim_dek *dek = likely(id < vhca->deks.size) ?
-					 vhca->deks.slot[id] : NULL;
+	struct mlx5_sim_dek *dek = likely(id < vhca->deks.size) ?
+				   vhca->deks.slot[id] : NULL;
 
 	return dek != NULL && dek->pd == pd ? dek : NULL;
 }
@@ -436,131 +434,41 @@ sim_tweak_add(uint8_t *t, uint64_t n)
 }
 
 /*
- * The cipher: a context per thread and key pair, so that the key schedule
- * is made once per key, not once per transfer (the model's speed only: a
- * context is found by the key bytes themselves, so a DEK destroyed and
- * another made in its place never meets the old key). Up to
- * SIM_XTS_CTX_N keys per thread, replaced in turn; a replaced key is
- * wiped. Contexts go with their thread, the last one's at exit.
- */
-#define SIM_XTS_CTX_N 8
-
-struct sim_xts_ctx {
-	EVP_CIPHER_CTX *ctx;
-	uint8_t key[64];
-	uint8_t key_len;           /* 0: no key in the context. */
-	int enc;
-};
-
-struct sim_xts_cache {
-	struct sim_xts_ctx e[SIM_XTS_CTX_N];
-	unsigned int next;
-	unsigned int last;         /* The entry of the last hit, tried first. */
-};
-
-static pthread_key_t sim_xts_key;
-/*
- * This thread's cache, as the key holds it (the key frees it at exit);
- * initial-exec as the fault guard's (mlx5_sim_mem.c): no call to reach it.
- */
-static __thread struct sim_xts_cache *sim_xts_tls
-	__attribute__((tls_model("initial-exec")));
-
-/*
- * The XTS key pair @a equals @b (@len bytes: 32 or 64)? Sizes the compiler
- * knows, so that it compares inline.
- */
-static inline bool
-sim_xts_key_eq(const uint8_t *a, const uint8_t *b, size_t len)
-{
-	return len == 64 ? memcmp(a, b, 64) == 0 : memcmp(a, b, 32) == 0;
-}
-
-static pthread_once_t sim_xts_once = PTHREAD_ONCE_INIT;
-static bool sim_xts_key_ok;
-
-static void
-sim_xts_cache_free(void *arg)
-{
-	struct sim_xts_cache *c = arg;
-	unsigned int i;
-
-	if (c == NULL)
-		return;
-	for (i = 0; i < SIM_XTS_CTX_N; i++)
-		EVP_CIPHER_CTX_free(c->e[i].ctx);
-	OPENSSL_cleanse(c, sizeof(*c));
-	free(c);
-}
-
-static void
-sim_xts_key_make(void)
-{
-	sim_xts_key_ok = pthread_key_create(&sim_xts_key,
-					    sim_xts_cache_free) == 0;
-}
-
-/* At exit: the exiting thread's contexts (thread-specific data is not). */
-static void __attribute__((destructor))
-sim_xts_fini(void)
-{
-	if (!sim_xts_key_ok)
-		return;
-	sim_xts_cache_free(pthread_getspecific(sim_xts_key));
-	pthread_setspecific(sim_xts_key, NULL);
-	sim_xts_tls = NULL;
-}
-
-/*
- * A context holding the XTS key pair @key (@len bytes: 32 or 64) for
- * encryption (@enc 1) or decryption; NULL if the cipher refuses the key
- * or no memory.
+ * The cipher: the DEK's own contexts, one per direction, made at its first
+ * use and freed with it (mlx5_sim_dek_cipher_free()), so that the key
+ * schedule is made once per key, not once per transfer (the model's speed
+ * only). The card lock, held, serializes their use. NULL if the cipher
+ * refuses the key (tried again at the next use) or no memory.
  */
 static EVP_CIPHER_CTX *
-sim_xts_ctx_get(const uint8_t *key, size_t len, int enc)
+sim_dek_xts(struct mlx5_sim_dek *dek, int enc)
 {
-	struct sim_xts_cache *c = sim_xts_tls;
-	struct sim_xts_ctx *e;
+	EVP_CIPHER_CTX *ctx = dek->xts[enc];
+
+	if (likely(ctx != NULL))
+		return ctx;
+	ctx = EVP_CIPHER_CTX_new();
+	if (ctx == NULL ||
+	    !EVP_CipherInit_ex(ctx, sim_dek_key_len(dek) == 64 ?
+			       EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
+			       dek->key, NULL, enc)) {
+		EVP_CIPHER_CTX_free(ctx);
+		return NULL;
+	}
+	dek->xts[enc] = ctx;
+	return ctx;
+}
+
+void
+mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek)
+{
 	unsigned int i;
 
-	if (likely(c != NULL)) {
-		e = &c->e[c->last];
-		if (likely(e->key_len == len && e->enc == enc &&
-			   sim_xts_key_eq(e->key, key, len)))
-			return e->ctx;
-	} else {
-		pthread_once(&sim_xts_once, sim_xts_key_make);
-		if (!sim_xts_key_ok)
-			return NULL;
-		c = calloc(1, sizeof(*c));
-		if (c == NULL || pthread_setspecific(sim_xts_key, c) != 0) {
-			free(c);
-			return NULL;
-		}
-		sim_xts_tls = c;
+	/* The key schedules are wiped with them. */
+	for (i = 0; i < RTE_DIM(dek->xts); i++) {
+		EVP_CIPHER_CTX_free(dek->xts[i]);
+		dek->xts[i] = NULL;
 	}
-	for (i = 0; i < SIM_XTS_CTX_N; i++) {
-		e = &c->e[i];
-		if (e->key_len == len && e->enc == enc &&
-		    sim_xts_key_eq(e->key, key, len)) {
-			c->last = i;
-			return e->ctx;
-		}
-	}
-	c->last = c->next++ % SIM_XTS_CTX_N;
-	e = &c->e[c->last];
-	OPENSSL_cleanse(e->key, sizeof(e->key));
-	e->key_len = 0;
-	if (e->ctx == NULL)
-		e->ctx = EVP_CIPHER_CTX_new();
-	if (e->ctx == NULL ||
-	    !EVP_CipherInit_ex(e->ctx, len == 64 ? EVP_aes_256_xts() :
-			       EVP_aes_128_xts(), NULL, key, NULL, enc))
-		return NULL;
-	memcpy(e->key, key, len);
-	e->key_len = (uint8_t)len;
-	e->enc = enc;
-	return e->ctx;
 }
 
 int
@@ -569,8 +477,8 @@ mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 		      const uint8_t *in, uint8_t *out, size_t len,
 		      bool to_memory)
 {
-	const struct mlx5_sim_dek *dek = sim_dek_of_pd(vhca,
-		mkey->crypto.dek_id, mkey->pd);
+	struct mlx5_sim_dek *dek = sim_dek_of_pd(vhca, mkey->crypto.dek_id,
+						 mkey->pd);
 	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
 	int enc = to_memory == mkey->crypto.memory_encrypted;
 	uint32_t dus = mkey->crypto.data_unit;
@@ -580,7 +488,7 @@ mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 
 	if (dek == NULL)
 		return -EACCES;
-	ctx = sim_xts_ctx_get(dek->key, sim_dek_key_len(dek), enc);
+	ctx = sim_dek_xts(dek, enc);
 	if (ctx == NULL) {
 		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
 			vhca->ibdev.name, dek->id);
