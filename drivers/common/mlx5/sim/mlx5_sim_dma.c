@@ -242,6 +242,7 @@ sim_dma_copy(void *arg)
 struct sim_dma_cipher {
 	struct mlx5_sim_vhca *vhca;
 	const struct mlx5_sim_mkey *mkey;
+	struct mlx5_sim_dek *dek;
 	uint64_t addr;
 	const uint8_t *in;
 	uint8_t *out;
@@ -255,12 +256,12 @@ sim_dma_cipher_fn(void *arg)
 {
 	struct sim_dma_cipher *x = arg;
 
-	x->ret = mlx5_sim_crypto_apply(x->vhca, x->mkey, x->addr, x->in,
-				       x->out, x->len, x->to_memory);
+	x->ret = mlx5_sim_crypto_apply(x->vhca, x->mkey, x->dek, x->addr,
+				       x->in, x->out, x->len, x->to_memory);
 }
 
 /*
- * The copy of @c through crypto mkey @mkey: the bytes pass the device's
+ * The copy of @c through crypto mkey @mkey (DEK @dek): the bytes pass the device's
  * AES-XTS block (mlx5_sim_umr.c) on their way. Over one memory segment
  * the cipher reads or writes memory itself (under the fault guard): the
  * cipher refuses a key before its first byte, and a transfer it took
@@ -270,7 +271,8 @@ sim_dma_cipher_fn(void *arg)
  */
 static int
 sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
-	       uint64_t addr, const struct sim_dma_copy *c, size_t len)
+	       struct mlx5_sim_dek *dek, uint64_t addr,
+	       const struct sim_dma_copy *c, size_t len)
 {
 	struct sim_dma_copy dev = *c;
 	uint8_t *cipher;
@@ -278,7 +280,7 @@ sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 
 	if (c->list->num == 1) {
 		struct sim_dma_cipher x = {
-			.vhca = vhca, .mkey = mkey, .addr = addr,
+			.vhca = vhca, .mkey = mkey, .dek = dek, .addr = addr,
 			.in = c->to_memory ? c->buf : c->list->segs[0].host,
 			.out = c->to_memory ? c->list->segs[0].host : c->buf,
 			.len = len, .to_memory = c->to_memory,
@@ -292,15 +294,16 @@ sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		return -ENOMEM;
 	dev.buf = cipher;
 	if (c->to_memory) {
-		ret = mlx5_sim_crypto_apply(vhca, mkey, addr, c->buf, cipher,
-					    len, true);
+		ret = mlx5_sim_crypto_apply(vhca, mkey, dek, addr, c->buf,
+					    cipher, len, true);
 		if (ret == 0)
 			ret = mlx5_sim_guarded(sim_dma_copy, &dev);
 	} else {
 		ret = mlx5_sim_guarded(sim_dma_copy, &dev);
 		if (ret == 0)
-			ret = mlx5_sim_crypto_apply(vhca, mkey, addr, cipher,
-						    c->buf, len, false);
+			ret = mlx5_sim_crypto_apply(vhca, mkey, dek, addr,
+						    cipher, c->buf, len,
+						    false);
 	}
 	free(cipher);
 	return ret;
@@ -311,6 +314,7 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	      uint64_t addr, void *buf, size_t len, uint32_t flags)
 {
 	const struct mlx5_sim_mkey *crypto = NULL;
+	struct mlx5_sim_dek *dek = NULL;
 	struct sim_dma_list list = {
 		.segs = list.inl,
 		.cap = SIM_DMA_INLINE_SEGS,
@@ -330,11 +334,12 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		if (crypto != NULL && !crypto->crypto_en)
 			crypto = NULL;
 		else if (crypto != NULL)
-			ret = mlx5_sim_crypto_check(vhca, crypto, addr, len);
+			ret = mlx5_sim_crypto_check(vhca, crypto, addr, len,
+						    &dek);
 	}
 	if (ret == 0 && list.num > 0)
 		ret = crypto == NULL ? mlx5_sim_guarded(sim_dma_copy, &copy) :
-		      sim_dma_crypto(vhca, crypto, addr, &copy, len);
+		      sim_dma_crypto(vhca, crypto, dek, addr, &copy, len);
 	if (list.segs != list.inl)
 		free(list.segs);
 	if (ret < 0)
@@ -435,7 +440,8 @@ sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
 static __rte_noinline int
 sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 		    const struct mlx5_sim_xside *x, size_t len, uint8_t **host,
-		    const struct mlx5_sim_mkey *crypto)
+		    const struct mlx5_sim_mkey *crypto,
+		    struct mlx5_sim_dek **dek)
 {
 	struct sim_dma_list list = {
 		.segs = list.inl,
@@ -450,7 +456,8 @@ sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 	if (ret == 0) {
 		*host = list.segs[0].host;
 		if (crypto != NULL)
-			ret = mlx5_sim_crypto_check(vhca, crypto, x->addr, len);
+			ret = mlx5_sim_crypto_check(vhca, crypto, x->addr, len,
+						    dek);
 		else if (c != NULL)
 			mlx5_sim_xcache_fill(vhca, c, x->key, x->pdn);
 	}
@@ -461,15 +468,17 @@ sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 
 /*
  * Side @x of a memory-to-memory transfer as one host range: 0 with @host
- * (and @crypto: the crypto key the bytes pass, or NULL), 1 when the side
- * is more than one segment, a negative errno when a check refused it.
+ * (and @crypto: the crypto key the bytes pass, or NULL; @dek: its DEK),
+ * 1 when the side is more than one segment, a negative errno when a check
+ * refused it.
  * Inline: the two cached cases (a local key of the queue's cache, a
  * crypto key a UMR configured) are the datapath of every RDMA transfer.
  */
 static __rte_always_inline int
 sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	       const struct mlx5_sim_xside *x, uint32_t flags, size_t len,
-	       uint8_t **host, const struct mlx5_sim_mkey **crypto)
+	       uint8_t **host, const struct mlx5_sim_mkey **crypto,
+	       struct mlx5_sim_dek **dek)
 {
 	bool write = flags & MLX5_SIM_XFER_WRITE;
 	struct mlx5_sim_xcache *c = NULL;
@@ -494,9 +503,10 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
 						len, flags);
 		if (*host != NULL)
-			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len);
+			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len,
+						     dek);
 	}
-	return sim_xlate_side_full(vhca, c, x, len, host, *crypto);
+	return sim_xlate_side_full(vhca, c, x, len, host, *crypto, dek);
 }
 
 /*
@@ -510,9 +520,9 @@ mlx5_sim_xmove_armed(struct mlx5_sim_guard *g, struct mlx5_sim_xmove *m)
 
 	mlx5_sim_guard_arm(g);
 	if (m->crypto != NULL)
-		ret = mlx5_sim_crypto_apply(m->vhca, m->crypto, m->crypto_addr,
-					    m->src, m->dst, m->len,
-					    m->to_memory);
+		ret = mlx5_sim_crypto_apply(m->vhca, m->crypto, m->dek,
+					    m->crypto_addr, m->src, m->dst,
+					    m->len, m->to_memory);
 	else if (m->src != m->dst)
 		memcpy(m->dst, m->src, m->len);
 	mlx5_sim_guard_disarm(g);
@@ -566,6 +576,7 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		  uint32_t dst_flags)
 {
 	const struct mlx5_sim_mkey *src_crypto, *dst_crypto;
+	struct mlx5_sim_dek *src_dek = NULL, *dst_dek = NULL;
 	uint8_t *s, *d;
 
 	if (len == 0 || len > SIM_DMA_MAX_LEN ||
@@ -573,9 +584,9 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		return 1;
 	/* Every check of both sides before a byte moves. */
 	if (sim_xlate_side(vhca, xc, src, src_flags, len, &s,
-			   &src_crypto) != 0 ||
+			   &src_crypto, &src_dek) != 0 ||
 	    sim_xlate_side(vhca, xc, dst, dst_flags, len, &d,
-			   &dst_crypto) != 0)
+			   &dst_crypto, &dst_dek) != 0)
 		return 1;
 	/* One cipher at most; in place or apart, never half over itself. */
 	if ((src_crypto != NULL && dst_crypto != NULL) ||
@@ -587,6 +598,7 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	m->dst = d;
 	m->len = len;
 	m->crypto = dst_crypto != NULL ? dst_crypto : src_crypto;
+	m->dek = dst_crypto != NULL ? dst_dek : src_dek;
 	m->to_memory = dst_crypto != NULL;
 	m->crypto_addr = dst_crypto != NULL ? dst->addr : src->addr;
 	return 0;

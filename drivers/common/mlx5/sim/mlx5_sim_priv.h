@@ -959,13 +959,14 @@ struct mlx5_sim_xside {
 };
 /*
  * A memory-to-memory move that mlx5_sim_xfer_mem_prep() checked: @len
- * bytes from host @src to host @dst, through crypto key @crypto (at
- * @crypto_addr, @to_memory: it is the destination's) or none. @ret: what
- * the move gave (mlx5_sim_xmove_armed()).
+ * bytes from host @src to host @dst, through crypto key @crypto (DEK
+ * @dek, at @crypto_addr, @to_memory: it is the destination's) or none.
+ * @ret: what the move gave (mlx5_sim_xmove_armed()).
  */
 struct mlx5_sim_xmove {
 	struct mlx5_sim_vhca *vhca;
 	const struct mlx5_sim_mkey *crypto;
+	struct mlx5_sim_dek *dek;  /* That of @crypto. */
 	uint64_t crypto_addr;
 	bool to_memory;
 	const uint8_t *src;
@@ -1253,21 +1254,23 @@ uint8_t mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca,
 /*
  * May bytes at [addr, addr + len) go through crypto mkey @mkey now (a
  * configured BSF, a live DEK of its PD, whole data units from a unit
- * boundary)? 0 or -EACCES / -EINVAL.
+ * boundary)? 0 with the DEK in @dek, or -EACCES / -EINVAL.
  */
 int mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
-			  size_t len);
+			  size_t len, struct mlx5_sim_dek **dek);
 /* Free the cipher's contexts of @dek (its key schedules), if any. */
 void mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek);
 /*
- * AES-XTS over @len bytes at [addr, ...) of crypto mkey @mkey, from @in to
- * @out (may be the same): bytes going to memory (@to_memory) or coming
+ * AES-XTS over @len bytes at [addr, ...) of crypto mkey @mkey, whose DEK
+ * @dek mlx5_sim_crypto_check() gave (the card lock held since), from @in
+ * to @out (may be the same): bytes going to memory (@to_memory) or coming
  * from it, ciphered by the mkey's encryption order. 0, or -EACCES if the
  * cipher refused the key (OpenSSL takes no XTS key whose halves are equal).
  */
 int mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
-			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
+			  const struct mlx5_sim_mkey *mkey,
+			  struct mlx5_sim_dek *dek, uint64_t addr,
 			  const uint8_t *in, uint8_t *out, size_t len,
 			  bool to_memory);
 

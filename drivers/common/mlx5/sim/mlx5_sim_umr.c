@@ -397,14 +397,16 @@ sim_du_div(uint64_t x, uint32_t dus)
 int
 mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
-		      size_t len)
+		      size_t len, struct mlx5_sim_dek **dek)
 {
 	uint32_t dus = mkey->crypto.data_unit;
 	size_t tail;
 
 	/* Never configured, or its BSF disabled since: no cipher to use. */
-	if (!mkey->crypto.configured || !mkey->bsf_en ||
-	    sim_dek_of_pd(vhca, mkey->crypto.dek_id, mkey->pd) == NULL)
+	if (!mkey->crypto.configured || !mkey->bsf_en)
+		return -EACCES;
+	*dek = sim_dek_of_pd(vhca, mkey->crypto.dek_id, mkey->pd);
+	if (*dek == NULL)
 		return -EACCES;
 	if (len == 0)
 		return 0;
@@ -473,12 +475,11 @@ mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek)
 
 int
 mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
-		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
+		      const struct mlx5_sim_mkey *mkey,
+		      struct mlx5_sim_dek *dek, uint64_t addr,
 		      const uint8_t *in, uint8_t *out, size_t len,
 		      bool to_memory)
 {
-	struct mlx5_sim_dek *dek = sim_dek_of_pd(vhca, mkey->crypto.dek_id,
-						 mkey->pd);
 	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
 	int enc = to_memory == mkey->crypto.memory_encrypted;
 	uint32_t dus = mkey->crypto.data_unit;
@@ -486,8 +487,6 @@ mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
 	EVP_CIPHER_CTX *ctx;
 	size_t off;
 
-	if (dek == NULL)
-		return -EACCES;
 	ctx = sim_dek_xts(dek, enc);
 	if (ctx == NULL) {
 		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
