@@ -196,12 +196,78 @@ sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
 }
 
 /*
+ * RDMA WRITE or READ of WQE @w on @qp (@total bytes, to or from @peer)
+ * through a device buffer, one mlx5_sim_xfer() per side and segment:
+ * every check again, the exact error. Returns a CQE syndrome, 0 on
+ * success.
+ */
+static __rte_noinline uint8_t
+sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		     struct mlx5_sim_qp *peer, const struct mlx5_sim_wqe *w,
+		     uint64_t total)
+{
+	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
+	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
+	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
+	unsigned int nseg = w->ds - 2;
+	uint8_t stage_inl[SIM_STAGE_INLINE];
+	uint8_t *stage = stage_inl;
+	uint8_t synd = 0;
+	unsigned int i;
+	uint64_t off;
+	int ret;
+
+	if (total > sizeof(stage_inl)) {
+		stage = malloc(total);
+		if (stage == NULL)
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	if (!write) {
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+				    rte_be_to_cpu_64(r->raddr), stage, total,
+				    MLX5_SIM_XFER_REMOTE);
+		if (ret != 0) {
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+			goto out;
+		}
+	}
+	for (i = 0, off = 0; i < nseg; i++) {
+		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
+		uint64_t len = bc != 0 ? bc : SIM_MAX_MSG;
+
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d[i].lkey), qp->pdn,
+				    rte_be_to_cpu_64(d[i].addr), stage + off,
+				    len, write ? 0 : MLX5_SIM_XFER_WRITE);
+		if (ret != 0) {
+			synd = mlx5_sim_local_syndrome(ret);
+			goto out;
+		}
+		off += len;
+	}
+	if (write) {
+		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+				    rte_be_to_cpu_64(r->raddr), stage, total,
+				    MLX5_SIM_XFER_WRITE | MLX5_SIM_XFER_REMOTE);
+		if (ret != 0)
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	}
+out:
+	if (stage != stage_inl)
+		free(stage);
+	/* A responder's error moves the peer to ERR too. */
+	if (synd == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR && peer != qp)
+		peer->state = MLX5_QP_STATE_ERR;
+	return synd;
+}
+
+/*
  * RDMA WRITE or READ of the WQE of @run: the remote address segment, then
  * data segments (the local gather/scatter list). Returns a CQE syndrome, 0
  * on success, and the bytes moved in @bytes. A fault of the move straight
- * between memories jumps to the guard of @run (sim_rdma_fault()).
+ * between memories jumps to the guard of @run (sim_rdma_fault()). Inline
+ * in the engine's loop; the staged way is a call.
  */
-static uint8_t
+static __rte_always_inline uint8_t
 sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	      struct sim_qp_run *run, uint32_t *bytes)
 {
@@ -209,13 +275,9 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
 	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
-	uint8_t stage_inl[SIM_STAGE_INLINE];
-	uint8_t *stage = stage_inl;
 	struct mlx5_sim_qp *peer;
-	uint64_t total = 0, off;
+	uint64_t total = 0;
 	unsigned int nseg, i;
-	uint8_t synd = 0;
-	int ret;
 
 	if (w->ds < 2)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
@@ -272,48 +334,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				return 0;
 		}
 	}
-	if (total > sizeof(stage_inl)) {
-		stage = malloc(total);
-		if (stage == NULL)
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-	}
-	if (!write) {
-		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
-				    rte_be_to_cpu_64(r->raddr), stage, total,
-				    MLX5_SIM_XFER_REMOTE);
-		if (ret != 0) {
-			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
-			goto out;
-		}
-	}
-	for (i = 0, off = 0; i < nseg; i++) {
-		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
-		uint64_t len = bc != 0 ? bc : SIM_MAX_MSG;
-
-		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d[i].lkey), qp->pdn,
-				    rte_be_to_cpu_64(d[i].addr), stage + off,
-				    len, write ? 0 : MLX5_SIM_XFER_WRITE);
-		if (ret != 0) {
-			synd = mlx5_sim_local_syndrome(ret);
-			goto out;
-		}
-		off += len;
-	}
-	if (write) {
-		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
-				    rte_be_to_cpu_64(r->raddr), stage, total,
-				    MLX5_SIM_XFER_WRITE | MLX5_SIM_XFER_REMOTE);
-		if (ret != 0)
-			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
-	}
-out:
-	if (stage != stage_inl)
-		free(stage);
-	/* A responder's error moves the peer to ERR too. */
-	if (synd == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR && peer != qp)
-		peer->state = MLX5_QP_STATE_ERR;
-	*bytes = (uint32_t)total;
-	return synd;
+	return sim_exec_rdma_staged(vhca, qp, peer, w, total);
 }
 
 /*
@@ -405,6 +426,47 @@ mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 	a->len = len;
 }
 
+/*
+ * The WQEs of the doorbell of @r on @qp, from the QP's send counter to
+ * the doorbell's @pi, on ring @sq of @n blocks. A function of its own,
+ * called under the guard the caller set its jump on: no jump returns
+ * into it, so the compiler keeps its state in registers (a function that
+ * sets the jump has every variable in memory); what a fault needs is in
+ * @r and @qp.
+ */
+static __rte_noinline void
+sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+	    struct sim_qp_run *r, const uint8_t *sq, uint32_t n, uint32_t pi)
+{
+	while (qp->sq_ci != pi) {
+		const uint8_t *body;
+		uint32_t bytes = 0;
+		uint8_t synd;
+		int ret;
+
+		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, sq, n, qp->qpn,
+					qp->sq_ci, pi, r->per_wqe, &r->wqe,
+					&body);
+		if (unlikely(ret != 0)) {
+			/* Not a WQE: an error completion, one block consumed. */
+			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			r->wqe.bbs = 1;
+		} else if (unlikely(qp->state == MLX5_QP_STATE_ERR)) {
+			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+		} else if (r->wqe.opcode == MLX5_OPCODE_UMR) {
+			synd = mlx5_sim_umr_exec(vhca, qp, body, r->wqe.ds);
+		} else if (r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
+			   r->wqe.opcode == MLX5_OPCODE_RDMA_READ) {
+			synd = sim_exec_rdma(vhca, qp, r, &bytes);
+		} else {
+			synd = r->wqe.opcode == MLX5_OPCODE_NOP ? 0 :
+			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (sim_qp_wqe_end(vhca, qp, &r->wqe, synd, bytes, pi, n))
+			break;
+	}
+}
+
 void
 mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
@@ -460,33 +522,7 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 				goto out;
 		}
 	}
-	while (qp->sq_ci != pi) {
-		const uint8_t *body;
-		uint32_t bytes = 0;
-		uint8_t synd;
-		int ret;
-
-		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, sq, n, qp->qpn,
-					qp->sq_ci, pi, r->per_wqe, &r->wqe,
-					&body);
-		if (unlikely(ret != 0)) {
-			/* Not a WQE: an error completion, one block consumed. */
-			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			r->wqe.bbs = 1;
-		} else if (unlikely(qp->state == MLX5_QP_STATE_ERR)) {
-			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
-		} else if (r->wqe.opcode == MLX5_OPCODE_UMR) {
-			synd = mlx5_sim_umr_exec(vhca, qp, body, r->wqe.ds);
-		} else if (r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
-			   r->wqe.opcode == MLX5_OPCODE_RDMA_READ) {
-			synd = sim_exec_rdma(vhca, qp, r, &bytes);
-		} else {
-			synd = r->wqe.opcode == MLX5_OPCODE_NOP ? 0 :
-			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		}
-		if (sim_qp_wqe_end(vhca, qp, &r->wqe, synd, bytes, pi, n))
-			break;
-	}
+	sim_qp_wqes(vhca, qp, r, sq, n, pi);
 out:
 	mlx5_sim_guard_pop(&r->guard);
 }
