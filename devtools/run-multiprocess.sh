@@ -179,7 +179,6 @@ check $? "the primary is up"
 send start
 
 echo "2. secondary: flowgen on queue 1 of both ports"
-# shellcheck disable=SC2086
 # Until both ports' queues 1 sent and received and the primary's queues 0
 # received (testpmd-lib.sh: not a fixed time, a busy machine may starve
 # the forwarding thread for seconds), 60 s at most.
@@ -192,6 +191,7 @@ secondary_moved() {
 	done
 }
 testpmd_ready=secondary_moved
+# shellcheck disable=SC2086
 testpmd_feed start "show port xstats all" "show port xstats all;stop;quit" |
 	timeout $((TESTPMD_WAIT_MAX + 60)) $testpmd_linebuf "$testpmd" \
 	-l 0-1 --main-lcore 1 --proc-type=secondary \

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Shell functions for the scripts that drive an interactive dpdk-testpmd
-# through a pipe (run-testpmd.sh, build-in-dpdk.sh); sourced, not run.
+# through a pipe (run-testpmd.sh, build-in-dpdk.sh, run-multiprocess.sh);
+# sourced, not run.
 # They set $out (testpmd's output file) and $testpmd_ready (a command that
 # succeeds once the traffic being checked is there).
 #
