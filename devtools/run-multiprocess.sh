@@ -141,14 +141,8 @@ check() {
 		echo "  FAILED: $2"
 	fi
 }
-# The value of xstat $2 of port $1 in file $3 (its last listing).
-xstat() {
-	awk -v port="$1" -v key="$2:" '
-	/NIC extended statistics for port/ {
-		for (i = 1; i < NF; i++) if ($i == "port") p = $(i + 1) }
-	p == port && $1 == key { v = $2 }
-	END { print v + 0 }' "$3"
-}
+# The value of xstat $2 of port $1 in file $3 (testpmd-lib.sh).
+xstat() { testpmd_xstat "$@"; }
 # Wait (30 s at most) until file $1 has line $2.
 wait_for() {
 	i=0
@@ -251,18 +245,16 @@ fi
 echo "5. the primary after the secondaries"
 # Flowgen on the primary's queues 0 (its flows spread by RSS over both
 # queues; what lands on queue 1, the secondary's, is not read), counters
-# cleared first: more than 1,000 sent and some received, each second, 60 s
-# at most (as testpmd-lib.sh waits).
-send stop "clear port xstats all" "set fwd flowgen" start
-i=0
-while [ "$i" -lt "$TESTPMD_WAIT_MAX" ]; do
-	sleep 1
-	send "show port xstats all"
-	i=$((i + 1))
-	[ "$(xstat 0 tx_q0_packets "$work/primary")" -gt 1000 ] &&
-		[ "$(xstat 0 rx_q0_packets "$work/primary")" -gt 0 ] && break
-done
-send "show port xstats all" stop quit
+# cleared first: until more than 1,000 sent and some received
+# (testpmd-lib.sh).
+out="$work/primary"
+primary_moved() {
+	[ "$(xstat 0 tx_q0_packets "$out")" -gt 1000 ] &&
+		[ "$(xstat 0 rx_q0_packets "$out")" -gt 0 ]
+}
+testpmd_ready=primary_moved
+testpmd_feed "stop;clear port xstats all;set fwd flowgen;start" \
+	"show port xstats all" "show port xstats all;stop;quit" >"$work/in"
 wait "$primary"
 rc=$?
 primary=""

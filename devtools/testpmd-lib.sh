@@ -29,12 +29,14 @@ testpmd_stat() {
 	END { printf "%.0f\n", v[port] + 0 }' "$out"
 }
 
-# The value of xstat $2 of port $1 (its last listing).
+# The value of xstat $2 of port $1 (its last listing) in file $3, $out by
+# default (testpmd's and dpdk-proc-info's listings alike).
 testpmd_xstat() {
 	awk -v port="$1" -v key="$2:" '
-	/NIC extended statistics for port/ { p = $NF }
+	/NIC extended statistics for port/ {
+		for (i = 1; i < NF; i++) if ($i == "port") p = $(i + 1) }
 	p == port && $1 == key { v = $2 }
-	END { printf "%.0f\n", v + 0 }' "$out"
+	END { printf "%.0f\n", v + 0 }' "${3:-$out}"
 }
 
 # Commands for testpmd's stdin: $1 (';'-separated), then each second $2's

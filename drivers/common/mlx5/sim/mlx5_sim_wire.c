@@ -1032,6 +1032,13 @@ sim_sq_send(struct sim_sq_run *r)
 	return 0;
 }
 
+/* The SQ's counter is past the doorbell's (a doorbell beyond the WQEs). */
+static inline bool
+sim_sq_past_doorbell(const struct sim_sq_run *r)
+{
+	return ((r->pi - r->sq->wq.hw_counter) & 0xffff) > r->n;
+}
+
 /*
  * The end of the WQE of @r, with syndrome @synd (0: it succeeded): true
  * if the engine stops there. An error completes through a guard of its
@@ -1063,7 +1070,7 @@ sim_sq_wqe_end(struct sim_sq_run *r, uint8_t synd)
 			mlx5_sim_cq_overrun(r->cq);
 	}
 	/* A doorbell beyond the WQEs posted: stop at the counter. */
-	return ((r->pi - wq->hw_counter) & 0xffff) > r->n;
+	return sim_sq_past_doorbell(r);
 }
 
 /*
@@ -1092,7 +1099,7 @@ sim_sq_fault(struct sim_sq_run *r)
 		return sim_sq_wqe_end(r, mlx5_sim_local_syndrome(-EFAULT));
 	case SIM_ARMED_TX_CQE:
 		r->cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
-		return ((r->pi - wq->hw_counter) & 0xffff) > r->n;
+		return sim_sq_past_doorbell(r);
 	case SIM_ARMED_RQ_DBR:
 		r->rx_port->st.rx_errors++;
 		sim_rq_error(r->rx_vhca, r->rq);
