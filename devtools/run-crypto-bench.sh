@@ -14,6 +14,7 @@
 # and the sessions' set-up cancel out).
 #
 # Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--ops N] [--runs N]
+#        [--bufs N]
 # Also run by `meson test -C build --benchmark --suite crypto`.
 set -eu
 
@@ -21,19 +22,21 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=build
 OPS=100000
 RUNS=5
+BUFS=256
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) BUILD_DIR=$2; shift 2 ;;
 	--ops) OPS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N]" >&2; exit 2 ;;
+	--bufs) BUFS=$2; shift 2 ;;
+	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N]" >&2; exit 2 ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-crypto/dpdk-test-mlx5-crypto
 if [ ! -x "$bench" ]; then
 	ninja -C "$BUILD_DIR" >/dev/null
 fi
-"$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 2>&1 |
+"$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 --bufs "$BUFS" 2>&1 |
 	grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: '
 
 if ! command -v valgrind >/dev/null 2>&1 ||
@@ -48,7 +51,8 @@ CG_OPS=2000
 cg_run() {
 	if ! valgrind --tool=callgrind --dump-instr=no --dump-line=no \
 		--callgrind-out-file="$out/cg.$1" "$bench" --ops "$1" \
-		--runs 1 --size 4096 --burst 32 >"$out/cg.$1.log" 2>&1; then
+		--runs 1 --size 4096 --burst 32 --bufs "$BUFS" \
+		>"$out/cg.$1.log" 2>&1; then
 		cat "$out/cg.$1.log"
 		echo "FAIL: the benchmark did not run under callgrind"
 		exit 1

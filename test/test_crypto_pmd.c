@@ -259,6 +259,24 @@ cp_run(uint16_t qp, struct rte_crypto_op **ops, uint16_t n)
 	return TEST_SUCCESS;
 }
 
+/* Queue pair @qp of the device under test (the PMD's own). */
+static struct mlx5_crypto_qp *
+cp_qp(uint16_t qp)
+{
+	return rte_cryptodevs[dev_id].data->queue_pairs[qp];
+}
+
+/* Nothing in flight on @qp: every crypto mkey back in its free stack? */
+static int
+cp_keys_back(uint16_t qp)
+{
+	const struct mlx5_crypto_qp *q = cp_qp(qp);
+
+	TEST_ASSERT_EQUAL(q->pi, q->ci, "nothing in flight");
+	TEST_ASSERT_EQUAL(q->mkey_top, q->entries, "every mkey free again");
+	return TEST_SUCCESS;
+}
+
 /* The @len bytes of chain @m from offset 0 equal @want? */
 static bool
 cp_equal(const struct rte_mbuf *m, const uint8_t *want, uint32_t len)
@@ -607,6 +625,13 @@ test_bad_inputs(void)
 	TEST_ASSERT_EQUAL(st.enqueued_count, 6, "");
 	TEST_ASSERT_EQUAL(st.dequeued_count, 6, "");
 	TEST_ASSERT_EQUAL(st.dequeue_err_count, 4, "");
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "refused ops");
+	/* A burst of refused ops only: no completion comes for them. */
+	ops[1]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+	TEST_ASSERT_EQUAL(cp_run(0, &ops[1], 1), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(ops[1]->status, RTE_CRYPTO_OP_STATUS_INVALID_SESSION,
+			  "no session, alone");
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "a refused op alone");
 	for (int i = 0; i < 6; i++) {
 		rte_pktmbuf_free(m[i]);
 		rte_crypto_op_free(ops[i]);
@@ -673,10 +698,86 @@ test_error_completion(void)
 			rte_pktmbuf_free(m[i]);
 			rte_crypto_op_free(ops[i]);
 		}
+		TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS,
+				  "after the error of round %d", round);
 	}
 	lost_priv->dek_id = lost_dek;
 	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
 	TEST_ASSERT_EQUAL(st.dequeue_err_count, 2, "two error completions");
+	return cp_finish();
+}
+
+/*
+ * The pool's crypto mkeys are taken from a stack, the last freed first:
+ * the operations in flight hold distinct keys, and a queue pair that runs
+ * bursts of n operations uses the same n keys over and over (the keys'
+ * contexts stay in the device's cache), not every key of the pool in
+ * turn.
+ */
+static int
+test_mkey_hot_set(void)
+{
+	static uint8_t key[64] = { 1 }, iv[16];
+	struct rte_crypto_op *ops[8];
+	struct rte_mbuf *m[8];
+	uint32_t used[8 + 1], nb_used = 0;
+	struct mlx5_crypto_qp *qp;
+	void *sess;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 4096), TEST_SUCCESS, "");
+	qp = cp_qp(0);
+	TEST_ASSERT_EQUAL(qp->entries, MLX5_CRYPTO_QP_MKEYS_DEFAULT, "");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	/* Bursts of 1, then of 8, 40 of each: 1 key, then 8 keys. */
+	for (unsigned int burst = 1; burst <= 8; burst += 7) {
+		nb_used = 0;
+		for (unsigned int round = 0; round < 40; round++) {
+			for (unsigned int i = 0; i < burst; i++) {
+				m[i] = cp_chain(mb_pool, NULL, CP_UNIT, 2048);
+				TEST_ASSERT_NOT_NULL(m[i], "");
+				ops[i] = cp_op(sess, m[i], NULL, iv, CP_UNIT);
+				TEST_ASSERT_NOT_NULL(ops[i], "");
+			}
+			TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id,
+				0, ops, (uint16_t)burst), burst, "");
+			/* The keys of the operations in flight. */
+			for (unsigned int i = 0; i < burst; i++) {
+				uint32_t k = qp->slots[(qp->ci + i) &
+						       (qp->entries - 1)].mkey;
+				unsigned int j;
+
+				for (j = 0; j < i; j++)
+					TEST_ASSERT(qp->slots[(qp->ci + j) &
+						(qp->entries - 1)].mkey != k,
+						"ops %u and %u in flight share mkey 0x%x",
+						j, i, k);
+				for (j = 0; j < nb_used && used[j] != k; j++)
+					;
+				TEST_ASSERT(j < RTE_DIM(used),
+					    "burst %u round %u: a key beyond the first %u",
+					    burst, round, burst);
+				if (j == nb_used)
+					used[nb_used++] = k;
+			}
+			for (unsigned int got = 0, spins = 0;
+			     got < burst && spins < 1000000; spins++)
+				got += rte_cryptodev_dequeue_burst(dev_id, 0,
+					ops + got, (uint16_t)(burst - got));
+			for (unsigned int i = 0; i < burst; i++) {
+				TEST_ASSERT_EQUAL(ops[i]->status,
+						  RTE_CRYPTO_OP_STATUS_SUCCESS,
+						  "");
+				rte_pktmbuf_free(m[i]);
+				rte_crypto_op_free(ops[i]);
+			}
+			TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "");
+		}
+		TEST_ASSERT_EQUAL(nb_used, burst,
+				  "bursts of %u: %u keys used, want %u",
+				  burst, nb_used, burst);
+	}
 	return cp_finish();
 }
 
@@ -739,6 +840,7 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "data_units", test_data_units },
 	{ "bad_inputs", test_bad_inputs },
 	{ "error_completion", test_error_completion },
+	{ "mkey_hot_set", test_mkey_hot_set },
 	{ "qp_reuse", test_qp_reuse },
 	{ "remove_live", test_remove_live },
 	{ NULL, NULL },

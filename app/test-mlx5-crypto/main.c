@@ -18,7 +18,11 @@
  * ciphertext equals OpenSSL's).
  *
  * Usage: dpdk-test-mlx5-crypto [--ops N] [--burst N] [--runs N]
- *        [--size BYTES]
+ *        [--size BYTES] [--bufs N]
+ * --bufs: how many buffers (256) the runs go through in turn; with 4 KiB
+ * ones, 256 are 1 MiB, the size of many a CPU's L2 cache, where the
+ * footprint of the PMD's rings and keys beside the buffers decides
+ * whether the buffers stay in it: try 32 and 2048 too.
  */
 
 #include <getopt.h>
@@ -38,15 +42,16 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#define BENCH_BUFS 256
+#define BENCH_MAX_BUFS 8192
 #define BENCH_MAX_BURST 128
+#define BENCH_MAX_RUNS 99
 #define BENCH_IV_OFFSET (sizeof(struct rte_crypto_op) + \
 			 sizeof(struct rte_crypto_sym_op))
 
 static unsigned int nb_ops = 100000, burst = 32, runs = 5;
-static unsigned int size = 4096;
-static struct rte_mbuf *bufs[BENCH_BUFS];
-static struct rte_crypto_op *ops[BENCH_BUFS];
+static unsigned int size = 4096, nb_bufs = 256;
+static struct rte_mbuf *bufs[BENCH_MAX_BUFS];
+static struct rte_crypto_op *ops[BENCH_MAX_BUFS];
 static uint8_t key[64];
 static uint8_t dev_id;
 
@@ -73,7 +78,7 @@ bench_pmd(void)
 		unsigned int sent, got = 0;
 
 		/* Buffers in turn; a burst never wraps the buffer set. */
-		if (next + n > BENCH_BUFS)
+		if (next + n > nb_bufs)
 			next = 0;
 		sent = rte_cryptodev_enqueue_burst(dev_id, 0, &ops[next], n);
 		while (got < sent)
@@ -108,7 +113,7 @@ bench_evp(void)
 		bench_iv(next, iv);
 		ok = EVP_CipherInit_ex(ctx, NULL, NULL, NULL, iv, 1) &&
 		     EVP_CipherUpdate(ctx, p, &outl, p, (int)size);
-		next = (next + 1) % BENCH_BUFS;
+		next = (next + 1) % nb_bufs;
 	}
 	t = rte_rdtsc_precise() - t0;
 	EVP_CIPHER_CTX_free(ctx);
@@ -123,27 +128,44 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The median cycles of --runs runs of each side, the runs taken in turns
  * (PMD, EVP, PMD, ...): on a shared host the load moves, and two phases
- * run one after the other would each see another load. 0, or -1 when
- * an operation failed.
+ * run one after the other would each see another load. @ratio: the
+ * median, lowest and highest of the runs' own ratios (EVP's cycles over
+ * the PMD's run just before), which a load that changes between runs
+ * moves less than the ratio of the medians. 0, or -1 when an operation
+ * failed.
  */
 static int
-medians(uint64_t *pmd, uint64_t *evp)
+medians(uint64_t *pmd, uint64_t *evp, double ratio[3])
 {
-	uint64_t tp[32], te[32];
+	uint64_t tp[BENCH_MAX_RUNS], te[BENCH_MAX_RUNS];
+	double r[BENCH_MAX_RUNS];
 
-	for (unsigned int r = 0; r < runs; r++) {
-		tp[r] = bench_pmd();
-		te[r] = bench_evp();
-		if (tp[r] == 0 || te[r] == 0)
+	for (unsigned int i = 0; i < runs; i++) {
+		tp[i] = bench_pmd();
+		te[i] = bench_evp();
+		if (tp[i] == 0 || te[i] == 0)
 			return -1;
+		r[i] = (double)te[i] / (double)tp[i];
 	}
 	qsort(tp, runs, sizeof(tp[0]), cmp_u64);
 	qsort(te, runs, sizeof(te[0]), cmp_u64);
+	qsort(r, runs, sizeof(r[0]), cmp_double);
 	*pmd = tp[runs / 2];
 	*evp = te[runs / 2];
+	ratio[0] = r[runs / 2];
+	ratio[1] = r[0];
+	ratio[2] = r[runs - 1];
 	return 0;
 }
 
@@ -207,10 +229,10 @@ bench_setup(struct rte_mempool **mb_pool, void **sess)
 		return -1;
 	}
 	dev_id = (uint8_t)id;
-	*mb_pool = rte_pktmbuf_pool_create("bench_mb", BENCH_BUFS + 8, 0, 0,
+	*mb_pool = rte_pktmbuf_pool_create("bench_mb", nb_bufs + 8, 0, 0,
 					   size + RTE_PKTMBUF_HEADROOM, 0);
 	op_pool = rte_crypto_op_pool_create("bench_ops",
-		RTE_CRYPTO_OP_TYPE_SYMMETRIC, BENCH_BUFS, 0, 16, 0);
+		RTE_CRYPTO_OP_TYPE_SYMMETRIC, nb_bufs, 0, 16, 0);
 	sess_pool = rte_cryptodev_sym_session_pool_create("bench_sess", 4,
 		rte_cryptodev_sym_get_private_session_size(dev_id), 0, 0, 0);
 	if (*mb_pool == NULL || op_pool == NULL || sess_pool == NULL)
@@ -224,7 +246,7 @@ bench_setup(struct rte_mempool **mb_pool, void **sess)
 	*sess = rte_cryptodev_sym_session_create(dev_id, &x, sess_pool);
 	if (*sess == NULL)
 		return -1;
-	for (unsigned int i = 0; i < BENCH_BUFS; i++) {
+	for (unsigned int i = 0; i < nb_bufs; i++) {
 		bufs[i] = rte_pktmbuf_alloc(*mb_pool);
 		ops[i] = rte_crypto_op_alloc(op_pool,
 					     RTE_CRYPTO_OP_TYPE_SYMMETRIC);
@@ -249,6 +271,7 @@ parse_args(int argc, char **argv)
 		{ "burst", required_argument, NULL, 'b' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "size", required_argument, NULL, 's' },
+		{ "bufs", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -262,12 +285,13 @@ parse_args(int argc, char **argv)
 		case 'b': burst = (unsigned int)v; break;
 		case 'r': runs = (unsigned int)v; break;
 		case 's': size = (unsigned int)v; break;
+		case 'n': nb_bufs = (unsigned int)v; break;
 		default: return -1;
 		}
 	}
 	if (nb_ops == 0 || burst == 0 || burst > BENCH_MAX_BURST ||
-	    runs == 0 || runs > 32 || size < 16 || size % 16 != 0 ||
-	    size > 60000) {
+	    runs == 0 || runs > BENCH_MAX_RUNS || size < 16 || size % 16 != 0 ||
+	    size > 60000 || nb_bufs < burst || nb_bufs > BENCH_MAX_BUFS) {
 		printf("bad arguments\n");
 		return -1;
 	}
@@ -285,7 +309,7 @@ main(int argc, char **argv)
 	};
 	struct rte_mempool *mb_pool;
 	uint64_t pmd, evp, hz;
-	double pmd_gbps, evp_gbps;
+	double pmd_gbps, evp_gbps, ratio[3];
 	void *sess = NULL;
 
 	snprintf(prefix, sizeof(prefix), "mlx5crypto%d", (int)getpid());
@@ -304,19 +328,20 @@ main(int argc, char **argv)
 		return 1;
 	}
 	hz = rte_get_tsc_hz();
-	if (medians(&pmd, &evp) != 0) {
+	if (medians(&pmd, &evp, ratio) != 0) {
 		printf("FAIL: an operation failed\n");
 		return 1;
 	}
 	pmd_gbps = (double)nb_ops * size * 8 * hz / pmd / 1e9;
 	evp_gbps = (double)nb_ops * size * 8 * hz / evp / 1e9;
-	printf("AES-XTS-256, %u-byte buffers, %u ops, bursts of %u, median of %u runs\n",
-	       size, nb_ops, burst, runs);
+	printf("AES-XTS-256, %u-byte buffers (a set of %u), %u ops, bursts of %u, median of %u runs\n",
+	       size, nb_bufs, nb_ops, burst, runs);
 	printf("crypto_mlx5 (software device): %8.2f Gbit/s %8.0f cycles/op\n",
 	       pmd_gbps, (double)pmd / nb_ops);
 	printf("OpenSSL EVP loop:              %8.2f Gbit/s %8.0f cycles/op\n",
 	       evp_gbps, (double)evp / nb_ops);
-	printf("ratio PMD/EVP: %.3f (target >= 0.9)\n", pmd_gbps / evp_gbps);
+	printf("ratio PMD/EVP: %.3f (target >= 0.9), median of the runs' own ratios %.3f (%.3f to %.3f)\n",
+	       pmd_gbps / evp_gbps, ratio[0], ratio[1], ratio[2]);
 	rte_cryptodev_stop(dev_id);
 	rte_cryptodev_sym_session_free(dev_id, sess);
 	rte_eal_cleanup();

@@ -100,7 +100,7 @@ struct mlx5_crypto_op_slot {
 	struct rte_crypto_op *op;
 	uint16_t bbs;                  /* 0: refused at enqueue, not posted. */
 	uint16_t wqe_pi;               /* Send counter of its first WQE block. */
-	uint32_t mkey;                 /* Its crypto mkey (the id of mkeys[i]). */
+	uint32_t mkey;                 /* Its crypto mkey, from the free stack. */
 };
 
 struct mlx5_crypto_qp {
@@ -116,7 +116,15 @@ struct mlx5_crypto_qp {
 	uint16_t sq_ci;                /* WQE blocks of dequeued operations. */
 	uint16_t qp_id;
 	int socket;
-	struct mlx5_devx_obj **mkeys;  /* The crypto mkey of slot i. */
+	struct mlx5_devx_obj **mkeys;  /* The pool's crypto mkeys. */
+	/*
+	 * Ids of the mkeys no operation in flight holds, the last freed on
+	 * top: an operation takes the top one, so the keys in use are the
+	 * same few burst after burst (a small hot set of key contexts, in
+	 * the device's cache as in ours), not every key of the pool in turn.
+	 */
+	uint32_t *mkey_free;
+	uint32_t mkey_top;             /* Ids in mkey_free. */
 	struct mlx5_crypto_op_slot *slots;
 	struct mlx5_klm *klm_src;      /* Scratch lists of max_segs entries. */
 	struct mlx5_klm *klm_dst;

@@ -162,7 +162,7 @@ qp_mkeys_create(struct mlx5_crypto_qp *qp)
 				rte_strerror(rte_errno));
 			return -rte_errno;
 		}
-		qp->slots[i].mkey = qp->mkeys[i]->id;
+		qp->mkey_free[qp->mkey_top++] = qp->mkeys[i]->id;
 	}
 	return 0;
 }
@@ -185,7 +185,8 @@ qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id, uint32_t entries,
 	int ret;
 
 	size = RTE_ALIGN_CEIL(sizeof(*qp), RTE_CACHE_LINE_SIZE) +
-	       entries * (sizeof(qp->mkeys[0]) + sizeof(qp->slots[0])) +
+	       entries * (sizeof(qp->mkeys[0]) + sizeof(qp->slots[0]) +
+			  sizeof(qp->mkey_free[0])) +
 	       2 * segs * sizeof(struct mlx5_klm) +
 	       (size_t)priv->op_bbs_max * WQEBB;
 	qp = mlx5_malloc(cdev, MLX5_MEM_ZERO, size, RTE_CACHE_LINE_SIZE,
@@ -204,6 +205,7 @@ qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id, uint32_t entries,
 	qp->klm_src = (void *)(qp->slots + entries);
 	qp->klm_dst = qp->klm_src + segs;
 	qp->stage = (void *)(qp->klm_dst + segs);
+	qp->mkey_free = (void *)(qp->stage + (size_t)priv->op_bbs_max * WQEBB);
 	/* One CQE per operation, but a flush may complete every WQE. */
 	ret = mlx5_devx_cq_create(cdev, &qp->cq, rte_log2_u32(2 * entries),
 				  &priv->uar, socket);
@@ -602,6 +604,7 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	struct mlx5_crypto_qp *qp = queue_pair;
 	uint32_t room = qp->entries - (qp->pi - qp->ci);
 	uint16_t n = RTE_MIN(nb_ops, room);
+	uint32_t top = qp->mkey_top;
 	void *last = NULL;
 	uint16_t i;
 
@@ -610,6 +613,8 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
 
 		slot->op = ops[i];
+		/* An op in flight fewer than entries: a key is free. */
+		slot->mkey = qp->mkey_free[--top];
 		slot->bbs = op_post(qp, ops[i], idx, &last);
 		/*
 		 * After op_post() read the op (a refused one has its status
@@ -620,6 +625,7 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 			ops[i]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
 		qp->pi++;
 	}
+	qp->mkey_top = top;
 	if (likely(last != NULL))
 		qp_ring(qp, last);
 	qp->stats.enqueued_count += n;
@@ -746,6 +752,7 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 					/* Refused at enqueue: status set. */
 					qp->stats.dequeue_err_count++;
 				}
+				qp->mkey_free[qp->mkey_top++] = slot->mkey;
 				ops[n++] = slot->op;
 			}
 			qp->ci = ci;
@@ -755,6 +762,7 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		if (slot->bbs == 0) {
 			/* Refused at enqueue: its status is set. */
 			qp->stats.dequeue_err_count++;
+			qp->mkey_free[qp->mkey_top++] = slot->mkey;
 			ops[n++] = slot->op;
 			qp->ci++;
 			continue;
@@ -784,6 +792,7 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		cq->ci = cq_ci + 1;
 		op_error(qp, slot, cqe);
 		cq_ci = cq->ci;
+		qp->mkey_free[qp->mkey_top++] = slot->mkey;
 		ops[n++] = slot->op;
 		qp->ci++;
 	}
