@@ -167,7 +167,7 @@ sim_l4_csum(const uint8_t *f, const struct sim_hdrs *h)
  * words added with their carries counted apart (2^64 is 1 modulo
  * 2^16 - 1), 32 bytes a step.
  */
-static uint64_t
+static __rte_always_inline uint64_t
 sim_sum(const uint8_t *p, uint32_t len)
 {
 	uint64_t sum = 0, carry = 0, v;
