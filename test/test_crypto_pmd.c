@@ -654,7 +654,7 @@ test_error_completion(void)
 	struct rte_mbuf *m[5];
 	struct rte_cryptodev_stats st;
 	struct mlx5_crypto_session *lost_priv;
-	void *bad, *good, *lost;
+	void *bad, *good, *lost, *lost_bsf;
 	uint32_t lost_dek;
 
 	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
@@ -668,11 +668,17 @@ test_error_completion(void)
 	good = cp_session(key4, 32, true, CP_UNIT, 16);
 	lost = cp_session(key4, 32, true, CP_UNIT, 16);
 	TEST_ASSERT(bad != NULL && good != NULL && lost != NULL, "sessions");
-	/* The PMD's session data: a DEK number the device does not have. */
+	/*
+	 * The PMD's session data: a DEK number the device does not have, in
+	 * the session's UMR WQE (the BSF ends it), which every op copies.
+	 */
 	lost_priv = CRYPTODEV_GET_SYM_SESS_PRIV(
 		(struct rte_cryptodev_sym_session *)lost);
-	lost_dek = lost_priv->dek_id;
-	lost_priv->dek_id = lost_dek ^ 0x800000;
+	lost_bsf = lost_priv->umr_tmpl + MLX5_UMR_CRYPTO_WQE_SIZE -
+		   16 * MLX5_CRYPTO_BSF_OCTOWORDS;
+	lost_dek = MLX5_GET(crypto_bsf, lost_bsf, dek_pointer);
+	TEST_ASSERT_EQUAL(lost_dek, lost_priv->dek_id, "the template's DEK");
+	MLX5_SET(crypto_bsf, lost_bsf, dek_pointer, lost_dek ^ 0x800000);
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < 5; i++) {
 			m[i] = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
@@ -701,7 +707,7 @@ test_error_completion(void)
 		TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS,
 				  "after the error of round %d", round);
 	}
-	lost_priv->dek_id = lost_dek;
+	MLX5_SET(crypto_bsf, lost_bsf, dek_pointer, lost_dek);
 	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
 	TEST_ASSERT_EQUAL(st.dequeue_err_count, 2, "two error completions");
 	return cp_finish();

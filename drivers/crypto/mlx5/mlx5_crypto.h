@@ -89,8 +89,9 @@ struct mlx5_crypto_session {
 	uint8_t encryption_order;      /* Encrypt: RAW_MEMORY, decrypt: RAW_WIRE. */
 	/*
 	 * The UMR WQE of a one-entry operation of this session, built once
-	 * by mlx5_umr_crypto_wqe_build(): an operation copies it and sets
-	 * its own fields (counter, QP, mkey, length, entry, tweak).
+	 * by mlx5_umr_crypto_wqe_build(): an operation takes the session's
+	 * constants from it (the DEK among them) and writes its own fields
+	 * (counter, QP, mkey, length, entry, tweak) and the zeros around.
 	 */
 	uint8_t umr_tmpl[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
 };

@@ -63,6 +63,69 @@ mlx5_crypto_op_bbs(uint32_t segs)
 	return ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(segs)) + ds_bbs(write_ds(segs));
 }
 
+/*
+ * The UMR WQE of an operation of one destination entry @klm, from the
+ * session's template (mlx5_umr_crypto_wqe_build() with placeholders):
+ * 16-byte lines of the template that hold session constants are copied,
+ * lines the builder leaves zero are written as zeros, the operation's own
+ * fields are written. mlx5_crypto_umr_tmpl_build() checks, once per
+ * session, that this gives byte for byte what the builder writes.
+ * @qpn_ds: the control segment's QP number and size, big-endian.
+ */
+static __rte_always_inline void
+op_umr_one(uint8_t *wqe, const struct mlx5_crypto_session *sess,
+	   rte_be32_t qpn_ds, uint16_t wqe_index, uint32_t mkey,
+	   const struct mlx5_klm *klm, const uint8_t *tweak)
+{
+	const uint8_t *tmpl = sess->umr_tmpl;
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
+	struct mlx5_wqe_mkey_context_seg *mkc = (void *)(umr + 1);
+	struct mlx5_wqe_umr_klm_seg *kseg = (void *)(mkc + 1);
+	uint8_t *bsf = (uint8_t *)(kseg + MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(1));
+	rte_be32_t len_be = rte_cpu_to_be_32(klm->byte_count);
+
+	/* Where the lines below are, in the PRM layouts. */
+	RTE_BUILD_BUG_ON(sizeof(*umr) != 48 || sizeof(*mkc) != 64);
+	RTE_BUILD_BUG_ON(offsetof(struct mlx5_wqe_mkey_context_seg,
+				  start_addr) != 16);
+	RTE_BUILD_BUG_ON(MLX5_BYTE_OFF(crypto_bsf, raw_data_size) != 4 ||
+			 MLX5_FLD_SZ_BYTES(crypto_bsf, raw_data_size) != 4);
+	RTE_BUILD_BUG_ON(MLX5_BYTE_OFF(crypto_bsf, xts_initial_tweak) != 16 ||
+			 MLX5_CRYPTO_XTS_TWEAK_LEN != 16);
+	RTE_BUILD_BUG_ON(__mlx5_dw_off(crypto_bsf, dek_pointer) != 32 / 4);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)wqe_index << 8 |
+						  MLX5_OPCODE_UMR);
+	ctrl->qpn_ds = qpn_ds;
+	/* Unsignalled: the WRITE after it completes the operation. */
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	ctrl->fm_ce_se = 0;
+	ctrl->imm = rte_cpu_to_be_32(mkey);
+	/* UMR control: flags, octowords, mask (template), then zeros. */
+	memcpy(umr, tmpl + 16, 16);
+	memset((uint8_t *)umr + 16, 0, 32);
+	/* Mkey context: flags and PD (template), range at 0, zeros. */
+	memcpy(mkc, tmpl + 64, 16);
+	mkc->start_addr = 0;
+	mkc->len = rte_cpu_to_be_64(klm->byte_count);
+	memset((uint8_t *)mkc + 32, 0, 32);
+	/* The entry, then the list's padding. */
+	kseg->byte_count = len_be;
+	kseg->mkey = rte_cpu_to_be_32(klm->mkey);
+	kseg->address = rte_cpu_to_be_64(klm->address);
+	memset(kseg + 1, 0, 3 * sizeof(*kseg));
+	/* BSF: kind, order, standard, data-unit code (template), size. */
+	memcpy(bsf, tmpl + 192, 16);
+	memcpy(MLX5_ADDR_OF(crypto_bsf, bsf, raw_data_size), &len_be,
+	       sizeof(len_be));
+	memcpy(MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak), tweak,
+	       MLX5_CRYPTO_XTS_TWEAK_LEN);
+	/* The session's DEK, key tag (template), then zeros. */
+	memcpy(bsf + 32, tmpl + 224, 16);
+	memset(bsf + 48, 0, 16);
+}
+
 int
 mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 {
@@ -73,41 +136,42 @@ mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 		.block_size = sess->block_size,
 		.encryption_order = sess->encryption_order,
 	};
+	/* An operation's fields, none of them 0, to check op_umr_one(). */
+	const struct mlx5_klm klm = {
+		.byte_count = 0x12340, .mkey = 0x5a6b7c8d,
+		.address = UINT64_C(0x1122334455667788),
+	};
+	uint8_t want[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	uint8_t got[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	uint32_t i;
 	int ret = mlx5_umr_crypto_wqe_build(sess->umr_tmpl, &a);
 
-	return ret < 0 ? ret : 0;
-}
-
-/*
- * The UMR WQE of an operation of one destination entry @klm, from the
- * session's template: what mlx5_umr_crypto_wqe_build() writes for it.
- * The DEK is taken from the session each time, as the builder does.
- */
-static __rte_always_inline void
-op_umr_one(struct mlx5_crypto_qp *qp, const struct mlx5_crypto_session *sess,
-	   uint8_t *wqe, uint32_t mkey, const struct mlx5_klm *klm,
-	   const uint8_t *tweak)
-{
-	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
-	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
-	struct mlx5_wqe_mkey_context_seg *mkc = (void *)(umr + 1);
-	struct mlx5_wqe_umr_klm_seg *kseg = (void *)(mkc + 1);
-	void *bsf = kseg + MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(1);
-
-	memcpy(wqe, sess->umr_tmpl, MLX5_UMR_CRYPTO_WQE_SIZE);
-	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)qp->qp.sq_pi << 8 |
-						  MLX5_OPCODE_UMR);
-	ctrl->qpn_ds = rte_cpu_to_be_32(qp->qp.obj->id << 8 |
-					MLX5_UMR_CRYPTO_WQE_DS);
-	ctrl->imm = rte_cpu_to_be_32(mkey);
-	mkc->len = rte_cpu_to_be_64(klm->byte_count);
-	kseg->byte_count = rte_cpu_to_be_32(klm->byte_count);
-	kseg->mkey = rte_cpu_to_be_32(klm->mkey);
-	kseg->address = rte_cpu_to_be_64(klm->address);
-	MLX5_SET(crypto_bsf, bsf, raw_data_size, klm->byte_count);
-	MLX5_SET(crypto_bsf, bsf, dek_pointer, sess->dek_id);
-	memcpy(MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak), tweak,
-	       MLX5_CRYPTO_XTS_TWEAK_LEN);
+	if (ret < 0)
+		return ret;
+	a.qpn = 0xabcdef;
+	a.wqe_index = 0xfedc;
+	a.mkey = 0x9e8d7c6b;
+	a.lkey = klm.mkey;
+	a.addr = klm.address;
+	a.len = klm.byte_count;
+	for (i = 0; i < MLX5_CRYPTO_XTS_TWEAK_LEN; i++)
+		a.tweak[i] = (uint8_t)(0xa0 + i);
+	ret = mlx5_umr_crypto_wqe_build(want, &a);
+	if (ret < 0)
+		return ret;
+	memset(got, 0xee, sizeof(got));
+	op_umr_one(got, sess, rte_cpu_to_be_32(a.qpn << 8 |
+					       MLX5_UMR_CRYPTO_WQE_DS),
+		   a.wqe_index, a.mkey, &klm, a.tweak);
+	for (i = 0; i < MLX5_UMR_CRYPTO_WQE_SIZE; i++) {
+		if (got[i] != want[i]) {
+			DRV_LOG(ERR, "UMR WQE: byte %u of the datapath's is 0x%02x, the builder's 0x%02x",
+				i, got[i], want[i]);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Destroy what mlx5_crypto_qp_create() made; NULL is a no-op. */
@@ -455,7 +519,10 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 		iv = tweak;
 	}
 	if (likely(ndst == 1)) {
-		op_umr_one(qp, sess, wqe, mkey, qp->klm_dst, iv);
+		op_umr_one(wqe, sess,
+			   rte_cpu_to_be_32(qp->qp.obj->id << 8 |
+					    MLX5_UMR_CRYPTO_WQE_DS),
+			   qp->qp.sq_pi, mkey, qp->klm_dst, iv);
 	} else {
 		struct mlx5_umr_crypto_wqe_attr a = {
 			.qpn = qp->qp.obj->id,
@@ -558,7 +625,9 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	mkey = qp->slots[idx].mkey;
 	qpn = qp->qp.obj->id;
 	wqe = qp->qp.sq + (size_t)first * WQEBB;
-	op_umr_one(qp, sess, wqe, mkey, &klm,
+	op_umr_one(wqe, sess,
+		   rte_cpu_to_be_32(qpn << 8 | MLX5_UMR_CRYPTO_WQE_DS), pi,
+		   mkey, &klm,
 		   rte_crypto_op_ctod_offset(op, const uint8_t *,
 					     sess->iv_offset));
 	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
