@@ -838,6 +838,108 @@ test_remove_live(void)
 	return TEST_SUCCESS;
 }
 
+/* Op @i of a burst came back with @status (and @want in @m, if given). */
+static int
+cp_check_op(const struct rte_crypto_op *op, uint8_t status,
+	    const struct rte_mbuf *m, const uint8_t *want, const char *what)
+{
+	TEST_ASSERT_EQUAL(op->status, status, "%s", what);
+	if (want != NULL)
+		TEST_ASSERT(cp_equal(m, want, op->sym->cipher.data.length),
+			    "%s: the ciphertext", what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The edges of what the datapath decides in one compare (op_post(), the
+ * session's fast_blocks): an op of the session's largest length and one
+ * block more, a session whose DEK is gone, a device that takes the tweak
+ * big-endian. Each op comes back as the general way decides it.
+ */
+static int
+test_fast_path_edges(void)
+{
+	static uint8_t key[64], iv[16], riv[16], ptx[1040];
+	static uint8_t ctx1024[1024], ctx1008[1008];
+	struct rte_crypto_op *ops[4];
+	struct rte_mbuf *m[4];
+	struct mlx5_crypto_priv *priv;
+	struct rte_cryptodev *dev;
+	uint32_t max_len;
+	void *sess, *gone;
+
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)(3 * i + 1);
+	for (int i = 0; i < 16; i++) {
+		iv[i] = (uint8_t)(0x10 + i);
+		riv[15 - i] = iv[i];
+	}
+	for (int i = 0; i < 1040; i++)
+		ptx[i] = (uint8_t)(i * 13);
+	TEST_ASSERT_SUCCESS(cp_reference(key, 64, iv, 1024, ptx, ctx1024,
+					 1024, true), "OpenSSL");
+	TEST_ASSERT_SUCCESS(cp_reference(key, 64, iv, 1008, ptx, ctx1008,
+					 1008, true), "OpenSSL");
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	dev = &rte_cryptodevs[dev_id];
+	priv = dev->data->dev_private;
+	/* A device whose largest message is 1 KiB. */
+	max_len = priv->max_len;
+	priv->max_len = 1024;
+	sess = cp_session(key, 64, true, 0, 16);
+	gone = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT(sess != NULL && gone != NULL, "sessions");
+	/* Cleared by the PMD (its DEK destroyed), an op still names it. */
+	dev->dev_ops->sym_session_clear(dev, gone);
+	for (int i = 0; i < 4; i++) {
+		static const uint32_t len[] = { 1024, 1040, 512, 1008 };
+
+		m[i] = cp_chain(mb_pool, ptx, len[i], 2048);
+		ops[i] = cp_op(i == 2 ? gone : sess, m[i], NULL, iv, len[i]);
+		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+	}
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 4), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_check_op(ops[0], RTE_CRYPTO_OP_STATUS_SUCCESS,
+				      m[0], ctx1024, "1 KiB, the largest"),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_check_op(ops[1], RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+				      NULL, NULL, "one block above 1 KiB"),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_check_op(ops[2],
+				      RTE_CRYPTO_OP_STATUS_INVALID_SESSION,
+				      NULL, NULL, "a cleared session"),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_check_op(ops[3], RTE_CRYPTO_OP_STATUS_SUCCESS,
+				      m[3], ctx1008, "1008 bytes"),
+			  TEST_SUCCESS, "");
+	for (int i = 0; i < 4; i++) {
+		rte_pktmbuf_free(m[i]);
+		rte_crypto_op_free(ops[i]);
+	}
+	priv->max_len = max_len;
+	/*
+	 * A device that takes the tweak big-endian gets the IV's bytes
+	 * reversed; the model reads the BSF's tweak little-endian, so the
+	 * reversed IV gives the ciphertext of the IV as it is.
+	 */
+	priv->tweak_be = true;
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "session");
+	m[0] = cp_chain(mb_pool, ptx, 1024, 2048);
+	ops[0] = cp_op(sess, m[0], NULL, riv, 1024);
+	TEST_ASSERT(m[0] != NULL && ops[0] != NULL, "");
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 1), TEST_SUCCESS, "");
+	priv->tweak_be = false;
+	TEST_ASSERT_EQUAL(cp_check_op(ops[0], RTE_CRYPTO_OP_STATUS_SUCCESS,
+				      m[0], ctx1024, "a big-endian tweak"),
+			  TEST_SUCCESS, "");
+	rte_pktmbuf_free(m[0]);
+	rte_crypto_op_free(ops[0]);
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "");
+	return cp_finish();
+}
+
 static const struct mlx5_test_case cp_cases[] = {
 	{ "probe", test_probe },
 	{ "vectors_in_place", test_vectors_in_place },
@@ -847,6 +949,7 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "bad_inputs", test_bad_inputs },
 	{ "error_completion", test_error_completion },
 	{ "mkey_hot_set", test_mkey_hot_set },
+	{ "fast_path_edges", test_fast_path_edges },
 	{ "qp_reuse", test_qp_reuse },
 	{ "remove_live", test_remove_live },
 	{ NULL, NULL },

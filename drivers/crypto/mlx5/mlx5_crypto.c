@@ -198,6 +198,7 @@ mlx5_crypto_session_dek_destroy(struct mlx5_crypto_session *sess)
 		DRV_LOG(WARNING, "DEK 0x%x not destroyed: %s", sess->dek_id,
 			rte_strerror(rte_errno));
 	sess->dek = NULL;
+	sess->fast_blocks = 0;
 }
 
 static int
@@ -268,6 +269,8 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 		why = "UMR WQE refused by the builder";
 		goto refused;
 	}
+	sess->fast_blocks = priv->tweak_be ? 0 :
+			    sess->max_len / MLX5_CRYPTO_XTS_BLOCK;
 	rte_spinlock_lock(&priv->sess_lock);
 	LIST_INSERT_HEAD(&priv->sessions, sess, next);
 	rte_spinlock_unlock(&priv->sess_lock);

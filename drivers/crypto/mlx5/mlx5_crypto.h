@@ -84,6 +84,15 @@ struct mlx5_crypto_session {
 	uint32_t dek_id;
 	uint32_t dataunit_len;         /* 0: each operation is one data unit. */
 	uint32_t max_len;              /* Longest operation the session takes. */
+	/*
+	 * The datapath's length test in one compare (op_post()): for an
+	 * operation of L bytes, ror32(L - 16, 4) < fast_blocks holds exactly
+	 * when L is a positive multiple of 16 of at most max_len. It is
+	 * max_len / 16 while the session has its DEK on a device that takes
+	 * a little-endian tweak; otherwise 0, which no length passes: every
+	 * operation then goes the general way, which refuses or handles it.
+	 */
+	uint32_t fast_blocks;
 	uint16_t iv_offset;
 	uint8_t block_size;            /* MLX5_CRYPTO_BLOCK_SIZE_* code. */
 	uint8_t encryption_order;      /* Encrypt: RAW_MEMORY, decrypt: RAW_WIRE. */

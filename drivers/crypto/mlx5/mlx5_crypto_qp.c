@@ -444,12 +444,12 @@ op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
 }
 
 /*
- * Write the UMR and RDMA WRITE of @op on slot @idx's mkey: the WQE blocks
+ * Write the UMR and RDMA WRITE of @op on crypto mkey @mkey: the WQE blocks
  * used, or 0 with op->status set (nothing written). @last gets the WRITE's
  * control segment in the ring, for the doorbell.
  */
 static __rte_noinline uint16_t
-op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
+op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	    void **last)
 {
 	struct mlx5_crypto_priv *priv = qp->priv;
@@ -460,7 +460,7 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_wqe_data_seg *dseg;
-	uint32_t nsrc, ndst, i, size, mkey;
+	uint32_t nsrc, ndst, i, size;
 	uint16_t umr_bbs, bbs;
 	const uint8_t *iv;
 	const char *why;
@@ -511,7 +511,6 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
 	bbs = umr_bbs + ds_bbs(write_ds(nsrc));
 	wqe = op_wqe_area(qp, bbs);
-	mkey = qp->slots[idx].mkey;
 	iv = rte_crypto_op_ctod_offset(op, const uint8_t *, sess->iv_offset);
 	if (unlikely(priv->tweak_be)) {
 		for (i = 0; i < MLX5_CRYPTO_IV_LEN; i++)
@@ -569,7 +568,6 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 		op_wqe_unstage(qp, bbs);
 	*last = qp->qp.sq + (size_t)((uint16_t)(qp->qp.sq_pi + umr_bbs) &
 				     ((1u << qp->qp.log_sq_size) - 1)) * WQEBB;
-	qp->slots[idx].wqe_pi = qp->qp.sq_pi;
 	qp->qp.sq_pi += bbs;
 	return bbs;
 refused:
@@ -579,63 +577,104 @@ refused:
 }
 
 /*
+ * The send ring as a burst writes it, in the loop's registers rather than
+ * in the QP (the WQE stores, bytes, could be the QP's fields for all the
+ * compiler knows): qp_cursor() takes it from the QP, qp_ring() gives the
+ * counter back with the doorbell.
+ */
+struct sq_cursor {
+	uint8_t *ring;
+	uint32_t mask;                 /* WQE blocks of the ring, less 1. */
+	uint32_t fit_last;             /* Last block a 5-block op starts at. */
+	rte_be32_t umr_qpn_ds;         /* QP and size, control segments. */
+	rte_be32_t write_qpn_ds;
+	uint16_t pi;                   /* Send counter. */
+	void *last;                    /* The last WRITE posted, or NULL. */
+};
+
+/* UMR of one entry (4 blocks), then WRITE of one segment (1 block). */
+#define OP_UMR_BBS ds_bbs(MLX5_UMR_CRYPTO_WQE_DS)
+#define OP_BBS (OP_UMR_BBS + 1)
+
+static inline void
+qp_cursor(const struct mlx5_crypto_qp *qp, struct sq_cursor *cur)
+{
+	uint32_t qpn = qp->qp.obj->id;
+
+	cur->ring = qp->qp.sq;
+	cur->mask = (1u << qp->qp.log_sq_size) - 1;
+	/* The ring holds an operation of max_segs segments: >= 5 blocks. */
+	cur->fit_last = cur->mask + 1 - OP_BBS;
+	cur->umr_qpn_ds = rte_cpu_to_be_32(qpn << 8 | MLX5_UMR_CRYPTO_WQE_DS);
+	cur->write_qpn_ds = rte_cpu_to_be_32(qpn << 8 | write_ds(1));
+	cur->pi = qp->qp.sq_pi;
+	cur->last = NULL;
+}
+
+/* Rotate right by 4: the low 4 bits of @x become its top 4. */
+static inline uint32_t
+ror4(uint32_t x)
+{
+	return x >> 4 | x << 28;
+}
+
+/*
  * op_post_any() for the usual operation, inline in the burst loop: one
  * segment holding the range, in place, a little-endian tweak, WQEs that do
  * not cross the ring's end. Anything else, refusals included, goes the
- * general way, which checks everything again.
+ * general way, which checks everything again. The WQE blocks used (from
+ * @cur's counter as it was), or 0 with op->status set.
  */
 static __rte_always_inline uint16_t
-op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
-	void **last)
+op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
+	struct sq_cursor *cur)
 {
-	/* UMR of one entry (4 blocks), then WRITE of one segment (1 block). */
-	const uint16_t umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS);
 	struct rte_crypto_sym_op *sym = op->sym;
 	const struct mlx5_crypto_session *sess;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_wqe_data_seg *dseg;
 	struct rte_mbuf *m = sym->m_src;
+	struct rte_mbuf *m_dst = sym->m_dst;
 	uint32_t off = sym->cipher.data.offset;
 	uint32_t len = sym->cipher.data.length;
-	uint32_t size = 1u << qp->qp.log_sq_size;
-	uint16_t pi = qp->qp.sq_pi;
-	uint32_t first = pi & (size - 1);
+	uint16_t pi = cur->pi;
+	uint32_t first = pi & cur->mask;
 	struct mlx5_klm klm;
-	uint32_t mkey, qpn;
 	uint8_t *wqe;
+	void *last;
+	uint16_t bbs;
 
 	if (unlikely(op->type != RTE_CRYPTO_OP_TYPE_SYMMETRIC ||
 		     op->sess_type != RTE_CRYPTO_OP_WITH_SESSION ||
 		     sym->session == NULL))
-		return op_post_any(qp, op, idx, last);
+		goto any;
 	sess = CRYPTODEV_GET_SYM_SESS_PRIV(sym->session);
-	if (unlikely(sess->dek == NULL || m == NULL ||
-		     (sym->m_dst != NULL && sym->m_dst != m) ||
-		     len == 0 || len % MLX5_CRYPTO_XTS_BLOCK != 0 ||
-		     len > sess->max_len || off >= m->data_len ||
-		     len > (uint32_t)m->data_len - off ||
-		     first + umr_bbs + 1 > size || qp->priv->tweak_be))
-		return op_post_any(qp, op, idx, last);
+	/*
+	 * Length: see fast_blocks (DEK and tweak order in it too). Range in
+	 * the first segment: with len > 0, off + len <= data_len implies
+	 * off < data_len; 64 bits, the sum does not wrap.
+	 */
+	if (unlikely(m == NULL || (m_dst != NULL && m_dst != m) ||
+		     ror4(len - MLX5_CRYPTO_XTS_BLOCK) >= sess->fast_blocks ||
+		     (uint64_t)off + len > m->data_len ||
+		     first > cur->fit_last))
+		goto any;
 	klm.mkey = mlx5_mr_mb2lkey(&qp->mr_ctrl, m);
 	if (unlikely(klm.mkey == MLX5_MR_LKEY_INVALID))
-		return op_post_any(qp, op, idx, last);
+		goto any;
 	klm.byte_count = len;
 	klm.address = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
-	mkey = qp->slots[idx].mkey;
-	qpn = qp->qp.obj->id;
-	wqe = qp->qp.sq + (size_t)first * WQEBB;
-	op_umr_one(wqe, sess,
-		   rte_cpu_to_be_32(qpn << 8 | MLX5_UMR_CRYPTO_WQE_DS), pi,
-		   mkey, &klm,
+	wqe = cur->ring + (size_t)first * WQEBB;
+	op_umr_one(wqe, sess, cur->umr_qpn_ds, pi, mkey, &klm,
 		   rte_crypto_op_ctod_offset(op, const uint8_t *,
 					     sess->iv_offset));
 	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
-	ctrl = (void *)(wqe + (size_t)umr_bbs * WQEBB);
+	ctrl = (void *)(wqe + (size_t)OP_UMR_BBS * WQEBB);
 	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
-		(uint32_t)(uint16_t)(pi + umr_bbs) << 8 |
+		(uint32_t)(uint16_t)(pi + OP_UMR_BBS) << 8 |
 		MLX5_OPCODE_RDMA_WRITE);
-	ctrl->qpn_ds = rte_cpu_to_be_32(qpn << 8 | write_ds(1));
+	ctrl->qpn_ds = cur->write_qpn_ds;
 	ctrl->signature = 0;
 	ctrl->dci_stream_channel_id = 0;
 	/* Signalled only as the burst's last (qp_ring()). */
@@ -649,21 +688,29 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t idx,
 	dseg->byte_count = rte_cpu_to_be_32(len);
 	dseg->lkey = rte_cpu_to_be_32(klm.mkey);
 	dseg->addr = rte_cpu_to_be_64(klm.address);
-	*last = ctrl;
-	qp->slots[idx].wqe_pi = pi;
-	qp->qp.sq_pi = pi + umr_bbs + 1;
-	return umr_bbs + 1;
+	cur->last = ctrl;
+	cur->pi = pi + OP_BBS;
+	return OP_BBS;
+any:
+	/* The general way works on the QP's counter. */
+	last = cur->last;
+	qp->qp.sq_pi = pi;
+	bbs = op_post_any(qp, op, mkey, &last);
+	cur->pi = qp->qp.sq_pi;
+	cur->last = last;
+	return bbs;
 }
 
-/* Ring the doorbell for the WQEs up to @last, the one CQE asked of it. */
+/* Ring the doorbell for the WQEs up to @cur's last, the one CQE asked. */
 static inline void
-qp_ring(struct mlx5_crypto_qp *qp, void *last)
+qp_ring(struct mlx5_crypto_qp *qp, const struct sq_cursor *cur)
 {
-	struct mlx5_wqe_ctrl_seg *ctrl = last;
+	struct mlx5_wqe_ctrl_seg *ctrl = cur->last;
 
+	qp->qp.sq_pi = cur->pi;
 	ctrl->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 	mlx5_doorbell_ring(&qp->priv->uar, &qp->qp.db_rec[MLX5_SND_DBR],
-			   qp->qp.sq_pi, last);
+			   cur->pi, ctrl);
 }
 
 uint16_t
@@ -671,32 +718,41 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 			  uint16_t nb_ops)
 {
 	struct mlx5_crypto_qp *qp = queue_pair;
-	uint32_t room = qp->entries - (qp->pi - qp->ci);
+	struct mlx5_crypto_op_slot *slots = qp->slots;
+	uint32_t mask = qp->entries - 1;
+	uint32_t pi = qp->pi;
+	uint32_t room = qp->entries - (pi - qp->ci);
 	uint16_t n = RTE_MIN(nb_ops, room);
-	uint32_t top = qp->mkey_top;
-	void *last = NULL;
+	/* The free stack's top; an op in flight fewer than entries. */
+	const uint32_t *free_top = qp->mkey_free + qp->mkey_top;
+	struct sq_cursor cur;
 	uint16_t i;
 
-	for (i = 0; i < n; i++) {
-		uint32_t idx = qp->pi & (qp->entries - 1);
-		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
+	qp_cursor(qp, &cur);
+	for (i = 0; i < n; i++, pi++) {
+		struct mlx5_crypto_op_slot *slot = &slots[pi & mask];
+		struct rte_crypto_op *op = ops[i];
+		uint32_t mkey = *--free_top;
+		uint16_t wqe_pi = cur.pi;
+		uint16_t bbs;
 
-		slot->op = ops[i];
-		/* An op in flight fewer than entries: a key is free. */
-		slot->mkey = qp->mkey_free[--top];
-		slot->bbs = op_post(qp, ops[i], idx, &last);
+		bbs = op_post(qp, op, mkey, &cur);
+		slot->op = op;
+		slot->bbs = bbs;
+		slot->wqe_pi = wqe_pi;
+		slot->mkey = mkey;
 		/*
 		 * After op_post() read the op (a refused one has its status
 		 * already): a byte stored into the word it reads first would
 		 * stall that read until the store is done.
 		 */
-		if (likely(slot->bbs != 0))
-			ops[i]->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
-		qp->pi++;
+		if (likely(bbs != 0))
+			op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
 	}
-	qp->mkey_top = top;
-	if (likely(last != NULL))
-		qp_ring(qp, last);
+	qp->pi = pi;
+	qp->mkey_top = free_top - qp->mkey_free;
+	if (likely(cur.last != NULL))
+		qp_ring(qp, &cur);
 	qp->stats.enqueued_count += n;
 	return n;
 }
@@ -711,7 +767,7 @@ static int
 qp_recover(struct mlx5_crypto_qp *qp)
 {
 	struct mlx5_devx_cq *cq = &qp->cq;
-	void *last = NULL;
+	struct sq_cursor cur;
 	uint32_t k;
 	int ret;
 
@@ -727,15 +783,18 @@ qp_recover(struct mlx5_crypto_qp *qp)
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
 	/* to_rts restarted the send counter. */
 	qp->sq_ci = qp->qp.sq_pi;
+	qp_cursor(qp, &cur);
 	for (k = qp->ci + 1; k != qp->pi; k++) {
-		uint32_t idx = k & (qp->entries - 1);
-		struct mlx5_crypto_op_slot *slot = &qp->slots[idx];
+		struct mlx5_crypto_op_slot *slot =
+			&qp->slots[k & (qp->entries - 1)];
 
-		if (slot->bbs != 0)
-			slot->bbs = op_post(qp, slot->op, idx, &last);
+		if (slot->bbs != 0) {
+			slot->wqe_pi = cur.pi;
+			slot->bbs = op_post(qp, slot->op, slot->mkey, &cur);
+		}
 	}
-	if (last != NULL)
-		qp_ring(qp, last);
+	if (cur.last != NULL)
+		qp_ring(qp, &cur);
 	return 0;
 }
 
