@@ -713,6 +713,90 @@ test_error_completion(void)
 	return cp_finish();
 }
 
+/* The crypto mkey of QP 0's operation @k (a count since the start). */
+static uint32_t
+cp_key_of(uint32_t k)
+{
+	const struct mlx5_crypto_qp *qp = cp_qp(0);
+
+	return qp->slots[k & (qp->entries - 1)].mkey;
+}
+
+/* The operations in flight on QP 0 hold distinct mkeys? */
+static int
+cp_keys_distinct(void)
+{
+	const struct mlx5_crypto_qp *qp = cp_qp(0);
+
+	for (uint32_t a = qp->ci; a != qp->pi; a++)
+		for (uint32_t b = qp->ci; b != a; b++)
+			TEST_ASSERT(cp_key_of(a) != cp_key_of(b),
+				    "ops %u and %u in flight share mkey 0x%x",
+				    b, a, cp_key_of(a));
+	return TEST_SUCCESS;
+}
+
+/* Exactly @n ops back from QP 0: @ops[0..n-1], successful. */
+static int
+cp_deq_n(struct rte_crypto_op **ops, uint16_t n)
+{
+	struct rte_crypto_op *out[8];
+	uint16_t got = 0;
+
+	for (unsigned int spins = 0; got < n && spins < 1000000; spins++)
+		got += rte_cryptodev_dequeue_burst(dev_id, 0, out + got,
+						   n - got);
+	TEST_ASSERT_EQUAL(got, n, "");
+	for (uint16_t i = 0; i < n; i++) {
+		TEST_ASSERT(out[i] == ops[i], "op %u back in order", i);
+		TEST_ASSERT_EQUAL(ops[i]->status, RTE_CRYPTO_OP_STATUS_SUCCESS,
+				  "");
+	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * Ops enqueued and dequeued out of step: 4 in, 1 back, 1 in, 2 back, 1
+ * in, the rest back. Each op enqueued takes the key freed last; the keys
+ * in flight stay distinct throughout.
+ */
+static int
+cp_keys_out_of_step(void *sess)
+{
+	static uint8_t iv[16];
+	static const uint16_t in[] = { 4, 1, 1 }, back[] = { 1, 2, 3 };
+	const struct mlx5_crypto_qp *qp = cp_qp(0);
+	struct rte_crypto_op *ops[6];
+	struct rte_mbuf *m[6];
+	uint16_t next_in = 0, next_back = 0;
+	uint32_t freed = 0;
+
+	for (int i = 0; i < 6; i++) {
+		m[i] = cp_chain(mb_pool, NULL, CP_UNIT, 2048);
+		ops[i] = cp_op(sess, m[i], NULL, iv, CP_UNIT);
+		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+	}
+	for (int step = 0; step < 3; step++) {
+		TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id, 0,
+				  ops + next_in, in[step]), in[step], "");
+		next_in += in[step];
+		if (step > 0)
+			TEST_ASSERT_EQUAL(cp_key_of(qp->pi - 1), freed,
+					  "step %d: the key freed last", step);
+		TEST_ASSERT_EQUAL(cp_keys_distinct(), TEST_SUCCESS,
+				  "step %d", step);
+		freed = cp_key_of(qp->ci + back[step] - 1);
+		TEST_ASSERT_EQUAL(cp_deq_n(ops + next_back, back[step]),
+				  TEST_SUCCESS, "step %d", step);
+		next_back += back[step];
+	}
+	for (int i = 0; i < 6; i++) {
+		rte_pktmbuf_free(m[i]);
+		rte_crypto_op_free(ops[i]);
+	}
+	return cp_keys_back(0);
+}
+
 /*
  * The pool's crypto mkeys are taken from a stack, the last freed first:
  * the operations in flight hold distinct keys, and a queue pair that runs
@@ -784,6 +868,7 @@ test_mkey_hot_set(void)
 				  "bursts of %u: %u keys used, want %u",
 				  burst, nb_used, burst);
 	}
+	TEST_ASSERT_EQUAL(cp_keys_out_of_step(sess), TEST_SUCCESS, "");
 	return cp_finish();
 }
 

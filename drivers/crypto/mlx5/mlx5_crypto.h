@@ -123,7 +123,6 @@ struct mlx5_crypto_qp {
 	uint32_t pi;                   /* Operations enqueued. */
 	uint32_t ci;                   /* Operations dequeued. */
 	uint32_t done;                 /* Operations before it completed. */
-	uint16_t sq_ci;                /* WQE blocks of dequeued operations. */
 	uint16_t qp_id;
 	int socket;
 	struct mlx5_devx_obj **mkeys;  /* The pool's crypto mkeys. */

@@ -781,8 +781,7 @@ qp_recover(struct mlx5_crypto_qp *qp)
 			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
 		cq->ci++;
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
-	/* to_rts restarted the send counter. */
-	qp->sq_ci = qp->qp.sq_pi;
+	/* From the send counter as to_rts restarted it. */
 	qp_cursor(qp, &cur);
 	for (k = qp->ci + 1; k != qp->pi; k++) {
 		struct mlx5_crypto_op_slot *slot =
@@ -808,7 +807,6 @@ op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
 	qp->stats.dequeue_err_count++;
 	DRV_LOG(DEBUG, "QP %u: error completion, syndrome 0x%x, WQE %u",
 		qp->qp_id, err->syndrome, rte_be_to_cpu_16(err->wqe_counter));
-	qp->sq_ci += slot->bbs;
 	slot->bbs = 0;
 	if (qp_recover(qp) != 0) {
 		uint32_t k;
@@ -852,54 +850,55 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 {
 	struct mlx5_crypto_qp *qp = queue_pair;
 	struct mlx5_devx_cq *cq = &qp->cq;
+	struct mlx5_crypto_op_slot *slots = qp->slots;
 	uint32_t cq_mask = (1u << cq->log_size) - 1;
 	uint32_t mask = qp->entries - 1;
 	uint32_t cq_ci = cq->ci;
-	uint16_t n = 0;
+	/* Locals, not the QP's (op status bytes could be them). */
+	uint32_t ci = qp->ci;
+	uint32_t *free_top = qp->mkey_free + qp->mkey_top;
+	struct rte_crypto_op **out = ops, **end = ops + nb_ops;
 
-	while (n < nb_ops && qp->ci != qp->pi) {
-		struct mlx5_crypto_op_slot *slot = &qp->slots[qp->ci & mask];
-		uint32_t ready = qp->done - qp->ci;
+	while (out != end && ci != qp->pi) {
+		struct mlx5_crypto_op_slot *slot = &slots[ci & mask];
+		uint32_t ready = qp->done - ci;
 		volatile struct mlx5_cqe64 *cqe;
 		enum mlx5_cqe_status st;
 		uint32_t k;
 
 		if ((int32_t)ready > 0) {
 			/* Completed by a later operation's CQE: in one go. */
-			uint32_t ci = qp->ci;
-			uint16_t sq_ci = qp->sq_ci;
+			uint32_t last;
 
-			ready = RTE_MIN(ready, (uint32_t)(nb_ops - n));
-			for (k = 0; k < ready; k++, ci++) {
-				slot = &qp->slots[ci & mask];
-				if (likely(slot->bbs != 0)) {
-					slot->op->status =
+			last = ci + RTE_MIN(ready, (uint32_t)(end - out));
+			for (; ci != last; ci++) {
+				struct rte_crypto_op *op;
+
+				slot = &slots[ci & mask];
+				op = slot->op;
+				if (likely(slot->bbs != 0))
+					op->status =
 						RTE_CRYPTO_OP_STATUS_SUCCESS;
-					sq_ci += slot->bbs;
-				} else {
-					/* Refused at enqueue: status set. */
+				else /* Refused at enqueue: status set. */
 					qp->stats.dequeue_err_count++;
-				}
-				qp->mkey_free[qp->mkey_top++] = slot->mkey;
-				ops[n++] = slot->op;
+				*free_top++ = slot->mkey;
+				*out++ = op;
 			}
-			qp->ci = ci;
-			qp->sq_ci = sq_ci;
 			continue;
 		}
 		if (slot->bbs == 0) {
 			/* Refused at enqueue: its status is set. */
 			qp->stats.dequeue_err_count++;
-			qp->mkey_free[qp->mkey_top++] = slot->mkey;
-			ops[n++] = slot->op;
-			qp->ci++;
+			*free_top++ = slot->mkey;
+			*out++ = slot->op;
+			ci++;
 			continue;
 		}
 		cqe = &cq->cqes[cq_ci & cq_mask];
 		st = mlx5_cqe_status(cqe, cq->log_size, cq_ci);
 		if (st == MLX5_CQE_STATUS_HW_OWN)
 			break;
-		k = op_of_wqe(qp, qp->ci, rte_be_to_cpu_16(cqe->wqe_counter));
+		k = op_of_wqe(qp, ci, rte_be_to_cpu_16(cqe->wqe_counter));
 		if (unlikely(k == qp->pi)) {
 			DRV_LOG(DEBUG, "QP %u: CQE of WQE %u: no such operation in flight",
 				qp->qp_id, rte_be_to_cpu_16(cqe->wqe_counter));
@@ -912,22 +911,26 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 			qp->done = k + 1;
 			continue;
 		}
-		if (k != qp->ci) {
+		if (k != ci) {
 			/* Those before the failed one completed. */
 			qp->done = k;
 			continue;
 		}
+		/* The head failed: recovery works on the QP's counters. */
 		cq->ci = cq_ci + 1;
+		qp->ci = ci;
 		op_error(qp, slot, cqe);
 		cq_ci = cq->ci;
-		qp->mkey_free[qp->mkey_top++] = slot->mkey;
-		ops[n++] = slot->op;
-		qp->ci++;
+		*free_top++ = slot->mkey;
+		*out++ = slot->op;
+		ci++;
 	}
+	qp->ci = ci;
+	qp->mkey_top = free_top - qp->mkey_free;
 	if (cq_ci != cq->ci) {
 		cq->ci = cq_ci;
 		mlx5_cq_db_update(cq->db_rec, cq_ci);
 	}
-	qp->stats.dequeued_count += n;
-	return n;
+	qp->stats.dequeued_count += out - ops;
+	return out - ops;
 }
