@@ -477,6 +477,27 @@ test_unconfigured(void)
 	return TEST_SUCCESS;
 }
 
+/* A second PD (number in *@pdn, if not NULL) and a buffer of it. */
+static int
+cr_other_get(struct ibv_pd **pd, uint32_t *pdn, struct cr_buf *b)
+{
+	*pd = cdev->glue->alloc_pd(cdev->ctx);
+	TEST_ASSERT_NOT_NULL(*pd, "second PD");
+	if (pdn != NULL)
+		TEST_ASSERT_SUCCESS(cdev->glue->query_pdn(*pd, pdn), "");
+	TEST_ASSERT_SUCCESS(cr_buf_get(b, *pd), "");
+	return TEST_SUCCESS;
+}
+
+/* Release what cr_other_get() gave. */
+static int
+cr_other_put(struct ibv_pd *pd, struct cr_buf *b)
+{
+	cr_buf_put(b);
+	TEST_ASSERT_SUCCESS(cdev->glue->dealloc_pd(pd), "");
+	return TEST_SUCCESS;
+}
+
 /* Post the UMR of @a and expect an error CQE with @want. */
 static int
 cr_umr_fails(struct cr_env *e, const struct mlx5_umr_crypto_wqe_attr *a,
@@ -503,10 +524,7 @@ test_umr_rules(void)
 
 	CR_NEED_CRYPTO();
 	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
-	pd2 = cdev->glue->alloc_pd(cdev->ctx);
-	TEST_ASSERT_NOT_NULL(pd2, "second PD");
-	TEST_ASSERT_SUCCESS(cdev->glue->query_pdn(pd2, &pdn2), "");
-	TEST_ASSERT_SUCCESS(cr_buf_get(&other, pd2), "");
+	TEST_ASSERT_EQUAL(cr_other_get(&pd2, &pdn2, &other), TEST_SUCCESS, "");
 	dek2 = cr_dek(pdn2, V4_KEY, false, 0);
 	TEST_ASSERT_NOT_NULL(dek2, "DEK of the second PD");
 	tagged = cr_dek(cdev->pdn, V4_KEY, true, 0x1122334455667788ull);
@@ -577,8 +595,184 @@ test_umr_rules(void)
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(no_umr), "");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tagged), "");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek2), "");
-	cr_buf_put(&other);
-	TEST_ASSERT_SUCCESS(cdev->glue->dealloc_pd(pd2), "");
+	TEST_ASSERT_EQUAL(cr_other_put(pd2, &other), TEST_SUCCESS, "");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
+/* What test_umr_fields() breaks in a good UMR WQE, one at a time. */
+enum cr_break {
+	CR_BREAK_FLAG,          /* A flag the model does not execute. */
+	CR_BREAK_MASK,          /* An mkey_mask bit it does not apply. */
+	CR_BREAK_DS,            /* One segment short: the BSF cut. */
+	CR_BREAK_BSF_COUNT,     /* BSF octowords 2: no BSF has that size. */
+	CR_BREAK_BSF_SIZE,      /* A 32-byte BSF. */
+	CR_BREAK_BSF_SIZE_128,  /* A 128-byte one. */
+	CR_BREAK_BSF_TYPE,      /* A signature BSF. */
+	CR_BREAK_BSF_TYPE_3,    /* A type with no name. */
+	CR_BREAK_ORDER,         /* Encryption order 4, */
+	CR_BREAK_ORDER_8,       /* 8. */
+	CR_BREAK_STANDARD,      /* Encryption standard 1, */
+	CR_BREAK_STANDARD_2,    /* 2, */
+	CR_BREAK_STANDARD_4,    /* 4, */
+	CR_BREAK_STANDARD_8,    /* 8. */
+	CR_BREAK_PAD_KEY,       /* A key in a padding entry, no bytes. */
+	CR_BREAK_PAD_FOREIGN,   /* A padding entry of another PD's key. */
+	CR_BREAK_BSF_OFF,       /* A BSF with the mkey's BSF disabled. */
+	CR_BREAK_NUM,
+};
+
+/* Break @what in the WQE @wqe of @ds segments; its syndrome. */
+static uint8_t
+cr_break(uint8_t *wqe, int *ds, enum cr_break what, uint32_t foreign_key)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
+	struct mlx5_wqe_mkey_context_seg *mkc = (void *)(umr + 1);
+	struct mlx5_wqe_umr_klm_seg *klm = (void *)(mkc + 1);
+	uint8_t *bsf = wqe + MLX5_UMR_CRYPTO_WQE_SIZE -
+		       MLX5_ST_SZ_BYTES(crypto_bsf);
+
+	switch (what) {
+	case CR_BREAK_FLAG:
+		umr->flags |= MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET;
+		break;
+	case CR_BREAK_MASK:
+		umr->mkey_mask |= rte_cpu_to_be_64(
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_SIG_ERR);
+		break;
+	case CR_BREAK_DS:
+		(*ds)--;
+		ctrl->qpn_ds = rte_cpu_to_be_32(
+			(rte_be_to_cpu_32(ctrl->qpn_ds) & ~0x3fu) | (uint32_t)*ds);
+		break;
+	case CR_BREAK_BSF_COUNT:
+		umr->bsf_octowords = rte_cpu_to_be_16(2);
+		break;
+	case CR_BREAK_BSF_SIZE:
+		MLX5_SET(crypto_bsf, bsf, bsf_size, MLX5_BSF_SIZE_32B);
+		break;
+	case CR_BREAK_BSF_SIZE_128:
+		MLX5_SET(crypto_bsf, bsf, bsf_size, MLX5_BSF_SIZE_128B);
+		break;
+	case CR_BREAK_BSF_TYPE:
+		MLX5_SET(crypto_bsf, bsf, bsf_p_type,
+			 MLX5_BSF_P_TYPE_SIGNATURE);
+		break;
+	case CR_BREAK_BSF_TYPE_3:
+		MLX5_SET(crypto_bsf, bsf, bsf_p_type, 3);
+		break;
+	case CR_BREAK_ORDER:
+	case CR_BREAK_ORDER_8:
+		/* Each bit above those of the last order. */
+		MLX5_SET(crypto_bsf, bsf, encryption_order,
+			 (MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY + 1) <<
+			 (what - CR_BREAK_ORDER));
+		break;
+	case CR_BREAK_STANDARD:
+	case CR_BREAK_STANDARD_2:
+	case CR_BREAK_STANDARD_4:
+	case CR_BREAK_STANDARD_8:
+		/* Each bit of the field (AES-XTS is 0). */
+		MLX5_SET(crypto_bsf, bsf, encryption_standard,
+			 1u << (what - CR_BREAK_STANDARD));
+		break;
+	case CR_BREAK_PAD_KEY:
+		klm[3].mkey = klm[0].mkey;
+		break;
+	case CR_BREAK_PAD_FOREIGN:
+		klm[2].byte_count = rte_cpu_to_be_32(16);
+		klm[2].mkey = rte_cpu_to_be_32(foreign_key);
+		return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+	case CR_BREAK_BSF_OFF:
+		mkc->flags_pd &= ~rte_cpu_to_be_32(
+			MLX5_UMR_MKEY_CTX_FLAGS_BSF_ENABLE);
+		return MLX5_CQE_SYNDROME_MW_BIND_ERR;
+	default:
+		break;
+	}
+	return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+}
+
+/*
+ * Each field the device checks in a UMR WQE, broken once in an otherwise
+ * good one (malformed or refused as the file comment of mlx5_sim_umr.c
+ * sorts them); a list longer than the key; CHECK_FREE on a free key, then
+ * on the same key no longer free. After all that the key works.
+ */
+static int
+test_umr_fields(void)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE_N(5)] __rte_aligned(16);
+	struct mlx5_umr_crypto_wqe_attr a;
+	struct mlx5_klm klm[5];
+	struct mlx5_devx_obj *fresh;
+	struct ibv_pd *pd2;
+	struct cr_buf other;
+	struct cr_env e;
+	uint8_t synd, want;
+	int ds, what;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cr_other_get(&pd2, NULL, &other), TEST_SUCCESS, "");
+	fresh = cr_mkey(cdev->pdn, true, true, NULL);
+	TEST_ASSERT_NOT_NULL(fresh, "");
+	for (what = 0; what < CR_BREAK_NUM; what++) {
+		cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT,
+			    e.dek->id, NULL,
+			    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+		ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+		TEST_ASSERT_EQUAL(ds, MLX5_UMR_CRYPTO_WQE_DS, "");
+		want = cr_break(wqe, &ds, what, other.mr->lkey);
+		TEST_ASSERT_EQUAL(cr_post(&e.lb, wqe, ds, &synd), -EIO,
+				  "break %d", what);
+		TEST_ASSERT_EQUAL(synd, want, "break %d: syndrome", what);
+	}
+	/* Five entries, eight octowords: more than the key's four. */
+	for (what = 0; what < (int)RTE_DIM(klm); what++) {
+		klm[what].byte_count = CR_UNIT;
+		klm[what].mkey = e.dst.mr->lkey;
+		klm[what].address = (uintptr_t)e.dst.va + what * CR_UNIT;
+	}
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, 5 * CR_UNIT, e.dek->id,
+		    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.klm = klm;
+	a.klm_num = RTE_DIM(klm);
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	TEST_ASSERT_EQUAL(ds, MLX5_UMR_CRYPTO_WQE_DS_N(RTE_DIM(klm)), "");
+	TEST_ASSERT_EQUAL(cr_post(&e.lb, wqe, ds, &synd), -EIO,
+			  "a list longer than the key");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR, "");
+	/* CHECK_FREE: taken on a free key, refused on the same key after. */
+	for (what = 0; what < 2; what++) {
+		cr_umr_attr(&a, &e.lb, fresh->id, &e.dst, CR_UNIT, e.dek->id,
+			    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+		ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+		TEST_ASSERT_EQUAL(ds, MLX5_UMR_CRYPTO_WQE_DS, "");
+		((struct mlx5_wqe_umr_ctrl_seg *)(wqe + sizeof(
+			struct mlx5_wqe_ctrl_seg)))->flags |=
+			MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE;
+		synd = 0xff;
+		if (what == 0) {
+			TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
+				"CHECK_FREE on a free key (0x%x)", synd);
+		} else {
+			TEST_ASSERT_EQUAL(cr_post(&e.lb, wqe, ds, &synd), -EIO,
+					  "CHECK_FREE on a key in use");
+			TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR,
+					  "");
+		}
+	}
+	/* None of it changed the key. */
+	cr_pattern(e.src.va);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 2 * CR_UNIT, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "after the errors");
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(fresh), "");
+	TEST_ASSERT_EQUAL(cr_other_put(pd2, &other), TEST_SUCCESS, "");
 	cr_env_put(&e);
 	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
 	return TEST_SUCCESS;
@@ -696,6 +890,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "xts_decrypt", test_xts_decrypt },
 	{ "unconfigured", test_unconfigured },
 	{ "umr_rules", test_umr_rules },
+	{ "umr_fields", test_umr_fields },
 	{ "key_size", test_key_size },
 	{ "protected_under_key", test_protected_under_key },
 	{ NULL, NULL },
