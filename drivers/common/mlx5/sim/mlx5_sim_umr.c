@@ -44,6 +44,9 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_log.h>
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#include <rte_vect.h>
+#endif
 
 #include "mlx5_sim_priv.h"
 
@@ -76,14 +79,23 @@
 #define SIM_UMR_MALFORMED MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR
 #define SIM_UMR_REFUSED MLX5_CQE_SYNDROME_MW_BIND_ERR
 
-/* A crypto BSF as parsed. */
-struct sim_crypto_cfg {
-	uint32_t dek_id;
-	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
-	uint32_t data_unit;
-	bool memory_encrypted;
-	uint32_t raw_data_size;
-};
+/* A field's bits in its 32-bit word of a crypto BSF, value @v. */
+#define SIM_BSF_BITS(fld, v) \
+	(((uint32_t)(v) & __mlx5_mask(crypto_bsf, fld)) << \
+	 __mlx5_dw_bit_off(crypto_bsf, fld))
+/*
+ * The BSF's first word, one test of what is checked in it: 64 bytes, the
+ * crypto kind, AES-XTS, and no encryption order above the last one (the
+ * order's bits above those of the last order clear).
+ */
+#define SIM_BSF_W0_CHECKED (__mlx5_dw_mask(crypto_bsf, bsf_size) | \
+	__mlx5_dw_mask(crypto_bsf, bsf_p_type) | \
+	SIM_BSF_BITS(encryption_order, \
+		     ~(uint32_t)MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY) | \
+	__mlx5_dw_mask(crypto_bsf, encryption_standard))
+#define SIM_BSF_W0_WANTED (SIM_BSF_BITS(bsf_size, MLX5_BSF_SIZE_64B) | \
+	SIM_BSF_BITS(bsf_p_type, MLX5_BSF_P_TYPE_CRYPTO) | \
+	SIM_BSF_BITS(encryption_standard, MLX5_ENCRYPTION_STANDARD_AES_XTS))
 
 /*
  * mlx5_sim_mkey_by_key() and mlx5_sim_idtab_get(), inline: every UMR and
@@ -118,31 +130,35 @@ sim_dek_of_pd(const struct mlx5_sim_vhca *vhca, uint32_t id,
 	return dek != NULL && dek->pd == pd ? dek : NULL;
 }
 
-/* Parse and check the crypto BSF for @mkey: 0 or a CQE syndrome. */
+/*
+ * Check the crypto BSF for @mkey: 0 or a CQE syndrome. Its data-unit
+ * size in *@data_unit.
+ */
 static __rte_always_inline uint8_t
 sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
-	    const void *bsf, struct sim_crypto_cfg *cfg)
+	    const void *bsf, uint32_t *data_unit)
 {
 	const struct mlx5_sim_dek *dek;
-	uint32_t order;
 	rte_be64_t tag;
 
-	if (MLX5_GET(crypto_bsf, bsf, bsf_size) != MLX5_BSF_SIZE_64B ||
-	    MLX5_GET(crypto_bsf, bsf, bsf_p_type) != MLX5_BSF_P_TYPE_CRYPTO ||
-	    MLX5_GET(crypto_bsf, bsf, encryption_standard) !=
-	    MLX5_ENCRYPTION_STANDARD_AES_XTS)
+	/* Orders 0 to 3 are those whose bits above the last's are clear. */
+	RTE_BUILD_BUG_ON((MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY &
+			  (MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY + 1)) != 0);
+	RTE_BUILD_BUG_ON(__mlx5_dw_off(crypto_bsf, bsf_size) != 0 ||
+			 __mlx5_dw_off(crypto_bsf, bsf_p_type) != 0 ||
+			 __mlx5_dw_off(crypto_bsf, encryption_order) != 0 ||
+			 __mlx5_dw_off(crypto_bsf, encryption_standard) != 0);
+	if ((*(const uint32_t *)bsf & rte_cpu_to_be_32(SIM_BSF_W0_CHECKED)) !=
+	    rte_cpu_to_be_32(SIM_BSF_W0_WANTED))
 		return SIM_UMR_MALFORMED;
-	order = MLX5_GET(crypto_bsf, bsf, encryption_order);
-	if (order > MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY)
-		return SIM_UMR_MALFORMED;
-	cfg->data_unit = mlx5_crypto_block_size_bytes(
+	*data_unit = mlx5_crypto_block_size_bytes(
 		MLX5_GET(crypto_bsf, bsf, crypto_block_size_pointer));
-	if (cfg->data_unit == 0)
+	if (*data_unit == 0)
 		return SIM_UMR_MALFORMED;
 	if (!mkey->crypto_en)
 		return SIM_UMR_REFUSED;
-	cfg->dek_id = MLX5_GET(crypto_bsf, bsf, dek_pointer);
-	dek = sim_dek_of_pd(vhca, cfg->dek_id, mkey->pd);
+	dek = sim_dek_of_pd(vhca, MLX5_GET(crypto_bsf, bsf, dek_pointer),
+			    mkey->pd);
 	if (dek == NULL || dek->key_size > MLX5_DEK_KEY_SIZE_256)
 		return SIM_UMR_REFUSED;
 	/* The tag follows the key pair in the DEK (big-endian, 8 bytes). */
@@ -151,13 +167,26 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		if (rte_be_to_cpu_64(tag) != MLX5_GET64(crypto_bsf, bsf, keytag))
 			return SIM_UMR_REFUSED;
 	}
-	memcpy(cfg->tweak, MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak),
-	       sizeof(cfg->tweak));
-	cfg->memory_encrypted =
+	return 0;
+}
+
+/* Give @mkey the crypto BSF sim_umr_bsf() took, of data unit @data_unit. */
+static __rte_always_inline void
+sim_umr_bsf_set(struct mlx5_sim_mkey *mkey, const void *bsf,
+		uint32_t data_unit)
+{
+	uint32_t order = MLX5_GET(crypto_bsf, bsf, encryption_order);
+
+	mkey->crypto.configured = true;
+	mkey->crypto.dek_id = MLX5_GET(crypto_bsf, bsf, dek_pointer);
+	memcpy(mkey->crypto.tweak,
+	       MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak),
+	       sizeof(mkey->crypto.tweak));
+	mkey->crypto.data_unit = data_unit;
+	mkey->crypto.memory_encrypted =
 		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
 		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY;
-	cfg->raw_data_size = MLX5_GET(crypto_bsf, bsf, raw_data_size);
-	return 0;
+	mkey->crypto.raw_data_size = MLX5_GET(crypto_bsf, bsf, raw_data_size);
 }
 
 /* Check the inline KLM list for @mkey: 0 or a CQE syndrome. */
@@ -172,10 +201,14 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 #pragma GCC unroll 4
 	for (i = 0; i < n; i++) {
 		uint32_t bc, key;
+		uint64_t bc_key;
 		const struct mlx5_sim_mkey *e;
 
-		/* Padding to 64 bytes (zero in any byte order). */
-		if ((klm[i].byte_count | klm[i].mkey) == 0)
+		/* Padding to 64 bytes (zero in any byte order): one load. */
+		RTE_BUILD_BUG_ON(offsetof(struct mlx5_wqe_umr_klm_seg, mkey) !=
+				 sizeof(klm->byte_count));
+		memcpy(&bc_key, &klm[i], sizeof(bc_key));
+		if (bc_key == 0)
 			continue;
 		bc = rte_be_to_cpu_32(klm[i].byte_count);
 		key = rte_be_to_cpu_32(klm[i].mkey);
@@ -188,6 +221,32 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 			return SIM_UMR_REFUSED;
 	}
 	return 0;
+}
+
+/* @to: the KLM entry @from in host byte order. */
+static __rte_always_inline void
+sim_klm_entry_set(struct mlx5_sim_klm_entry *to,
+		  const struct mlx5_wqe_umr_klm_seg *from)
+{
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+	/* The same fields at the same offsets, each swapped: one shuffle. */
+	const __m128i swap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
+					   15, 14, 13, 12, 11, 10, 9, 8);
+
+	RTE_BUILD_BUG_ON(sizeof(*to) != 16 || sizeof(*from) != 16 ||
+		offsetof(struct mlx5_sim_klm_entry, mkey) !=
+		offsetof(struct mlx5_wqe_umr_klm_seg, mkey) ||
+		offsetof(struct mlx5_sim_klm_entry, address) !=
+		offsetof(struct mlx5_wqe_umr_klm_seg, address) ||
+		sizeof(to->byte_count) != 4 || sizeof(to->mkey) != 4);
+	_mm_storeu_si128((__m128i *)(void *)to,
+		_mm_shuffle_epi8(_mm_loadu_si128(
+			(const __m128i *)(const void *)from), swap));
+#else
+	to->byte_count = rte_be_to_cpu_32(from->byte_count);
+	to->mkey = rte_be_to_cpu_32(from->mkey);
+	to->address = rte_be_to_cpu_64(from->address);
+#endif
 }
 
 /* Replace the translation of @mkey with the list: 0 or -ENOMEM. */
@@ -206,11 +265,8 @@ sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 		free(mkey->u.klm.entries);
 	}
 #pragma GCC unroll 4
-	for (i = 0; i < n; i++) {
-		entries[i].byte_count = rte_be_to_cpu_32(klm[i].byte_count);
-		entries[i].mkey = rte_be_to_cpu_32(klm[i].mkey);
-		entries[i].address = rte_be_to_cpu_64(klm[i].address);
-	}
+	for (i = 0; i < n; i++)
+		sim_klm_entry_set(&entries[i], &klm[i]);
 	mkey->u.klm.entries = entries;
 	mkey->u.klm.num = n;
 	return 0;
@@ -281,7 +337,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	const struct mlx5_wqe_mkey_context_seg *mkc = (const void *)(umr + 1);
 	const struct mlx5_wqe_umr_klm_seg *klm = (const void *)(mkc + 1);
 	size_t fixed = sizeof(*ctrl) + sizeof(*umr) + sizeof(*mkc);
-	struct sim_crypto_cfg cfg = { .data_unit = 0 };
+	uint32_t data_unit = 0;
 	struct mlx5_sim_mkey *mkey;
 	bool bsf_en;
 	uint8_t synd;
@@ -298,7 +354,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	if (synd == 0)
 		synd = sim_umr_klms(vhca, mkey, klm, nklm);
 	if (synd == 0 && nbsf != 0)
-		synd = sim_umr_bsf(vhca, mkey, klm + nklm, &cfg);
+		synd = sim_umr_bsf(vhca, mkey, klm + nklm, &data_unit);
 	if (synd != 0)
 		return synd;
 	/* A BSF needs room in the key and the key's BSF enabled after this. */
@@ -310,14 +366,8 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	if (nklm != 0 && sim_umr_klms_set(mkey, klm, nklm) != 0)
 		return SIM_UMR_MALFORMED; /* The model's memory, not a rule. */
 	sim_umr_mkc_set(mkey, mkc, mask);
-	if (nbsf != 0) {
-		mkey->crypto.configured = true;
-		mkey->crypto.dek_id = cfg.dek_id;
-		memcpy(mkey->crypto.tweak, cfg.tweak, sizeof(cfg.tweak));
-		mkey->crypto.data_unit = cfg.data_unit;
-		mkey->crypto.memory_encrypted = cfg.memory_encrypted;
-		mkey->crypto.raw_data_size = cfg.raw_data_size;
-	}
+	if (nbsf != 0)
+		sim_umr_bsf_set(mkey, klm + nklm, data_unit);
 	mkey->umr_gen++;
 	/*
 	 * No bump of the vHCA's translation generation: a UMR changes an
@@ -348,6 +398,18 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 			     MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR | \
 			     MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE | \
 			     MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE)
+/*
+ * The first 8 bytes of a UMR control segment as a big-endian number: the
+ * flags (its top byte), three reserved bytes, the KLM and BSF octowords
+ * (its low 16-bit halves, at these offsets); the bits of the three fields,
+ * and their values in mlx5_umr_crypto_wqe_build()'s WQE.
+ */
+#define SIM_UMR_HEAD_KLM 4
+#define SIM_UMR_HEAD_BSF 6
+#define SIM_UMR_HEAD_CHECKED UINT64_C(0xff000000ffffffff)
+#define SIM_UMR_CRYPTO_HEAD \
+	((uint64_t)MLX5_WQE_UMR_CTRL_FLAG_INLINE << 56 | \
+	 (uint64_t)SIM_UMR_KLM_ONE_OCTOWORDS << 16 | MLX5_CRYPTO_BSF_OCTOWORDS)
 
 uint8_t
 mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
@@ -355,25 +417,34 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 {
 	const struct mlx5_wqe_ctrl_seg *ctrl = wqe;
 	const struct mlx5_wqe_umr_ctrl_seg *umr = (const void *)(ctrl + 1);
-	uint32_t nklm, nbsf;
-	uint64_t mask;
+	uint64_t head, mask;
 
-	if ((size_t)ds * 16 < sizeof(*ctrl) + sizeof(*umr) +
-	    sizeof(struct mlx5_wqe_mkey_context_seg))
-		return SIM_UMR_MALFORMED;
-	nklm = rte_be_to_cpu_16(umr->klm_octowords);
-	nbsf = rte_be_to_cpu_16(umr->bsf_octowords);
-	mask = rte_be_to_cpu_64(umr->mkey_mask);
+	/*
+	 * The UMR control segment is in the WQE's first block, which a WQE
+	 * always has: read before the size check (sim_umr_run()'s, that of
+	 * the segments this one counts).
+	 */
+	RTE_BUILD_BUG_ON(sizeof(*ctrl) + offsetof(struct mlx5_wqe_umr_ctrl_seg,
+			 mkey_mask) + sizeof(umr->mkey_mask) > MLX5_SIM_WQEBB);
+	/* Its flags and both counts (no reserved byte) in one load. */
+	RTE_BUILD_BUG_ON(offsetof(struct mlx5_wqe_umr_ctrl_seg,
+				  klm_octowords) != SIM_UMR_HEAD_KLM ||
+			 offsetof(struct mlx5_wqe_umr_ctrl_seg,
+				  bsf_octowords) != SIM_UMR_HEAD_BSF);
+	memcpy(&head, umr, sizeof(head));
+	memcpy(&mask, &umr->mkey_mask, sizeof(mask));
 	/* One KLM entry (padded) and a crypto BSF: the constants' copy. */
-	if (likely(umr->flags == MLX5_WQE_UMR_CTRL_FLAG_INLINE &&
-		   nklm == SIM_UMR_KLM_ONE_OCTOWORDS &&
-		   nbsf == MLX5_CRYPTO_BSF_OCTOWORDS &&
-		   mask == SIM_UMR_CRYPTO_MASK))
+	if (likely((head & rte_cpu_to_be_64(SIM_UMR_HEAD_CHECKED)) ==
+		   rte_cpu_to_be_64(SIM_UMR_CRYPTO_HEAD) &&
+		   mask == rte_cpu_to_be_64(SIM_UMR_CRYPTO_MASK)))
 		return sim_umr_run(vhca, qp, wqe, ds,
 				   MLX5_WQE_UMR_CTRL_FLAG_INLINE,
 				   SIM_UMR_KLM_ONE_OCTOWORDS,
 				   MLX5_CRYPTO_BSF_OCTOWORDS, SIM_UMR_CRYPTO_MASK);
-	return sim_umr_run(vhca, qp, wqe, ds, umr->flags, nklm, nbsf, mask);
+	return sim_umr_run(vhca, qp, wqe, ds, umr->flags,
+			   rte_be_to_cpu_16(umr->klm_octowords),
+			   rte_be_to_cpu_16(umr->bsf_octowords),
+			   rte_be_to_cpu_64(mask));
 }
 
 /*
