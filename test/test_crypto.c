@@ -138,13 +138,15 @@ cr_dek(uint32_t pdn, const char *key_hex, bool has_tag, uint64_t tag)
 }
 
 /*
- * An indirect mkey of PD @pdn, all rights, room for 4 KLM entries: free
- * (for a UMR to fill), or mapping [0, CR_BUF_LEN) onto @backing.
+ * An indirect mkey of PD @pdn, all rights, room for @room (4 or 8) KLM
+ * entries: free (for a UMR to fill), or mapping [0, CR_BUF_LEN) onto
+ * @backing.
  */
 static struct mlx5_devx_obj *
-cr_mkey(uint32_t pdn, bool umr_en, bool crypto_en, const struct cr_buf *backing)
+cr_mkey_room(uint32_t pdn, bool umr_en, bool crypto_en,
+	     const struct cr_buf *backing, uint32_t room)
 {
-	struct mlx5_klm klm[4] = { { 0 } };
+	struct mlx5_klm klm[8] = { { 0 } };
 	struct mlx5_devx_mkey_attr attr = {
 		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
 		.pd = pdn,
@@ -153,7 +155,7 @@ cr_mkey(uint32_t pdn, bool umr_en, bool crypto_en, const struct cr_buf *backing)
 		.crypto_en = crypto_en,
 		.free = backing == NULL,
 		.klm_array = klm,
-		.klm_num = RTE_DIM(klm),
+		.klm_num = RTE_MIN(room, RTE_DIM(klm)),
 	};
 
 	if (backing != NULL) {
@@ -163,6 +165,13 @@ cr_mkey(uint32_t pdn, bool umr_en, bool crypto_en, const struct cr_buf *backing)
 		attr.size = CR_BUF_LEN;
 	}
 	return mlx5_devx_cmd_mkey_create(cdev, &attr);
+}
+
+/* cr_mkey_room() with room for 4 entries. */
+static struct mlx5_devx_obj *
+cr_mkey(uint32_t pdn, bool umr_en, bool crypto_en, const struct cr_buf *backing)
+{
+	return cr_mkey_room(pdn, umr_en, crypto_en, backing, 4);
 }
 
 /*
@@ -717,7 +726,7 @@ test_umr_fields(void)
 	CR_NEED_CRYPTO();
 	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
 	TEST_ASSERT_EQUAL(cr_other_get(&pd2, NULL, &other), TEST_SUCCESS, "");
-	fresh = cr_mkey(cdev->pdn, true, true, NULL);
+	fresh = cr_mkey_room(cdev->pdn, true, true, NULL, 8);
 	TEST_ASSERT_NOT_NULL(fresh, "");
 	for (what = 0; what < CR_BREAK_NUM; what++) {
 		cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT,
@@ -764,6 +773,43 @@ test_umr_fields(void)
 			TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR,
 					  "");
 		}
+	}
+	/* On the key with room: a longer list than its last, all of it used. */
+	cr_umr_attr(&a, &e.lb, fresh->id, &e.dst, 5 * CR_UNIT, e.dek->id,
+		    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.klm = klm;
+	a.klm_num = RTE_DIM(klm);
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
+			    "five entries (0x%x)", synd);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, fresh->id, 0, 5 * CR_UNIT,
+		&synd), "through five entries (0x%x)", synd);
+	/*
+	 * The mkey context's free bit and length64, taken: a key made free
+	 * moves nothing; a range of 16 bytes refuses a data unit, unless
+	 * length64 makes it reach the end of the address space.
+	 */
+	for (what = 0; what < 3; what++) {
+		struct mlx5_wqe_mkey_context_seg *mkc = (void *)(wqe +
+			sizeof(struct mlx5_wqe_ctrl_seg) +
+			sizeof(struct mlx5_wqe_umr_ctrl_seg));
+
+		cr_umr_attr(&a, &e.lb, fresh->id, &e.dst, CR_UNIT, e.dek->id,
+			    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+		ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+		if (what == 0) {
+			MLX5_SET(mkc, mkc, free, 1);
+		} else {
+			mkc->len = rte_cpu_to_be_64(16);
+			MLX5_SET(mkc, mkc, length64, what == 2);
+		}
+		TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
+				    "UMR %d (0x%x)", what, synd);
+		TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb,
+			MLX5_OPCODE_RDMA_WRITE, e.src.mr->lkey,
+			(uintptr_t)e.src.va, fresh->id, 0, CR_UNIT, &synd),
+			what == 2 ? 0 : -EIO, "write after UMR %d", what);
 	}
 	/* None of it changed the key. */
 	cr_pattern(e.src.va);
