@@ -79,6 +79,23 @@
 #define SIM_UMR_MALFORMED MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR
 #define SIM_UMR_REFUSED MLX5_CQE_SYNDROME_MW_BIND_ERR
 
+/*
+ * Bit @bit of PRM layout @p (bit 0 is the top bit of byte 0), read from
+ * its byte rather than from a byte-swapped word; a one-bit field @fld of
+ * layout @typ; a byte-wide, byte-aligned field.
+ */
+#define SIM_PRM_BIT(p, bit) \
+	((((const uint8_t *)(p))[(bit) / 8] >> (7 - (bit) % 8)) & 1)
+#define SIM_PRM_FLAG(typ, p, fld) \
+	(__extension__({ \
+		RTE_BUILD_BUG_ON(__mlx5_bit_sz(typ, fld) != 1); \
+		SIM_PRM_BIT(p, __mlx5_bit_off(typ, fld)); }))
+#define SIM_PRM_BYTE(typ, p, fld) \
+	(__extension__({ \
+		RTE_BUILD_BUG_ON(__mlx5_bit_sz(typ, fld) != 8 || \
+				 __mlx5_bit_off(typ, fld) % 8 != 0); \
+		((const uint8_t *)(p))[MLX5_BYTE_OFF(typ, fld)]; }))
+
 /* A field's bits in its 32-bit word of a crypto BSF, value @v. */
 #define SIM_BSF_BITS(fld, v) \
 	(((uint32_t)(v) & __mlx5_mask(crypto_bsf, fld)) << \
@@ -152,7 +169,7 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	    rte_cpu_to_be_32(SIM_BSF_W0_WANTED))
 		return SIM_UMR_MALFORMED;
 	*data_unit = mlx5_crypto_block_size_bytes(
-		MLX5_GET(crypto_bsf, bsf, crypto_block_size_pointer));
+		SIM_PRM_BYTE(crypto_bsf, bsf, crypto_block_size_pointer));
 	if (*data_unit == 0)
 		return SIM_UMR_MALFORMED;
 	if (!mkey->crypto_en)
@@ -175,17 +192,23 @@ static __rte_always_inline void
 sim_umr_bsf_set(struct mlx5_sim_mkey *mkey, const void *bsf,
 		uint32_t data_unit)
 {
-	uint32_t order = MLX5_GET(crypto_bsf, bsf, encryption_order);
-
+	/*
+	 * Ciphertext on the memory side: orders 1 and 3 of the four
+	 * sim_umr_bsf() lets through, the odd ones (the order's last bit).
+	 */
+	RTE_BUILD_BUG_ON(MLX5_ENCRYPTION_ORDER_ENCRYPTED_WIRE_SIGNATURE % 2 ||
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE % 2 ||
+		!(MLX5_ENCRYPTION_ORDER_ENCRYPTED_MEMORY_SIGNATURE % 2) ||
+		!(MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY % 2));
+	mkey->crypto.memory_encrypted = SIM_PRM_BIT(bsf,
+		__mlx5_bit_off(crypto_bsf, encryption_order) +
+		__mlx5_bit_sz(crypto_bsf, encryption_order) - 1);
 	mkey->crypto.configured = true;
 	mkey->crypto.dek_id = MLX5_GET(crypto_bsf, bsf, dek_pointer);
 	memcpy(mkey->crypto.tweak,
 	       MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak),
 	       sizeof(mkey->crypto.tweak));
 	mkey->crypto.data_unit = data_unit;
-	mkey->crypto.memory_encrypted =
-		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
-		order == MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY;
 	mkey->crypto.raw_data_size = MLX5_GET(crypto_bsf, bsf, raw_data_size);
 }
 
@@ -263,12 +286,12 @@ sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 		if (entries == NULL)
 			return -ENOMEM;
 		free(mkey->u.klm.entries);
+		mkey->u.klm.entries = entries;
+		mkey->u.klm.num = n;
 	}
 #pragma GCC unroll 4
 	for (i = 0; i < n; i++)
 		sim_klm_entry_set(&entries[i], &klm[i]);
-	mkey->u.klm.entries = entries;
-	mkey->u.klm.num = n;
 	return 0;
 }
 
@@ -278,14 +301,14 @@ sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 {
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN) {
 		mkey->len = MLX5_GET64(mkc, mkc, len);
-		mkey->length64 = MLX5_GET(mkc, mkc, length64);
+		mkey->length64 = SIM_PRM_FLAG(mkc, mkc, length64);
 	}
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR)
 		mkey->start = MLX5_GET64(mkc, mkc, start_addr);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE)
-		mkey->bsf_en = MLX5_GET(mkc, mkc, bsf_en);
+		mkey->bsf_en = SIM_PRM_FLAG(mkc, mkc, bsf_en);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
-		mkey->free = MLX5_GET(mkc, mkc, free);
+		mkey->free = SIM_PRM_FLAG(mkc, mkc, free);
 	/* A crypto PMD's UMR stops here; the rest, one test. */
 	if (!(mask & SIM_UMR_MASK_KEY_RIGHTS))
 		return;
@@ -294,15 +317,15 @@ sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN)
 		mkey->qpn = MLX5_GET(mkc, mkc, qpn);
 	if (mask & MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ)
-		mkey->lr = MLX5_GET(mkc, mkc, lr);
+		mkey->lr = SIM_PRM_FLAG(mkc, mkc, lr);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE)
-		mkey->lw = MLX5_GET(mkc, mkc, lw);
+		mkey->lw = SIM_PRM_FLAG(mkc, mkc, lw);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ)
-		mkey->rr = MLX5_GET(mkc, mkc, rr);
+		mkey->rr = SIM_PRM_FLAG(mkc, mkc, rr);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE)
-		mkey->rw = MLX5_GET(mkc, mkc, rw);
+		mkey->rw = SIM_PRM_FLAG(mkc, mkc, rw);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC)
-		mkey->a = MLX5_GET(mkc, mkc, a);
+		mkey->a = SIM_PRM_FLAG(mkc, mkc, a);
 }
 
 /* The target of a UMR: 0 or a CQE syndrome. */
@@ -336,7 +359,9 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	const struct mlx5_wqe_umr_ctrl_seg *umr = (const void *)(ctrl + 1);
 	const struct mlx5_wqe_mkey_context_seg *mkc = (const void *)(umr + 1);
 	const struct mlx5_wqe_umr_klm_seg *klm = (const void *)(mkc + 1);
-	size_t fixed = sizeof(*ctrl) + sizeof(*umr) + sizeof(*mkc);
+	/* Segments before the list: control, UMR control, mkey context. */
+	const uint32_t fixed = (sizeof(*ctrl) + sizeof(*umr) +
+				sizeof(*mkc)) / 16;
 	uint32_t data_unit = 0;
 	struct mlx5_sim_mkey *mkey;
 	bool bsf_en;
@@ -347,7 +372,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	    !(flags & MLX5_WQE_UMR_CTRL_FLAG_INLINE) ||
 	    (mask & ~SIM_UMR_MASK) ||
 	    (nbsf != 0 && nbsf != MLX5_CRYPTO_BSF_OCTOWORDS) ||
-	    fixed + ((size_t)nklm + nbsf) * 16 > (size_t)ds * 16)
+	    fixed + nklm + nbsf > ds)
 		return SIM_UMR_MALFORMED;
 	mkey = sim_mkey_of(vhca, rte_be_to_cpu_32(ctrl->imm));
 	synd = sim_umr_target(qp, mkey, flags);
@@ -359,7 +384,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		return synd;
 	/* A BSF needs room in the key and the key's BSF enabled after this. */
 	bsf_en = mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_BSF_ENABLE ?
-		 MLX5_GET(mkc, mkc, bsf_en) : mkey->bsf_en;
+		 SIM_PRM_FLAG(mkc, mkc, bsf_en) : mkey->bsf_en;
 	if (nbsf != 0 && (!bsf_en || nbsf > mkey->bsf_octword_size))
 		return SIM_UMR_REFUSED;
 	/* Everything checked: the UMR takes effect whole. */
@@ -376,7 +401,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	 * translation is made again here (kept when the entry key is the
 	 * same and nothing was invalidated since).
 	 */
-	if (mkey->u.klm.num == 0)
+	if (nklm == 0 && mkey->u.klm.num == 0) /* A list: nklm entries. */
 		mkey->klm_xc.gen = 0;
 	else if (mkey->klm_xc.gen != vhca->xgen ||
 		 mkey->klm_xc.key != mkey->u.klm.entries[0].mkey)
