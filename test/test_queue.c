@@ -651,6 +651,98 @@ test_multi_block_wqe(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An RDMA WRITE to a peer QP other than the requester itself: the peer
+ * in RST, connected to another QP, in ERR: TRANSPORT_RETRY_EXC_ERR each
+ * time (the packets are dropped); in RTS and connected back: the bytes
+ * arrive.
+ */
+static int
+test_peer_qp(void)
+{
+	struct q_raw a, b;
+	struct q_buf m;
+	uint8_t op, synd;
+	uint16_t ctr;
+	int step;
+
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	memset(m.va, 0x5a, 16);
+	memset(m.va + 4096, 0, 16);
+	TEST_ASSERT_EQUAL(q_raw_get(&a, 4, false), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_raw_get(&b, 4, false), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_to_rts(&a.qp, b.qp.obj->id), "");
+	for (step = 0; step < 4; step++) {
+		switch (step) {
+		case 0: /* The peer in RST. */
+			break;
+		case 1: /* The peer connected to itself, not back. */
+			TEST_ASSERT_SUCCESS(mlx5_devx_qp_to_rts(&b.qp,
+							b.qp.obj->id), "");
+			break;
+		case 2: /* Connected back: the write arrives. */
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(
+				b.qp.obj, MLX5_CMD_OP_2RST_QP, 0), "");
+			TEST_ASSERT_SUCCESS(mlx5_devx_qp_to_rts(&b.qp,
+							a.qp.obj->id), "");
+			break;
+		case 3: /* The peer in ERR. */
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(
+				b.qp.obj, MLX5_CMD_OP_2ERR_QP, 0), "");
+			break;
+		}
+		q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+			   (uintptr_t)m.va, m.mr->rkey, (uintptr_t)m.va + 4096);
+		if (step == 2) {
+			TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+					  MLX5_CQE_STATUS_SW_OWN, "connected");
+			TEST_ASSERT(memcmp(m.va + 4096, m.va, 16) == 0,
+				    "the bytes arrived");
+			continue;
+		}
+		TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "step %d", step);
+		TEST_ASSERT_EQUAL(synd,
+				  MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR,
+				  "step %d", step);
+		TEST_ASSERT_SUCCESS(mlx5_devx_qp_recover(&a.qp), "");
+	}
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A doorbell beyond the WQEs posted: one NOP posted in a ring of 8
+ * blocks, the doorbell record at 10 (9 blocks past it: more than the
+ * ring). The device runs the NOP and stops at the counter there.
+ */
+static int
+test_doorbell_beyond(void)
+{
+	struct mlx5_devx_qp_info info;
+	struct q_raw r;
+	uint8_t op, synd;
+	uint16_t ctr;
+
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	q_write_wqe(&r, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+	r.qp.sq_pi = 10;
+	q_ring(&r, 0);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr), MLX5_CQE_STATUS_SW_OWN,
+			  "the NOP");
+	TEST_ASSERT_EQUAL(ctr, 0, "");
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr), MLX5_CQE_STATUS_HW_OWN,
+			  "nothing more");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_qp(r.qp.obj, &info), "");
+	TEST_ASSERT_EQUAL(info.hw_sq_wqebb_counter, 1, "stopped after it");
+	q_raw_put(&r);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_bad_wqes(void)
 {
@@ -860,6 +952,8 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "cq_overrun", test_cq_overrun },
 	{ "create_errors", test_create_errors },
 	{ "multi_block_wqe", test_multi_block_wqe },
+	{ "peer_qp", test_peer_qp },
+	{ "doorbell_beyond", test_doorbell_beyond },
 	{ "bad_wqes", test_bad_wqes },
 	{ "doorbell_routing", test_doorbell_routing },
 	{ "destroy_in_use", test_destroy_in_use },
