@@ -296,14 +296,22 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	/*
 	 * No wire between vHCAs: only force loopback reaches the peer. A
 	 * peer that is not ready, or not connected back to this QP, drops
-	 * the packets: the requester retries until it gives up.
+	 * the packets: the requester retries until it gives up. A QP
+	 * connected to itself is its own peer, without the table: it is in
+	 * it, in RTS (a QP in ERR executes nothing) and connected back.
 	 */
-	peer = qp->fl ? mlx5_sim_qnum_get(&vhca->qps, qp->remote_qpn,
-					  MLX5_SIM_Q_QP) : NULL;
-	if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
-			     peer->state != MLX5_QP_STATE_RTS) ||
-	    peer->remote_qpn != qp->qpn)
+	if (unlikely(!qp->fl))
 		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	if (qp->remote_qpn == qp->qpn) {
+		peer = qp;
+	} else {
+		peer = mlx5_sim_qnum_get(&vhca->qps, qp->remote_qpn,
+					 MLX5_SIM_Q_QP);
+		if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
+				     peer->state != MLX5_QP_STATE_RTS) ||
+		    peer->remote_qpn != qp->qpn)
+			return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	}
 	if (write ? !peer->rwe : !peer->rre)
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	*bytes = (uint32_t)total;
@@ -387,7 +395,7 @@ mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
 /*
  * The end of WQE @w of @qp (its syndrome @synd, 0 if it succeeded, and
  * @bytes moved) with doorbell counter @pi on a ring of @n basic blocks:
- * true if the engine stops there.
+ * true if the engine stops there (the doorbell's last WQE done).
  */
 static __rte_always_inline bool
 sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
@@ -405,8 +413,12 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			vhca->ibdev.name, qp->qpn, w->index, w->opcode, synd);
 		qp->state = MLX5_QP_STATE_ERR;
 	}
-	/* A doorbell beyond the WQEs posted: stop at the counter. */
-	return ((pi - qp->sq_ci) & 0xffff) > n;
+	/*
+	 * The last WQE of the doorbell (none left: (uint16_t)-1 >= n), or a
+	 * doorbell beyond the WQEs posted (more than the ring left): stop
+	 * at the counter.
+	 */
+	return (uint16_t)(pi - qp->sq_ci - 1) >= n;
 }
 
 __rte_noinline void
@@ -438,7 +450,9 @@ static __rte_noinline void
 sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	    struct sim_qp_run *r, const uint8_t *sq, uint32_t n, uint32_t pi)
 {
-	while (qp->sq_ci != pi) {
+	if (qp->sq_ci == pi)
+		return;
+	for (;;) {
 		const uint8_t *body;
 		uint32_t bytes = 0;
 		uint8_t synd;
