@@ -238,74 +238,56 @@ sim_dma_copy(void *arg)
 	}
 }
 
-/* The cipher run straight between the caller's buffer and memory. */
-struct sim_dma_cipher {
-	struct mlx5_sim_vhca *vhca;
-	const struct mlx5_sim_mkey *mkey;
-	struct mlx5_sim_dek *dek;
-	uint64_t addr;
-	const uint8_t *in;
-	uint8_t *out;
-	size_t len;
-	bool to_memory;
-	int ret;
-};
-
+/* The cipher of a move, run straight between the caller's buffer and memory. */
 static void
 sim_dma_cipher_fn(void *arg)
 {
-	struct sim_dma_cipher *x = arg;
+	struct mlx5_sim_xmove *m = arg;
 
-	x->ret = mlx5_sim_crypto_apply(x->vhca, x->mkey, x->dek, x->addr,
-				       x->in, x->out, x->len, x->to_memory);
+	m->ret = mlx5_sim_crypto_apply(m);
 }
 
 /*
- * The copy of @c through crypto mkey @mkey (DEK @dek): the bytes pass the device's
- * AES-XTS block (mlx5_sim_umr.c) on their way. Over one memory segment
- * the cipher reads or writes memory itself (under the fault guard): the
- * cipher refuses a key before its first byte, and a transfer it took
- * whole units of (mlx5_sim_crypto_check()) it does not fail half way.
- * Over several, through a buffer of the device's, so that a refusal
- * leaves both sides untouched.
+ * The copy of @c (@len bytes, > 0) through the cipher @xts of a crypto
+ * mkey: the bytes pass the device's AES-XTS block (mlx5_sim_umr.c) on
+ * their way. Over one memory segment the cipher reads or writes memory
+ * itself (under the fault guard): the key was taken before (by
+ * mlx5_sim_crypto_check(), with whole units), so the cipher does not fail
+ * half way. Over several, through a buffer of the device's, so that a
+ * failure leaves both sides untouched.
  */
 static int
-sim_dma_crypto(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
-	       struct mlx5_sim_dek *dek, uint64_t addr,
-	       const struct sim_dma_copy *c, size_t len)
+sim_dma_crypto(const struct mlx5_sim_xts *xts, const struct sim_dma_copy *c,
+	       size_t len)
 {
 	struct sim_dma_copy dev = *c;
-	uint8_t *cipher;
+	struct mlx5_sim_xmove m = { .len = len, .xts = *xts };
+	uint8_t *mem = c->list->num == 1 ? c->list->segs[0].host : NULL;
 	int ret;
 
-	if (c->list->num == 1) {
-		struct sim_dma_cipher x = {
-			.vhca = vhca, .mkey = mkey, .dek = dek, .addr = addr,
-			.in = c->to_memory ? c->buf : c->list->segs[0].host,
-			.out = c->to_memory ? c->list->segs[0].host : c->buf,
-			.len = len, .to_memory = c->to_memory,
-		};
-
-		ret = mlx5_sim_guarded(sim_dma_cipher_fn, &x);
-		return ret != 0 ? ret : x.ret;
+	if (mem == NULL) {
+		mem = malloc(len);
+		if (mem == NULL)
+			return -ENOMEM;
+		dev.buf = mem;
 	}
-	cipher = malloc(len);
-	if (cipher == NULL)
-		return -ENOMEM;
-	dev.buf = cipher;
+	m.src = c->to_memory ? c->buf : mem;
+	m.dst = c->to_memory ? mem : c->buf;
+	if (c->list->num == 1) {
+		ret = mlx5_sim_guarded(sim_dma_cipher_fn, &m);
+		return ret != 0 ? ret : m.ret;
+	}
+	/* The device's buffer: the cipher unguarded, the copy guarded. */
 	if (c->to_memory) {
-		ret = mlx5_sim_crypto_apply(vhca, mkey, dek, addr, c->buf,
-					    cipher, len, true);
+		ret = mlx5_sim_crypto_apply(&m);
 		if (ret == 0)
 			ret = mlx5_sim_guarded(sim_dma_copy, &dev);
 	} else {
 		ret = mlx5_sim_guarded(sim_dma_copy, &dev);
 		if (ret == 0)
-			ret = mlx5_sim_crypto_apply(vhca, mkey, dek, addr,
-						    cipher, c->buf, len,
-						    false);
+			ret = mlx5_sim_crypto_apply(&m);
 	}
-	free(cipher);
+	free(mem);
 	return ret;
 }
 
@@ -314,7 +296,7 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	      uint64_t addr, void *buf, size_t len, uint32_t flags)
 {
 	const struct mlx5_sim_mkey *crypto = NULL;
-	struct mlx5_sim_dek *dek = NULL;
+	struct mlx5_sim_xts xts;
 	struct sim_dma_list list = {
 		.segs = list.inl,
 		.cap = SIM_DMA_INLINE_SEGS,
@@ -335,11 +317,11 @@ mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 			crypto = NULL;
 		else if (crypto != NULL)
 			ret = mlx5_sim_crypto_check(vhca, crypto, addr, len,
-						    &dek);
+						    copy.to_memory, &xts);
 	}
 	if (ret == 0 && list.num > 0)
 		ret = crypto == NULL ? mlx5_sim_guarded(sim_dma_copy, &copy) :
-		      sim_dma_crypto(vhca, crypto, dek, addr, &copy, len);
+		      sim_dma_crypto(&xts, &copy, len);
 	if (list.segs != list.inl)
 		free(list.segs);
 	if (ret < 0)
@@ -364,10 +346,11 @@ mlx5_sim_xcache_fill(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 	    mkey->start + mkey->len < mkey->start)
 		return;
 	if (mkey->kind == MLX5_SIM_MKEY_VA && !mkey->odp) {
-		c->host = (uint8_t *)(uintptr_t)mkey->start;
+		c->delta = (uintptr_t)mkey->start;
 		c->lw = mkey->lw;
 	} else if (mkey->kind == MLX5_SIM_MKEY_MTT) {
-		c->host = mkey->u.mtt.umem->addr + mkey->u.mtt.offset;
+		c->delta = (uintptr_t)(mkey->u.mtt.umem->addr +
+				       mkey->u.mtt.offset);
 		c->lw = mkey->lw &&
 			(mkey->u.mtt.umem->access & IBV_ACCESS_LOCAL_WRITE);
 	} else {
@@ -376,8 +359,9 @@ mlx5_sim_xcache_fill(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 	c->lr = mkey->lr;
 	c->key = key;
 	c->pdn = pdn;
+	c->delta -= (uintptr_t)mkey->start;
 	c->start = mkey->start;
-	c->end = mkey->start + mkey->len;
+	c->size = mkey->len;
 	c->gen = vhca->xgen;
 }
 
@@ -404,44 +388,57 @@ mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	return ret;
 }
 
+/* The mkey of @key (mlx5_sim_mkey_by_key(), inline), or NULL. */
+static __rte_always_inline const struct mlx5_sim_mkey *
+sim_mkey_at(const struct mlx5_sim_vhca *vhca, uint32_t key)
+{
+	const struct mlx5_sim_mkey *mkey =
+		likely(MLX5_MKEY_INDEX(key) < vhca->mkey_slots) ?
+		vhca->mkeys[MLX5_MKEY_INDEX(key)] : NULL;
+
+	return mkey != NULL && mkey->variant == MLX5_MKEY_VARIANT(key) ?
+	       mkey : NULL;
+}
+
 /*
  * A crypto key of one KLM entry, configured by a UMR that cached the
  * entry's translation (mlx5_sim_umr.c): the host address of [addr, addr +
  * len), with the checks sim_xlate() makes of the key itself, or NULL when
- * the cache cannot answer (sim_xlate() then does).
+ * the cache cannot answer (sim_xlate() then does). A cache of the current
+ * generation says that the key has a first entry: the key's last UMR
+ * filled it from that entry, or emptied it for a key with no list.
  */
 static __rte_always_inline uint8_t *
 sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
 			const struct mlx5_sim_mkey *mkey, uint32_t pdn,
 			uint64_t addr, uint64_t len, uint32_t flags)
 {
+	const struct mlx5_sim_xcache *c = &mkey->klm_xc;
 	const struct mlx5_sim_klm_entry *e = mkey->u.klm.entries;
 	bool write = flags & MLX5_SIM_XFER_WRITE;
 	bool remote = flags & MLX5_SIM_XFER_REMOTE;
-	uint64_t off;
+	uint64_t off = addr - mkey->start;
 
-	if (mkey->klm_xc.gen != vhca->xgen || mkey->kind != MLX5_SIM_MKEY_KLM ||
-	    mkey->u.klm.num == 0 || e == NULL || mkey->pdn != pdn || mkey->free ||
+	if (c->gen != vhca->xgen || mkey->kind != MLX5_SIM_MKEY_KLM ||
+	    mkey->pdn != pdn || mkey->free ||
 	    (mkey->pd != NULL && !mkey->pd->alive) ||
 	    (remote ? (write ? !mkey->rw : !mkey->rr) :
 	     (write ? !mkey->lw : !mkey->lr)) ||
 	    !sim_range_in(mkey, addr, len))
 		return NULL;
-	off = addr - mkey->start;
 	/* Inside the first entry, reached locally with the key's own PD. */
 	if (len > e->byte_count || off > e->byte_count - len ||
-	    !mlx5_sim_xcache_hit(vhca, &mkey->klm_xc, e->mkey, mkey->pdn,
+	    !mlx5_sim_xcache_hit(vhca, c, e->mkey, mkey->pdn,
 				 e->address + off, len, write))
 		return NULL;
-	return mkey->klm_xc.host + (e->address + off - mkey->klm_xc.start);
+	return mlx5_sim_xcache_at(c, e->address + off);
 }
 
 /* sim_xlate_side() by the whole translation: 0, 1 or a negative errno. */
 static __rte_noinline int
 sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 		    const struct mlx5_sim_xside *x, size_t len, uint8_t **host,
-		    const struct mlx5_sim_mkey *crypto,
-		    struct mlx5_sim_dek **dek)
+		    const struct mlx5_sim_mkey *crypto, struct mlx5_sim_xts *xts)
 {
 	struct sim_dma_list list = {
 		.segs = list.inl,
@@ -457,7 +454,7 @@ sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 		*host = list.segs[0].host;
 		if (crypto != NULL)
 			ret = mlx5_sim_crypto_check(vhca, crypto, x->addr, len,
-						    dek);
+					x->flags & MLX5_SIM_XFER_WRITE, xts);
 		else if (c != NULL)
 			mlx5_sim_xcache_fill(vhca, c, x->key, x->pdn);
 	}
@@ -467,46 +464,43 @@ sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
 }
 
 /*
- * Side @x of a memory-to-memory transfer as one host range: 0 with @host
- * (and @crypto: the crypto key the bytes pass, or NULL; @dek: its DEK),
- * 1 when the side is more than one segment, a negative errno when a check
- * refused it.
+ * Side @x (@len bytes, > 0) of a memory-to-memory transfer as one host
+ * range: 0 with @host (and *@crypto: whether the bytes pass the side's
+ * crypto key, whose cipher is then in @xts), 1 when the side is more
+ * than one segment, a negative errno when a check refused it.
  * Inline: the two cached cases (a local key of the queue's cache, a
  * crypto key a UMR configured) are the datapath of every RDMA transfer.
  */
 static __rte_always_inline int
 sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	       const struct mlx5_sim_xside *x, uint32_t flags, size_t len,
-	       uint8_t **host, const struct mlx5_sim_mkey **crypto,
-	       struct mlx5_sim_dek **dek)
+	       uint8_t **host, bool *crypto, struct mlx5_sim_xts *xts)
 {
 	bool write = flags & MLX5_SIM_XFER_WRITE;
 	struct mlx5_sim_xcache *c = NULL;
 	const struct mlx5_sim_mkey *mkey;
 
-	*crypto = NULL;
+	*crypto = false;
 	if (xc != NULL && !(flags & MLX5_SIM_XFER_REMOTE)) {
 		c = &xc[(x->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
 		if (mlx5_sim_xcache_hit(vhca, c, x->key, x->pdn, x->addr,
 					len, write)) {
-			*host = c->host + (x->addr - c->start);
+			*host = mlx5_sim_xcache_at(c, x->addr);
 			return 0;
 		}
 	}
-	/* mlx5_sim_mkey_by_key(), inline. */
-	mkey = likely(MLX5_MKEY_INDEX(x->key) < vhca->mkey_slots) ?
-	       vhca->mkeys[MLX5_MKEY_INDEX(x->key)] : NULL;
-	if (mkey != NULL && mkey->variant != MLX5_MKEY_VARIANT(x->key))
-		mkey = NULL;
+	mkey = sim_mkey_at(vhca, x->key);
 	if (mkey != NULL && mkey->crypto_en) {
-		*crypto = mkey;
+		*crypto = true;
 		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
 						len, flags);
 		if (*host != NULL)
 			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len,
-						     dek);
+						     write, xts);
+	} else {
+		mkey = NULL;
 	}
-	return sim_xlate_side_full(vhca, c, x, len, host, *crypto, dek);
+	return sim_xlate_side_full(vhca, c, x, len, host, mkey, xts);
 }
 
 /*
@@ -519,10 +513,8 @@ mlx5_sim_xmove_armed(struct mlx5_sim_guard *g, struct mlx5_sim_xmove *m)
 	int ret = 0;
 
 	mlx5_sim_guard_arm(g);
-	if (m->crypto != NULL)
-		ret = mlx5_sim_crypto_apply(m->vhca, m->crypto, m->dek,
-					    m->crypto_addr, m->src, m->dst,
-					    m->len, m->to_memory);
+	if (m->xts.ctx != NULL)
+		ret = mlx5_sim_crypto_apply(m);
 	else if (m->src != m->dst)
 		memcpy(m->dst, m->src, m->len);
 	mlx5_sim_guard_disarm(g);
@@ -564,6 +556,14 @@ mlx5_sim_xmove_src_fault(const struct mlx5_sim_xmove *m)
 	return sim_dma_readable(m->src, m->len) != 0;
 }
 
+/* Do the host ranges [s, s + len) and [d, d + len) overlap, not the same? */
+static __rte_always_inline bool
+sim_half_over(const uint8_t *s, const uint8_t *d, size_t len)
+{
+	return s != d && (uintptr_t)s < (uintptr_t)d + len &&
+	       (uintptr_t)d < (uintptr_t)s + len;
+}
+
 /*
  * mlx5_sim_xfer_mem_prep() with the sides' flags @src_flags and
  * @dst_flags: inline twice, once with an RDMA WRITE's as constants.
@@ -575,32 +575,85 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		  struct mlx5_sim_xmove *m, uint32_t src_flags,
 		  uint32_t dst_flags)
 {
-	const struct mlx5_sim_mkey *src_crypto, *dst_crypto;
-	struct mlx5_sim_dek *src_dek = NULL, *dst_dek = NULL;
+	bool src_crypto, dst_crypto;
 	uint8_t *s, *d;
 
 	if (len == 0 || len > SIM_DMA_MAX_LEN ||
 	    src->addr + len - 1 < src->addr || dst->addr + len - 1 < dst->addr)
 		return 1;
 	/* Every check of both sides before a byte moves. */
-	if (sim_xlate_side(vhca, xc, src, src_flags, len, &s,
-			   &src_crypto, &src_dek) != 0 ||
-	    sim_xlate_side(vhca, xc, dst, dst_flags, len, &d,
-			   &dst_crypto, &dst_dek) != 0)
+	if (sim_xlate_side(vhca, xc, src, src_flags, len, &s, &src_crypto,
+			   &m->xts) != 0 ||
+	    sim_xlate_side(vhca, xc, dst, dst_flags, len, &d, &dst_crypto,
+			   &m->xts) != 0)
 		return 1;
 	/* One cipher at most; in place or apart, never half over itself. */
-	if ((src_crypto != NULL && dst_crypto != NULL) ||
-	    (s != d && (uintptr_t)s < (uintptr_t)d + len &&
-	     (uintptr_t)d < (uintptr_t)s + len))
+	if ((src_crypto && dst_crypto) || sim_half_over(s, d, len))
 		return 1;
-	m->vhca = vhca;
+	if (!src_crypto && !dst_crypto)
+		m->xts.ctx = NULL;
 	m->src = s;
 	m->dst = d;
 	m->len = len;
-	m->crypto = dst_crypto != NULL ? dst_crypto : src_crypto;
-	m->dek = dst_crypto != NULL ? dst_dek : src_dek;
-	m->to_memory = dst_crypto != NULL;
-	m->crypto_addr = dst_crypto != NULL ? dst->addr : src->addr;
+	return 0;
+}
+
+/* mlx5_sim_xfer_mem_prep() but for its first case. */
+static __rte_noinline int
+sim_xfer_mem_prep_any(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		      const struct mlx5_sim_xside *src,
+		      const struct mlx5_sim_xside *dst, size_t len,
+		      struct mlx5_sim_xmove *m)
+{
+	/* An RDMA WRITE: a local read, a remote write. */
+	if (likely(src->flags == 0 &&
+		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE)))
+		return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, 0,
+					 MLX5_SIM_XFER_REMOTE |
+					 MLX5_SIM_XFER_WRITE);
+	return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, src->flags,
+				 dst->flags);
+}
+
+/*
+ * A crypto PMD's operation: an RDMA WRITE from a key of the queue's
+ * cache (never a crypto key: the cache takes none) to a crypto key a UMR
+ * configured, with every check sim_xfer_mem_prep() makes of it: 0 with
+ * @m, or 1 when either cache cannot answer or a check refused it (the
+ * whole way then decides). The source's hit says that its range is not
+ * empty and does not wrap, sim_range_in() that of the destination.
+ */
+static __rte_always_inline int
+sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
+		      const struct mlx5_sim_xside *src,
+		      const struct mlx5_sim_xside *dst, size_t len,
+		      struct mlx5_sim_xmove *m)
+{
+	const struct mlx5_sim_xcache *c;
+	const struct mlx5_sim_mkey *mkey;
+	uint8_t *s, *d;
+
+	if (unlikely(xc == NULL || len > SIM_DMA_MAX_LEN))
+		return 1;
+	c = &xc[(src->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
+	if (!mlx5_sim_xcache_hit(vhca, c, src->key, src->pdn, src->addr, len,
+				 false))
+		return 1;
+	mkey = sim_mkey_at(vhca, dst->key);
+	if (mkey == NULL || !mkey->crypto_en)
+		return 1;
+	d = sim_xlate_crypto_cached(vhca, mkey, dst->pdn, dst->addr, len,
+				    MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE);
+	if (d == NULL ||
+	    mlx5_sim_crypto_check(vhca, mkey, dst->addr, len, true,
+				  &m->xts) != 0)
+		return 1;
+	s = mlx5_sim_xcache_at(c, src->addr);
+	if (sim_half_over(s, d, len))
+		return 1;
+	m->src = s;
+	m->dst = d;
+	m->len = len;
 	return 0;
 }
 
@@ -611,14 +664,11 @@ mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
 		       const struct mlx5_sim_xside *dst, size_t len,
 		       struct mlx5_sim_xmove *m)
 {
-	/* An RDMA WRITE: a local read, a remote write (a crypto PMD's op). */
 	if (likely(src->flags == 0 &&
-		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE)))
-		return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, 0,
-					 MLX5_SIM_XFER_REMOTE |
-					 MLX5_SIM_XFER_WRITE);
-	return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, src->flags,
-				 dst->flags);
+		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE) &&
+		   sim_xfer_write_crypto(vhca, xc, src, dst, len, m) == 0))
+		return 0;
+	return sim_xfer_mem_prep_any(vhca, xc, src, dst, len, m);
 }
 
 int

@@ -38,6 +38,8 @@
 #include <sys/types.h>
 
 #include <rte_bitops.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
 #include <rte_log.h>
 
 #include <infiniband/mlx5dv.h>
@@ -258,8 +260,8 @@ struct mlx5_sim_xcache {
 	uint32_t key;
 	uint32_t pdn;
 	bool lr, lw;
-	uint64_t start, end;       /* The key's range [start, end). */
-	uint8_t *host;             /* Where start is in the process. */
+	uint64_t start, size;      /* The key's range [start, start + size). */
+	uintptr_t delta;           /* Host address less device address. */
 };
 #define MLX5_SIM_XCACHE_WAYS 4
 
@@ -958,20 +960,29 @@ struct mlx5_sim_xside {
 	uint32_t flags;
 };
 /*
+ * The cipher of bytes through a crypto mkey, as mlx5_sim_crypto_check()
+ * allowed it (the card lock held since): the DEK's context for the
+ * direction, the key's initial tweak and the data units from the key's
+ * start to the first byte.
+ */
+struct mlx5_sim_xts {
+	void *ctx;                 /* EVP_CIPHER_CTX; NULL: no cipher. */
+	const uint8_t *tweak;      /* The key's, LE 128 bits. */
+	uint64_t unit;             /* Added to the tweak for the first unit. */
+	uint32_t data_unit;        /* Bytes one tweak covers. */
+	int enc;
+};
+/*
  * A memory-to-memory move that mlx5_sim_xfer_mem_prep() checked: @len
- * bytes from host @src to host @dst, through crypto key @crypto (DEK
- * @dek, at @crypto_addr, @to_memory: it is the destination's) or none.
+ * bytes from host @src to host @dst, through the cipher @xts (of the
+ * crypto key of either side) or, if @xts.ctx is NULL, copied.
  * @ret: what the move gave (mlx5_sim_xmove_armed()).
  */
 struct mlx5_sim_xmove {
-	struct mlx5_sim_vhca *vhca;
-	const struct mlx5_sim_mkey *crypto;
-	struct mlx5_sim_dek *dek;  /* That of @crypto. */
-	uint64_t crypto_addr;
-	bool to_memory;
 	const uint8_t *src;
 	uint8_t *dst;
 	size_t len;
+	struct mlx5_sim_xts xts;
 	int ret;
 };
 /*
@@ -1008,15 +1019,28 @@ mlx5_sim_xgen_bump(struct mlx5_sim_vhca *vhca)
 	vhca->xgen++;
 }
 
-/* A hit of cache entry @c for a local access to [addr, addr + len)? */
+/*
+ * A hit of cache entry @c for a local access to [addr, addr + len)? The
+ * range by the offset in it: below start, the offset wraps above any
+ * size; len - 1 wraps for len 0, which is no hit.
+ */
 static inline bool
 mlx5_sim_xcache_hit(const struct mlx5_sim_vhca *vhca,
 		    const struct mlx5_sim_xcache *c, uint32_t key, uint32_t pdn,
 		    uint64_t addr, uint64_t len, bool write)
 {
+	uint64_t off = addr - c->start;
+
 	return c->gen == vhca->xgen && c->key == key && c->pdn == pdn &&
-	       (write ? c->lw : c->lr) && addr >= c->start &&
-	       addr <= c->end && len <= c->end - addr && len != 0;
+	       (write ? c->lw : c->lr) && off <= c->size &&
+	       len - 1 < c->size - off;
+}
+
+/* Where device address @addr of a hit of entry @c is in the process. */
+static inline uint8_t *
+mlx5_sim_xcache_at(const struct mlx5_sim_xcache *c, uint64_t addr)
+{
+	return (uint8_t *)(uintptr_t)((uintptr_t)addr + c->delta);
 }
 
 /*
@@ -1033,7 +1057,7 @@ mlx5_sim_xcache_host(const struct mlx5_sim_vhca *vhca,
 		&xc[(key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
 
 	return mlx5_sim_xcache_hit(vhca, c, key, pdn, addr, len, write) ?
-	       c->host + (addr - c->start) : NULL;
+	       mlx5_sim_xcache_at(c, addr) : NULL;
 }
 
 /* Queues (mlx5_sim_queue.c). */
@@ -1252,27 +1276,87 @@ uint8_t mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_qp *qp, const void *wqe,
 			  unsigned int ds);
 /*
- * May bytes at [addr, addr + len) go through crypto mkey @mkey now (a
- * configured BSF, a live DEK of its PD, whole data units from a unit
- * boundary)? 0 with the DEK in @dek, or -EACCES / -EINVAL.
+ * The cipher's context of @dek for direction @enc (1: encryption), made
+ * at its first use and freed with the DEK; NULL if the cipher refuses
+ * the key (OpenSSL takes no XTS key whose halves are equal) or no memory.
  */
-int mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
-			  const struct mlx5_sim_mkey *mkey, uint64_t addr,
-			  size_t len, struct mlx5_sim_dek **dek);
+void *mlx5_sim_dek_xts(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dek *dek,
+		       int enc);
 /* Free the cipher's contexts of @dek (its key schedules), if any. */
 void mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek);
+
 /*
- * AES-XTS over @len bytes at [addr, ...) of crypto mkey @mkey, whose DEK
- * @dek mlx5_sim_crypto_check() gave (the card lock held since), from @in
- * to @out (may be the same): bytes going to memory (@to_memory) or coming
- * from it, ciphered by the mkey's encryption order. 0, or -EACCES if the
- * cipher refused the key (OpenSSL takes no XTS key whose halves are equal).
+ * @x modulo the data-unit size @dus: a mask for the usual powers of two
+ * (512 B, 4 KiB, 1 MiB), a division for the others (520 B, 4048 B, ...).
  */
-int mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
-			  const struct mlx5_sim_mkey *mkey,
-			  struct mlx5_sim_dek *dek, uint64_t addr,
-			  const uint8_t *in, uint8_t *out, size_t len,
-			  bool to_memory);
+static inline uint64_t
+mlx5_sim_du_mod(uint64_t x, uint32_t dus)
+{
+	return likely((dus & (dus - 1)) == 0) ? x & (dus - 1) : x % dus;
+}
+
+/* @x divided by the data-unit size @dus. */
+static inline uint64_t
+mlx5_sim_du_div(uint64_t x, uint32_t dus)
+{
+	return likely((dus & (dus - 1)) == 0) ?
+	       x >> rte_bsf32(dus) : x / dus;
+}
+
+/*
+ * May bytes at [addr, addr + len) go through crypto mkey @mkey now, to
+ * memory (@to_memory) or from it: a configured BSF, the key's BSF
+ * enabled, its DEK alive and of its PD, whole data units from a unit
+ * boundary (a last partial one of a multiple of 16 bytes and at most the
+ * unit less 16), the cipher taking the DEK's key. 0 with the cipher in
+ * @x (for @len > 0), or -EACCES / -EINVAL. Inline: every transfer
+ * through a crypto key makes these checks.
+ */
+static __rte_always_inline int
+mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
+		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
+		      size_t len, bool to_memory, struct mlx5_sim_xts *x)
+{
+	uint32_t dus = mkey->crypto.data_unit;
+	uint32_t id = mkey->crypto.dek_id;
+	uint64_t off = addr - mkey->start;
+	struct mlx5_sim_dek *dek;
+	size_t tail;
+	int enc;
+
+	/* Never configured, or its BSF disabled since: no cipher to use. */
+	if (!mkey->crypto.configured || !mkey->bsf_en)
+		return -EACCES;
+	dek = likely(id < vhca->deks.size) ? vhca->deks.slot[id] : NULL;
+	if (dek == NULL || dek->pd != mkey->pd)
+		return -EACCES;
+	if (len == 0)
+		return 0;
+	tail = mlx5_sim_du_mod(len, dus);
+	if (mlx5_sim_du_mod(off, dus) != 0 ||
+	    (tail != 0 && (len % 16 != 0 || tail > dus - 16)))
+		return -EINVAL;
+	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
+	enc = to_memory == mkey->crypto.memory_encrypted;
+	x->ctx = dek->xts[enc];
+	if (unlikely(x->ctx == NULL)) {
+		x->ctx = mlx5_sim_dek_xts(vhca, dek, enc);
+		if (x->ctx == NULL)
+			return -EACCES;
+	}
+	x->tweak = mkey->crypto.tweak;
+	x->unit = off != 0 ? mlx5_sim_du_div(off, dus) : 0;
+	x->data_unit = dus;
+	x->enc = enc;
+	return 0;
+}
+
+/*
+ * AES-XTS over the @m->len bytes (> 0) of move @m, from @m->src to
+ * @m->dst (may be the same): its cipher @m->xts, each data unit with its
+ * own tweak. 0, or -EACCES if the cipher failed.
+ */
+int mlx5_sim_crypto_apply(const struct mlx5_sim_xmove *m);
 
 /* Backend operations, spread over the files above. */
 struct ibv_device **mlx5_sim_get_device_list(int *num_devices);

@@ -472,47 +472,6 @@ mlx5_sim_umr_exec(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 			   rte_be_to_cpu_64(mask));
 }
 
-/*
- * @x modulo the data-unit size @dus: a mask for the usual powers of two
- * (512 B, 4 KiB, 1 MiB), a division for the others (520 B, 4048 B, ...).
- */
-static inline uint64_t
-sim_du_mod(uint64_t x, uint32_t dus)
-{
-	return likely((dus & (dus - 1)) == 0) ? x & (dus - 1) : x % dus;
-}
-
-/* @x divided by the data-unit size @dus. */
-static inline uint64_t
-sim_du_div(uint64_t x, uint32_t dus)
-{
-	return likely((dus & (dus - 1)) == 0) ?
-	       x >> rte_bsf32(dus) : x / dus;
-}
-
-int
-mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
-		      const struct mlx5_sim_mkey *mkey, uint64_t addr,
-		      size_t len, struct mlx5_sim_dek **dek)
-{
-	uint32_t dus = mkey->crypto.data_unit;
-	size_t tail;
-
-	/* Never configured, or its BSF disabled since: no cipher to use. */
-	if (!mkey->crypto.configured || !mkey->bsf_en)
-		return -EACCES;
-	*dek = sim_dek_of_pd(vhca, mkey->crypto.dek_id, mkey->pd);
-	if (*dek == NULL)
-		return -EACCES;
-	if (len == 0)
-		return 0;
-	tail = sim_du_mod(len, dus);
-	if (sim_du_mod(addr - mkey->start, dus) != 0 ||
-	    (tail != 0 && (len % 16 != 0 || tail > dus - 16)))
-		return -EINVAL;
-	return 0;
-}
-
 /* Add @n to the little-endian 128-bit tweak @t. */
 static inline void
 sim_tweak_add(uint8_t *t, uint64_t n)
@@ -535,15 +494,16 @@ sim_tweak_add(uint8_t *t, uint64_t n)
  * The cipher: the DEK's own contexts, one per direction, made at its first
  * use and freed with it (mlx5_sim_dek_cipher_free()), so that the key
  * schedule is made once per key, not once per transfer (the model's speed
- * only). The card lock, held, serializes their use. NULL if the cipher
- * refuses the key (tried again at the next use) or no memory.
+ * only). The card lock, held, serializes their use. A refused key is
+ * tried again at the next use.
  */
-static EVP_CIPHER_CTX *
-sim_dek_xts(struct mlx5_sim_dek *dek, int enc)
+void *
+mlx5_sim_dek_xts(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dek *dek,
+		 int enc)
 {
 	EVP_CIPHER_CTX *ctx = dek->xts[enc];
 
-	if (likely(ctx != NULL))
+	if (ctx != NULL)
 		return ctx;
 	ctx = EVP_CIPHER_CTX_new();
 	if (ctx == NULL ||
@@ -551,6 +511,8 @@ sim_dek_xts(struct mlx5_sim_dek *dek, int enc)
 			       EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
 			       dek->key, NULL, enc)) {
 		EVP_CIPHER_CTX_free(ctx);
+		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
+			vhca->ibdev.name, dek->id);
 		return NULL;
 	}
 	dek->xts[enc] = ctx;
@@ -569,50 +531,51 @@ mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek)
 	}
 }
 
-int
-mlx5_sim_crypto_apply(struct mlx5_sim_vhca *vhca,
-		      const struct mlx5_sim_mkey *mkey,
-		      struct mlx5_sim_dek *dek, uint64_t addr,
-		      const uint8_t *in, uint8_t *out, size_t len,
-		      bool to_memory)
+/*
+ * mlx5_sim_crypto_apply() over several data units, or from a unit after
+ * the key's first: each unit with its own tweak.
+ */
+static __rte_noinline int
+sim_xts_units(const struct mlx5_sim_xts *x, const uint8_t *in, uint8_t *out,
+	      size_t len)
 {
-	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
-	int enc = to_memory == mkey->crypto.memory_encrypted;
-	uint32_t dus = mkey->crypto.data_unit;
+	EVP_CIPHER_CTX *ctx = x->ctx;
+	uint32_t dus = x->data_unit;
 	uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN];
-	EVP_CIPHER_CTX *ctx;
 	size_t off;
 
-	ctx = sim_dek_xts(dek, enc);
-	if (ctx == NULL) {
-		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
-			vhca->ibdev.name, dek->id);
-		return -EACCES;
-	}
-	memcpy(tweak, mkey->crypto.tweak, sizeof(tweak));
-	if (addr != mkey->start)
-		sim_tweak_add(tweak, sim_du_div(addr - mkey->start, dus));
-	/* One data unit (the whole operation, for a crypto PMD): no loop. */
-	if (likely(len != 0 && len <= dus)) {
-		int outl = 0;
-
-		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
-		    !EVP_CipherUpdate(ctx, out, &outl, in, (int)len) ||
-		    outl != (int)len)
-			return -EACCES;
-		return 0;
-	}
-	/* Each data unit with its own tweak. */
+	memcpy(tweak, x->tweak, sizeof(tweak));
+	sim_tweak_add(tweak, x->unit);
 	for (off = 0; off < len; off += dus) {
 		int n = (int)RTE_MIN((size_t)dus, len - off);
 		int outl = 0;
 
 		if (off != 0)
 			sim_tweak_add(tweak, 1);
-		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, enc) ||
+		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, x->enc) ||
 		    !EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) ||
 		    outl != n)
 			return -EACCES;
 	}
+	return 0;
+}
+
+int
+mlx5_sim_crypto_apply(const struct mlx5_sim_xmove *m)
+{
+	int outl = 0;
+
+	/*
+	 * The whole move one data unit from the key's start (a crypto
+	 * PMD's): the key's tweak as it is, no copy, no loop.
+	 */
+	if (unlikely(m->xts.unit != 0 || m->len > m->xts.data_unit))
+		return sim_xts_units(&m->xts, m->src, m->dst, m->len);
+	if (!EVP_CipherInit_ex(m->xts.ctx, NULL, NULL, NULL, m->xts.tweak,
+			       m->xts.enc) ||
+	    !EVP_CipherUpdate(m->xts.ctx, m->dst, &outl, m->src,
+			      (int)m->len) ||
+	    outl != (int)m->len)
+		return -EACCES;
 	return 0;
 }
