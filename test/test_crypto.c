@@ -31,6 +31,8 @@
 
 #define CR_BUF_LEN 8192
 #define CR_UNIT 512
+/* DEK numbers of the software device: 1 to 2^16 - 1, handed out in turn. */
+#define MLX5_SIM_MAX_DEKS (1u << 16)
 
 static struct mlx5_common_device *cdev;
 static long live0;
@@ -782,9 +784,18 @@ test_umr_fields(void)
 	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
 	TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
 			    "five entries (0x%x)", synd);
+	for (what = 0; what < 5 * CR_UNIT; what++)
+		e.src.va[what] = (uint8_t)(what * 7 + 1);
 	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
 		e.src.mr->lkey, (uintptr_t)e.src.va, fresh->id, 0, 5 * CR_UNIT,
 		&synd), "through five entries (0x%x)", synd);
+	/* Read back through them: the cipher, then the five copies. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_READ,
+		e.src.mr->lkey, (uintptr_t)e.src.va + 5 * CR_UNIT, fresh->id,
+		0, 5 * CR_UNIT, &synd), "read through five entries (0x%x)",
+		synd);
+	TEST_ASSERT(memcmp(e.src.va, e.src.va + 5 * CR_UNIT, 5 * CR_UNIT) == 0,
+		    "five entries: the plaintext back");
 	/*
 	 * The mkey context's free bit and length64, taken: a key made free
 	 * moves nothing; a range of 16 bytes refuses a data unit, unless
@@ -869,6 +880,176 @@ test_key_size(void)
 	return TEST_SUCCESS;
 }
 
+/* A UMR of @mkey with no BSF, the key's BSF enabled (@bsf_en) or not. */
+static int
+cr_umr_no_bsf(struct cr_env *e, const struct mlx5_devx_obj *mkey, bool bsf_en)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
+	struct mlx5_wqe_mkey_context_seg *mkc = (void *)(umr + 1);
+	struct mlx5_umr_crypto_wqe_attr a;
+	uint8_t synd = 0;
+	int ds;
+
+	cr_umr_attr(&a, &e->lb, mkey->id, &e->dst, CR_UNIT, 0, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	TEST_ASSERT(ds > MLX5_CRYPTO_BSF_OCTOWORDS, "UMR WQE");
+	ds -= MLX5_CRYPTO_BSF_OCTOWORDS;
+	ctrl->qpn_ds = rte_cpu_to_be_32(
+		(rte_be_to_cpu_32(ctrl->qpn_ds) & ~0x3fu) | (uint32_t)ds);
+	umr->bsf_octowords = 0;
+	if (!bsf_en)
+		mkc->flags_pd &= ~rte_cpu_to_be_32(
+			MLX5_UMR_MKEY_CTX_FLAGS_BSF_ENABLE);
+	TEST_ASSERT_SUCCESS(cr_post(&e->lb, wqe, ds, &synd),
+			    "UMR without a BSF (0x%x)", synd);
+	return TEST_SUCCESS;
+}
+
+/* An RDMA WRITE on @lb that fails with @want and leaves dst as it was. */
+#define CR_WRITE_FAILS(lb, lkey, laddr, rkey, raddr, len, want, what) do { \
+	uint8_t s__ = 0; \
+	memset(e.dst.va, 0xee, CR_BUF_LEN); \
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(lb, MLX5_OPCODE_RDMA_WRITE, \
+		lkey, (uintptr_t)(laddr), rkey, raddr, len, &s__), -EIO, \
+		"%s", what); \
+	TEST_ASSERT_EQUAL(s__, want, "%s: syndrome", what); \
+	TEST_ASSERT(e.dst.va[0] == 0xee && e.dst.va[CR_BUF_LEN - 1] == 0xee && \
+		    e.dst.va[CR_UNIT] == 0xee, "%s: nothing written", what); \
+} while (0)
+
+/*
+ * Each rule of an RDMA WRITE through a configured crypto key broken once,
+ * after writes that went through (so that the device's translations of
+ * both keys are cached): the local key's range, the QP's PD, the data
+ * units, the key's BSF, its rights, its DEK (gone, or its number taken
+ * by a DEK of another PD), the key of its entry gone; and the tweak of
+ * a unit after the first.
+ */
+static int
+test_write_rules(void)
+{
+	const uint8_t order = MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY;
+	const uint32_t rae = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	struct mlx5_devx_mkey_attr no_rw = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
+		.pd = cdev->pdn, .lr = true, .lw = true, .rr = true,
+		.umr_en = true, .crypto_en = true, .free = true,
+		.klm_num = 4,
+	};
+	struct mlx5_klm klm[4] = { { 0 } };
+	struct mlx5_devx_obj *mk, *dek2;
+	struct mlx5_devx_lbqp lb2;
+	uint8_t want[CR_UNIT], synd;
+	struct ibv_pd *pd2;
+	struct cr_buf other;
+	struct cr_env e;
+	uint32_t pdn2, id, n;
+
+	CR_NEED_CRYPTO();
+	TDEV_SIM_ONLY("DEK numbers reused in turn: the model's allocator");
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cr_other_get(&pd2, &pdn2, &other), TEST_SUCCESS, "");
+	cr_pattern(e.src.va);
+	cr_hex(V4_CTX, e.src.va + CR_UNIT);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 2 * CR_UNIT, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "two units");
+	/* The second unit alone: tweak 1, vector 5. */
+	memset(e.dst.va, 0, CR_BUF_LEN);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va + CR_UNIT, e.mkey->id,
+		CR_UNIT, CR_UNIT, &synd), "the second unit (0x%x)", synd);
+	cr_hex(V5_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va + CR_UNIT, want, CR_UNIT) == 0,
+		    "the second unit alone: vector 5");
+	/* The local key's range: from before its start, past its end. */
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va - 16, e.mkey->id, 0,
+		       CR_UNIT, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+		       "source before its key");
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va + CR_BUF_LEN - 256,
+		       e.mkey->id, 0, CR_UNIT, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+		       "source past its key");
+	/* A QP of another PD: the key is not of its PD. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_create(cdev, &lb2, pdn2), "");
+	CR_WRITE_FAILS(&lb2, other.mr->lkey, other.va, e.mkey->id, 0, CR_UNIT,
+		       rae, "QP of another PD");
+	mlx5_devx_lbqp_destroy(&lb2);
+	/*
+	 * Units of 520 bytes: 496 bytes are a last partial unit, 512 are
+	 * one of more than the unit less 16.
+	 */
+	TEST_ASSERT_EQUAL(cr_configure(&e, CR_BUF_LEN, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_520B), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, 496,
+		&synd), "496 bytes of a 520-byte unit (0x%x)", synd);
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0, 512,
+		       rae, "512 bytes of a 520-byte unit");
+	/* The key's BSF disabled by a UMR: no cipher to use. */
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cr_umr_no_bsf(&e, e.mkey, false), TEST_SUCCESS, "");
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       CR_UNIT, rae, "BSF disabled");
+	/* A key with its BSF enabled that no UMR gave a BSF. */
+	mk = cr_mkey(cdev->pdn, true, true, NULL);
+	TEST_ASSERT_NOT_NULL(mk, "");
+	TEST_ASSERT_EQUAL(cr_umr_no_bsf(&e, mk, true), TEST_SUCCESS, "");
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, mk->id, 0, CR_UNIT,
+		       rae, "BSF enabled, never given");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mk), "");
+	/* A key without remote write. */
+	no_rw.klm_array = klm;
+	mk = mlx5_devx_cmd_mkey_create(cdev, &no_rw);
+	TEST_ASSERT_NOT_NULL(mk, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(e.mkey), "");
+	e.mkey = mk;
+	TEST_ASSERT_EQUAL(cr_configure(&e, CR_UNIT, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       CR_UNIT, rae, "no remote write");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(e.mkey), "");
+	e.mkey = cr_mkey(cdev->pdn, true, true, NULL);
+	TEST_ASSERT_NOT_NULL(e.mkey, "");
+	/* The DEK destroyed. */
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	id = e.dek->id;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(e.dek), "");
+	e.dek = NULL;
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       CR_UNIT, rae, "DEK destroyed");
+	/* Its number given to a DEK of another PD (numbers go in turn). */
+	for (n = 0, dek2 = NULL; n < MLX5_SIM_MAX_DEKS; n++) {
+		dek2 = cr_dek(pdn2, V4_KEY, false, 0);
+		TEST_ASSERT_NOT_NULL(dek2, "DEK of the other PD");
+		if (dek2->id == id)
+			break;
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek2), "");
+		dek2 = NULL;
+	}
+	TEST_ASSERT_NOT_NULL(dek2, "DEK number 0x%x again", id);
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       CR_UNIT, rae, "DEK number of another PD's DEK");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek2), "");
+	/* The key of its entry deregistered. */
+	e.dek = cr_dek(cdev->pdn, V4_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(e.dek, "");
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT, NULL, order,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(cdev->glue->dereg_mr(e.dst.mr), "");
+	e.dst.mr = NULL;
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       CR_UNIT, rae, "entry key deregistered");
+
+	TEST_ASSERT_EQUAL(cr_other_put(pd2, &other), TEST_SUCCESS, "");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 /*
  * Memory protected under valid keys after the UMR (the application's
  * mistake), so the device's copy faults half-way through a WRITE through
@@ -938,6 +1119,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "umr_rules", test_umr_rules },
 	{ "umr_fields", test_umr_fields },
 	{ "key_size", test_key_size },
+	{ "write_rules", test_write_rules },
 	{ "protected_under_key", test_protected_under_key },
 	{ NULL, NULL },
 };
