@@ -872,6 +872,75 @@ test_mkey_hot_set(void)
 	return cp_finish();
 }
 
+/*
+ * An error completion whose recovery fails (the device refuses the QP's
+ * move to RST, once): the failed operation and every one posted after it
+ * come back with ERROR and give their mkeys back. The queue pair is not
+ * lost: the next error completion (the device flushes what is posted to
+ * a QP left in ERR) recovers it, and every operation comes back; after
+ * that, operations succeed with the right ciphertext.
+ */
+static int
+test_recover_fails(void)
+{
+	static uint8_t key1[64], key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
+	struct rte_crypto_op *ops[4];
+	struct rte_mbuf *m[4];
+	void *bad, *good;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
+	cp_hex(V1_KEY, key1);
+	cp_hex(V4_KEY, key4);
+	cp_hex(V4_CTX, ctx);
+	for (int i = 0; i < CP_UNIT; i++)
+		ptx[i] = (uint8_t)i;
+	/* Equal key halves: the device's AES refuses the WRITE. */
+	bad = cp_session(key1, 32, true, 0, 16);
+	good = cp_session(key4, 32, true, CP_UNIT, 16);
+	TEST_ASSERT(bad != NULL && good != NULL, "sessions");
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 4; i++) {
+			m[i] = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
+			ops[i] = cp_op(round == 0 && i == 1 ? bad : good, m[i],
+				       NULL, iv, CP_UNIT);
+			TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+		}
+		if (round == 0)
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(CP_CARD, 0,
+				MLX5_CMD_OP_2RST_QP, 1, MLX5_CMD_STAT_LIM_ERR),
+				"");
+		TEST_ASSERT_EQUAL(cp_run(0, ops, 4), TEST_SUCCESS, "");
+		for (int i = 0; i < 4; i++) {
+			uint8_t st = ops[i]->status;
+
+			if (round == 0)
+				TEST_ASSERT_EQUAL(st, i == 0 ?
+					RTE_CRYPTO_OP_STATUS_SUCCESS :
+					RTE_CRYPTO_OP_STATUS_ERROR,
+					"round 0 op %d", i);
+			else if (round == 1)
+				TEST_ASSERT(st == RTE_CRYPTO_OP_STATUS_SUCCESS ||
+					    st == RTE_CRYPTO_OP_STATUS_ERROR,
+					    "round 1 op %d: status %u", i, st);
+			else
+				TEST_ASSERT_EQUAL(st,
+					RTE_CRYPTO_OP_STATUS_SUCCESS,
+					"round 2 op %d", i);
+			if (st == RTE_CRYPTO_OP_STATUS_SUCCESS)
+				TEST_ASSERT(cp_equal(m[i], ctx, CP_UNIT),
+					    "round %d op %d: vector 4", round,
+					    i);
+			rte_pktmbuf_free(m[i]);
+			rte_crypto_op_free(ops[i]);
+		}
+		TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS,
+				  "after round %d", round);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_clear(CP_CARD, 0), "");
+	return cp_finish();
+}
+
 static int
 test_qp_reuse(void)
 {
@@ -946,8 +1015,8 @@ test_fast_path_edges(void)
 {
 	static uint8_t key[64], iv[16], riv[16], ptx[1040];
 	static uint8_t ctx1024[1024], ctx1008[1008];
-	struct rte_crypto_op *ops[4];
-	struct rte_mbuf *m[4];
+	struct rte_crypto_op *ops[6];
+	struct rte_mbuf *m[6];
 	struct mlx5_crypto_priv *priv;
 	struct rte_cryptodev *dev;
 	uint32_t max_len;
@@ -977,14 +1046,16 @@ test_fast_path_edges(void)
 	TEST_ASSERT(sess != NULL && gone != NULL, "sessions");
 	/* Cleared by the PMD (its DEK destroyed), an op still names it. */
 	dev->dev_ops->sym_session_clear(dev, gone);
-	for (int i = 0; i < 4; i++) {
-		static const uint32_t len[] = { 1024, 1040, 512, 1008 };
+	for (int i = 0; i < 6; i++) {
+		/* Then no bytes, and one byte short of whole blocks. */
+		static const uint32_t len[] = { 1024, 1040, 512, 1008, 0,
+						1023 };
 
-		m[i] = cp_chain(mb_pool, ptx, len[i], 2048);
+		m[i] = cp_chain(mb_pool, ptx, RTE_MAX(len[i], 16u), 2048);
 		ops[i] = cp_op(i == 2 ? gone : sess, m[i], NULL, iv, len[i]);
 		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
 	}
-	TEST_ASSERT_EQUAL(cp_run(0, ops, 4), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 6), TEST_SUCCESS, "");
 	TEST_ASSERT_EQUAL(cp_check_op(ops[0], RTE_CRYPTO_OP_STATUS_SUCCESS,
 				      m[0], ctx1024, "1 KiB, the largest"),
 			  TEST_SUCCESS, "");
@@ -998,7 +1069,13 @@ test_fast_path_edges(void)
 	TEST_ASSERT_EQUAL(cp_check_op(ops[3], RTE_CRYPTO_OP_STATUS_SUCCESS,
 				      m[3], ctx1008, "1008 bytes"),
 			  TEST_SUCCESS, "");
-	for (int i = 0; i < 4; i++) {
+	TEST_ASSERT_EQUAL(cp_check_op(ops[4], RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+				      NULL, NULL, "no bytes"),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_check_op(ops[5], RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
+				      NULL, NULL, "1023 bytes"),
+			  TEST_SUCCESS, "");
+	for (int i = 0; i < 6; i++) {
 		rte_pktmbuf_free(m[i]);
 		rte_crypto_op_free(ops[i]);
 	}
@@ -1033,6 +1110,7 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "data_units", test_data_units },
 	{ "bad_inputs", test_bad_inputs },
 	{ "error_completion", test_error_completion },
+	{ "recover_fails", test_recover_fails },
 	{ "mkey_hot_set", test_mkey_hot_set },
 	{ "fast_path_edges", test_fast_path_edges },
 	{ "qp_reuse", test_qp_reuse },

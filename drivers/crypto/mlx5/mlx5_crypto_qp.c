@@ -761,7 +761,9 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
  * After an error completion of the operation at the head (qp->ci): reset
  * the QP, drop the completions written before the reset, and post again
  * the operations after the head. 0, or a negative errno when the QP could
- * not be recovered (the queue pair is then failed for good).
+ * not be recovered (the operations posted after the head then fail at
+ * once; the QP, left in error, flushes what is posted next, and that
+ * error completion tries the recovery again).
  */
 static int
 qp_recover(struct mlx5_crypto_qp *qp)
@@ -811,7 +813,7 @@ op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
 	if (qp_recover(qp) != 0) {
 		uint32_t k;
 
-		/* Nothing more will complete: fail the rest at once. */
+		/* Nothing of theirs will complete: fail them at once. */
 		for (k = qp->ci + 1; k != qp->pi; k++) {
 			struct mlx5_crypto_op_slot *s =
 				&qp->slots[k & (qp->entries - 1)];

@@ -262,10 +262,11 @@ sim_dma_crypto(const struct mlx5_sim_xts *xts, const struct sim_dma_copy *c,
 {
 	struct sim_dma_copy dev = *c;
 	struct mlx5_sim_xmove m = { .len = len, .xts = *xts };
-	uint8_t *mem = c->list->num == 1 ? c->list->segs[0].host : NULL;
+	bool one = c->list->num == 1;
+	uint8_t *mem = one ? c->list->segs[0].host : NULL;
 	int ret;
 
-	if (mem == NULL) {
+	if (!one) {
 		mem = malloc(len);
 		if (mem == NULL)
 			return -ENOMEM;
@@ -273,7 +274,7 @@ sim_dma_crypto(const struct mlx5_sim_xts *xts, const struct sim_dma_copy *c,
 	}
 	m.src = c->to_memory ? c->buf : mem;
 	m.dst = c->to_memory ? mem : c->buf;
-	if (c->list->num == 1) {
+	if (one) {
 		ret = mlx5_sim_guarded(sim_dma_cipher_fn, &m);
 		return ret != 0 ? ret : m.ret;
 	}

@@ -416,8 +416,9 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	/*
 	 * The last WQE of the doorbell (none left: (uint16_t)-1 >= n), or a
 	 * doorbell beyond the WQEs posted (more than the ring left): stop
-	 * at the counter.
+	 * at the counter. Rings of at most 2^15 blocks: a 16-bit distance.
 	 */
+	RTE_BUILD_BUG_ON(MLX5_SIM_LOG_MAX_QP_SZ > 15);
 	return (uint16_t)(pi - qp->sq_ci - 1) >= n;
 }
 

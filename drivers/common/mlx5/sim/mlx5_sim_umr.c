@@ -157,6 +157,7 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 {
 	const struct mlx5_sim_dek *dek;
 	rte_be64_t tag;
+	rte_be32_t w0;
 
 	/* Orders 0 to 3 are those whose bits above the last's are clear. */
 	RTE_BUILD_BUG_ON((MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY &
@@ -165,7 +166,8 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 			 __mlx5_dw_off(crypto_bsf, bsf_p_type) != 0 ||
 			 __mlx5_dw_off(crypto_bsf, encryption_order) != 0 ||
 			 __mlx5_dw_off(crypto_bsf, encryption_standard) != 0);
-	if ((*(const uint32_t *)bsf & rte_cpu_to_be_32(SIM_BSF_W0_CHECKED)) !=
+	memcpy(&w0, bsf, sizeof(w0));
+	if ((w0 & rte_cpu_to_be_32(SIM_BSF_W0_CHECKED)) !=
 	    rte_cpu_to_be_32(SIM_BSF_W0_WANTED))
 		return SIM_UMR_MALFORMED;
 	*data_unit = mlx5_crypto_block_size_bytes(
