@@ -640,6 +640,32 @@ test_bad_inputs(void)
 }
 
 /*
+ * The set-up of the error-completion cases: the device with one queue
+ * pair of 8, IEEE 1619 vector 4's plaintext and ciphertext in @ptx and
+ * @ctx (CP_UNIT bytes), a session of vector 1's key (equal halves, which
+ * the device's AES refuses: its WRITE fails) in *@bad and one of vector
+ * 4's in *@good; vector 4's key in @key4.
+ */
+static int
+cp_error_setup(uint8_t *key4, uint8_t *ptx, uint8_t *ctx, void **bad,
+	       void **good)
+{
+	static uint8_t key1[64];
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
+	cp_hex(V1_KEY, key1);
+	cp_hex(V4_KEY, key4);
+	cp_hex(V4_CTX, ctx);
+	for (int i = 0; i < CP_UNIT; i++)
+		ptx[i] = (uint8_t)i;
+	*bad = cp_session(key1, 32, true, 0, 16);
+	*good = cp_session(key4, 32, true, CP_UNIT, 16);
+	TEST_ASSERT(*bad != NULL && *good != NULL, "sessions");
+	return TEST_SUCCESS;
+}
+
+/*
  * Error completions: a key the device's AES refuses (IEEE vector 1, equal
  * halves) fails the RDMA WRITE through the mkey; a DEK the device does
  * not know fails the UMR, leaving the mkey unconfigured. Each fails its
@@ -649,7 +675,7 @@ test_bad_inputs(void)
 static int
 test_error_completion(void)
 {
-	static uint8_t key1[64], key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
+	static uint8_t key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
 	struct rte_crypto_op *ops[5];
 	struct rte_mbuf *m[5];
 	struct rte_cryptodev_stats st;
@@ -657,17 +683,10 @@ test_error_completion(void)
 	void *bad, *good, *lost, *lost_bsf;
 	uint32_t lost_dek;
 
-	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
-	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
-	cp_hex(V1_KEY, key1);
-	cp_hex(V4_KEY, key4);
-	cp_hex(V4_CTX, ctx);
-	for (int i = 0; i < CP_UNIT; i++)
-		ptx[i] = (uint8_t)i;
-	bad = cp_session(key1, 32, true, 0, 16);
-	good = cp_session(key4, 32, true, CP_UNIT, 16);
+	TEST_ASSERT_EQUAL(cp_error_setup(key4, ptx, ctx, &bad, &good),
+			  TEST_SUCCESS, "");
 	lost = cp_session(key4, 32, true, CP_UNIT, 16);
-	TEST_ASSERT(bad != NULL && good != NULL && lost != NULL, "sessions");
+	TEST_ASSERT_NOT_NULL(lost, "session");
 	/*
 	 * The PMD's session data: a DEK number the device does not have, in
 	 * the session's UMR WQE (the BSF ends it), which every op copies.
@@ -883,22 +902,13 @@ test_mkey_hot_set(void)
 static int
 test_recover_fails(void)
 {
-	static uint8_t key1[64], key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
+	static uint8_t key4[32], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
 	struct rte_crypto_op *ops[4];
 	struct rte_mbuf *m[4];
 	void *bad, *good;
 
-	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
-	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
-	cp_hex(V1_KEY, key1);
-	cp_hex(V4_KEY, key4);
-	cp_hex(V4_CTX, ctx);
-	for (int i = 0; i < CP_UNIT; i++)
-		ptx[i] = (uint8_t)i;
-	/* Equal key halves: the device's AES refuses the WRITE. */
-	bad = cp_session(key1, 32, true, 0, 16);
-	good = cp_session(key4, 32, true, CP_UNIT, 16);
-	TEST_ASSERT(bad != NULL && good != NULL, "sessions");
+	TEST_ASSERT_EQUAL(cp_error_setup(key4, ptx, ctx, &bad, &good),
+			  TEST_SUCCESS, "");
 	for (int round = 0; round < 3; round++) {
 		for (int i = 0; i < 4; i++) {
 			m[i] = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
