@@ -796,6 +796,104 @@ test_bad_wqes(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Write at the send counter of @r a signaled NOP whose control segment
+ * says @nds segments (the rest of the ring zeroed), ring the doorbell
+ * @posted blocks on and poll one CQE.
+ */
+static enum mlx5_cqe_status
+q_nop_ds(struct q_raw *r, uint32_t nds, uint16_t posted, uint8_t *synd,
+	 uint16_t *ctr)
+{
+	struct mlx5_devx_qp *qp = &r->qp;
+	uint32_t size = 1u << qp->log_sq_size;
+	uint16_t first = qp->sq_pi;
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)(qp->sq +
+		(size_t)(first & (size - 1)) * MLX5_SEND_WQE_BB);
+	uint8_t op;
+
+	memset(qp->sq, 0, (size_t)size * MLX5_SEND_WQE_BB);
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)first << 8 |
+						  MLX5_OPCODE_NOP);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qp->obj->id << 8 | nds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	qp->sq_pi += posted;
+	q_ring(r, first);
+	return q_poll(r, &op, synd, ctr);
+}
+
+/*
+ * The blocks a WQE spans against the ring's 8: 8 (ds 32) make a WQE,
+ * from the ring's start or across its end; 9 (ds 33) and 0 (ds 0) do
+ * not: an error completion, one block consumed (the next WQE flushed).
+ * A doorbell inside a WQE of two blocks: the WQE, read whole.
+ */
+static int
+test_wqe_blocks(void)
+{
+	static const uint32_t bad[] = { 0, 33 };
+	struct q_raw r;
+	struct q_buf a;
+	uint8_t op, synd;
+	uint16_t ctr, first;
+	unsigned int i;
+
+	TDEV_SIM_ONLY("a WQE of no segments or larger than the ring is"
+		      " undefined on hardware");
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_nop_ds(&r, 32, 8, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "8 blocks");
+	TEST_ASSERT_EQUAL(ctr, 0, "");
+	q_post(&r, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "");
+	TEST_ASSERT_EQUAL(ctr, 8, "after 8 blocks");
+	TEST_ASSERT_EQUAL(q_nop_ds(&r, 32, 8, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "8 blocks across the end");
+	TEST_ASSERT_EQUAL(ctr, 9, "");
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		first = r.qp.sq_pi;
+		TEST_ASSERT_EQUAL(q_nop_ds(&r, bad[i], 1, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "ds %u", bad[i]);
+		TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, "");
+		TEST_ASSERT_EQUAL(ctr, first, "its wqe_index");
+		q_post(&r, MLX5_OPCODE_NOP, true, 0, 0, 0);
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "one block on");
+		TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, "");
+		TEST_ASSERT_EQUAL(ctr, (uint16_t)(first + 1), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_qp_recover(&r.qp), "");
+	}
+	q_raw_put(&r);
+	/*
+	 * A doorbell inside a WQE: the WQE is read whole from the ring, not
+	 * from the blocks read ahead (the previous doorbell's NOP of 8
+	 * blocks, zeros, left there).
+	 */
+	TEST_ASSERT_SUCCESS(q_buf_get(&a, cdev->pd, Q_RW), "");
+	for (i = 0; i < 512; i++)
+		a.va[i] = (uint8_t)(i + 1);
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_nop_ds(&r, 32, 8, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "8 blocks");
+	/* 2 + 6 segments: two blocks; the doorbell counts the first. */
+	first = q_write_wqe(&r, MLX5_OPCODE_RDMA_WRITE, true, 6, a.mr->lkey,
+			    (uintptr_t)a.va, a.mr->rkey,
+			    (uintptr_t)a.va + 4096);
+	mlx5_doorbell_ring(r.qp.uar, &r.qp.db_rec[MLX5_SND_DBR],
+			   (uint16_t)(r.qp.sq_pi - 1), r.qp.sq);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "synd 0x%x", synd);
+	TEST_ASSERT_EQUAL(ctr, first, "");
+	for (i = 0; i < 6; i++)
+		TEST_ASSERT(memcmp(a.va + 4096 + 16 * i, a.va + 32 * i,
+				   16) == 0, "piece %u", i);
+	q_raw_put(&r);
+	q_buf_put(&a);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_doorbell_routing(void)
 {
@@ -955,6 +1053,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "peer_qp", test_peer_qp },
 	{ "doorbell_beyond", test_doorbell_beyond },
 	{ "bad_wqes", test_bad_wqes },
+	{ "wqe_blocks", test_wqe_blocks },
 	{ "doorbell_routing", test_doorbell_routing },
 	{ "destroy_in_use", test_destroy_in_use },
 	{ "fault_sweep", test_fault_sweep },
