@@ -139,12 +139,12 @@ mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 
 void
 mlx5_sim_req_complete(struct mlx5_sim_vhca *vhca, uint32_t cqn, uint32_t qn,
-		      const struct mlx5_sim_wqe *w, uint8_t syndrome,
+		      uint8_t opcode, uint16_t index, uint8_t syndrome,
 		      uint32_t byte_cnt, uint64_t ts)
 {
 	struct mlx5_cqe64 cqe;
 
-	mlx5_sim_req_cqe(&cqe, qn, w, syndrome, byte_cnt, ts);
+	mlx5_sim_req_cqe(&cqe, qn, opcode, index, syndrome, byte_cnt, ts);
 	mlx5_sim_cq_write(vhca, cqn, &cqe);
 }
 
@@ -165,16 +165,19 @@ enum sim_qp_armed {
 	SIM_QP_ARMED_DATA,         /* The bytes of an RDMA WRITE or READ. */
 };
 
-/* One doorbell of a QP: the one fault guard and the WQE in flight. */
+/*
+ * One doorbell of a QP: the one fault guard and what a fault needs. The
+ * WQE in flight is a local of sim_qp_wqes() (registers); only a move
+ * stores it here, before it arms the guard.
+ */
 struct sim_qp_run {
 	struct mlx5_sim_guard guard;
 	volatile uint8_t armed;    /* enum sim_qp_armed. */
 	volatile bool per_wqe;     /* A read-ahead faulted: WQE by WQE. */
+	/* The move in flight (SIM_QP_ARMED_DATA), its WQE and peer. */
 	struct mlx5_sim_wqe wqe;
-	/* The move in flight (SIM_QP_ARMED_DATA), its peer, its kind. */
 	struct mlx5_sim_xmove move;
 	struct mlx5_sim_qp *peer;
-	bool write;
 	struct mlx5_sim_ahead ahead;
 };
 
@@ -187,8 +190,10 @@ struct sim_qp_run {
 static uint8_t
 sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
 {
+	bool write = r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE;
+
 	/* The local side is the source of a WRITE. */
-	if (mlx5_sim_xmove_src_fault(&r->move) == r->write)
+	if (mlx5_sim_xmove_src_fault(&r->move) == write)
 		return mlx5_sim_local_syndrome(-EFAULT);
 	if (r->peer != qp)
 		r->peer->state = MLX5_QP_STATE_ERR;
@@ -196,20 +201,19 @@ sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
 }
 
 /*
- * RDMA WRITE or READ of WQE @w on @qp (@total bytes, to or from @peer)
+ * RDMA WRITE (@write) or READ on @qp of remote address segment @r and
+ * the @nseg data segments after it (@total bytes, to or from @peer)
  * through a device buffer, one mlx5_sim_xfer() per side and segment:
  * every check again, the exact error. Returns a CQE syndrome, 0 on
  * success.
  */
 static __rte_noinline uint8_t
 sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-		     struct mlx5_sim_qp *peer, const struct mlx5_sim_wqe *w,
-		     uint64_t total)
+		     struct mlx5_sim_qp *peer,
+		     const struct mlx5_wqe_raddr_seg *r, unsigned int nseg,
+		     bool write, uint64_t total)
 {
-	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
-	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
-	unsigned int nseg = w->ds - 2;
 	uint8_t stage_inl[SIM_STAGE_INLINE];
 	uint8_t *stage = stage_inl;
 	uint8_t synd = 0;
@@ -261,18 +265,20 @@ out:
 }
 
 /*
- * RDMA WRITE or READ of the WQE of @run: the remote address segment, then
- * data segments (the local gather/scatter list). Returns a CQE syndrome, 0
- * on success, and the bytes moved in @bytes. A fault of the move straight
- * between memories jumps to the guard of @run (sim_rdma_fault()). Inline
- * in the engine's loop; the staged way is a call.
+ * RDMA WRITE or READ of WQE @w: the remote address segment, then data
+ * segments (the local gather/scatter list). Returns a CQE syndrome, 0 on
+ * success, and the bytes moved in @bytes. A fault of the move straight
+ * between memories jumps to the guard of @run (sim_rdma_fault()), the
+ * WQE stored there first. Inline in the engine's loop; the staged way is
+ * a call.
  */
 static __rte_always_inline uint8_t
 sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	      struct sim_qp_run *run, uint32_t *bytes)
+	      struct sim_qp_run *run, const struct mlx5_sim_wqe *w,
+	      uint32_t *bytes)
 {
-	const struct mlx5_sim_wqe *w = &run->wqe;
-	const struct mlx5_wqe_raddr_seg *r = (const void *)w->seg;
+	const struct mlx5_wqe_raddr_seg *r = (const void *)
+		(w->bytes + sizeof(struct mlx5_wqe_ctrl_seg));
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
 	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
 	struct mlx5_sim_qp *peer;
@@ -333,8 +339,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 					   write ? &local : &remote,
 					   write ? &remote : &local, total,
 					   &run->move) == 0) {
+			run->wqe = *w;
 			run->peer = peer;
-			run->write = write;
 			run->armed = SIM_QP_ARMED_DATA;
 			mlx5_sim_xmove_armed(&run->guard, &run->move);
 			run->armed = SIM_QP_ARMED_RING;
@@ -342,7 +348,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				return 0;
 		}
 	}
-	return sim_exec_rdma_staged(vhca, qp, peer, w, total);
+	return sim_exec_rdma_staged(vhca, qp, peer, r, nseg, write, total);
 }
 
 /*
@@ -363,7 +369,7 @@ sim_wqe_copy_bbs(uint8_t *raw, const uint8_t *sq, uint32_t n, uint32_t first,
 }
 
 /*
- * Read the WQE at send counter @ci under guard @g, pushed by the caller,
+ * Copy the WQE at send counter @ci under guard @g, pushed by the caller,
  * which takes the jump of a fault.
  * The ring's bytes are read once, armed: the first basic block (the
  * control segment and what follows it), then, once the control segment
@@ -372,24 +378,22 @@ sim_wqe_copy_bbs(uint8_t *raw, const uint8_t *sq, uint32_t n, uint32_t first,
  * changes nothing the device checked, and a fault in the model's own code
  * is never taken for the ring's.
  */
-__rte_noinline int
+__rte_noinline void
 mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq, uint32_t n,
-		   uint32_t qn, uint16_t ci, struct mlx5_sim_wqe *w)
+		   uint32_t qn, uint16_t ci, uint8_t *raw)
 {
 	uint32_t first = ci & (n - 1);
+	struct mlx5_sim_wqe w;
 
 	mlx5_sim_guard_arm(g);
-	sim_wqe_copy_bbs(w->raw, sq, n, first, 0, 1);
+	sim_wqe_copy_bbs(raw, sq, n, first, 0, 1);
 	mlx5_sim_guard_disarm(g);
-	if (mlx5_sim_wqe_parse(w->raw, n, qn, w) != 0)
-		return -EINVAL;
 	/* The rest of the WQE, which may wrap around the ring. */
-	if (w->bbs > 1) {
+	if (mlx5_sim_wqe_parse(raw, n, qn, &w) == 0 && w.bbs > 1) {
 		mlx5_sim_guard_arm(g);
-		sim_wqe_copy_bbs(w->raw, sq, n, first, 1, w->bbs);
+		sim_wqe_copy_bbs(raw, sq, n, first, 1, w.bbs);
 		mlx5_sim_guard_disarm(g);
 	}
-	return 0;
 }
 
 /*
@@ -404,13 +408,14 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 {
 	qp->sq_ci += w->bbs;
 	/* An error always completes; the QP then flushes the rest. */
-	if (synd != 0 || w->signaled)
-		mlx5_sim_req_complete(vhca, qp->cqn_snd, qp->qpn, w,
-				      synd, bytes, 0);
+	if (synd != 0 || mlx5_sim_wqe_signaled(w))
+		mlx5_sim_req_complete(vhca, qp->cqn_snd, qp->qpn, w->opcode,
+				      mlx5_sim_wqe_index(w), synd, bytes, 0);
 	if (unlikely(synd != 0) && qp->state == MLX5_QP_STATE_RTS) {
 		SIM_LOG(DEBUG, "%s: QP 0x%x: WQE %u opcode 0x%x:"
 			" error completion, syndrome 0x%x",
-			vhca->ibdev.name, qp->qpn, w->index, w->opcode, synd);
+			vhca->ibdev.name, qp->qpn, mlx5_sim_wqe_index(w),
+			w->opcode, synd);
 		qp->state = MLX5_QP_STATE_ERR;
 	}
 	/*
@@ -441,43 +446,44 @@ mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 
 /*
  * The WQEs of the doorbell of @r on @qp, from the QP's send counter to
- * the doorbell's @pi, on ring @sq of @n blocks. A function of its own,
- * called under the guard the caller set its jump on: no jump returns
- * into it, so the compiler keeps its state in registers (a function that
- * sets the jump has every variable in memory); what a fault needs is in
- * @r and @qp.
+ * the doorbell's @pi, on ring @sq of @n blocks, read ahead or, with
+ * @per_wqe, one by one. A function of its own, called under the guard
+ * the caller set its jump on: no jump returns into it, so the compiler
+ * keeps its state in registers (a function that sets the jump has every
+ * variable in memory), the WQE in flight too; what a fault needs is in
+ * @r and @qp (the send counter, written back after each WQE).
  */
 static __rte_noinline void
 sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	    struct sim_qp_run *r, const uint8_t *sq, uint32_t n, uint32_t pi)
+	    struct sim_qp_run *r, const uint8_t *sq, uint32_t n, uint32_t pi,
+	    bool per_wqe)
 {
 	if (qp->sq_ci == pi)
 		return;
 	for (;;) {
-		const uint8_t *body;
+		struct mlx5_sim_wqe w;
 		uint32_t bytes = 0;
 		uint8_t synd;
 		int ret;
 
 		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, sq, n, qp->qpn,
-					qp->sq_ci, pi, r->per_wqe, &r->wqe,
-					&body);
+					qp->sq_ci, pi, per_wqe, &w);
 		if (unlikely(ret != 0)) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			r->wqe.bbs = 1;
+			w.bbs = 1;
 		} else if (unlikely(qp->state == MLX5_QP_STATE_ERR)) {
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
-		} else if (r->wqe.opcode == MLX5_OPCODE_UMR) {
-			synd = mlx5_sim_umr_exec(vhca, qp, body, r->wqe.ds);
-		} else if (r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE ||
-			   r->wqe.opcode == MLX5_OPCODE_RDMA_READ) {
-			synd = sim_exec_rdma(vhca, qp, r, &bytes);
+		} else if (w.opcode == MLX5_OPCODE_UMR) {
+			synd = mlx5_sim_umr_exec(vhca, qp, w.bytes, w.ds);
+		} else if (w.opcode == MLX5_OPCODE_RDMA_WRITE ||
+			   w.opcode == MLX5_OPCODE_RDMA_READ) {
+			synd = sim_exec_rdma(vhca, qp, r, &w, &bytes);
 		} else {
-			synd = r->wqe.opcode == MLX5_OPCODE_NOP ? 0 :
+			synd = w.opcode == MLX5_OPCODE_NOP ? 0 :
 			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
-		if (sim_qp_wqe_end(vhca, qp, &r->wqe, synd, bytes, pi, n))
+		if (sim_qp_wqe_end(vhca, qp, &w, synd, bytes, pi, n))
 			break;
 	}
 }
@@ -526,18 +532,21 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 					   (uint32_t)r->move.len, pi, n))
 				goto out;
 		} else if (!r->per_wqe) {
+			/* WQE by WQE: the read-ahead empty (wqe_next). */
 			r->per_wqe = true;
+			r->ahead.len = 0;
 		} else {
-			r->wqe.bbs = 1;
-			r->wqe.index = qp->sq_ci;
-			r->wqe.opcode = 0;
-			if (sim_qp_wqe_end(vhca, qp, &r->wqe,
+			struct mlx5_wqe_ctrl_seg ctrl;
+			struct mlx5_sim_wqe w;
+
+			mlx5_sim_wqe_unread(&w, &ctrl, qp->sq_ci);
+			if (sim_qp_wqe_end(vhca, qp, &w,
 					   MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
 					   0, pi, n))
 				goto out;
 		}
 	}
-	sim_qp_wqes(vhca, qp, r, sq, n, pi);
+	sim_qp_wqes(vhca, qp, r, sq, n, pi, r->per_wqe);
 out:
 	mlx5_sim_guard_pop(&r->guard);
 }

@@ -1167,27 +1167,31 @@ int mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
 /* A WQE holds at most 63 segments of 16 bytes (qpn_ds.ds is 6 bits). */
 #define MLX5_SIM_WQE_MAX_BYTES (63 * 16)
 
-/* One send WQE as the engine read it (its own copy). */
+/*
+ * One send WQE as the engine parsed it (mlx5_sim_wqe_parse()): what the
+ * engine tests of every WQE, small enough that the compiler keeps it in
+ * registers (a local whose address reaches no call). Its bytes are the
+ * engine's own copy (struct mlx5_sim_ahead), unchanged until the next
+ * WQE is read: what only a completion needs (wqe_index, the CQ update
+ * flag) is read from its control segment then (mlx5_sim_wqe_index()).
+ */
 struct mlx5_sim_wqe {
-	uint8_t opcode;
-	uint16_t index;            /* wqe_index of the control segment. */
-	uint8_t ds;                /* 16-byte segments, control included. */
+	const uint8_t *bytes;      /* The control segment, then the others. */
 	uint16_t bbs;              /* 64-byte basic blocks it spans. */
-	bool signaled;
-	const uint8_t *seg;        /* The first segment after the control. */
-	uint8_t raw[RTE_ALIGN_CEIL(MLX5_SIM_WQE_MAX_BYTES, MLX5_SIM_WQEBB)]
-		__rte_aligned(16);   /* Whole basic blocks. */
+	uint8_t opcode;
+	uint8_t ds;                /* 16-byte segments, control included. */
 };
 
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
 /* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
 bool mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val);
 /*
- * A requester completion of WQE @w of queue @qn on CQ @cqn: good, or an
- * error CQE with @syndrome; @ts is the CQE timestamp.
+ * A requester completion of the WQE of @opcode and wqe_index @index of
+ * queue @qn on CQ @cqn: good, or an error CQE with @syndrome; @ts is the
+ * CQE timestamp. The fields by value: the caller's WQE stays in registers.
  */
 void mlx5_sim_req_complete(struct mlx5_sim_vhca *vhca, uint32_t cqn,
-			   uint32_t qn, const struct mlx5_sim_wqe *w,
+			   uint32_t qn, uint8_t opcode, uint16_t index,
 			   uint8_t syndrome, uint32_t byte_cnt, uint64_t ts);
 /* The CQE syndrome of a failed local access (mlx5_sim_xfer()'s errno). */
 uint8_t mlx5_sim_local_syndrome(int err);

@@ -733,9 +733,10 @@ sim_sq_frame(struct sim_sq_run *r, uint32_t *len)
 	struct mlx5_sim_sq *sq = r->sq;
 	const struct mlx5_sim_wqe *w = &r->wqe;
 	uint8_t *f = r->frame;
-	const struct mlx5_wqe_eth_seg *es = (const void *)w->seg;
+	const uint8_t *seg = w->bytes + sizeof(struct mlx5_wqe_ctrl_seg);
+	const struct mlx5_wqe_eth_seg *es = (const void *)seg;
 	/* The segments after the control segment. */
-	const uint8_t *end = w->seg + (size_t)(w->ds - 1) * 16;
+	const uint8_t *end = w->bytes + (size_t)w->ds * 16;
 	const uint8_t *p;
 	uint32_t inl, n = 0;
 	int ret;
@@ -752,7 +753,7 @@ sim_sq_frame(struct sim_sq_run *r, uint32_t *len)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	memcpy(f, p, inl);
 	n = inl;
-	p = w->seg + 16 + (inl > 2 ? RTE_ALIGN_CEIL(inl - 2, 16u) : 0);
+	p = seg + 16 + (inl > 2 ? RTE_ALIGN_CEIL(inl - 2, 16u) : 0);
 	while (p < end) {
 		uint32_t bc;
 
@@ -977,7 +978,8 @@ sim_sq_tx_known(struct sim_sq_run *r)
 static uint8_t
 sim_sq_send(struct sim_sq_run *r)
 {
-	const struct mlx5_wqe_eth_seg *es = (const void *)r->wqe.seg;
+	const struct mlx5_wqe_eth_seg *es = (const void *)
+		(r->wqe.bytes + sizeof(struct mlx5_wqe_ctrl_seg));
 	struct mlx5_sim_vhca *vhca = r->vhca;
 	struct mlx5_sim_sq *sq = r->sq;
 	uint8_t *f = r->frame;
@@ -1056,15 +1058,18 @@ sim_sq_wqe_end(struct sim_sq_run *r, uint8_t synd)
 		if (wq->state == MLX5_WQ_STATE_RDY) {
 			SIM_LOG(DEBUG, "%s: SQ 0x%x: WQE %u opcode 0x%x:"
 				" error completion, syndrome 0x%x",
-				r->vhca->ibdev.name, sq->sqn, w->index,
-				w->opcode, synd);
+				r->vhca->ibdev.name, sq->sqn,
+				mlx5_sim_wqe_index(w), w->opcode, synd);
 			wq->state = MLX5_WQ_STATE_ERR;
 		}
-		mlx5_sim_req_complete(r->vhca, wq->cqn, sq->sqn, w, synd, 0, 0);
-	} else if (w->signaled && r->cq != NULL && r->cq->status == 0) {
+		mlx5_sim_req_complete(r->vhca, wq->cqn, sq->sqn, w->opcode,
+				      mlx5_sim_wqe_index(w), synd, 0, 0);
+	} else if (mlx5_sim_wqe_signaled(w) && r->cq != NULL &&
+		   r->cq->status == 0) {
 		struct mlx5_cqe64 cqe;
 
-		mlx5_sim_req_cqe(&cqe, sq->sqn, w, 0, r->bytes, r->ts);
+		mlx5_sim_req_cqe(&cqe, sq->sqn, w->opcode,
+				 mlx5_sim_wqe_index(w), 0, r->bytes, r->ts);
 		r->armed = SIM_ARMED_TX_CQE;
 		if (!mlx5_sim_cqe_put_armed(&r->guard, r->cq, &cqe))
 			mlx5_sim_cq_overrun(r->cq);
@@ -1082,18 +1087,19 @@ static bool
 sim_sq_fault(struct sim_sq_run *r)
 {
 	struct mlx5_sim_wq *wq = &r->sq->wq;
+	struct mlx5_wqe_ctrl_seg ctrl;
 
 	switch (r->armed) {
 	case SIM_ARMED_RING:
 		/* A read-ahead: read again, WQE by WQE. */
 		if (!r->per_wqe) {
+			/* The read-ahead empty (mlx5_sim_wqe_next()). */
 			r->per_wqe = true;
+			r->ahead.len = 0;
 			return false;
 		}
 		/* One WQE: not a WQE, one block consumed. */
-		r->wqe.bbs = 1;
-		r->wqe.index = (uint16_t)wq->hw_counter;
-		r->wqe.opcode = 0;
+		mlx5_sim_wqe_unread(&r->wqe, &ctrl, (uint16_t)wq->hw_counter);
 		return sim_sq_wqe_end(r, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 	case SIM_ARMED_TX_DATA:
 		return sim_sq_wqe_end(r, mlx5_sim_local_syndrome(-EFAULT));
@@ -1160,7 +1166,6 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 			goto out;
 	}
 	while ((uint16_t)wq->hw_counter != r->pi) {
-		const uint8_t *body;
 		uint8_t synd = 0;
 		int ret;
 
@@ -1173,8 +1178,7 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 		r->armed = SIM_ARMED_RING;
 		ret = mlx5_sim_wqe_next(&r->guard, &r->ahead, wq->ring.host,
 					r->n, sq->sqn, (uint16_t)wq->hw_counter,
-					r->pi, r->per_wqe, &r->wqe, &body);
-		RTE_SET_USED(body);
+					r->pi, r->per_wqe, &r->wqe);
 		r->bytes = 0;
 		r->ts = 0;
 		if (unlikely(ret != 0)) {

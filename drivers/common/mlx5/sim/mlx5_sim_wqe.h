@@ -34,11 +34,17 @@
  */
 #define MLX5_SIM_READ_AHEAD 32
 
-/* The blocks of a send ring the engine read ahead (ring blocks first..). */
+/*
+ * The engine's copies of a send ring: the blocks read ahead (ring blocks
+ * first..), and the one WQE read alone (mlx5_sim_wqe_fetch()).
+ */
 struct mlx5_sim_ahead {
 	uint32_t first;
 	uint32_t len;
 	uint8_t blocks[MLX5_SIM_READ_AHEAD * MLX5_SIM_WQEBB] __rte_aligned(16);
+	/* Whole basic blocks. */
+	uint8_t alone[RTE_ALIGN_CEIL(MLX5_SIM_WQE_MAX_BYTES, MLX5_SIM_WQEBB)]
+		__rte_aligned(16);
 };
 
 /*
@@ -51,13 +57,13 @@ void mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 			 uint32_t pi, uint32_t ci);
 
 /*
- * Read the WQE at send counter @ci of ring @sq (@n blocks, queue @qn)
- * into @w, under guard @g, armed only while the ring is copied: 0, or
- * -EINVAL if it cannot be a WQE of this queue (@w->bbs 1).
+ * Copy the WQE at send counter @ci of ring @sq (@n blocks, queue @qn)
+ * into @raw, under guard @g, armed only while the ring is copied: its
+ * first block, then, if that is a WQE of this queue, its other blocks.
+ * The caller parses @raw (the same answer: the engine's copy).
  */
-int mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq,
-		       uint32_t n, uint32_t qn, uint16_t ci,
-		       struct mlx5_sim_wqe *w);
+void mlx5_sim_wqe_fetch(struct mlx5_sim_guard *g, const uint8_t *sq,
+			uint32_t n, uint32_t qn, uint16_t ci, uint8_t *raw);
 
 /*
  * The one cipher or copy of move @m (mlx5_sim_xfer_mem_prep()) under
@@ -90,28 +96,29 @@ mlx5_sim_cq_overrun(struct mlx5_sim_cq *cq)
 }
 
 /*
- * The requester CQE of WQE @w of queue @qn in @cqe: good (@byte_cnt
- * bytes, timestamp @ts), or an error CQE with @syndrome.
+ * The requester CQE of the WQE of @opcode and wqe_index @index of queue
+ * @qn in @cqe: good (@byte_cnt bytes, timestamp @ts), or an error CQE
+ * with @syndrome.
  */
 static inline void
-mlx5_sim_req_cqe(struct mlx5_cqe64 *cqe, uint32_t qn,
-		 const struct mlx5_sim_wqe *w, uint8_t syndrome,
-		 uint32_t byte_cnt, uint64_t ts)
+mlx5_sim_req_cqe(struct mlx5_cqe64 *cqe, uint32_t qn, uint8_t opcode,
+		 uint16_t index, uint8_t syndrome, uint32_t byte_cnt,
+		 uint64_t ts)
 {
 	memset(cqe, 0, sizeof(*cqe));
 	if (syndrome != 0) {
 		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)cqe;
 
 		err->syndrome = syndrome;
-		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)w->opcode
+		err->s_wqe_opcode_qpn = rte_cpu_to_be_32((uint32_t)opcode
 							 << 24 | qn);
-		err->wqe_counter = rte_cpu_to_be_16(w->index);
+		err->wqe_counter = rte_cpu_to_be_16(index);
 		err->op_own = MLX5_CQE_REQ_ERR << 4;
 	} else {
 		cqe->byte_cnt = rte_cpu_to_be_32(byte_cnt);
-		cqe->sop_drop_qpn = rte_cpu_to_be_32((uint32_t)w->opcode << 24 |
+		cqe->sop_drop_qpn = rte_cpu_to_be_32((uint32_t)opcode << 24 |
 						     qn);
-		cqe->wqe_counter = rte_cpu_to_be_16(w->index);
+		cqe->wqe_counter = rte_cpu_to_be_16(index);
 		cqe->timestamp = rte_cpu_to_be_64(ts);
 		cqe->op_own = MLX5_CQE_REQ << 4;
 	}
@@ -119,73 +126,107 @@ mlx5_sim_req_cqe(struct mlx5_cqe64 *cqe, uint32_t qn,
 
 /*
  * The control segment at @bytes, then @bytes as WQE @w of queue @qn on a
- * ring of @n blocks: 0, or -EINVAL if it cannot be one (@w->bbs 1).
+ * ring of @n blocks: 0, or -EINVAL if it cannot be one (@w->bbs 1; its
+ * opcode and control segment as they are, for the error CQE).
  */
 static __rte_always_inline int
 mlx5_sim_wqe_parse(const uint8_t *bytes, uint32_t n, uint32_t qn,
 		   struct mlx5_sim_wqe *w)
 {
 	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)bytes;
-	uint32_t opmod_idx_opcode = rte_be_to_cpu_32(ctrl->opmod_idx_opcode);
 	uint32_t qpn_ds = rte_be_to_cpu_32(ctrl->qpn_ds);
+	uint32_t ds = qpn_ds & 0x3f;
+	/* Four 16-byte segments a block; ds 0 gives 0 blocks. */
+	uint32_t bbs = (ds + 3) >> 2;
 
-	w->opcode = opmod_idx_opcode & 0xff;
-	w->index = (opmod_idx_opcode >> 8) & 0xffff;
-	w->ds = qpn_ds & 0x3f;
-	w->signaled = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
-	w->seg = bytes + sizeof(*ctrl);
-	if (w->ds == 0 || (qpn_ds >> 8) != qn) {
+	w->bytes = bytes;
+	/* The opcode: the last byte of big-endian opmod_idx_opcode. */
+	w->opcode = bytes[offsetof(struct mlx5_wqe_ctrl_seg,
+				   opmod_idx_opcode) + 3];
+	w->ds = ds;
+	w->bbs = bbs;
+	/* One test for ds 0 (bbs - 1 wraps) and more blocks than the ring. */
+	if (unlikely((qpn_ds >> 8) != qn || bbs - 1 >= n)) {
 		w->bbs = 1;
 		return -EINVAL;
 	}
-	/* Four 16-byte segments a block. */
-	w->bbs = (w->ds + 3) >> 2;
-	return w->bbs > n ? -EINVAL : 0;
+	return 0;
+}
+
+/* The wqe_index of WQE @w's control segment. */
+static __rte_always_inline uint16_t
+mlx5_sim_wqe_index(const struct mlx5_sim_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->bytes;
+
+	return (rte_be_to_cpu_32(ctrl->opmod_idx_opcode) >> 8) & 0xffff;
+}
+
+/* WQE @w asks for a completion (MLX5_WQE_CTRL_CQ_UPDATE). */
+static __rte_always_inline bool
+mlx5_sim_wqe_signaled(const struct mlx5_sim_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->bytes;
+
+	return (ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) != 0;
+}
+
+/*
+ * In @w, the WQE at send counter @ci that the ring could not give (its
+ * read faulted): not a WQE, one block, opcode 0 and wqe_index @ci in the
+ * error CQE, from control segment @ctrl, which the caller keeps.
+ */
+static inline void
+mlx5_sim_wqe_unread(struct mlx5_sim_wqe *w, struct mlx5_wqe_ctrl_seg *ctrl,
+		    uint16_t ci)
+{
+	memset(ctrl, 0, sizeof(*ctrl));
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)ci << 8);
+	w->bytes = (const uint8_t *)ctrl;
+	w->bbs = 1;
+	w->opcode = 0;
+	w->ds = 0;
 }
 
 /*
  * The WQE at send counter @ci (doorbell counter @pi) of ring @ring (@n
- * blocks, queue @qn) in @w, its bytes at *@body: from the blocks read
- * ahead in @a (read again when it is not there), or, with @per_wqe or
- * for a WQE across the ring's end or past the read-ahead, read alone.
- * 0, or -EINVAL if it cannot be a WQE of this queue (@w->bbs 1). A fault
- * jumps to the caller's guard @g.
+ * blocks, queue @qn) in @w: from the blocks read ahead in @a (read again
+ * when it is not there), or, with @per_wqe or for a WQE across the
+ * ring's end or past the read-ahead, read alone into a->alone. 0, or
+ * -EINVAL if it cannot be a WQE of this queue (@w->bbs 1). A fault jumps
+ * to the caller's guard @g. With @per_wqe, a->len is 0 (the caller
+ * empties the read-ahead when it sets it): one test for both.
  */
 static __rte_always_inline int
 mlx5_sim_wqe_next(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 		  const uint8_t *ring, uint32_t n, uint32_t qn, uint16_t ci,
-		  uint32_t pi, bool per_wqe, struct mlx5_sim_wqe *w,
-		  const uint8_t **body)
+		  uint32_t pi, bool per_wqe, struct mlx5_sim_wqe *w)
 {
 	uint32_t idx = ci & (n - 1);
-	const uint8_t *b = NULL;
-	int ret = 0;
+	uint32_t at = idx - a->first;
+	int ret;
 
-	if (likely(!per_wqe)) {
-		uint32_t at = idx - a->first;
-
-		if (at >= a->len) {
-			mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
-			at = 0;
-		}
-		b = a->blocks + (size_t)at * MLX5_SIM_WQEBB;
-		ret = mlx5_sim_wqe_parse(b, n, qn, w);
-		/* Partly read ahead: read again from its first block. */
-		if (ret == 0 && at + w->bbs > a->len && at != 0) {
-			mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
-			b = a->blocks;
-			ret = mlx5_sim_wqe_parse(b, n, qn, w);
-		}
-		/* Across the ring's end or past the doorbell: alone. */
-		if (ret == 0 && w->bbs > a->len)
-			b = NULL;
+	if (unlikely(at >= a->len)) {
+		if (per_wqe)
+			goto alone;
+		mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
+		at = 0;
 	}
-	if (b == NULL) {
-		ret = mlx5_sim_wqe_fetch(g, ring, n, qn, ci, w);
-		b = w->raw;
+	ret = mlx5_sim_wqe_parse(a->blocks + (size_t)at * MLX5_SIM_WQEBB,
+				 n, qn, w);
+	if (likely(ret != 0 || at + w->bbs <= a->len))
+		return ret;
+	/* Partly read ahead: read again from its first block. */
+	if (at != 0) {
+		mlx5_sim_read_ahead(g, a, ring, n, idx, pi, ci);
+		ret = mlx5_sim_wqe_parse(a->blocks, n, qn, w);
+		if (ret != 0 || w->bbs <= a->len)
+			return ret;
 	}
-	*body = b;
-	return ret;
+	/* Across the ring's end or past the doorbell: alone. */
+alone:
+	mlx5_sim_wqe_fetch(g, ring, n, qn, ci, a->alone);
+	return mlx5_sim_wqe_parse(a->alone, n, qn, w);
 }
 
 #endif /* MLX5_SIM_WQE_H_ */
