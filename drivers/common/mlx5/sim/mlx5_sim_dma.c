@@ -133,20 +133,20 @@ sim_xlate_remote(const struct mlx5_sim_vhca *vhca,
 		 uint32_t flags, unsigned int depth, struct sim_dma_list *list)
 {
 	const struct mlx5_sim_remote *r = mkey->kind == MLX5_SIM_MKEY_CROSSING ?
-					  &mkey->u.cross.target :
-					  &mkey->u.alias.target;
+					  &mkey->r.cross.target :
+					  &mkey->r.alias.target;
 	struct mlx5_sim_mkey *target = mlx5_sim_remote_get(r);
 
 	if (target == NULL)
 		return -ENOENT; /* The owner destroyed it. */
 	/* An alias always needs the grant; a crossing key, the owner's rule. */
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS ?
-	    !target->allowed || mkey->u.alias.bad_status != 0 :
+	    !target->allowed || mkey->r.alias.bad_status != 0 :
 	    !mlx5_sim_cross_permitted(vhca, r->vhca, target))
 		return -EACCES;
 	/* The crossing path carries no key; an alias carries the owner's. */
 	if (mkey->kind == MLX5_SIM_MKEY_ALIAS &&
-	    memcmp(target->access_key, mkey->u.alias.access_key,
+	    memcmp(target->access_key, mkey->r.alias.access_key,
 		   MLX5_ACCESS_KEY_LEN) != 0)
 		return -EACCES;
 	/* The target's own rules apply, with its own (the owner's) PD. */

@@ -57,6 +57,7 @@ mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 {
 	struct mlx5_sim_mkey *mkey;
 	uint32_t index;
+	void *mem;
 
 	if (mlx5_sim_mkey_table_full(vhca))
 		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
@@ -69,9 +70,12 @@ mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 		if (sim_mkey_table_grow(vhca) < 0)
 			return MLX5_SIM_SYND_MKEY_TABLE_FULL;
 	}
-	mkey = calloc(1, sizeof(*mkey));
-	if (mkey == NULL)
+	/* The hot fields (struct mlx5_sim_mkey) in the first three lines. */
+	RTE_BUILD_BUG_ON(offsetof(struct mlx5_sim_mkey, klm_xc) +
+			 sizeof(mkey->klm_xc) > 3 * MLX5_SIM_MKEY_ALIGN);
+	if (posix_memalign(&mem, MLX5_SIM_MKEY_ALIGN, sizeof(*mkey)) != 0)
 		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	mkey = memset(mem, 0, sizeof(*mkey));
 	mkey->index = index;
 	mkey->serial = vhca->next_serial++;
 	vhca->mkeys[index] = mkey;
@@ -404,9 +408,9 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 		break;
 	default:
 		mkey->kind = MLX5_SIM_MKEY_CROSSING;
-		mkey->u.cross.target = target;
-		mkey->u.cross.vhca_id = target.vhca->vhca_id;
-		mkey->u.cross.key = mkey->translations_octword_size;
+		mkey->r.cross.target = target;
+		mkey->r.cross.vhca_id = target.vhca->vhca_id;
+		mkey->r.cross.key = mkey->translations_octword_size;
 		break;
 	}
 	pd->users++;
@@ -464,7 +468,7 @@ mlx5_sim_cmd_query_mkey(struct mlx5_sim_file *file, const void *in,
 		 mkey->translations_octword_size);
 	if (mkey->kind == MLX5_SIM_MKEY_CROSSING)
 		MLX5_SET(mkc, mkc, crossing_target_vhca_id,
-			 mkey->u.cross.vhca_id);
+			 mkey->r.cross.vhca_id);
 	MLX5_SET(mkc, mkc, log_page_size, mkey->log_page_size);
 	MLX5_SET(mkc, mkc, crypto_en, mkey->crypto_en);
 	/* The first two KLM entries, when the mailbox has room for them. */

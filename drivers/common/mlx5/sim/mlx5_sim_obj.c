@@ -23,11 +23,11 @@ static bool
 sim_alias_valid(const struct mlx5_sim_mkey *alias)
 {
 	const struct mlx5_sim_mkey *target =
-		mlx5_sim_remote_get(&alias->u.alias.target);
+		mlx5_sim_remote_get(&alias->r.alias.target);
 
-	return alias->u.alias.bad_status == 0 && target != NULL &&
+	return alias->r.alias.bad_status == 0 && target != NULL &&
 	       target->allowed &&
-	       memcmp(target->access_key, alias->u.alias.access_key,
+	       memcmp(target->access_key, alias->r.alias.access_key,
 		      MLX5_ACCESS_KEY_LEN) == 0;
 }
 
@@ -108,21 +108,21 @@ mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
 	alias->pd = pd;
 	alias->pdn = pd->pdn;
 	alias->qpn = MLX5_MKC_QPN_ANY;
-	alias->u.alias.target.vhca = owner;
-	alias->u.alias.target.index = target->index;
-	alias->u.alias.target.serial = target->serial;
-	alias->u.alias.vhca_id = owner->vhca_id;
-	alias->u.alias.obj_id = target->index;
-	memcpy(alias->u.alias.access_key, key, MLX5_ACCESS_KEY_LEN);
+	alias->r.alias.target.vhca = owner;
+	alias->r.alias.target.index = target->index;
+	alias->r.alias.target.serial = target->serial;
+	alias->r.alias.vhca_id = owner->vhca_id;
+	alias->r.alias.obj_id = target->index;
+	memcpy(alias->r.alias.access_key, key, MLX5_ACCESS_KEY_LEN);
 	pd->users++;
 	vhca->live.general_objs++;
 	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, alias->index);
 	/* The answer carries the alias context when there is room for it. */
-	alias->u.alias.bad_status = vhca->caps.alias_status;
+	alias->r.alias.bad_status = vhca->caps.alias_status;
 	if (outlen >= MLX5_ST_SZ_BYTES(create_alias_obj_out))
 		MLX5_SET(alias_context,
 			 MLX5_ADDR_OF(create_alias_obj_out, out, alias_ctx),
-			 status, alias->u.alias.bad_status);
+			 status, alias->r.alias.bad_status);
 	obj->kind = MLX5_SIM_OBJ_ALIAS;
 	obj->obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY;
 	obj->index = alias->index;
@@ -148,11 +148,11 @@ mlx5_sim_cmd_query_gobj(struct mlx5_sim_file *file, const void *in,
 		return MLX5_SIM_SYND_OUT_LEN;
 	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, alias->index);
 	MLX5_SET(alias_context, actx, vhca_id_to_be_accessed,
-		 alias->u.alias.vhca_id);
+		 alias->r.alias.vhca_id);
 	MLX5_SET(alias_context, actx, object_id_to_be_accessed,
-		 alias->u.alias.obj_id);
+		 alias->r.alias.obj_id);
 	MLX5_SET(alias_context, actx, status,
-		 alias->u.alias.bad_status ? alias->u.alias.bad_status :
+		 alias->r.alias.bad_status ? alias->r.alias.bad_status :
 		 sim_alias_valid(alias) ? MLX5_ALIAS_STATUS_OK :
 		 MLX5_SIM_ALIAS_STATUS_INVALID);
 	/* The access key is a secret: never read back. */

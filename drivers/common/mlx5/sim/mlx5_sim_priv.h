@@ -265,27 +265,32 @@ struct mlx5_sim_xcache {
 };
 #define MLX5_SIM_XCACHE_WAYS 4
 
-/* One entry of the mkey table. */
+/*
+ * One entry of the mkey table, allocated on a boundary of
+ * MLX5_SIM_MKEY_ALIGN bytes (mlx5_sim_mkey_alloc()). Hot fields first:
+ * what a UMR on a crypto key and a transfer through the key read and
+ * write (the key, its rights and range, its list, its BSF, the cache of
+ * its first entry) sit in its first three 64-byte lines, each an L1 miss
+ * per operation when the ciphered buffers have pushed the key out. Cold
+ * fields (creation, queries, cross-vHCA use) after them.
+ */
+#define MLX5_SIM_MKEY_ALIGN 64
 struct mlx5_sim_mkey {
 	uint32_t index;
 	uint8_t variant;
-	uint64_t serial;           /* Unique per vHCA: detects index reuse. */
-	enum mlx5_sim_mkey_kind kind;
-	enum mlx5_sim_mkey_origin origin;
-	struct mlx5_sim_file *file;
-	struct mlx5_sim_pd_obj *pd;
-	uint32_t pdn;
-	bool free, umr_en, a, rw, rr, lw, lr, en_rinval;
+	bool free, umr_en;
 	uint8_t crypto_en;
-	uint8_t access_mode;       /* PRM access mode as created. */
-	uint8_t log_page_size;
-	uint32_t qpn;
-	uint32_t dv_flags;         /* mlx5dv_create_mkey create_flags. */
+	enum mlx5_sim_mkey_kind kind;
+	uint32_t pdn;
+	struct mlx5_sim_pd_obj *pd;
 	uint64_t start;
 	uint64_t len;
-	bool length64;             /* [start, 2^64): len is not used. */
-	bool odp;                  /* Paged on access: unmapped memory faults. */
 	uint32_t translations_octword_size;
+	uint32_t bsf_octword_size; /* BSF room reserved at creation. */
+	uint32_t umr_gen;          /* UMRs executed on this key. */
+	bool a, rw, rr, lw, lr, en_rinval;
+	bool length64;             /* [start, 2^64): len is not used. */
+	bool bsf_en;               /* mkc.bsf_en, as created or by UMR. */
 	union {
 		struct {
 			struct mlx5_sim_umem *umem;
@@ -295,6 +300,37 @@ struct mlx5_sim_mkey {
 			uint32_t num;
 			struct mlx5_sim_klm_entry *entries;
 		} klm;
+	} u;
+	/* UMR and crypto (mlx5_sim_umr.c). */
+	struct {
+		uint32_t dek_id;
+		uint32_t data_unit; /* Bytes one tweak covers. */
+		uint32_t raw_data_size;
+		bool configured;   /* A UMR gave it a crypto BSF. */
+		bool memory_encrypted; /* Ciphertext on the memory side. */
+		uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN]; /* LE 128 bits. */
+	} crypto;
+	/*
+	 * A UMR'd key of one KLM entry: the entry key's translation, filled
+	 * by the UMR (mlx5_sim_umr.c), valid under the same generation rule.
+	 */
+	struct mlx5_sim_xcache klm_xc;
+	/* Cold: not read by a crypto operation. */
+	uint64_t serial;           /* Unique per vHCA: detects index reuse. */
+	enum mlx5_sim_mkey_origin origin;
+	uint32_t qpn;
+	struct mlx5_sim_file *file;
+	uint32_t dv_flags;         /* mlx5dv_create_mkey create_flags. */
+	uint8_t access_mode;       /* PRM access mode as created. */
+	uint8_t log_page_size;
+	bool odp;                  /* Paged on access: unmapped memory faults. */
+	/* ALLOW_OTHER_VHCA_ACCESS grant. */
+	bool allowed;
+	/* Created with mkc.crossed_side_mkey (a target of crossing). */
+	bool crossed_side;
+	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
+	/* The link of a crossing or alias key (kind). */
+	union {
 		struct {
 			struct mlx5_sim_remote target;
 			uint32_t key;      /* Target key as given (carried, not checked). */
@@ -308,30 +344,8 @@ struct mlx5_sim_mkey {
 			/* Created with a bad status: never usable. */
 			uint8_t bad_status;
 		} alias;
-	} u;
-	/* ALLOW_OTHER_VHCA_ACCESS grant. */
-	bool allowed;
-	/* Created with mkc.crossed_side_mkey (a target of crossing). */
-	bool crossed_side;
-	uint8_t access_key[MLX5_ACCESS_KEY_LEN];
-	/* UMR and crypto (mlx5_sim_umr.c). */
-	bool bsf_en;               /* mkc.bsf_en, as created or by UMR. */
-	uint32_t bsf_octword_size; /* BSF room reserved at creation. */
-	uint32_t umr_gen;          /* UMRs executed on this key. */
-	struct {
-		bool configured;   /* A UMR gave it a crypto BSF. */
-		uint32_t dek_id;
-		uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN]; /* LE 128 bits. */
-		uint32_t data_unit; /* Bytes one tweak covers. */
-		bool memory_encrypted; /* Ciphertext on the memory side. */
-		uint32_t raw_data_size;
-	} crypto;
-	/*
-	 * A UMR'd key of one KLM entry: the entry key's translation, filled
-	 * by the UMR (mlx5_sim_umr.c), valid under the same generation rule.
-	 */
-	struct mlx5_sim_xcache klm_xc;
-};
+	} r;
+} __rte_aligned(MLX5_SIM_MKEY_ALIGN);
 
 /* The caller's handle for a DEVX object. */
 enum mlx5_sim_obj_kind {
