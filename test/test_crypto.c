@@ -796,6 +796,21 @@ test_umr_fields(void)
 		synd);
 	TEST_ASSERT(memcmp(e.src.va, e.src.va + 5 * CR_UNIT, 5 * CR_UNIT) == 0,
 		    "five entries: the plaintext back");
+	/* Back to one entry (kept in the key): the five go, the key works. */
+	cr_umr_attr(&a, &e.lb, fresh->id, &e.dst, CR_UNIT, e.dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
+			    "one entry after five (0x%x)", synd);
+	memset(e.src.va + 5 * CR_UNIT, 0, CR_UNIT);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, fresh->id, 0, CR_UNIT,
+		&synd), "through one entry after five (0x%x)", synd);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_READ,
+		e.src.mr->lkey, (uintptr_t)e.src.va + 5 * CR_UNIT, fresh->id,
+		0, CR_UNIT, &synd), "read through one entry (0x%x)", synd);
+	TEST_ASSERT(memcmp(e.src.va, e.src.va + 5 * CR_UNIT, CR_UNIT) == 0,
+		    "one entry after five: the plaintext back");
 	/*
 	 * The mkey context's free bit and length64, taken: a key made free
 	 * moves nothing; a range of 16 bytes refuses a data unit, unless

@@ -124,6 +124,13 @@ mlx5_sim_remote_get(const struct mlx5_sim_remote *r)
 }
 
 void
+mlx5_sim_mkey_klm_free(struct mlx5_sim_mkey *mkey)
+{
+	if (mkey->u.klm.entries != &mkey->klm_one)
+		free(mkey->u.klm.entries);
+}
+
+void
 mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 {
 	mlx5_sim_xgen_bump(vhca);
@@ -150,7 +157,7 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 	if (mkey->kind == MLX5_SIM_MKEY_MTT)
 		mkey->u.mtt.umem->users--;
 	else if (mkey->kind == MLX5_SIM_MKEY_KLM)
-		free(mkey->u.klm.entries);
+		mlx5_sim_mkey_klm_free(mkey);
 	vhca->mkeys[mkey->index] = NULL;
 	vhca->mkey_count--;
 	if (mkey->index < vhca->mkey_hint)
@@ -403,6 +410,11 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 	case MLX5_MKC_ACCESS_MODE_KSM:
 		/* A KSM list is a KLM list of equal entries. */
 		mkey->kind = MLX5_SIM_MKEY_KLM;
+		if (num == 1) { /* In the key. */
+			mkey->klm_one = entries[0];
+			free(entries);
+			entries = &mkey->klm_one;
+		}
 		mkey->u.klm.entries = entries;
 		mkey->u.klm.num = num;
 		break;

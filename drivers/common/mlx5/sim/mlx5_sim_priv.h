@@ -310,6 +310,8 @@ struct mlx5_sim_mkey {
 		bool memory_encrypted; /* Ciphertext on the memory side. */
 		uint8_t tweak[MLX5_CRYPTO_XTS_TWEAK_LEN]; /* LE 128 bits. */
 	} crypto;
+	/* u.klm.entries of a list of one entry (no allocation). */
+	struct mlx5_sim_klm_entry klm_one;
 	/*
 	 * A UMR'd key of one KLM entry: the entry key's translation, filled
 	 * by the UMR (mlx5_sim_umr.c), valid under the same generation rule.
@@ -910,6 +912,8 @@ uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);
 void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
 			   struct mlx5_sim_mkey *mkey);
+/* Free the KLM list of KLM key @mkey, unless it is the one in the key. */
+void mlx5_sim_mkey_klm_free(struct mlx5_sim_mkey *mkey);
 struct mlx5_sim_mkey *mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca,
 				       uint32_t index);
 struct mlx5_sim_mkey *mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca,

@@ -280,14 +280,30 @@ sim_umr_klms_set(struct mlx5_sim_mkey *mkey,
 		 const struct mlx5_wqe_umr_klm_seg *klm, uint32_t n)
 {
 	struct mlx5_sim_klm_entry *entries = mkey->u.klm.entries;
+	uint64_t pad[2];
 	uint32_t i;
 
-	/* A list of the same length (a crypto PMD's usual UMR): in place. */
-	if (entries == NULL || mkey->u.klm.num != n) {
+	/*
+	 * Padding the list ends with (entries all zero) translates nothing
+	 * and a query shows zeros for it either way: not kept. A crypto
+	 * PMD's list of one entry, padded to 64 bytes, stays in the key.
+	 */
+	while (n > 1) {
+		memcpy(pad, &klm[n - 1], sizeof(pad));
+		if ((pad[0] | pad[1]) != 0)
+			break;
+		n--;
+	}
+	if (n == 1) {
+		entries = &mkey->klm_one;
+	} else if (mkey->u.klm.num != n || entries == &mkey->klm_one) {
+		/* A list of the same length: in place. */
 		entries = calloc(n, sizeof(*entries));
 		if (entries == NULL)
 			return -ENOMEM;
-		free(mkey->u.klm.entries);
+	}
+	if (entries != mkey->u.klm.entries) {
+		mlx5_sim_mkey_klm_free(mkey);
 		mkey->u.klm.entries = entries;
 		mkey->u.klm.num = n;
 	}
