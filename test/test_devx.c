@@ -320,7 +320,7 @@ test_mkey_klm(void)
 static int
 test_mkey_klm_padding(void)
 {
-	struct mlx5_devx_obj *m1, *ind;
+	struct mlx5_devx_obj *m1, *ind, *one;
 	uint8_t data[8] = "padding", back[8], syn;
 	long live = tdev_live(0);
 	struct dx_buf b1;
@@ -348,6 +348,20 @@ test_mkey_klm_padding(void)
 	TEST_ASSERT(tdev_access(0, cdev->pdn, ind->id, 4096 - 4,
 		back, sizeof(back), false, &syn) < 0,
 		"padding translates nothing");
+	/* A list of one entry, unpadded. */
+	attr.klm_num = 1;
+	one = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(one, "a list of one entry");
+	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, one->id, 200,
+		data, sizeof(data), true, &syn), "");
+	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, one->id, 200,
+		back, sizeof(back), false, &syn), "");
+	TEST_ASSERT(memcmp(b1.va + 200, data, sizeof(data)) == 0 &&
+		    memcmp(back, data, sizeof(data)) == 0, "one entry");
+	TEST_ASSERT(tdev_access(0, cdev->pdn, one->id, 4096 - 4,
+		back, sizeof(back), false, &syn) < 0, "past the entry");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(one), "");
+	attr.klm_num = 4;
 	/* A zero byte count with a real mkey is no padding: refused. */
 	klm[1].mkey = m1->id;
 	TEST_ASSERT(mlx5_devx_cmd_mkey_create(cdev, &attr) == NULL, "");

@@ -1041,6 +1041,91 @@ test_ring_fault(void)
 	return TEST_SUCCESS;
 }
 
+/* The WQE opcode an error CQE names, of the CQE q_poll() took last. */
+static uint8_t
+q_err_wqe_opcode(const struct q_raw *r)
+{
+	const struct mlx5_devx_cq *cq = &r->cq;
+	volatile struct mlx5_err_cqe *err = (volatile void *)
+		&cq->cqes[(cq->ci - 1) & ((1u << cq->log_size) - 1)];
+
+	return (uint8_t)(rte_be_to_cpu_32(err->s_wqe_opcode_qpn) >> 24);
+}
+
+/*
+ * A page gone from under a valid key while an RDMA WRITE or READ moves
+ * its bytes straight between the memories: the WQE completes with the
+ * error of the side that faulted, and the error CQE names that WQE (its
+ * counter and opcode); the signaled NOP before it completed, the one
+ * after it is flushed.
+ */
+static int
+test_rdma_move_fault(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const struct {
+		uint8_t opcode;
+		uint8_t synd;
+		const char *what;
+	} c[] = {
+		{ MLX5_OPCODE_RDMA_WRITE, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+		  "a WRITE's local source" },
+		{ MLX5_OPCODE_RDMA_READ, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
+		  "a READ's remote source" },
+	};
+	uint16_t ctr, nop, wqe;
+	uint8_t op, synd;
+	struct q_buf a;
+	struct q_raw r;
+
+	TDEV_SIM_ONLY("memory protected under a live key");
+	if (page != 4096)
+		TEST_SKIP("pages of %zu bytes: the test's buffer is two 4 KiB pages", page);
+	if (mlx5_test_under_valgrind())
+		TEST_SKIP("memcheck flags the device's access to protected memory before the fault guard runs");
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(q_buf_get(&a, cdev->pd, IBV_ACCESS_LOCAL_WRITE |
+				      IBV_ACCESS_REMOTE_WRITE |
+				      IBV_ACCESS_REMOTE_READ), "");
+	for (unsigned int k = 0; k < RTE_DIM(c); k++) {
+		/* The first page is the source, unreadable; the second gets. */
+		nop = q_write_wqe(&r, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+		if (c[k].opcode == MLX5_OPCODE_RDMA_WRITE)
+			wqe = q_write_wqe(&r, c[k].opcode, true, 1,
+					  a.mr->lkey, (uintptr_t)a.va,
+					  a.mr->rkey, (uintptr_t)a.va + 4096);
+		else
+			wqe = q_write_wqe(&r, c[k].opcode, true, 1,
+					  a.mr->lkey, (uintptr_t)a.va + 4096,
+					  a.mr->rkey, (uintptr_t)a.va);
+		q_write_wqe(&r, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+		TEST_ASSERT_SUCCESS(mprotect(a.va, 4096, PROT_NONE), "");
+		q_ring(&r, nop);
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_SW_OWN, "%s", c[k].what);
+		TEST_ASSERT_EQUAL(ctr, nop, "");
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "%s", c[k].what);
+		TEST_ASSERT_EQUAL(synd, c[k].synd, "%s", c[k].what);
+		TEST_ASSERT_EQUAL(ctr, wqe, "%s: the WQE's counter", c[k].what);
+		TEST_ASSERT_EQUAL(q_err_wqe_opcode(&r), c[k].opcode,
+				  "%s: the WQE's opcode", c[k].what);
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "%s: flushed", c[k].what);
+		TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, "");
+		TEST_ASSERT_SUCCESS(mprotect(a.va, 4096,
+					     PROT_READ | PROT_WRITE), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_qp_recover(&r.qp), "");
+	}
+	q_post(&r, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "recovered");
+	q_buf_put(&a);
+	q_raw_put(&r);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -1059,6 +1144,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "fault_sweep", test_fault_sweep },
 	{ "reclaim_at_remove", test_reclaim_at_remove },
 	{ "ring_fault", test_ring_fault },
+	{ "rdma_move_fault", test_rdma_move_fault },
 	{ NULL, NULL },
 };
 

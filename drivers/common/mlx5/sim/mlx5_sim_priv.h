@@ -1188,7 +1188,8 @@ int mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
 /*
  * One send WQE as the engine parsed it (mlx5_sim_wqe_parse()): what the
  * engine tests of every WQE, small enough that the compiler keeps it in
- * registers (a local whose address reaches no call). Its bytes are the
+ * registers where it is a local whose address reaches no call (the QP
+ * engine's loop; the SQ engine keeps it in its run state). Its bytes are the
  * engine's own copy (struct mlx5_sim_ahead), unchanged until the next
  * WQE is read: what only a completion needs (wqe_index, the CQ update
  * flag) is read from its control segment then (mlx5_sim_wqe_index()).

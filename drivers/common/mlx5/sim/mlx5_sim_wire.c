@@ -474,6 +474,8 @@ struct sim_sq_run {
 	uint32_t n;                /* Basic blocks of the ring. */
 	/* The WQE in flight and its good completion. */
 	struct mlx5_sim_wqe wqe;
+	/* The control segment of a WQE whose read faulted (wqe points at it). */
+	struct mlx5_wqe_ctrl_seg unread;
 	uint64_t ts;
 	uint32_t bytes;
 	/* The sending side, at the first SEND. */
@@ -1087,7 +1089,6 @@ static bool
 sim_sq_fault(struct sim_sq_run *r)
 {
 	struct mlx5_sim_wq *wq = &r->sq->wq;
-	struct mlx5_wqe_ctrl_seg ctrl;
 
 	switch (r->armed) {
 	case SIM_ARMED_RING:
@@ -1099,7 +1100,8 @@ sim_sq_fault(struct sim_sq_run *r)
 			return false;
 		}
 		/* One WQE: not a WQE, one block consumed. */
-		mlx5_sim_wqe_unread(&r->wqe, &ctrl, (uint16_t)wq->hw_counter);
+		mlx5_sim_wqe_unread(&r->wqe, &r->unread,
+				    (uint16_t)wq->hw_counter);
 		return sim_sq_wqe_end(r, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 	case SIM_ARMED_TX_DATA:
 		return sim_sq_wqe_end(r, mlx5_sim_local_syndrome(-EFAULT));
