@@ -316,12 +316,30 @@ test_mkey_klm(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Eight bytes written through key @key (of the device's PD) at @off and
+ * read back: they land at @off of @b and read back the same.
+ */
+static int
+dx_write_read(uint32_t key, uint64_t off, const struct dx_buf *b)
+{
+	uint8_t data[8] = "through", back[8], syn;
+
+	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, key, off, data,
+					sizeof(data), true, &syn), "write");
+	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, key, off, back,
+					sizeof(back), false, &syn), "read");
+	TEST_ASSERT(memcmp(b->va + off, data, sizeof(data)) == 0 &&
+		    memcmp(back, data, sizeof(data)) == 0, "the same bytes");
+	return TEST_SUCCESS;
+}
+
 /* Padding entries (mkey 0, byte count 0), as DPDK pads KLM lists. */
 static int
 test_mkey_klm_padding(void)
 {
 	struct mlx5_devx_obj *m1, *ind, *one;
-	uint8_t data[8] = "padding", back[8], syn;
+	uint8_t back[8], syn;
 	long live = tdev_live(0);
 	struct dx_buf b1;
 
@@ -340,11 +358,8 @@ test_mkey_klm_padding(void)
 
 	ind = mlx5_devx_cmd_mkey_create(cdev, &attr);
 	TEST_ASSERT_NOT_NULL(ind, "a list padded with zero entries");
-	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, ind->id, 100,
-		data, sizeof(data), true, &syn), "");
-	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, ind->id, 100,
-		back, sizeof(back), false, &syn), "");
-	TEST_ASSERT(memcmp(b1.va + 100, data, sizeof(data)) == 0, "");
+	TEST_ASSERT_EQUAL(dx_write_read(ind->id, 100, &b1), TEST_SUCCESS,
+			  "a padded list");
 	TEST_ASSERT(tdev_access(0, cdev->pdn, ind->id, 4096 - 4,
 		back, sizeof(back), false, &syn) < 0,
 		"padding translates nothing");
@@ -352,12 +367,8 @@ test_mkey_klm_padding(void)
 	attr.klm_num = 1;
 	one = mlx5_devx_cmd_mkey_create(cdev, &attr);
 	TEST_ASSERT_NOT_NULL(one, "a list of one entry");
-	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, one->id, 200,
-		data, sizeof(data), true, &syn), "");
-	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, one->id, 200,
-		back, sizeof(back), false, &syn), "");
-	TEST_ASSERT(memcmp(b1.va + 200, data, sizeof(data)) == 0 &&
-		    memcmp(back, data, sizeof(data)) == 0, "one entry");
+	TEST_ASSERT_EQUAL(dx_write_read(one->id, 200, &b1), TEST_SUCCESS,
+			  "a list of one entry");
 	TEST_ASSERT(tdev_access(0, cdev->pdn, one->id, 4096 - 4,
 		back, sizeof(back), false, &syn) < 0, "past the entry");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(one), "");

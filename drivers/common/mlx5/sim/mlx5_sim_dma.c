@@ -389,18 +389,6 @@ mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	return ret;
 }
 
-/* The mkey of @key (mlx5_sim_mkey_by_key(), inline), or NULL. */
-static __rte_always_inline const struct mlx5_sim_mkey *
-sim_mkey_at(const struct mlx5_sim_vhca *vhca, uint32_t key)
-{
-	const struct mlx5_sim_mkey *mkey =
-		likely(MLX5_MKEY_INDEX(key) < vhca->mkey_slots) ?
-		vhca->mkeys[MLX5_MKEY_INDEX(key)] : NULL;
-
-	return mkey != NULL && mkey->variant == MLX5_MKEY_VARIANT(key) ?
-	       mkey : NULL;
-}
-
 /*
  * A crypto key of one KLM entry, configured by a UMR that cached the
  * entry's translation (mlx5_sim_umr.c): the host address of [addr, addr +
@@ -490,7 +478,7 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 			return 0;
 		}
 	}
-	mkey = sim_mkey_at(vhca, x->key);
+	mkey = mlx5_sim_mkey_by_key(vhca, x->key);
 	if (mkey != NULL && mkey->crypto_en) {
 		*crypto = true;
 		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
@@ -640,7 +628,7 @@ sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	if (!mlx5_sim_xcache_hit(vhca, c, src->key, src->pdn, src->addr, len,
 				 false))
 		return 1;
-	mkey = sim_mkey_at(vhca, dst->key);
+	mkey = mlx5_sim_mkey_by_key(vhca, dst->key);
 	if (mkey == NULL || !mkey->crypto_en)
 		return 1;
 	d = sim_xlate_crypto_cached(vhca, mkey, dst->pdn, dst->addr, len,

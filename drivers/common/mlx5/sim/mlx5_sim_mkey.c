@@ -85,23 +85,6 @@ mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 	return MLX5_SIM_SYND_OK;
 }
 
-struct mlx5_sim_mkey *
-mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca, uint32_t index)
-{
-	return index < vhca->mkey_slots ? vhca->mkeys[index] : NULL;
-}
-
-struct mlx5_sim_mkey *
-mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca, uint32_t key)
-{
-	struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_at(vhca,
-						      MLX5_MKEY_INDEX(key));
-
-	if (mkey == NULL || mkey->variant != MLX5_MKEY_VARIANT(key))
-		return NULL;
-	return mkey;
-}
-
 bool
 mlx5_sim_cross_permitted(const struct mlx5_sim_vhca *importer,
 			 const struct mlx5_sim_vhca *owner,

@@ -914,10 +914,26 @@ void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
 			   struct mlx5_sim_mkey *mkey);
 /* Free the KLM list of KLM key @mkey, unless it is the one in the key. */
 void mlx5_sim_mkey_klm_free(struct mlx5_sim_mkey *mkey);
-struct mlx5_sim_mkey *mlx5_sim_mkey_at(struct mlx5_sim_vhca *vhca,
-				       uint32_t index);
-struct mlx5_sim_mkey *mlx5_sim_mkey_by_key(struct mlx5_sim_vhca *vhca,
-					   uint32_t key);
+/* The mkey at table index @index, or NULL. */
+static inline struct mlx5_sim_mkey *
+mlx5_sim_mkey_at(const struct mlx5_sim_vhca *vhca, uint32_t index)
+{
+	return likely(index < vhca->mkey_slots) ? vhca->mkeys[index] : NULL;
+}
+
+/*
+ * The mkey of key @key (index and variant), or NULL. Inline: every UMR
+ * and every transfer through a key looks up a few.
+ */
+static inline struct mlx5_sim_mkey *
+mlx5_sim_mkey_by_key(const struct mlx5_sim_vhca *vhca, uint32_t key)
+{
+	struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_at(vhca,
+						      MLX5_MKEY_INDEX(key));
+
+	return mkey != NULL && mkey->variant == MLX5_MKEY_VARIANT(key) ?
+	       mkey : NULL;
+}
 /*
  * May a crossing mkey of @importer reach @target (of vHCA @owner) now? The
  * owner's cross_rule decides; a vHCA crossing to its own mkeys needs

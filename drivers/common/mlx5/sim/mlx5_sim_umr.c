@@ -114,21 +114,6 @@
 	SIM_BSF_BITS(bsf_p_type, MLX5_BSF_P_TYPE_CRYPTO) | \
 	SIM_BSF_BITS(encryption_standard, MLX5_ENCRYPTION_STANDARD_AES_XTS))
 
-/*
- * mlx5_sim_mkey_by_key() and mlx5_sim_idtab_get(), inline: every UMR and
- * every transfer through a crypto key looks up a few objects.
- */
-static inline struct mlx5_sim_mkey *
-sim_mkey_of(const struct mlx5_sim_vhca *vhca, uint32_t key)
-{
-	uint32_t index = MLX5_MKEY_INDEX(key);
-	struct mlx5_sim_mkey *mkey = likely(index < vhca->mkey_slots) ?
-				     vhca->mkeys[index] : NULL;
-
-	return mkey != NULL && mkey->variant == MLX5_MKEY_VARIANT(key) ?
-	       mkey : NULL;
-}
-
 /* Bytes of the XTS key pair of a DEK (two keys of 128 or 256 bits). */
 static size_t
 sim_dek_key_len(const struct mlx5_sim_dek *dek)
@@ -240,7 +225,7 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		if (bc == 0)
 			return SIM_UMR_MALFORMED;
 		/* A key of the same PD; no crypto key under a crypto key. */
-		e = sim_mkey_of(vhca, key);
+		e = mlx5_sim_mkey_by_key(vhca, key);
 		if (e == NULL || e == mkey || e->pdn != mkey->pdn ||
 		    e->crypto_en)
 			return SIM_UMR_REFUSED;
@@ -392,7 +377,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	    (nbsf != 0 && nbsf != MLX5_CRYPTO_BSF_OCTOWORDS) ||
 	    fixed + nklm + nbsf > ds)
 		return SIM_UMR_MALFORMED;
-	mkey = sim_mkey_of(vhca, rte_be_to_cpu_32(ctrl->imm));
+	mkey = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(ctrl->imm));
 	synd = sim_umr_target(qp, mkey, flags);
 	if (synd == 0)
 		synd = sim_umr_klms(vhca, mkey, klm, nklm);
