@@ -29,8 +29,6 @@
 
 /* Deepest chain of indirections (KLM in KLM, crossing, alias) followed. */
 #define SIM_DMA_MAX_DEPTH 8
-/* Largest byte count of one data segment (2^31). */
-#define SIM_DMA_MAX_LEN (UINT64_C(1) << 31)
 /* Segments kept inline before the list goes to the heap. */
 #define SIM_DMA_INLINE_SEGS 8
 
@@ -72,19 +70,6 @@ sim_dma_push(struct sim_dma_list *list, uint8_t *host, uint64_t len)
 	list->segs[list->num].len = (size_t)len;
 	list->num++;
 	return 0;
-}
-
-/* [addr, addr + len) inside the range of @p mkey, without wrapping? */
-static bool
-sim_range_in(const struct mlx5_sim_mkey *mkey, uint64_t addr, uint64_t len)
-{
-	if (addr < mkey->start || (len != 0 && addr + len - 1 < addr))
-		return false;
-	if (mkey->length64)
-		return true;
-	if (addr - mkey->start > mkey->len)
-		return false;
-	return len <= mkey->len - (addr - mkey->start);
 }
 
 static int sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
@@ -189,7 +174,7 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 	if (remote ? (write ? !mkey->rw : !mkey->rr) :
 	    (write ? !mkey->lw : !mkey->lr))
 		return -EACCES;
-	if (!sim_range_in(mkey, addr, len))
+	if (!mlx5_sim_range_in(mkey, addr, len))
 		return -EFAULT;
 	off = addr - mkey->start;
 	switch (mkey->kind) {
@@ -389,40 +374,6 @@ mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	return ret;
 }
 
-/*
- * A crypto key of one KLM entry, configured by a UMR that cached the
- * entry's translation (mlx5_sim_umr.c): the host address of [addr, addr +
- * len), with the checks sim_xlate() makes of the key itself, or NULL when
- * the cache cannot answer (sim_xlate() then does). A cache of the current
- * generation says that the key has a first entry: the key's last UMR
- * filled it from that entry, or emptied it for a key with no list.
- */
-static __rte_always_inline uint8_t *
-sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
-			const struct mlx5_sim_mkey *mkey, uint32_t pdn,
-			uint64_t addr, uint64_t len, uint32_t flags)
-{
-	const struct mlx5_sim_xcache *c = &mkey->klm_xc;
-	const struct mlx5_sim_klm_entry *e = mkey->u.klm.entries;
-	bool write = flags & MLX5_SIM_XFER_WRITE;
-	bool remote = flags & MLX5_SIM_XFER_REMOTE;
-	uint64_t off = addr - mkey->start;
-
-	if (c->gen != vhca->xgen || mkey->kind != MLX5_SIM_MKEY_KLM ||
-	    mkey->pdn != pdn || mkey->free ||
-	    (mkey->pd != NULL && !mkey->pd->alive) ||
-	    (remote ? (write ? !mkey->rw : !mkey->rr) :
-	     (write ? !mkey->lw : !mkey->lr)) ||
-	    !sim_range_in(mkey, addr, len))
-		return NULL;
-	/* Inside the first entry, reached locally with the key's own PD. */
-	if (len > e->byte_count || off > e->byte_count - len ||
-	    !mlx5_sim_xcache_hit(vhca, c, e->mkey, mkey->pdn,
-				 e->address + off, len, write))
-		return NULL;
-	return mlx5_sim_xcache_at(c, e->address + off);
-}
-
 /* sim_xlate_side() by the whole translation: 0, 1 or a negative errno. */
 static __rte_noinline int
 sim_xlate_side_full(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *c,
@@ -481,7 +432,7 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	mkey = mlx5_sim_mkey_by_key(vhca, x->key);
 	if (mkey != NULL && mkey->crypto_en) {
 		*crypto = true;
-		*host = sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
+		*host = mlx5_sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
 						len, flags);
 		if (*host != NULL)
 			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len,
@@ -545,14 +496,6 @@ mlx5_sim_xmove_src_fault(const struct mlx5_sim_xmove *m)
 	return sim_dma_readable(m->src, m->len) != 0;
 }
 
-/* Do the host ranges [s, s + len) and [d, d + len) overlap, not the same? */
-static __rte_always_inline bool
-sim_half_over(const uint8_t *s, const uint8_t *d, size_t len)
-{
-	return s != d && (uintptr_t)s < (uintptr_t)d + len &&
-	       (uintptr_t)d < (uintptr_t)s + len;
-}
-
 /*
  * mlx5_sim_xfer_mem_prep() with the sides' flags @src_flags and
  * @dst_flags: inline twice, once with an RDMA WRITE's as constants.
@@ -567,7 +510,7 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	bool src_crypto, dst_crypto;
 	uint8_t *s, *d;
 
-	if (len == 0 || len > SIM_DMA_MAX_LEN ||
+	if (len == 0 || len > MLX5_SIM_DMA_MAX_LEN ||
 	    src->addr + len - 1 < src->addr || dst->addr + len - 1 < dst->addr)
 		return 1;
 	/* Every check of both sides before a byte moves. */
@@ -577,7 +520,7 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 			   &m->xts) != 0)
 		return 1;
 	/* One cipher at most; in place or apart, never half over itself. */
-	if ((src_crypto && dst_crypto) || sim_half_over(s, d, len))
+	if ((src_crypto && dst_crypto) || mlx5_sim_half_over(s, d, len))
 		return 1;
 	if (!src_crypto && !dst_crypto)
 		m->xts.ctx = NULL;
@@ -604,48 +547,6 @@ sim_xfer_mem_prep_any(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 				 dst->flags);
 }
 
-/*
- * A crypto PMD's operation: an RDMA WRITE from a key of the queue's
- * cache (never a crypto key: the cache takes none) to a crypto key a UMR
- * configured, with every check sim_xfer_mem_prep() makes of it: 0 with
- * @m, or 1 when either cache cannot answer or a check refused it (the
- * whole way then decides). The source's hit says that its range is not
- * empty and does not wrap, sim_range_in() that of the destination.
- */
-static __rte_always_inline int
-sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		      const struct mlx5_sim_xside *src,
-		      const struct mlx5_sim_xside *dst, size_t len,
-		      struct mlx5_sim_xmove *m)
-{
-	const struct mlx5_sim_xcache *c;
-	const struct mlx5_sim_mkey *mkey;
-	uint8_t *s, *d;
-
-	if (unlikely(xc == NULL || len > SIM_DMA_MAX_LEN))
-		return 1;
-	c = &xc[(src->key >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
-	if (!mlx5_sim_xcache_hit(vhca, c, src->key, src->pdn, src->addr, len,
-				 false))
-		return 1;
-	mkey = mlx5_sim_mkey_by_key(vhca, dst->key);
-	if (mkey == NULL || !mkey->crypto_en)
-		return 1;
-	d = sim_xlate_crypto_cached(vhca, mkey, dst->pdn, dst->addr, len,
-				    MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE);
-	if (d == NULL ||
-	    mlx5_sim_crypto_check(vhca, mkey, dst->addr, len, true,
-				  &m->xts) != 0)
-		return 1;
-	s = mlx5_sim_xcache_at(c, src->addr);
-	if (sim_half_over(s, d, len))
-		return 1;
-	m->src = s;
-	m->dst = d;
-	m->len = len;
-	return 0;
-}
-
 int
 mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
 		       struct mlx5_sim_xcache *xc,
@@ -653,10 +554,6 @@ mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
 		       const struct mlx5_sim_xside *dst, size_t len,
 		       struct mlx5_sim_xmove *m)
 {
-	if (likely(src->flags == 0 &&
-		   dst->flags == (MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_WRITE) &&
-		   sim_xfer_write_crypto(vhca, xc, src, dst, len, m) == 0))
-		return 0;
 	return sim_xfer_mem_prep_any(vhca, xc, src, dst, len, m);
 }
 
@@ -674,7 +571,7 @@ mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 		ret = -EINVAL;
 		goto out;
 	}
-	if ((uint64_t)len > SIM_DMA_MAX_LEN) {
+	if ((uint64_t)len > MLX5_SIM_DMA_MAX_LEN) {
 		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 		ret = -EMSGSIZE;
 		goto out;

@@ -296,8 +296,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		total += bc != 0 ? bc : SIM_MAX_MSG;
 	}
-	if (total > (UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u)) ||
-	    total > SIM_MAX_MSG)
+	if (total > qp->msg_max)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	/*
 	 * No wire between vHCAs: only force loopback reaches the peer. A
@@ -322,6 +321,14 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	*bytes = (uint32_t)total;
 	/* One local segment: straight between the two memories if it can. */
+	if (nseg == 1 && write &&
+	    mlx5_sim_xfer_write_crypto(vhca, qp->xc,
+				       rte_be_to_cpu_32(d[0].lkey), qp->pdn,
+				       rte_be_to_cpu_64(d[0].addr),
+				       rte_be_to_cpu_32(r->rkey), peer->pdn,
+				       rte_be_to_cpu_64(r->raddr), total,
+				       &run->move) == 0)
+		goto move;
 	if (nseg == 1) {
 		struct mlx5_sim_xside local = {
 			.key = rte_be_to_cpu_32(d[0].lkey), .pdn = qp->pdn,
@@ -338,16 +345,18 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		if (mlx5_sim_xfer_mem_prep(vhca, qp->xc,
 					   write ? &local : &remote,
 					   write ? &remote : &local, total,
-					   &run->move) == 0) {
-			run->wqe = *w;
-			run->peer = peer;
-			run->armed = SIM_QP_ARMED_DATA;
-			mlx5_sim_xmove_armed(&run->guard, &run->move);
-			run->armed = SIM_QP_ARMED_RING;
-			if (run->move.ret == 0)
-				return 0;
-		}
+					   &run->move) == 0)
+			goto move;
 	}
+	return sim_exec_rdma_staged(vhca, qp, peer, r, nseg, write, total);
+move:
+	run->wqe = *w;
+	run->peer = peer;
+	run->armed = SIM_QP_ARMED_DATA;
+	mlx5_sim_xmove_armed(&run->guard, &run->move);
+	run->armed = SIM_QP_ARMED_RING;
+	if (run->move.ret == 0)
+		return 0;
 	return sim_exec_rdma_staged(vhca, qp, peer, r, nseg, write, total);
 }
 

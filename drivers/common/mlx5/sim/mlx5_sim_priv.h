@@ -471,6 +471,7 @@ struct mlx5_sim_qp {
 	uint8_t mtu;
 	uint8_t log_msg_max;
 	uint8_t retry_count, rnr_retry;
+	uint64_t msg_max;          /* 2^log_msg_max bytes, 2^31 at most. */
 	uint8_t lag_port;          /* lag_tx_port_affinity, 0: none. */
 	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
 	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS]; /* Local keys. */
@@ -1387,6 +1388,111 @@ mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 	x->unit = off != 0 ? mlx5_sim_du_div(off, dus) : 0;
 	x->data_unit = dus;
 	x->enc = enc;
+	return 0;
+}
+
+/* Largest byte count of one data segment (2^31). */
+#define MLX5_SIM_DMA_MAX_LEN (UINT64_C(1) << 31)
+
+/* [addr, addr + len) inside the range of @p mkey, without wrapping? */
+static inline bool
+mlx5_sim_range_in(const struct mlx5_sim_mkey *mkey, uint64_t addr,
+		  uint64_t len)
+{
+	if (addr < mkey->start || (len != 0 && addr + len - 1 < addr))
+		return false;
+	if (mkey->length64)
+		return true;
+	if (addr - mkey->start > mkey->len)
+		return false;
+	return len <= mkey->len - (addr - mkey->start);
+}
+
+/*
+ * A crypto key of one KLM entry, configured by a UMR that cached the
+ * entry's translation (mlx5_sim_umr.c): the host address of [addr, addr +
+ * len), with the checks the whole translation (mlx5_sim_dma.c) makes of
+ * the key itself, or NULL when the cache cannot answer (the whole
+ * translation then does). A cache of the current generation says that the
+ * key has a first entry: the key's last UMR filled it from that entry, or
+ * emptied it for a key with no list.
+ */
+static __rte_always_inline uint8_t *
+mlx5_sim_xlate_crypto_cached(const struct mlx5_sim_vhca *vhca,
+			     const struct mlx5_sim_mkey *mkey, uint32_t pdn,
+			     uint64_t addr, uint64_t len, uint32_t flags)
+{
+	const struct mlx5_sim_xcache *c = &mkey->klm_xc;
+	const struct mlx5_sim_klm_entry *e = mkey->u.klm.entries;
+	bool write = flags & MLX5_SIM_XFER_WRITE;
+	bool remote = flags & MLX5_SIM_XFER_REMOTE;
+	uint64_t off = addr - mkey->start;
+
+	if (c->gen != vhca->xgen || mkey->kind != MLX5_SIM_MKEY_KLM ||
+	    mkey->pdn != pdn || mkey->free ||
+	    (mkey->pd != NULL && !mkey->pd->alive) ||
+	    (remote ? (write ? !mkey->rw : !mkey->rr) :
+	     (write ? !mkey->lw : !mkey->lr)) ||
+	    !mlx5_sim_range_in(mkey, addr, len))
+		return NULL;
+	/* Inside the first entry, reached locally with the key's own PD. */
+	if (len > e->byte_count || off > e->byte_count - len ||
+	    !mlx5_sim_xcache_hit(vhca, c, e->mkey, mkey->pdn,
+				 e->address + off, len, write))
+		return NULL;
+	return mlx5_sim_xcache_at(c, e->address + off);
+}
+
+/* Do the host ranges [s, s + len) and [d, d + len) overlap, not the same? */
+static __rte_always_inline bool
+mlx5_sim_half_over(const uint8_t *s, const uint8_t *d, size_t len)
+{
+	return s != d && (uintptr_t)s < (uintptr_t)d + len &&
+	       (uintptr_t)d < (uintptr_t)s + len;
+}
+
+/*
+ * A crypto PMD's operation: an RDMA WRITE of @len bytes from [@laddr, ..)
+ * of key @lkey (PD @lpdn), a key of the queue's cache @xc (never a crypto
+ * key: the cache takes none), to [@raddr, ..) of crypto key @rkey (the
+ * peer's PD @rpdn) a UMR configured, with every check
+ * mlx5_sim_xfer_mem_prep() makes of it: 0 with @m, or 1 when either cache
+ * cannot answer or a check refused it (mlx5_sim_xfer_mem_prep() then
+ * decides). The source's hit says that its range is not empty and does
+ * not wrap, mlx5_sim_range_in() that of the destination. Inline in the
+ * engine's loop: the datapath of every crypto operation.
+ */
+static __rte_always_inline int
+mlx5_sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca,
+			   const struct mlx5_sim_xcache *xc, uint32_t lkey,
+			   uint32_t lpdn, uint64_t laddr, uint32_t rkey,
+			   uint32_t rpdn, uint64_t raddr, size_t len,
+			   struct mlx5_sim_xmove *m)
+{
+	const struct mlx5_sim_xcache *c;
+	const struct mlx5_sim_mkey *mkey;
+	uint8_t *s, *d;
+
+	if (unlikely(xc == NULL || len > MLX5_SIM_DMA_MAX_LEN))
+		return 1;
+	c = &xc[(lkey >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
+	if (!mlx5_sim_xcache_hit(vhca, c, lkey, lpdn, laddr, len, false))
+		return 1;
+	mkey = mlx5_sim_mkey_by_key(vhca, rkey);
+	if (mkey == NULL || !mkey->crypto_en)
+		return 1;
+	d = mlx5_sim_xlate_crypto_cached(vhca, mkey, rpdn, raddr, len,
+					 MLX5_SIM_XFER_REMOTE |
+					 MLX5_SIM_XFER_WRITE);
+	if (d == NULL ||
+	    mlx5_sim_crypto_check(vhca, mkey, raddr, len, true, &m->xts) != 0)
+		return 1;
+	s = mlx5_sim_xcache_at(c, laddr);
+	if (mlx5_sim_half_over(s, d, len))
+		return 1;
+	m->src = s;
+	m->dst = d;
+	m->len = len;
 	return 0;
 }
 

@@ -375,6 +375,7 @@ mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
 	qp->qkind = MLX5_SIM_Q_QP;
 	qp->file = file;
 	qp->state = MLX5_QP_STATE_RST;
+	qp->msg_max = 1; /* log_msg_max 0 until INIT2RTR sets it. */
 	qp->cqn_snd = snd->cqn;
 	qp->cqn_rcv = rcv->cqn;
 	snd->users++;
@@ -457,6 +458,7 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		qp->mtu = mtu;
 		qp->remote_qpn = remote;
 		qp->log_msg_max = MLX5_GET(qpc, qpc, log_msg_max);
+		qp->msg_max = UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u);
 		return MLX5_SIM_SYND_OK;
 	default: /* RTR2RTS */
 		qp->retry_count = MLX5_GET(qpc, qpc, retry_count);
