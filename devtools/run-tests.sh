@@ -11,6 +11,7 @@ devtools/setup.sh
 SDK="$(cd "$BUILD_DIR" && pwd)/sdk-include"
 # Count only this run's results (the sanitizer builds' too).
 rm -f "$BUILD_DIR"/meson-logs/testlog*.json \
+	"$BUILD_DIR-portable"/meson-logs/testlog*.json \
 	"$BUILD_DIR-asan"/meson-logs/testlog*.json \
 	"$BUILD_DIR-tsan"/meson-logs/testlog*.json
 
@@ -168,6 +169,31 @@ if [ -z "${SKIP_DLOPEN:-}" ]; then
 	fi
 fi
 
+# The portable C: what other architectures (BlueField's Arm cores) build
+# instead of the x86-64 assembly and SSSE3 paths (the MR cache's lookup,
+# the software device's KLM byte swap), built here with
+# -DMLX5_MR_PORTABLE -DMLX5_SIM_PORTABLE and run by every C suite.
+if [ -z "${SKIP_PORTABLE:-}" ]; then
+	port="$BUILD_DIR-portable"
+	if [ ! -f "$port/build.ninja" ]; then
+		meson setup "$port" -Dwerror=true -Dexamples=false \
+			"-Dc_args=-DMLX5_MR_PORTABLE -DMLX5_SIM_PORTABLE" \
+			-Dsdk_headers="$SDK" >/dev/null
+	fi
+	if ! ninja -C "$port" >"$port/build-output.log" 2>&1; then
+		cat "$port/build-output.log"
+		echo "portable C build: FAILED"
+		rc=1
+	elif ! meson test -C "$port" --suite unit --print-errorlogs \
+			--num-processes 2 "$@" >"$port/test-output.log" 2>&1; then
+		cat "$port/test-output.log"
+		echo "portable C: FAILED"
+		rc=1
+	else
+		echo "portable C (-DMLX5_MR_PORTABLE -DMLX5_SIM_PORTABLE): every C suite passed"
+	fi
+fi
+
 # Sanitizer passes (clang). The figures of a pass come from the meson log of
 # its build folder: suites (meson tests) and cases (each suite's last line
 # "<suite>: N passed, N failed, N skipped"). A failed suite or a sanitizer
@@ -297,8 +323,10 @@ elif [ -z "${SKIP_FUZZ:-}" ]; then
 	echo "fuzz: no clang; skipped"
 fi
 
-# Every meson result of this run: the main build's and the sanitizer builds'.
+# Every meson result of this run: the main build's, the portable C's and
+# the sanitizer builds'.
 logs=$(ls "$BUILD_DIR"/meson-logs/testlog*.json \
+	"$BUILD_DIR-portable"/meson-logs/testlog*.json \
 	"$BUILD_DIR-asan"/meson-logs/testlog*.json \
 	"$BUILD_DIR-tsan"/meson-logs/testlog*.json 2>/dev/null || true)
 if [ -n "$logs" ]; then

@@ -44,7 +44,7 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_log.h>
-#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__) && !defined(MLX5_SIM_PORTABLE)
 #include <rte_vect.h>
 #endif
 
@@ -238,7 +238,7 @@ static __rte_always_inline void
 sim_klm_entry_set(struct mlx5_sim_klm_entry *to,
 		  const struct mlx5_wqe_umr_klm_seg *from)
 {
-#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__) && !defined(MLX5_SIM_PORTABLE)
 	/* The same fields at the same offsets, each swapped: one shuffle. */
 	const __m128i swap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
 					   15, 14, 13, 12, 11, 10, 9, 8);
