@@ -850,6 +850,282 @@ test_umr_fields(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The mkey context fields of the key byte, the QP and the access rights,
+ * as a UMR sets them under their mkey_mask bits (the rights of a
+ * non-crypto key here, which no crypto PMD's UMR touches).
+ */
+struct cr_mkc {
+	uint8_t key_byte;
+	uint32_t qpn;
+	bool lr, lw, rr, rw, a;
+};
+
+/*
+ * Post a UMR of key @key on @lb without a list or a BSF: mask @mask and
+ * the mkey context @v, whatever the mask; as cr_post().
+ */
+static int
+cr_umr_mkc(struct mlx5_devx_lbqp *lb, uint32_t key, uint64_t mask,
+	   const struct cr_mkc *v, uint8_t *synd)
+{
+	/* Control, UMR control and mkey context: 8 segments, 2 blocks. */
+	uint8_t wqe[2 * MLX5_SEND_WQE_BB] __rte_aligned(16);
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_umr_ctrl_seg *umr = (void *)(ctrl + 1);
+	void *mkc = umr + 1;
+	const uint32_t ds = sizeof(wqe) / 16;
+
+	RTE_BUILD_BUG_ON(sizeof(*ctrl) + sizeof(*umr) +
+			 sizeof(struct mlx5_wqe_mkey_context_seg) !=
+			 sizeof(wqe));
+	memset(wqe, 0, sizeof(wqe));
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)lb->qp.sq_pi <<
+						  8 | MLX5_OPCODE_UMR);
+	ctrl->qpn_ds = rte_cpu_to_be_32(lb->qp.obj->id << 8 | ds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	ctrl->imm = rte_cpu_to_be_32(key);
+	umr->flags = MLX5_WQE_UMR_CTRL_FLAG_INLINE;
+	umr->mkey_mask = rte_cpu_to_be_64(mask);
+	MLX5_SET(mkc, mkc, mkey_7_0, v->key_byte);
+	MLX5_SET(mkc, mkc, qpn, v->qpn);
+	MLX5_SET(mkc, mkc, lr, v->lr);
+	MLX5_SET(mkc, mkc, lw, v->lw);
+	MLX5_SET(mkc, mkc, rr, v->rr);
+	MLX5_SET(mkc, mkc, rw, v->rw);
+	MLX5_SET(mkc, mkc, a, v->a);
+	return cr_post(lb, wqe, (int)ds, synd);
+}
+
+/* The key of @mkey with key byte @key_byte. */
+static uint32_t
+cr_key(const struct mlx5_devx_obj *mkey, uint8_t key_byte)
+{
+	return (mkey->id & ~UINT32_C(0xff)) | key_byte;
+}
+
+/*
+ * What @mkey (its key byte @v->key_byte) lets through: its query shows
+ * the rights and QP of @v; an RDMA WRITE to it and a READ from it (its
+ * remote rights), a WRITE from it and a READ into it (its local rights)
+ * each move their bytes or end in the error of the right refused, with
+ * nothing moved. @src is a buffer of all rights, @dst the one the key
+ * maps at iova 0.
+ */
+static int
+cr_mkc_expect(struct mlx5_devx_lbqp *lb, struct mlx5_devx_obj *mkey,
+	      const struct cr_mkc *v, struct cr_buf *src, struct cr_buf *dst,
+	      const char *what)
+{
+	const uint32_t len = 64;
+	const struct {
+		uint8_t opcode;
+		bool to_key;      /* The bytes go into the key's memory. */
+		bool key_local;   /* The key is the WQE's local key. */
+		uint8_t synd;
+		const char *name;
+	} op[] = {
+		{ MLX5_OPCODE_RDMA_WRITE, true, false,
+		  MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "remote write" },
+		{ MLX5_OPCODE_RDMA_READ, false, false,
+		  MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "remote read" },
+		{ MLX5_OPCODE_RDMA_WRITE, false, true,
+		  MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, "local read" },
+		{ MLX5_OPCODE_RDMA_READ, true, true,
+		  MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, "local write" },
+	};
+	const bool allowed[] = { v->rw, v->rr, v->lr, v->lw };
+	uint32_t key = cr_key(mkey, v->key_byte);
+	struct mlx5_devx_mkey_info info;
+	uint8_t *from, *to, synd;
+	unsigned int k;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_mkey_query(mkey, &info),
+			    "%s: query", what);
+	TEST_ASSERT(info.lr == v->lr && info.lw == v->lw &&
+		    info.rr == v->rr && info.rw == v->rw &&
+		    info.atomic == v->a,
+		    "%s: lr lw rr rw a %d%d%d%d%d, want %d%d%d%d%d",
+		    what, info.lr, info.lw, info.rr, info.rw, info.atomic,
+		    v->lr, v->lw, v->rr, v->rw, v->a);
+	TEST_ASSERT_EQUAL(info.qpn, v->qpn, "%s: QP number", what);
+	for (k = 0; k < RTE_DIM(op); k++) {
+		/* The key's side is dst (iova 0), the other src + 4096. */
+		from = op[k].to_key ? src->va + 4096 : dst->va;
+		to = op[k].to_key ? dst->va : src->va + 4096;
+		for (uint32_t i = 0; i < len; i++)
+			from[i] = (uint8_t)(i * 13 + k + 1);
+		memset(to, 0xee, len);
+		if (op[k].key_local)
+			ret = mlx5_devx_lbqp_rdma(lb, op[k].opcode, key, 0,
+				src->mr->rkey, (uintptr_t)src->va + 4096, len,
+				&synd);
+		else
+			ret = mlx5_devx_lbqp_rdma(lb, op[k].opcode,
+				src->mr->lkey, (uintptr_t)src->va + 4096, key,
+				0, len, &synd);
+		if (allowed[k]) {
+			TEST_ASSERT_SUCCESS(ret, "%s: %s (syndrome 0x%x)",
+					    what, op[k].name, synd);
+			TEST_ASSERT(memcmp(to, from, len) == 0,
+				    "%s: %s: the bytes", what, op[k].name);
+		} else {
+			TEST_ASSERT_EQUAL(ret, -EIO, "%s: %s refused", what,
+					  op[k].name);
+			TEST_ASSERT_EQUAL(synd, op[k].synd, "%s: %s: syndrome",
+					  what, op[k].name);
+			TEST_ASSERT(to[0] == 0xee && to[len - 1] == 0xee,
+				    "%s: %s: nothing moved", what,
+				    op[k].name);
+		}
+	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * The mkey_mask bits of the key byte, the QP and each access right: a
+ * UMR with one of them changes that field of a non-crypto indirect key
+ * and no other, whatever the WQE's other fields say (each the opposite
+ * of the key's), and the key then lets through what its rights say,
+ * under its new key byte only (the old key names nothing: RDMA through
+ * it and a UMR of it are refused). Each field changed, then changed
+ * back; all the bits with the fields as they are, and a UMR whose mask
+ * has none of them, change nothing.
+ */
+static int
+test_umr_key_rights(void)
+{
+	const struct {
+		uint64_t mask;
+		const char *what;
+	} bit[] = {
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY, "key byte" },
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN, "QP number" },
+		{ MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ, "local read" },
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE,
+		  "local write" },
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ,
+		  "remote read" },
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE,
+		  "remote write" },
+		{ MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC, "atomic" },
+	};
+	uint64_t all = 0;
+	struct cr_mkc cur = {
+		.key_byte = 0, .qpn = MLX5_MKC_QPN_ANY,
+		.lr = true, .lw = true, .rr = true, .rw = true, .a = false,
+	};
+	struct cr_mkc flip, next;
+	struct mlx5_devx_lbqp lb;
+	struct mlx5_devx_obj *mkey;
+	struct cr_buf src, dst;
+	char what[64];
+	unsigned int b, turn;
+	uint8_t synd;
+
+	TEST_ASSERT_SUCCESS(cr_buf_get(&src, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(cr_buf_get(&dst, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_create(cdev, &lb, cdev->pdn), "");
+	mkey = cr_mkey(cdev->pdn, true, false, &dst);
+	TEST_ASSERT_NOT_NULL(mkey, "indirect mkey with umr_en");
+	TEST_ASSERT_EQUAL(cr_mkc_expect(&lb, mkey, &cur, &src, &dst,
+					"as created"), TEST_SUCCESS, "");
+	for (b = 0; b < RTE_DIM(bit); b++) {
+		all |= bit[b].mask;
+		for (turn = 0; turn < 2; turn++) {
+			/* Every field the opposite of the key's... */
+			flip = (struct cr_mkc){
+				.key_byte = cur.key_byte ^ 0xa5,
+				.qpn = cur.qpn == MLX5_MKC_QPN_ANY ?
+				       lb.qp.obj->id : MLX5_MKC_QPN_ANY,
+				.lr = !cur.lr, .lw = !cur.lw, .rr = !cur.rr,
+				.rw = !cur.rw, .a = !cur.a,
+			};
+			/* ... and only the one of the mask bit taken. */
+			next = cur;
+			switch (bit[b].mask) {
+			case MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY:
+				next.key_byte = flip.key_byte;
+				break;
+			case MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN:
+				next.qpn = flip.qpn;
+				break;
+			case MLX5_UMR_MKEY_MASK_ACCESS_LOCAL_READ:
+				next.lr = flip.lr;
+				break;
+			case MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE:
+				next.lw = flip.lw;
+				break;
+			case MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ:
+				next.rr = flip.rr;
+				break;
+			case MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE:
+				next.rw = flip.rw;
+				break;
+			default:
+				next.a = flip.a;
+				break;
+			}
+			snprintf(what, sizeof(what), "%s %s", bit[b].what,
+				 turn == 0 ? "changed" : "back");
+			synd = 0xff;
+			TEST_ASSERT_SUCCESS(cr_umr_mkc(&lb,
+				cr_key(mkey, cur.key_byte), bit[b].mask, &flip,
+				&synd), "%s: UMR (syndrome 0x%x)", what, synd);
+			TEST_ASSERT_EQUAL(cr_mkc_expect(&lb, mkey, &next, &src,
+				&dst, what), TEST_SUCCESS, "");
+			if (next.key_byte != cur.key_byte) {
+				/* The old key names nothing any more. */
+				TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&lb,
+					MLX5_OPCODE_RDMA_WRITE, src.mr->lkey,
+					(uintptr_t)src.va,
+					cr_key(mkey, cur.key_byte), 0, 64,
+					&synd), -EIO, "%s: the old key",
+					what);
+				TEST_ASSERT_EQUAL(synd,
+					MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
+					"%s: the old key: syndrome", what);
+				TEST_ASSERT_EQUAL(cr_umr_mkc(&lb,
+					cr_key(mkey, cur.key_byte),
+					bit[b].mask, &cur, &synd), -EIO,
+					"%s: a UMR of the old key", what);
+				TEST_ASSERT_EQUAL(synd,
+					MLX5_CQE_SYNDROME_MW_BIND_ERR,
+					"%s: a UMR of the old key: syndrome",
+					what);
+				TEST_ASSERT_EQUAL(cr_mkc_expect(&lb, mkey,
+					&next, &src, &dst, what),
+					TEST_SUCCESS, "");
+			}
+			cur = next;
+		}
+	}
+	/* Every bit, each field as it is: nothing changes. */
+	TEST_ASSERT_SUCCESS(cr_umr_mkc(&lb, cr_key(mkey, cur.key_byte), all,
+				       &cur, &synd),
+			    "all bits, fields unchanged (syndrome 0x%x)", synd);
+	TEST_ASSERT_EQUAL(cr_mkc_expect(&lb, mkey, &cur, &src, &dst,
+		"all bits, fields unchanged"), TEST_SUCCESS, "");
+	/* None of the bits (the start address, as it is): nothing either. */
+	flip = (struct cr_mkc){
+		.key_byte = 0x5a, .qpn = lb.qp.obj->id,
+		.lr = false, .lw = false, .rr = false, .rw = false, .a = true,
+	};
+	TEST_ASSERT_SUCCESS(cr_umr_mkc(&lb, cr_key(mkey, cur.key_byte),
+		MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR, &flip, &synd),
+		"no bit of the fields (syndrome 0x%x)", synd);
+	TEST_ASSERT_EQUAL(cr_mkc_expect(&lb, mkey, &cur, &src, &dst,
+		"no bit of the fields"), TEST_SUCCESS, "");
+
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	mlx5_devx_lbqp_destroy(&lb);
+	cr_buf_put(&dst);
+	cr_buf_put(&src);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 static int
 test_key_size(void)
 {
@@ -1133,6 +1409,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "unconfigured", test_unconfigured },
 	{ "umr_rules", test_umr_rules },
 	{ "umr_fields", test_umr_fields },
+	{ "umr_key_rights", test_umr_key_rights },
 	{ "key_size", test_key_size },
 	{ "write_rules", test_write_rules },
 	{ "protected_under_key", test_protected_under_key },
