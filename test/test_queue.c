@@ -1126,6 +1126,145 @@ test_rdma_move_fault(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Move @r's QP from RST to RTS connected to @remote_qpn as
+ * mlx5_devx_qp_to_rts() does, but with INIT2RTR's force loopback @fl.
+ */
+static int
+q_to_rts_fl(struct q_raw *r, uint32_t remote_qpn, bool fl)
+{
+	uint32_t in[MLX5_ST_SZ_DW(init2rtr_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(init2rtr_qp_out)] = { 0 };
+	void *qpc = MLX5_ADDR_OF(init2rtr_qp_in, in, qpc);
+	struct mlx5_devx_qp *qp = &r->qp;
+
+	qp->sq_pi = 0;
+	qp->db_rec[MLX5_SND_DBR] = 0;
+	qp->db_rec[MLX5_RCV_DBR] = 0;
+	rte_io_wmb();
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(qp->obj,
+		MLX5_CMD_OP_RST2INIT_QP, 0), "");
+	MLX5_SET(init2rtr_qp_in, in, opcode, MLX5_CMD_OP_INIT2RTR_QP);
+	MLX5_SET(init2rtr_qp_in, in, qpn, qp->obj->id);
+	MLX5_SET(qpc, qpc, mtu, MLX5_QP_MTU_1024);
+	MLX5_SET(qpc, qpc, log_msg_max, 30);
+	MLX5_SET(qpc, qpc, remote_qpn, remote_qpn);
+	MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
+	MLX5_SET(qpc, qpc, primary_address_path.fl, fl);
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_modify(qp->obj->obj, in,
+		sizeof(in), out, sizeof(out)), "INIT2RTR, fl %d", fl);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(qp->obj,
+		MLX5_CMD_OP_RTR2RTS_QP, 0), "");
+	qp->remote_qpn = remote_qpn;
+	return TEST_SUCCESS;
+}
+
+/*
+ * A QP in RTS without force loopback (fl 0 at INIT2RTR): with no wire
+ * between vHCAs its RDMA reaches no peer, not even itself. A WRITE and a
+ * READ, connected to itself and to a peer connected back, each end in
+ * TRANSPORT_RETRY_EXC_ERR (the packets go nowhere) and move nothing; the
+ * same QP moved again with force loopback moves the bytes.
+ */
+static int
+test_no_force_loopback(void)
+{
+	const struct {
+		uint8_t opcode;
+		uint32_t from, to; /* Offsets in the buffer. */
+	} op[] = {
+		{ MLX5_OPCODE_RDMA_WRITE, 0, 4096 },
+		{ MLX5_OPCODE_RDMA_READ, 0, 2048 },
+	};
+	struct mlx5_devx_qp_info info;
+	struct q_raw a, b;
+	struct q_buf m;
+	uint8_t opc, synd;
+	uint16_t ctr, wqe;
+	unsigned int step, k;
+
+	TDEV_SIM_ONLY("no wire between the software device's vHCAs");
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	memset(m.va, 0x5a, 16);
+	TEST_ASSERT_EQUAL(q_raw_get(&a, 4, false), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_raw_get(&b, 4, false), TEST_SUCCESS, "");
+	for (step = 0; step < 3; step++) {
+		switch (step) {
+		case 0: /* Connected to itself. */
+			TEST_ASSERT_EQUAL(q_to_rts_fl(&a, a.qp.obj->id, false),
+					  TEST_SUCCESS, "");
+			break;
+		case 1: /* To a peer in RTS connected back (with fl). */
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(
+				a.qp.obj, MLX5_CMD_OP_2RST_QP, 0), "");
+			TEST_ASSERT_EQUAL(q_to_rts_fl(&a, b.qp.obj->id, false),
+					  TEST_SUCCESS, "");
+			TEST_ASSERT_SUCCESS(mlx5_devx_qp_to_rts(&b.qp,
+							a.qp.obj->id), "");
+			break;
+		case 2: /* The same QP with force loopback: the bytes move. */
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(
+				a.qp.obj, MLX5_CMD_OP_2RST_QP, 0), "");
+			TEST_ASSERT_EQUAL(q_to_rts_fl(&a, b.qp.obj->id, true),
+					  TEST_SUCCESS, "");
+			break;
+		}
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_qp(a.qp.obj, &info),
+				    "");
+		TEST_ASSERT_EQUAL(info.force_loopback, step == 2,
+				  "step %u: fl as set", step);
+		TEST_ASSERT_EQUAL(info.state, MLX5_QP_STATE_RTS, "step %u",
+				  step);
+		for (k = 0; k < RTE_DIM(op); k++) {
+			memset(m.va + op[k].to, 0, 16);
+			wqe = a.qp.sq_pi;
+			if (op[k].opcode == MLX5_OPCODE_RDMA_WRITE)
+				q_post_wqe(&a, op[k].opcode, true, 1,
+					   m.mr->lkey, (uintptr_t)m.va +
+					   op[k].from, m.mr->rkey,
+					   (uintptr_t)m.va + op[k].to);
+			else
+				q_post_wqe(&a, op[k].opcode, true, 1,
+					   m.mr->lkey, (uintptr_t)m.va +
+					   op[k].to, m.mr->rkey,
+					   (uintptr_t)m.va + op[k].from);
+			if (step == 2) {
+				TEST_ASSERT_EQUAL(q_poll(&a, &opc, &synd, &ctr),
+					MLX5_CQE_STATUS_SW_OWN,
+					"opcode 0x%x with fl", op[k].opcode);
+				TEST_ASSERT(memcmp(m.va + op[k].to,
+					m.va + op[k].from, 16) == 0,
+					"opcode 0x%x with fl: the bytes",
+					op[k].opcode);
+				continue;
+			}
+			TEST_ASSERT_EQUAL(q_poll(&a, &opc, &synd, &ctr),
+				MLX5_CQE_STATUS_ERR, "step %u opcode 0x%x",
+				step, op[k].opcode);
+			TEST_ASSERT_EQUAL(synd,
+				MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR,
+				"step %u opcode 0x%x", step, op[k].opcode);
+			TEST_ASSERT_EQUAL(ctr, wqe, "the WQE's counter");
+			TEST_ASSERT_EQUAL(q_err_wqe_opcode(&a), op[k].opcode,
+					  "the WQE's opcode");
+			TEST_ASSERT(m.va[op[k].to] == 0 &&
+				    m.va[op[k].to + 15] == 0,
+				    "step %u opcode 0x%x: nothing moved", step,
+				    op[k].opcode);
+			/* Back to RTS the same way, without fl. */
+			TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(
+				a.qp.obj, MLX5_CMD_OP_2RST_QP, 0), "");
+			TEST_ASSERT_EQUAL(q_to_rts_fl(&a, a.qp.remote_qpn,
+				false), TEST_SUCCESS, "");
+		}
+	}
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -1145,6 +1284,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "reclaim_at_remove", test_reclaim_at_remove },
 	{ "ring_fault", test_ring_fault },
 	{ "rdma_move_fault", test_rdma_move_fault },
+	{ "no_force_loopback", test_no_force_loopback },
 	{ NULL, NULL },
 };
 
