@@ -1265,6 +1265,104 @@ test_no_force_loopback(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A local key with local write but no local read (a DEVX MTT mkey, lr
+ * 0) that the QP's translation cache holds: an RDMA READ into it puts
+ * it there, then an RDMA WRITE from it, in the same doorbell and in a
+ * later one, is refused with a local protection error and moves
+ * nothing. The same WRITE from a key of the same memory with local read
+ * moves the bytes.
+ */
+static int
+test_cached_no_local_read(void)
+{
+	struct mlx5_devx_mkey_attr attr = {
+		.access_mode = MLX5_MKC_ACCESS_MODE_MTT,
+		.size = BUF_LEN,
+		.pd = cdev->pdn,
+		.lr = false,
+		.lw = true,
+		.log_page_size = 12,
+	};
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5_devx_obj *no_lr, *with_lr;
+	uint16_t ctr, rd, wr;
+	uint8_t op, synd;
+	struct q_buf a;
+	struct q_raw r;
+	uint8_t *va;
+	int round;
+
+	va = aligned_alloc(4096, BUF_LEN);
+	TEST_ASSERT_NOT_NULL(va, "");
+	memset(va, 0, BUF_LEN);
+	umem = cdev->glue->devx_umem_reg(cdev->ctx, va, BUF_LEN,
+					 IBV_ACCESS_LOCAL_WRITE);
+	if (umem == NULL) {
+		free(va);
+		TEST_ASSERT_NOT_NULL(umem, "umem");
+	}
+	attr.addr = (uintptr_t)va;
+	attr.umem_id = umem->umem_id;
+	no_lr = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(no_lr, "MTT mkey without local read");
+	attr.lr = true;
+	with_lr = mlx5_devx_cmd_mkey_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(with_lr, "MTT mkey with local read");
+	TEST_ASSERT_SUCCESS(q_buf_get(&a, cdev->pd, Q_RW), "");
+	for (int i = 0; i < 16; i++)
+		a.va[i] = (uint8_t)(i * 7 + 3);
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	for (round = 0; round < 2; round++) {
+		/* A READ into the key (local write): the cache takes it. */
+		memset(va, 0, 16);
+		memset(a.va + 4096, 0xee, 16);
+		rd = q_write_wqe(&r, MLX5_OPCODE_RDMA_READ, true, 1, no_lr->id,
+				 (uintptr_t)va, a.mr->rkey, (uintptr_t)a.va);
+		if (round == 1) {
+			q_ring(&r, rd);
+			TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+					  MLX5_CQE_STATUS_SW_OWN, "READ alone");
+		}
+		/* A WRITE from it (local read), cached or not: refused. */
+		wr = q_write_wqe(&r, MLX5_OPCODE_RDMA_WRITE, true, 1, no_lr->id,
+				 (uintptr_t)va, a.mr->rkey,
+				 (uintptr_t)a.va + 4096);
+		q_ring(&r, round == 0 ? rd : wr);
+		if (round == 0)
+			TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+					  MLX5_CQE_STATUS_SW_OWN,
+					  "READ before the WRITE");
+		TEST_ASSERT(memcmp(va, a.va, 16) == 0, "round %d: read into it",
+			    round);
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR,
+				  "round %d: WRITE from a key without lr",
+				  round);
+		TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				  "round %d", round);
+		TEST_ASSERT_EQUAL(ctr, wr, "round %d: the WQE's counter",
+				  round);
+		TEST_ASSERT(a.va[4096] == 0xee && a.va[4096 + 15] == 0xee,
+			    "round %d: nothing written", round);
+		TEST_ASSERT_SUCCESS(mlx5_devx_qp_recover(&r.qp), "");
+	}
+	/* The same memory through a key with local read: the bytes move. */
+	q_post_wqe(&r, MLX5_OPCODE_RDMA_WRITE, true, 1, with_lr->id,
+		   (uintptr_t)va, a.mr->rkey, (uintptr_t)a.va + 4096);
+	TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr), MLX5_CQE_STATUS_SW_OWN,
+			  "WRITE from a key with lr (0x%x)", synd);
+	TEST_ASSERT(memcmp(a.va + 4096, a.va, 16) == 0, "written");
+	q_raw_put(&r);
+	q_buf_put(&a);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(with_lr), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(no_lr), "");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_umem_dereg(umem), "");
+	free(va);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -1285,6 +1383,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "ring_fault", test_ring_fault },
 	{ "rdma_move_fault", test_rdma_move_fault },
 	{ "no_force_loopback", test_no_force_loopback },
+	{ "cached_no_local_read", test_cached_no_local_read },
 	{ NULL, NULL },
 };
 
