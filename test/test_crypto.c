@@ -10,7 +10,8 @@
  * against IEEE 1619 XTS-AES vectors (128- and 256-bit keys, 512-byte data
  * units, the tweak incremented per unit), the reverse direction decrypts,
  * and each rule of the UMR and of the key is broken once: the QP recovers
- * and nothing is left behind.
+ * and nothing is left behind. The UMR's mask bits of the key byte, the QP
+ * and the rights are checked on a plain (non-crypto) indirect key.
  */
 
 #include <stdlib.h>
