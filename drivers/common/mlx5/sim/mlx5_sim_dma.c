@@ -432,8 +432,8 @@ sim_xlate_side(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	mkey = mlx5_sim_mkey_by_key(vhca, x->key);
 	if (mkey != NULL && mkey->crypto_en) {
 		*crypto = true;
-		*host = mlx5_sim_xlate_crypto_cached(vhca, mkey, x->pdn, x->addr,
-						len, flags);
+		*host = mlx5_sim_xlate_crypto_cached(vhca, mkey, x->pdn,
+						     x->addr, len, flags);
 		if (*host != NULL)
 			return mlx5_sim_crypto_check(vhca, mkey, x->addr, len,
 						     write, xts);
@@ -530,12 +530,12 @@ sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 	return 0;
 }
 
-/* mlx5_sim_xfer_mem_prep() but for its first case. */
-static __rte_noinline int
-sim_xfer_mem_prep_any(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
-		      const struct mlx5_sim_xside *src,
-		      const struct mlx5_sim_xside *dst, size_t len,
-		      struct mlx5_sim_xmove *m)
+int
+mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
+		       struct mlx5_sim_xcache *xc,
+		       const struct mlx5_sim_xside *src,
+		       const struct mlx5_sim_xside *dst, size_t len,
+		       struct mlx5_sim_xmove *m)
 {
 	/* An RDMA WRITE: a local read, a remote write. */
 	if (likely(src->flags == 0 &&
@@ -545,16 +545,6 @@ sim_xfer_mem_prep_any(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 					 MLX5_SIM_XFER_WRITE);
 	return sim_xfer_mem_prep(vhca, xc, src, dst, len, m, src->flags,
 				 dst->flags);
-}
-
-int
-mlx5_sim_xfer_mem_prep(struct mlx5_sim_vhca *vhca,
-		       struct mlx5_sim_xcache *xc,
-		       const struct mlx5_sim_xside *src,
-		       const struct mlx5_sim_xside *dst, size_t len,
-		       struct mlx5_sim_xmove *m)
-{
-	return sim_xfer_mem_prep_any(vhca, xc, src, dst, len, m);
 }
 
 int
