@@ -12,6 +12,8 @@
 
 #include <stdlib.h>
 
+#include <mlx5_common_devx.h>
+
 #include "mlx5_test.h"
 #include "mlx5_test_dev.h"
 #include "mlx5_test_sim.h"
@@ -865,6 +867,53 @@ test_destroy_refused_errno(void)
 }
 
 /*
+ * A staging buffer half torn down (its mkey destroyed, the umem kept by a
+ * refused DESTROY_UMEM) is not reused: a later, smaller copy through the
+ * loopback QP registers a new one instead of posting a destroyed key.
+ */
+static int
+test_lbqp_stage_refused_free(void)
+{
+	size_t big_len = 65536 + 1;
+	uint8_t data[64], *big;
+	struct mlx5_devx_lbqp lb;
+	struct mlx5_devx_obj *mkey;
+	long live = tdev_live(0);
+	struct dx_buf b;
+	int ret;
+
+	TDEV_SIM_ONLY("fault injection (a refused DESTROY_UMEM)");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(mkey, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_create(cdev, &lb, cdev->pdn), "");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 3 + 5);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_copy(&lb, mkey->id,
+		(uintptr_t)b.va, data, sizeof(data), true, NULL),
+		"a first copy registers a staging buffer of 64 KiB");
+	big = calloc(1, big_len);
+	TEST_ASSERT_NOT_NULL(big, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(DX_CARD, 0,
+		MLX5_CMD_OP_DESTROY_UMEM, 1, MLX5_CMD_STAT_NOT_READY), "");
+	ret = mlx5_devx_lbqp_copy(&lb, mkey->id, (uintptr_t)b.va, big,
+				  big_len, true, NULL);
+	free(big);
+	mlx5_sim_fault_clear(DX_CARD, 0);
+	TEST_ASSERT(ret < 0, "growing the buffer fails: its umem is kept");
+	memset(b.va, 0, b.len);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_copy(&lb, mkey->id,
+		(uintptr_t)b.va, data, sizeof(data), true, NULL),
+		"a smaller copy after the refusal");
+	TEST_ASSERT(memcmp(b.va, data, sizeof(data)) == 0, "bytes");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_destroy(&lb), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	dx_buf_put(&b);
+	TDEV_ASSERT_LIVE(0, live, "all freed");
+	return TEST_SUCCESS;
+}
+
+/*
  * DEVX CREATE_MKEY as the kernel rewrites it: an MTT mkey without
  * mkey_umem_valid works (the kernel sets it).
  */
@@ -1134,6 +1183,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "non_devx_context", test_non_devx_context },
 	{ "umem_access_flags", test_umem_access_flags },
 	{ "destroy_refused_errno", test_destroy_refused_errno },
+	{ "lbqp_stage_refused_free", test_lbqp_stage_refused_free },
 	{ "mkey_umem_valid_rewrite", test_mkey_umem_valid_rewrite },
 	{ "pd_dealloc_devx_user", test_pd_dealloc_devx_user },
 	{ "alias_builders", test_alias_builders },

@@ -560,6 +560,8 @@ mlx5_devx_lbqp_stage_free(struct mlx5_devx_lbqp *lb)
 {
 	int ret;
 
+	/* Unusable from the first step: a refusal below keeps a part only. */
+	lb->stage_len = 0;
 	if (lb->stage_mkey != NULL) {
 		ret = mlx5_devx_cmd_destroy(lb->stage_mkey);
 		if (ret != 0)
@@ -576,7 +578,6 @@ mlx5_devx_lbqp_stage_free(struct mlx5_devx_lbqp *lb)
 	}
 	mlx5_free(lb->stage);
 	lb->stage = NULL;
-	lb->stage_len = 0;
 	return 0;
 }
 
