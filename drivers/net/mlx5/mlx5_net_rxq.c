@@ -201,7 +201,6 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 				       (int)socket);
 	if (rxq->elts == NULL) {
 		rte_errno = ENOMEM;
-		ret = -ENOMEM;
 		goto error;
 	}
 	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, desc) != 0) {
@@ -209,7 +208,6 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			" too small", rxq->port_id, idx, desc, mp->name);
 		memset(rxq->elts, 0, sizeof(*rxq->elts) * desc);
 		rte_errno = ENOMEM;
-		ret = -ENOMEM;
 		goto error;
 	}
 	ret = mlx5_devx_cq_create(cdev, &rxq->cq, rxq->log_wqe_n, &priv->uar,
