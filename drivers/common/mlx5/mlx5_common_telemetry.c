@@ -251,13 +251,14 @@ mlx5_tel_dev_get(const char *cmd, const char *params, bool paged,
 	name[len] = '\0';
 	if (comma != NULL) {
 		const char *s = comma + 1;
+		/* strtoul() would take a sign or spaces: digits only. */
+		bool digits = isdigit((unsigned char)s[0]) != 0;
 		char *end;
 		unsigned long v;
 
 		errno = 0;
-		v = isdigit((unsigned char)s[0]) ? strtoul(s, &end, 10) : 0;
-		if (!isdigit((unsigned char)s[0]) || *end != '\0' ||
-		    errno != 0 || v > UINT32_MAX) {
+		v = digits ? strtoul(s, &end, 10) : 0;
+		if (!digits || *end != '\0' || errno != 0 || v > UINT32_MAX) {
 			mlx5_tel_error(
 				d, "bad <first> \"%s\": a decimal entry number",
 				mlx5_tel_printable(s, shown));
