@@ -894,7 +894,8 @@ test_mkey_hot_set(void)
 /*
  * An error completion whose recovery fails (the device refuses the QP's
  * move to RST, once): the failed operation and every one posted after it
- * come back with ERROR and give their mkeys back. The queue pair is not
+ * come back with ERROR and give their mkeys back; one refused at enqueue
+ * among them keeps its own status. The queue pair is not
  * lost: the next error completion (the device flushes what is posted to
  * a QP left in ERR) recovers it, and every operation comes back; after
  * that, operations succeed with the right ciphertext.
@@ -912,8 +913,9 @@ test_recover_fails(void)
 	for (int round = 0; round < 3; round++) {
 		for (int i = 0; i < 4; i++) {
 			m[i] = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
-			ops[i] = cp_op(round == 0 && i == 1 ? bad : good, m[i],
-				       NULL, iv, CP_UNIT);
+			ops[i] = cp_op(round > 0 ? good : i == 1 ? bad :
+				       i == 2 ? NULL : good, m[i], NULL, iv,
+				       CP_UNIT);
 			TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
 		}
 		if (round == 0)
@@ -926,7 +928,8 @@ test_recover_fails(void)
 
 			if (round == 0)
 				TEST_ASSERT_EQUAL(st, i == 0 ?
-					RTE_CRYPTO_OP_STATUS_SUCCESS :
+					RTE_CRYPTO_OP_STATUS_SUCCESS : i == 2 ?
+					RTE_CRYPTO_OP_STATUS_INVALID_SESSION :
 					RTE_CRYPTO_OP_STATUS_ERROR,
 					"round 0 op %d", i);
 			else if (round == 1)
@@ -996,6 +999,8 @@ test_remove_live(void)
 	TEST_ASSERT_SUCCESS(sim_remove(CP_DEV), "remove");
 	TEST_ASSERT_EQUAL(sim_live(CP_CARD, 0), 0, "nothing left");
 	TEST_ASSERT_EQUAL(sim_reclaimed(CP_CARD, 0), 0, "nothing reclaimed");
+	/* Stopped and closed though a session was live: the name is free. */
+	TEST_ASSERT(rte_cryptodev_get_dev_id(CP_DEV) < 0, "cryptodev released");
 	rte_mempool_put(rte_mempool_from_obj(sess), sess);
 	rte_mempool_free(sess_pool);
 	sess_pool = NULL;
@@ -1114,6 +1119,461 @@ test_fast_path_edges(void)
 	return cp_finish();
 }
 
+/*
+ * What the cryptodev reports and the devargs at their edges: the one
+ * capability's ranges and data units, max_nb_sessions the device's DEK
+ * limit; the largest value of each devarg is taken, 0 or one past it is
+ * refused naming the key, qp_mkeys is rounded up to a power of two, and
+ * a pool that fills the send queue exactly (2^15 blocks) is taken.
+ */
+static int
+test_caps_devargs(void)
+{
+	static const char *const refused[] = {
+		"max_qps=0", "max_segs=49", "qp_mkeys=0", "qp_mkeys=4097",
+	};
+	const struct rte_cryptodev_symmetric_capability *c;
+	struct rte_cryptodev_info info;
+	uint8_t log_deks;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	rte_cryptodev_info_get(dev_id, &info);
+	log_deks = sim_cdev(CP_DEV)->caps.crypto.log_max_num_deks;
+	TEST_ASSERT(log_deks > 0, "the device tells its DEK limit");
+	TEST_ASSERT_EQUAL(info.sym.max_nb_sessions, UINT32_C(1) << log_deks,
+			  "max_nb_sessions: one DEK each");
+	c = &info.capabilities[0].sym;
+	TEST_ASSERT(c->xform_type == RTE_CRYPTO_SYM_XFORM_CIPHER &&
+		    c->cipher.block_size == 16, "a cipher of 16-byte blocks");
+	TEST_ASSERT(c->cipher.key_size.min == 32 &&
+		    c->cipher.key_size.max == 64 &&
+		    c->cipher.key_size.increment == 32, "keys of 32 or 64");
+	TEST_ASSERT(c->cipher.iv_size.min == 16 && c->cipher.iv_size.max == 16,
+		    "a 16-byte IV");
+	TEST_ASSERT_EQUAL(c->cipher.dataunit_set,
+			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES |
+			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES |
+			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES,
+			  "data units 512, 4096, 1 MiB");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_probe("max_qps=64,max_segs=48,qp_mkeys=1"),
+			  TEST_SUCCESS, "the largest max_qps and max_segs");
+	rte_cryptodev_info_get(dev_id, &info);
+	TEST_ASSERT_EQUAL(info.max_nb_queue_pairs, 64, "max_qps=64");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	/* 4096 operations of 5 blocks: 20480, rounded up to 2^15. */
+	TEST_ASSERT_EQUAL(cp_probe("qp_mkeys=4096,max_segs=1"), TEST_SUCCESS,
+			  "the largest pool");
+	TEST_ASSERT_EQUAL(cp_start(1, 4096), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_qp(0)->entries, 4096, "4096 in flight");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_probe("qp_mkeys=3"), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 4096), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_qp(0)->entries, 4, "qp_mkeys=3 rounded up to 4");
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	for (unsigned int i = 0; i < RTE_DIM(refused); i++) {
+		char args[64], key[16];
+		const char *log;
+
+		snprintf(args, sizeof(args), "card=%u,class=crypto,%s", CP_CARD,
+			 refused[i]);
+		snprintf(key, sizeof(key), "%.*s",
+			 (int)strcspn(refused[i], "="), refused[i]);
+		mlx5_test_log_capture_start();
+		TEST_ASSERT_EQUAL(sim_probe(CP_DEV, args), -EINVAL, "%s",
+				  refused[i]);
+		log = mlx5_test_log_capture_stop();
+		TEST_ASSERT(strstr(log, key) != NULL, "%s: the key is named",
+			    refused[i]);
+	}
+	TEST_ASSERT_EQUAL(sim_live(CP_CARD, 0), 0, "nothing left");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CP_CARD, 0), 0, "nothing reclaimed");
+	return TEST_SUCCESS;
+}
+
+/* Session create with @x refused with @err, no command issued. */
+static int
+cp_xform_refused(struct rte_crypto_sym_xform *x, int err, const char *what)
+{
+	struct mlx5_sim_stats a, b;
+	void *s;
+
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &a), "");
+	rte_errno = 0;
+	s = rte_cryptodev_sym_session_create(dev_id, x, sess_pool);
+	if (s != NULL)
+		sessions[nb_sessions++] = s;
+	TEST_ASSERT(s == NULL, "%s refused", what);
+	TEST_ASSERT_EQUAL(rte_errno, err, "%s: errno", what);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT_EQUAL(b.commands, a.commands,
+			  "%s: refused before the device (no DEK command)",
+			  what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Session configuration refuses, with the guide's errno and before any
+ * DEK command: chained transforms, a transform that is not a cipher (even
+ * with AES-XTS in its cipher fields), another cipher, a key of neither 32
+ * nor 64 bytes, and no key at all.
+ */
+static int
+test_session_refusals(void)
+{
+	static uint8_t key[64] = { 7 };
+	struct rte_crypto_sym_xform x2, x = {
+		.type = RTE_CRYPTO_SYM_XFORM_CIPHER,
+		.cipher = {
+			.op = RTE_CRYPTO_CIPHER_OP_ENCRYPT,
+			.algo = RTE_CRYPTO_CIPHER_AES_XTS,
+			.key = { .data = key, .length = 64 },
+			.iv = { .offset = CP_IV_OFFSET, .length = 16 },
+		},
+	};
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	x2 = x;
+	x.next = &x2;
+	TEST_ASSERT_EQUAL(cp_xform_refused(&x, ENOTSUP, "chained transforms"),
+			  TEST_SUCCESS, "");
+	x.next = NULL;
+	x.type = RTE_CRYPTO_SYM_XFORM_AUTH;
+	TEST_ASSERT_EQUAL(cp_xform_refused(&x, ENOTSUP, "an auth transform"),
+			  TEST_SUCCESS, "");
+	x.type = RTE_CRYPTO_SYM_XFORM_CIPHER;
+	x.cipher.algo = RTE_CRYPTO_CIPHER_AES_CBC;
+	TEST_ASSERT_EQUAL(cp_xform_refused(&x, ENOTSUP, "AES-CBC"),
+			  TEST_SUCCESS, "");
+	x.cipher.algo = RTE_CRYPTO_CIPHER_AES_XTS;
+	x.cipher.key.length = 48;
+	TEST_ASSERT_EQUAL(cp_xform_refused(&x, EINVAL, "a 48-byte key"),
+			  TEST_SUCCESS, "");
+	x.cipher.key.length = 32;
+	x.cipher.key.data = NULL;
+	TEST_ASSERT_EQUAL(cp_xform_refused(&x, EINVAL, "no key"),
+			  TEST_SUCCESS, "");
+	x.cipher.key.data = key;
+	sessions[nb_sessions] = rte_cryptodev_sym_session_create(dev_id, &x,
+								 sess_pool);
+	TEST_ASSERT_NOT_NULL(sessions[nb_sessions++], "with a key: taken");
+	return cp_finish();
+}
+
+/* @n ops of 512 bytes on @sess in place, each in its own mbuf. */
+static int
+cp_ops_new(void *sess, struct rte_crypto_op **ops, struct rte_mbuf **m,
+	   uint16_t n)
+{
+	static uint8_t iv[16];
+
+	for (uint16_t i = 0; i < n; i++) {
+		m[i] = cp_chain(mb_pool, NULL, CP_UNIT, 2048);
+		ops[i] = cp_op(sess, m[i], NULL, iv, CP_UNIT);
+		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+cp_ops_free(struct rte_crypto_op **ops, struct rte_mbuf **m, uint16_t n)
+{
+	for (uint16_t i = 0; i < n; i++) {
+		rte_pktmbuf_free(m[i]);
+		rte_crypto_op_free(ops[i]);
+	}
+}
+
+/* The device's counters are @enq and @deq, no error. */
+static int
+cp_stats_are(uint64_t enq, uint64_t deq)
+{
+	struct rte_cryptodev_stats st;
+
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
+	TEST_ASSERT_EQUAL(st.enqueued_count, enq, "enqueued");
+	TEST_ASSERT_EQUAL(st.dequeued_count, deq, "dequeued");
+	TEST_ASSERT_EQUAL(st.dequeue_err_count, 0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The device operations around the queue pairs: a configuration that
+ * disables symmetric crypto is refused; a queue pair of no descriptors is
+ * refused and one of 5 holds 8; an enqueue takes no more ops than the
+ * pool has free mkeys, counts only those, and marks them NOT_PROCESSED
+ * until they are dequeued; the statistics sum the queue pairs, skip one
+ * not set up, and reset to 0; close releases every queue pair's objects.
+ */
+static int
+test_dev_ops(void)
+{
+	static uint8_t key[64] = { 5 };
+	struct rte_cryptodev_config conf = {
+		.socket_id = SOCKET_ID_ANY,
+		.nb_queue_pairs = 2,
+		.ff_disable = RTE_CRYPTODEV_FF_SYMMETRIC_CRYPTO,
+	};
+	struct rte_cryptodev_qp_conf qp_conf = { .nb_descriptors = 0 };
+	struct rte_crypto_op *ops[10];
+	struct rte_mbuf *m[10];
+	struct mlx5_sim_stats vs;
+	void *sess;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	qp_conf.mp_session = sess_pool;
+	TEST_ASSERT_EQUAL(rte_cryptodev_configure(dev_id, &conf), -ENOTSUP,
+			  "symmetric crypto disabled");
+	conf.ff_disable = 0;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_configure(dev_id, &conf), "");
+	TEST_ASSERT_EQUAL(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			  SOCKET_ID_ANY), -EINVAL, "no descriptors");
+	qp_conf.nb_descriptors = 5;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			    SOCKET_ID_ANY), "");
+	TEST_ASSERT_EQUAL(cp_qp(0)->entries, 8, "5 descriptors: 8 in flight");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(dev_id), "");
+	/* QP 1 is not set up: the statistics skip it. */
+	TEST_ASSERT_EQUAL(cp_stats_are(0, 0), TEST_SUCCESS, "");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	TEST_ASSERT_EQUAL(cp_ops_new(sess, ops, m, 10), TEST_SUCCESS, "");
+	for (int i = 0; i < 10; i++)
+		ops[i]->status = RTE_CRYPTO_OP_STATUS_ERROR;
+	TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id, 0, ops, 10), 8,
+			  "as many as the pool has mkeys");
+	for (int i = 0; i < 8; i++)
+		TEST_ASSERT_EQUAL(ops[i]->status,
+				  RTE_CRYPTO_OP_STATUS_NOT_PROCESSED,
+				  "op %d in flight", i);
+	TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id, 0, ops + 8, 2),
+			  0, "no mkey free");
+	TEST_ASSERT_EQUAL(cp_stats_are(8, 0), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_deq_n(ops, 8), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_run(0, ops + 8, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_stats_are(10, 10), TEST_SUCCESS, "");
+	rte_cryptodev_stats_reset(dev_id);
+	TEST_ASSERT_EQUAL(cp_stats_are(0, 0), TEST_SUCCESS, "reset");
+	/* Both QPs count. */
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 1, &qp_conf,
+			    SOCKET_ID_ANY), "");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(dev_id), "");
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_run(1, ops + 2, 3), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_stats_are(5, 5), TEST_SUCCESS, "two QPs");
+	cp_ops_free(ops, m, 10);
+	/* Close, before the removal: no QP, CQ or mkey left. */
+	cp_sessions_free();
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(rte_cryptodev_close(dev_id), "close");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &vs), "");
+	TEST_ASSERT(vs.mkeys == 0 && vs.qps == 0 && vs.cqs == 0,
+		    "closed: %" PRIu64 " mkeys, %" PRIu64 " QPs, %" PRIu64
+		    " CQs left", vs.mkeys, vs.qps, vs.cqs);
+	return cp_finish();
+}
+
+/*
+ * Setting a queue pair up again rebuilds it unless nothing changed: on
+ * another socket, or with an operation still in flight (lost then; its
+ * mkey is the new pool's again).
+ */
+static int
+test_qp_rebuild(void)
+{
+	struct rte_cryptodev_qp_conf qp_conf = { .nb_descriptors = 16 };
+	static uint8_t key[64] = { 6 };
+	struct mlx5_sim_stats a, b;
+	struct rte_crypto_op *op;
+	struct rte_mbuf *m;
+	void *sess;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	qp_conf.mp_session = sess_pool;
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &a), "");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			    0), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT(b.commands != a.commands, "another socket: rebuilt");
+	TEST_ASSERT_EQUAL(cp_qp(0)->socket, 0, "");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(dev_id), "");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	TEST_ASSERT_EQUAL(cp_ops_new(sess, &op, &m, 1), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(rte_cryptodev_enqueue_burst(dev_id, 0, &op, 1), 1,
+			  "");
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &a), "");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			    0), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT(b.commands != a.commands, "an op in flight: rebuilt");
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "a new pool");
+	cp_ops_free(&op, &m, 1);
+	return cp_finish();
+}
+
+static void
+cp_ext_free(void *addr, void *opaque)
+{
+	RTE_SET_USED(addr);
+	RTE_SET_USED(opaque);
+}
+
+/*
+ * Refusals the other cases do not reach, in one burst, each op with its
+ * status: sessionless with a session pointer, a session op without a
+ * session, not a symmetric op, out of place with a source shorter than
+ * the range, max_segs + 1 segments, memory the MR cache has no key for;
+ * exactly max_segs segments with an empty one among them is taken. The
+ * refused ops at the head count as dequeue errors. Then with
+ * dataunit_len = 0 one block past 1 MiB is refused where 1 MiB units
+ * take it.
+ */
+static int
+test_op_refusals(void)
+{
+	static uint8_t key[64], iv[16], ptx[CP_UNIT], ctx[CP_UNIT];
+	static uint8_t ext[CP_UNIT + 64];
+	static struct rte_mbuf_ext_shared_info shinfo = {
+		.free_cb = cp_ext_free,
+	};
+	static const struct {
+		uint8_t status;
+		const char *what;
+	} want[] = {
+		{ RTE_CRYPTO_OP_STATUS_INVALID_SESSION, "sessionless" },
+		{ RTE_CRYPTO_OP_STATUS_INVALID_SESSION, "no session" },
+		{ RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "not symmetric" },
+		{ RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "a short source" },
+		{ RTE_CRYPTO_OP_STATUS_SUCCESS, "4 segments and an empty one" },
+		{ RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "5 segments, max_segs=4" },
+		{ RTE_CRYPTO_OP_STATUS_ERROR, "memory without a key" },
+		{ RTE_CRYPTO_OP_STATUS_SUCCESS, "a good op" },
+	};
+	struct rte_crypto_op *ops[8];
+	struct rte_mbuf *m[8], *dst, *empty, *big;
+	struct rte_cryptodev_stats st;
+	void *sess, *whole, *units;
+
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)(5 * i + 2);
+	for (int i = 0; i < CP_UNIT; i++)
+		ptx[i] = (uint8_t)(i * 7);
+	TEST_ASSERT_SUCCESS(cp_reference(key, 64, iv, CP_UNIT, ptx, ctx,
+					 CP_UNIT, true), "OpenSSL");
+	TEST_ASSERT_EQUAL(cp_probe("max_segs=4"), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	for (int i = 0; i < 8; i++) {
+		m[i] = cp_chain(mb_pool, ptx, i == 5 ? 640 : CP_UNIT,
+				i == 4 || i == 5 ? 128 : 2048);
+		ops[i] = cp_op(sess, m[i], NULL, iv, i == 5 ? 640 : CP_UNIT);
+		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+	}
+	ops[0]->sess_type = RTE_CRYPTO_OP_SESSIONLESS;
+	ops[1]->sym->session = NULL;
+	ops[2]->type = RTE_CRYPTO_OP_TYPE_ASYMMETRIC;
+	dst = cp_chain(mb_pool, NULL, CP_UNIT, 2048);
+	TEST_ASSERT_NOT_NULL(dst, "");
+	rte_pktmbuf_trim(m[3], CP_UNIT / 2);
+	ops[3]->sym->m_dst = dst;
+	/* An empty segment after the first of four. */
+	empty = rte_pktmbuf_alloc(mb_pool);
+	TEST_ASSERT_NOT_NULL(empty, "");
+	empty->next = m[4]->next;
+	m[4]->next = empty;
+	m[4]->nb_segs++;
+	/* An external buffer in malloc'd-like static memory, no MR. */
+	rte_mbuf_ext_refcnt_set(&shinfo, 1);
+	rte_pktmbuf_attach_extbuf(m[6], ext, (rte_iova_t)(uintptr_t)ext,
+				  sizeof(ext), &shinfo);
+	rte_pktmbuf_append(m[6], CP_UNIT);
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 8), TEST_SUCCESS, "");
+	for (int i = 0; i < 8; i++)
+		TEST_ASSERT_EQUAL(cp_check_op(ops[i], want[i].status,
+					      m[i], i == 4 || i == 7 ? ctx : NULL,
+					      want[i].what),
+				  TEST_SUCCESS, "op %d", i);
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
+	TEST_ASSERT_EQUAL(st.dequeue_err_count, 6, "six refused");
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "");
+	ops[2]->type = RTE_CRYPTO_OP_TYPE_SYMMETRIC;
+	cp_ops_free(ops, m, 8);
+	rte_pktmbuf_free(dst);
+	TEST_ASSERT_EQUAL(cp_finish(), TEST_SUCCESS, "");
+	/* 1 MiB + 16 in 33 segments. */
+	TEST_ASSERT_EQUAL(cp_probe("max_segs=48,qp_mkeys=4"), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(cp_start(1, 4), TEST_SUCCESS, "");
+	whole = cp_session(key, 64, true, 0, 16);
+	units = cp_session(key, 64, true, 1u << 20, 16);
+	TEST_ASSERT(whole != NULL && units != NULL, "");
+	big = cp_chain(big_pool, NULL, (1u << 20) + 16, CP_BIG_SEG);
+	TEST_ASSERT_NOT_NULL(big, "");
+	for (int i = 0; i < 2; i++) {
+		ops[0] = cp_op(i == 0 ? whole : units, big, NULL, iv,
+			       (1u << 20) + 16);
+		TEST_ASSERT_NOT_NULL(ops[0], "");
+		TEST_ASSERT_EQUAL(cp_run(0, ops, 1), TEST_SUCCESS, "");
+		TEST_ASSERT_EQUAL(ops[0]->status, i == 0 ?
+				  RTE_CRYPTO_OP_STATUS_INVALID_ARGS :
+				  RTE_CRYPTO_OP_STATUS_SUCCESS,
+				  "1 MiB + 16 %s", i == 0 ? "as one unit" :
+				  "in 1 MiB units");
+		rte_crypto_op_free(ops[0]);
+	}
+	rte_pktmbuf_free(big);
+	return cp_finish();
+}
+
+/*
+ * A full pool of the longest operations (max_segs=48: 28 WQE blocks
+ * each) in one burst, three times: the send ring holds them all and
+ * wraps; every op gives the ciphertext.
+ */
+static int
+test_ring_full_longest(void)
+{
+	static uint8_t key[64], iv[16], ptx[768], ctx[768];
+	struct rte_crypto_op *ops[8];
+	struct rte_mbuf *m[8];
+	void *sess;
+
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)(11 * i + 3);
+	for (int i = 0; i < 768; i++)
+		ptx[i] = (uint8_t)(i ^ (i >> 4));
+	TEST_ASSERT_SUCCESS(cp_reference(key, 64, iv, 768, ptx, ctx, 768,
+					 true), "OpenSSL");
+	TEST_ASSERT_EQUAL(cp_probe("max_segs=48,qp_mkeys=8"), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
+	sess = cp_session(key, 64, true, 0, 16);
+	TEST_ASSERT_NOT_NULL(sess, "");
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 8; i++) {
+			m[i] = cp_chain(mb_pool, ptx, 768, 16);
+			ops[i] = cp_op(sess, m[i], NULL, iv, 768);
+			TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
+		}
+		TEST_ASSERT_EQUAL(cp_run(0, ops, 8), TEST_SUCCESS, "");
+		for (int i = 0; i < 8; i++)
+			TEST_ASSERT_EQUAL(cp_check_op(ops[i],
+				RTE_CRYPTO_OP_STATUS_SUCCESS, m[i], ctx,
+				"48 segments"), TEST_SUCCESS,
+				"round %d op %d", round, i);
+		cp_ops_free(ops, m, 8);
+		TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "");
+	}
+	return cp_finish();
+}
+
 static const struct mlx5_test_case cp_cases[] = {
 	{ "probe", test_probe },
 	{ "vectors_in_place", test_vectors_in_place },
@@ -1127,6 +1587,12 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "fast_path_edges", test_fast_path_edges },
 	{ "qp_reuse", test_qp_reuse },
 	{ "remove_live", test_remove_live },
+	{ "caps_devargs", test_caps_devargs },
+	{ "session_refusals", test_session_refusals },
+	{ "dev_ops", test_dev_ops },
+	{ "qp_rebuild", test_qp_rebuild },
+	{ "op_refusals", test_op_refusals },
+	{ "ring_full_longest", test_ring_full_longest },
 	{ NULL, NULL },
 };
 
