@@ -1574,6 +1574,64 @@ test_ring_full_longest(void)
 	return cp_finish();
 }
 
+/*
+ * A session of another crypto_mlx5 device (its DEK is that device's) on
+ * this device's queue pair: INVALID_SESSION, as the guide says, the fast
+ * way (one segment) and the general way (segments) alike; not an error
+ * completion of a DEK this device does not have.
+ */
+static int
+test_foreign_session(void)
+{
+	static uint8_t key[64] = { 2 };
+	struct rte_cryptodev_stats st;
+	struct rte_mempool *pool_b;
+	struct rte_crypto_op *ops[2];
+	struct rte_mbuf *m[2];
+	void *sess_b;
+	int id_b;
+
+	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_start(1, 16), TEST_SUCCESS, "");
+	TEST_ASSERT_NOT_NULL(cp_session(key, 64, true, 0, 16), "");
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=83,class=crypto"),
+			    "a second device");
+	id_b = rte_cryptodev_get_dev_id("mlx5_sim1");
+	TEST_ASSERT(id_b >= 0, "");
+	pool_b = rte_cryptodev_sym_session_pool_create("cp_sess_b", 4,
+		rte_cryptodev_sym_get_private_session_size(id_b), 0, 0, 0);
+	TEST_ASSERT_NOT_NULL(pool_b, "");
+	/* cp_session() on device B; B frees it (not in sessions[]). */
+	dev_id = (uint8_t)id_b;
+	RTE_SWAP(sess_pool, pool_b);
+	sess_b = cp_session(key, 64, true, 0, 16);
+	nb_sessions -= sess_b != NULL;
+	RTE_SWAP(sess_pool, pool_b);
+	dev_id = (uint8_t)rte_cryptodev_get_dev_id(CP_DEV);
+	TEST_ASSERT_NOT_NULL(sess_b, "a session of the second device");
+	TEST_ASSERT_EQUAL(cp_ops_new(sess_b, ops, m, 2), TEST_SUCCESS, "");
+	rte_pktmbuf_free(m[1]);
+	m[1] = cp_chain(mb_pool, NULL, CP_UNIT, 128);
+	TEST_ASSERT_NOT_NULL(m[1], "");
+	ops[1]->sym->m_src = m[1];
+	TEST_ASSERT_EQUAL(cp_run(0, ops, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(ops[0]->status, RTE_CRYPTO_OP_STATUS_INVALID_SESSION,
+			  "another device's session, one segment");
+	TEST_ASSERT_EQUAL(ops[1]->status, RTE_CRYPTO_OP_STATUS_INVALID_SESSION,
+			  "another device's session, four segments");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(dev_id, &st), "");
+	TEST_ASSERT_EQUAL(st.dequeue_err_count, 2, "");
+	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "");
+	cp_ops_free(ops, m, 2);
+	rte_cryptodev_sym_session_free((uint8_t)id_b, sess_b);
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	rte_mempool_free(pool_b);
+	/* Its vHCA empty, or gone with its last context (-1). */
+	TEST_ASSERT(sim_live(CP_CARD + 2, 0) <= 0, "nothing left on B");
+	TEST_ASSERT(sim_reclaimed(CP_CARD + 2, 0) <= 0, "");
+	return cp_finish();
+}
+
 static const struct mlx5_test_case cp_cases[] = {
 	{ "probe", test_probe },
 	{ "vectors_in_place", test_vectors_in_place },
@@ -1593,6 +1651,7 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "qp_rebuild", test_qp_rebuild },
 	{ "op_refusals", test_op_refusals },
 	{ "ring_full_longest", test_ring_full_longest },
+	{ "foreign_session", test_foreign_session },
 	{ NULL, NULL },
 };
 

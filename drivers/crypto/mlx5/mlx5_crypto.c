@@ -254,6 +254,7 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 		return ret;
 	}
 	sess->dek_id = sess->dek->id;
+	sess->priv = priv;
 	sess->dataunit_len = cipher->dataunit_len;
 	sess->max_len = cipher->dataunit_len == 0 ?
 			RTE_MIN(priv->max_len, MLX5_CRYPTO_WHOLE_OP_MAX) :

@@ -81,6 +81,8 @@ struct mlx5_crypto_priv {
 struct mlx5_crypto_session {
 	LIST_ENTRY(mlx5_crypto_session) next;
 	struct mlx5_devx_obj *dek;
+	/* The device of the DEK: an op on another one is INVALID_SESSION. */
+	const struct mlx5_crypto_priv *priv;
 	uint32_t dek_id;
 	uint32_t dataunit_len;         /* 0: each operation is one data unit. */
 	uint32_t max_len;              /* Longest operation the session takes. */

@@ -479,7 +479,7 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 		goto refused;
 	}
 	sess = CRYPTODEV_GET_SYM_SESS_PRIV(sym->session);
-	if (unlikely(sess->dek == NULL)) {
+	if (unlikely(sess->dek == NULL || sess->priv != priv)) {
 		status = RTE_CRYPTO_OP_STATUS_INVALID_SESSION;
 		why = "session not configured on this device";
 		goto refused;
@@ -655,7 +655,8 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	 * the first segment: with len > 0, off + len <= data_len implies
 	 * off < data_len; 64 bits, the sum does not wrap.
 	 */
-	if (unlikely(m == NULL || (m_dst != NULL && m_dst != m) ||
+	if (unlikely(m == NULL || sess->priv != qp->priv ||
+		     (m_dst != NULL && m_dst != m) ||
 		     ror4(len - MLX5_CRYPTO_XTS_BLOCK) >= sess->fast_blocks ||
 		     (uint64_t)off + len > m->data_len ||
 		     first > cur->fit_last))
