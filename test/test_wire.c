@@ -599,6 +599,147 @@ test_checksums(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A TCP (@tcp: its flags) or UDP frame over IPv4 or IPv6 to @p's own MAC,
+ * @len bytes at @off of the send area, checksums 0.
+ */
+static uint8_t *
+w_frame_l4(struct w_port *p, size_t off, uint32_t len, bool v6, int tcp)
+{
+	uint8_t *f = p->buf + W_TX_OFF + off;
+	uint32_t l3 = v6 ? 40 : 20, i;
+	uint8_t *h4 = f + 14 + l3;
+
+	memset(f, 0, len);
+	memcpy(f, p->mac, 6);
+	memcpy(f + 6, p->mac, 6);
+	f[12] = v6 ? 0x86 : 0x08;
+	f[13] = v6 ? 0xdd : 0x00;
+	if (v6) {
+		struct rte_ipv6_hdr *ip6 = (void *)(f + 14);
+
+		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip6->payload_len = rte_cpu_to_be_16((uint16_t)(len - 54));
+		ip6->proto = tcp >= 0 ? IPPROTO_TCP : IPPROTO_UDP;
+		ip6->hop_limits = 64;
+		ip6->src_addr[15] = 1;
+		ip6->dst_addr[15] = 2;
+	} else {
+		struct rte_ipv4_hdr *ip = (void *)(f + 14);
+
+		ip->version_ihl = 0x45;
+		ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
+		ip->time_to_live = 64;
+		ip->next_proto_id = tcp >= 0 ? IPPROTO_TCP : IPPROTO_UDP;
+		ip->src_addr = rte_cpu_to_be_32(0x0a000001);
+		ip->dst_addr = rte_cpu_to_be_32(0x0a000102);
+	}
+	h4[1] = 53;
+	h4[3] = 53;
+	if (tcp >= 0) {
+		h4[12] = 5 << 4;
+		h4[13] = (uint8_t)tcp;
+	} else {
+		h4[4] = (uint8_t)((len - 14 - l3) >> 8);
+		h4[5] = (uint8_t)(len - 14 - l3);
+	}
+	for (i = 14 + l3 + (tcp >= 0 ? 20 : 8); i < len; i++)
+		f[i] = (uint8_t)(i * 5);
+	return f;
+}
+
+/*
+ * TCP and IPv6 through the checksum offloads and the CQE's verdicts and
+ * header types (TCP without ACK, with ACK and data, with ACK only); a zero
+ * UDP checksum over IPv4 is none (good); a bad TCP checksum is bad; a
+ * fragment has no L4.
+ */
+static int
+test_checksums_tcp_ipv6(void)
+{
+	static const struct {
+		bool v6;
+		int tcp;               /* TCP flags, or -1: UDP. */
+		uint32_t len;
+		uint8_t l4t;
+	} k[] = {
+		{ false, 0x10, 120, MLX5_CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA },
+		{ false, 0x10, 54, MLX5_CQE_L4_HDR_TYPE_TCP_ACK_NO_DATA },
+		{ false, 0x02, 120, MLX5_CQE_L4_HDR_TYPE_TCP_NO_ACK },
+		{ true, 0x18, 140, MLX5_CQE_L4_HDR_TYPE_TCP_ACK_AND_DATA },
+		{ true, -1, 140, MLX5_CQE_L4_HDR_TYPE_UDP },
+	};
+	struct w_port *p = &wp[0];
+	struct mlx5_cqe_eth c;
+	uint8_t *f, *r;
+	unsigned int i;
+
+	if (w_port_get(0, 21, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	for (i = 0; i < RTE_DIM(k); i++) {
+		uint8_t l3t = k[i].v6 ? MLX5_CQE_L3_HDR_TYPE_IPV6 :
+			      MLX5_CQE_L3_HDR_TYPE_IPV4;
+		uint8_t *h4;
+		uint16_t cs;
+
+		f = w_frame_l4(p, 0, k[i].len, k[i].v6, k[i].tcp);
+		w_send(p, f, k[i].len, 18, 1,
+		       MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM,
+		       p->mr->lkey, false);
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "case %u received",
+				    i);
+		TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK |
+				  MLX5_CQE_L3_OK | MLX5_CQE_L4_OK,
+				  "case %u: all good", i);
+		TEST_ASSERT_EQUAL(c.l4_l3_hdr_type,
+				  k[i].l4t << MLX5_CQE_L4_HDR_TYPE_SHIFT |
+				  l3t << MLX5_CQE_L3_HDR_TYPE_SHIFT,
+				  "case %u: header types", i);
+		/* The checksums software computes. */
+		f = w_frame_l4(p, 0, k[i].len, k[i].v6, k[i].tcp);
+		h4 = f + 14 + (k[i].v6 ? 40 : 20);
+		if (!k[i].v6) {
+			struct rte_ipv4_hdr *ip = (void *)(f + 14);
+
+			ip->hdr_checksum = rte_ipv4_cksum(ip);
+			cs = rte_ipv4_udptcp_cksum(ip, h4);
+		} else {
+			cs = rte_ipv6_udptcp_cksum((void *)(f + 14), h4);
+		}
+		memcpy(h4 + (k[i].tcp >= 0 ? 16 : 6), &cs, 2);
+		r = w_rx_buf(p, 0, rte_be_to_cpu_16(c.wqe_counter));
+		TEST_ASSERT(memcmp(r, f, k[i].len) == 0,
+			    "case %u: the checksums software computes", i);
+		w_rx_post(p, 0);
+		/* The same frame with its TCP/UDP checksum broken. */
+		h4[k[i].tcp >= 0 ? 16 : 6] ^= 0x5a;
+		w_send(p, f, k[i].len, 18, 1, 0, p->mr->lkey, false);
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "case %u received",
+				    i);
+		TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK |
+				  MLX5_CQE_L3_OK, "case %u: L4 bad", i);
+		w_rx_post(p, 0);
+	}
+	/* IPv4/UDP, the IP checksum filled, no UDP checksum: good. */
+	f = w_frame(p, 0, 100, p->mac, 53, 53, 1, false);
+	w_send(p, f, 100, 18, 1, MLX5_ETH_WQE_L3_CSUM, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK | MLX5_CQE_L3_OK |
+			  MLX5_CQE_L4_OK, "a zero UDP checksum is none: good");
+	w_rx_post(p, 0);
+	/* A first fragment: IPv4, no L4. */
+	f = w_frame(p, 0, 100, p->mac, 53, 53, 1, false);
+	f[14 + 6] = 0x20;              /* More fragments. */
+	w_send(p, f, 100, 18, 1, MLX5_ETH_WQE_L3_CSUM, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT_EQUAL(c.l4_l3_hdr_type, MLX5_CQE_L3_HDR_TYPE_IPV4 <<
+			  MLX5_CQE_L3_HDR_TYPE_SHIFT, "a fragment: no L4");
+	TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK | MLX5_CQE_L3_OK,
+			  "a fragment: no L4 verdict");
+	w_rx_post(p, 0);
+	return TEST_SUCCESS;
+}
+
 /* Toeplitz over IPv4/UDP spreads frames over the RQT as DPDK computes. */
 static int
 test_rss_spread(void)
@@ -1311,6 +1452,7 @@ static const struct mlx5_test_case w_cases[] = {
 	{ "two_ports_cabled", test_two_ports_cabled },
 	{ "two_port_affinity", test_two_port_affinity },
 	{ "checksums", test_checksums },
+	{ "checksums_tcp_ipv6", test_checksums_tcp_ipv6 },
 	{ "rss_spread", test_rss_spread },
 	{ "steering", test_steering },
 	{ "drop_no_wqe", test_drop_no_wqe },
