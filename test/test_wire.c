@@ -652,7 +652,8 @@ w_frame_l4(struct w_port *p, size_t off, uint32_t len, bool v6, int tcp)
  * TCP and IPv6 through the checksum offloads and the CQE's verdicts and
  * header types (TCP without ACK, with ACK and data, with ACK only); a zero
  * UDP checksum over IPv4 is none (good); a bad TCP checksum is bad; a
- * fragment has no L4.
+ * TCP header shorter than 20 bytes and a fragment have no L4; IP behind
+ * two VLAN tags is parsed.
  */
 static int
 test_checksums_tcp_ipv6(void)
@@ -726,6 +727,29 @@ test_checksums_tcp_ipv6(void)
 	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
 	TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK | MLX5_CQE_L3_OK |
 			  MLX5_CQE_L4_OK, "a zero UDP checksum is none: good");
+	w_rx_post(p, 0);
+	/* A TCP header of data offset 4 (less than its 20 bytes): no L4. */
+	f = w_frame_l4(p, 0, 100, false, 0x10);
+	f[14 + 20 + 12] = 4 << 4;
+	w_send(p, f, 100, 18, 1, MLX5_ETH_WQE_L3_CSUM, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT_EQUAL(c.l4_l3_hdr_type, MLX5_CQE_L3_HDR_TYPE_IPV4 <<
+			  MLX5_CQE_L3_HDR_TYPE_SHIFT,
+			  "a TCP data offset of 4: no L4");
+	w_rx_post(p, 0);
+	/* Two VLAN tags (QinQ) before IPv4/UDP: parsed through both. */
+	f = w_frame(p, 8, 100, p->mac, 53, 53, 1, true);
+	memmove(f - 8, f, 12);
+	f -= 8;
+	memcpy(f + 12, "\x88\xa8\x00\x05\x81\x00\x00\x07", 8);
+	w_send(p, f, 108, 18, 1, 0, p->mr->lkey, false);
+	TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "received");
+	TEST_ASSERT_EQUAL(c.l4_l3_hdr_type,
+			  MLX5_CQE_L4_HDR_TYPE_UDP << MLX5_CQE_L4_HDR_TYPE_SHIFT |
+			  MLX5_CQE_L3_HDR_TYPE_IPV4 << MLX5_CQE_L3_HDR_TYPE_SHIFT,
+			  "QinQ: IPv4/UDP behind two tags");
+	TEST_ASSERT_EQUAL(c.hds_ip_ext, MLX5_CQE_L2_OK | MLX5_CQE_L3_OK |
+			  MLX5_CQE_L4_OK, "QinQ: both checksums good");
 	w_rx_post(p, 0);
 	/* A first fragment: IPv4, no L4. */
 	f = w_frame(p, 0, 100, p->mac, 53, 53, 1, false);
