@@ -1164,6 +1164,335 @@ test_dek_needs_crypto(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A CREATE_MKEY mailbox in access mode @mode with room for @entries
+ * translation entries: local read and write on the device's PD, any QP.
+ */
+static uint8_t *
+dx_mkey_in(uint32_t mode, size_t entries, size_t *inlen)
+{
+	void *mkc;
+	uint8_t *in;
+
+	*inlen = MLX5_ST_SZ_BYTES(create_mkey_in) +
+		 entries * MLX5_ST_SZ_BYTES(klm);
+	in = calloc(1, *inlen);
+	if (in == NULL)
+		return NULL;
+	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	MLX5_SET(mkc, mkc, access_mode_1_0, mode & 0x3);
+	MLX5_SET(mkc, mkc, access_mode_4_2, mode >> 2);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, pd, cdev->pdn);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	return in;
+}
+
+/* The mkey context of a CREATE_MKEY mailbox. */
+#define DX_MKC(in) MLX5_ADDR_OF(create_mkey_in, (in), memory_key_mkey_entry)
+
+/* CREATE_MKEY of @in is accepted; the mkey is destroyed again. */
+static int
+dx_mkey_accepted(struct ibv_context *ctx, const void *in, size_t inlen,
+		 const char *what)
+{
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5dv_devx_obj *obj;
+
+	obj = cdev->glue->devx_obj_create(ctx, in, inlen, out, sizeof(out));
+	TEST_ASSERT(obj != NULL, "%s: accepted (errno %d, status 0x%x)", what,
+		    errno, MLX5_GET(mbox_out, out, status));
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(obj), "%s", what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * CREATE_MKEY of @in is refused by the device (EREMOTEIO) with @status
+ * (checked on the software device: a real one only has to refuse), and
+ * nothing is left behind.
+ */
+static int
+dx_mkey_refused(struct ibv_context *ctx, const void *in, size_t inlen,
+		uint8_t status, const char *what)
+{
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5dv_devx_obj *obj;
+	long live = tdev_live(0);
+
+	errno = 0;
+	obj = cdev->glue->devx_obj_create(ctx, in, inlen, out, sizeof(out));
+	if (obj != NULL)
+		cdev->glue->devx_obj_destroy(obj);
+	TEST_ASSERT(obj == NULL, "%s: refused", what);
+	TEST_ASSERT_EQUAL(errno, EREMOTEIO, "%s: by the device", what);
+	if (!tdev_hw())
+		TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), status,
+				  "%s: status", what);
+	TDEV_ASSERT_LIVE(0, live, "%s: nothing created", what);
+	return TEST_SUCCESS;
+}
+
+#define DX_ACCEPTED(in, inlen, what) \
+	TEST_ASSERT_SUCCESS(dx_mkey_accepted(cdev->ctx, in, inlen, what), "")
+#define DX_REFUSED(in, inlen, status, what) \
+	TEST_ASSERT_SUCCESS(dx_mkey_refused(cdev->ctx, in, inlen, \
+					    MLX5_CMD_STAT_ ## status, what), "")
+
+/*
+ * The rules of an MTT mkey over a umem, each broken once from a mailbox
+ * the device takes: the umem's range, the length, the address range, the
+ * access mode, and the context that owns the umem and the PD (the uid).
+ */
+static int
+test_mkey_mtt_rules(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_context_attr devx = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct mlx5dv_devx_umem *their_umem;
+	struct ibv_context *other;
+	struct ibv_pd *their_pd;
+	uint32_t their_pdn;
+	long live = tdev_live(0);
+	size_t inlen;
+	struct dx_buf b;
+	uint8_t *in;
+	void *mkc;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_MTT, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET(create_mkey_in, in, mkey_umem_id, b.umem->umem_id);
+	MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+	MLX5_SET64(mkc, mkc, len, 4096);
+	DX_ACCEPTED(in, inlen, "the whole umem");
+	/* [offset, offset + len) must fit in the umem, to the byte. */
+	MLX5_SET64(mkc, mkc, len, 4097);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "one byte past the umem");
+	MLX5_SET64(mkc, mkc, len, 96);
+	MLX5_SET64(create_mkey_in, in, mkey_umem_offset, 4000);
+	DX_ACCEPTED(in, inlen, "the last 96 bytes");
+	MLX5_SET64(mkc, mkc, len, 97);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "offset + len one past the end");
+	MLX5_SET64(mkc, mkc, len, 16);
+	MLX5_SET64(create_mkey_in, in, mkey_umem_offset, 8192);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "an offset past the umem");
+	MLX5_SET64(create_mkey_in, in, mkey_umem_offset, 0);
+	/* A length, and an address range that does not wrap. */
+	MLX5_SET64(mkc, mkc, len, 0);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "len 0 on an mkey in use");
+	MLX5_SET(mkc, mkc, length64, 1);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "length64: no umem spans 2^64");
+	MLX5_SET(mkc, mkc, length64, 0);
+	MLX5_SET64(mkc, mkc, len, 4096);
+	MLX5_SET64(mkc, mkc, start_addr, UINT64_MAX - 4094);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "start + len past 2^64");
+	MLX5_SET64(mkc, mkc, start_addr, UINT64_MAX - 4095);
+	DX_ACCEPTED(in, inlen, "a range ending at 2^64 - 1");
+	MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+	/*
+	 * An access mode the device does not give applications (SW_ICM,
+	 * MEMIC, and one the PRM does not define), also with a mailbox a
+	 * crossing mkey would be made of.
+	 */
+	if (!tdev_hw()) {
+		static const uint32_t modes[] = {
+			MLX5_MKC_ACCESS_MODE_SW_ICM,
+			MLX5_MKC_ACCESS_MODE_MEMIC, 0x7,
+		};
+		struct mlx5_devx_obj *target = dx_mtt(&b, true);
+
+		TEST_ASSERT_NOT_NULL(target, "");
+		MLX5_SET64(mkc, mkc, start_addr, 0);
+		MLX5_SET(mkc, mkc, crossing_target_vhca_id,
+			 cdev->caps.vhca_id);
+		MLX5_SET(mkc, mkc, translations_octword_size, target->id);
+		MLX5_SET(mkc, mkc, access_mode_1_0,
+			 MLX5_MKC_ACCESS_MODE_CROSSING & 0x3);
+		MLX5_SET(mkc, mkc, access_mode_4_2,
+			 MLX5_MKC_ACCESS_MODE_CROSSING >> 2);
+		DX_ACCEPTED(in, inlen, "a crossing mkey to one of its own");
+		for (unsigned int i = 0; i < RTE_DIM(modes); i++) {
+			MLX5_SET(mkc, mkc, access_mode_1_0, modes[i] & 0x3);
+			MLX5_SET(mkc, mkc, access_mode_4_2, modes[i] >> 2);
+			DX_REFUSED(in, inlen, BAD_PARAM_ERR, "access mode");
+		}
+		MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+		MLX5_SET(mkc, mkc, access_mode_4_2, 0);
+		MLX5_SET(mkc, mkc, translations_octword_size, 0);
+		MLX5_SET(mkc, mkc, crossing_target_vhca_id, 0);
+		MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(target), "");
+	}
+	/* Another context's umem and PD: another uid, not this one's. */
+	other = g->dv_open_device(cdev->ibv_dev, &devx);
+	TEST_ASSERT_NOT_NULL(other, "");
+	their_umem = g->devx_umem_reg(other, b.va, b.len,
+				      IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(their_umem, "");
+	their_pd = g->alloc_pd(other);
+	TEST_ASSERT_NOT_NULL(their_pd, "");
+	TEST_ASSERT_SUCCESS(g->query_pdn(their_pd, &their_pdn), "");
+	MLX5_SET(create_mkey_in, in, mkey_umem_id, their_umem->umem_id);
+	MLX5_SET(mkc, mkc, pd, their_pdn);
+	TEST_ASSERT_SUCCESS(dx_mkey_accepted(other, in, inlen,
+		"its own umem on its own PD"), "");
+	MLX5_SET(mkc, mkc, pd, cdev->pdn);
+	DX_REFUSED(in, inlen, BAD_RES_ERR, "the umem of another context");
+	MLX5_SET(create_mkey_in, in, mkey_umem_id, b.umem->umem_id);
+	MLX5_SET(mkc, mkc, pd, their_pdn);
+	DX_REFUSED(in, inlen, BAD_RES_ERR, "the PD of another context");
+	TEST_ASSERT_SUCCESS(g->dealloc_pd(their_pd), "");
+	TEST_ASSERT_SUCCESS(g->devx_umem_dereg(their_umem), "");
+	TEST_ASSERT_SUCCESS(g->close_device(other), "");
+	free(in);
+	dx_buf_put(&b);
+	TDEV_ASSERT_LIVE(0, live, "nothing left behind");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The rules of a KLM mkey's list, each broken once from a mailbox the
+ * device takes: entries within the list's size, the mailbox holding them,
+ * a list in use having entries.
+ */
+static int
+test_mkey_klm_rules(void)
+{
+	long live = tdev_live(0);
+	struct mlx5_devx_obj *m1;
+	size_t inlen, full;
+	struct dx_buf b1;
+	uint8_t *in, *e;
+	void *mkc;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b1, 8192), "");
+	m1 = dx_mtt(&b1, true);
+	TEST_ASSERT_NOT_NULL(m1, "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_KLM, 5, &full);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET64(mkc, mkc, len, 5 * 1024);
+	MLX5_SET(mkc, mkc, translations_octword_size, 4);
+	e = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	for (unsigned int i = 0; i < 5; i++, e += MLX5_ST_SZ_BYTES(klm)) {
+		MLX5_SET(klm, e, byte_count, 1024);
+		MLX5_SET(klm, e, mkey, m1->id);
+		MLX5_SET64(klm, e, address, (uintptr_t)b1.va + i * 1024);
+	}
+	inlen = full - MLX5_ST_SZ_BYTES(klm);
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 4);
+	MLX5_SET64(mkc, mkc, len, 4 * 1024);
+	DX_ACCEPTED(in, inlen, "four entries in a list of four");
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 5);
+	MLX5_SET64(mkc, mkc, len, 5 * 1024);
+	DX_REFUSED(in, full, BAD_PARAM_ERR, "five entries in a list of four");
+	MLX5_SET(mkc, mkc, translations_octword_size, 8);
+	DX_ACCEPTED(in, full, "five entries in a list of eight");
+	DX_REFUSED(in, full - MLX5_ST_SZ_BYTES(klm), BAD_INP_LEN_ERR,
+		   "five entries, a mailbox with four");
+	/* A list without entries is one a UMR fills: created free. */
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 0);
+	DX_REFUSED(in, full, BAD_PARAM_ERR, "no entries, not free");
+	MLX5_SET(mkc, mkc, free, 1);
+	DX_ACCEPTED(in, full, "no entries, free");
+	if (!tdev_hw()) {
+		/* The software device's limit, and its reading of the kernel. */
+		MLX5_SET(mkc, mkc, translations_octword_size, (1u << 16) + 4);
+		DX_REFUSED(in, full, BAD_PARAM_ERR,
+			   "a list above the device's 2^16 entries");
+		MLX5_SET(mkc, mkc, translations_octword_size, 8);
+		MLX5_SET(mkc, mkc, free, 0);
+		MLX5_SET(create_mkey_in, in, translations_octword_actual_size,
+			 5);
+		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
+		DX_REFUSED(in, full, BAD_PARAM_ERR,
+			   "mkey_umem_valid on a list of entries");
+	}
+	free(in);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m1), "");
+	dx_buf_put(&b1);
+	TDEV_ASSERT_LIVE(0, live, "nothing left behind");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A crossing mkey (here to an mkey of its own vHCA, as the kernel's
+ * data-direct MR makes one): start_addr 0, not free, and only on a
+ * device with crossing_vhca_mkey, which the device checks itself.
+ */
+static int
+test_mkey_crossing_rules(void)
+{
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	long live = tdev_live(0);
+	struct mlx5_devx_obj *target;
+	struct mlx5_common_device *nc;
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5dv_mkey *nc_target;
+	struct dx_buf b;
+	size_t inlen;
+	uint8_t *in;
+	void *mkc;
+
+	if (tdev_hw() && !cdev->caps.crossing_vhca_mkey)
+		TEST_SKIP("device lacks crossing_vhca_mkey");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	target = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(target, "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_CROSSING, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET64(mkc, mkc, len, (uintptr_t)b.va + b.len);
+	MLX5_SET(mkc, mkc, crossing_target_vhca_id, cdev->caps.vhca_id);
+	MLX5_SET(mkc, mkc, translations_octword_size, target->id);
+	DX_ACCEPTED(in, inlen, "a crossing mkey");
+	MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "start_addr other than 0");
+	MLX5_SET64(mkc, mkc, start_addr, 0);
+	MLX5_SET(mkc, mkc, free, 1);
+	DX_REFUSED(in, inlen, BAD_PARAM_ERR, "created free");
+	MLX5_SET(mkc, mkc, free, 0);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(target), "");
+	dx_buf_put(&b);
+	TDEV_ASSERT_LIVE(0, live, "");
+	if (tdev_hw()) {
+		free(in);
+		return TEST_SUCCESS;
+	}
+	/* Past the common layer's check, the device refuses it too. */
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1",
+		"card=31,vhca_id=0,crossing=0"), "");
+	nc = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(nc, "");
+	dv_attr.pd = nc->pd;
+	nc_target = nc->glue->dv_create_mkey(&dv_attr);
+	TEST_ASSERT_NOT_NULL(nc_target, "");
+	MLX5_SET(mkc, mkc, pd, nc->pdn);
+	MLX5_SET(mkc, mkc, crossing_target_vhca_id, 0);
+	MLX5_SET(mkc, mkc, translations_octword_size, nc_target->lkey);
+	live = sim_live(31, 0);
+	errno = 0;
+	TEST_ASSERT(nc->glue->devx_obj_create(nc->ctx, in, inlen,
+		    out, sizeof(out)) == NULL && errno == EREMOTEIO,
+		    "no crossing_vhca_mkey: refused");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	TEST_ASSERT_EQUAL(sim_live(31, 0), live, "");
+	free(in);
+	TEST_ASSERT_SUCCESS(nc->glue->dv_destroy_mkey(nc_target), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(31, 0), 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -1187,6 +1516,9 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "mkey_umem_valid_rewrite", test_mkey_umem_valid_rewrite },
 	{ "pd_dealloc_devx_user", test_pd_dealloc_devx_user },
 	{ "alias_builders", test_alias_builders },
+	{ "mkey_mtt_rules", test_mkey_mtt_rules },
+	{ "mkey_klm_rules", test_mkey_klm_rules },
+	{ "mkey_crossing_rules", test_mkey_crossing_rules },
 	{ NULL, NULL },
 };
 
