@@ -1493,6 +1493,175 @@ test_mkey_crossing_rules(void)
 	return TEST_SUCCESS;
 }
 
+/* QUERY_MKEY of @obj (mkey index @index) into @out. */
+static int
+dx_query_mkey(struct mlx5dv_devx_obj *obj, uint32_t index, uint32_t *out)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_mkey_in)] = { 0 };
+
+	MLX5_SET(query_mkey_in, in, opcode, MLX5_CMD_OP_QUERY_MKEY);
+	MLX5_SET(query_mkey_in, in, mkey_index, index);
+	memset(out, 0, MLX5_ST_SZ_BYTES(query_mkey_out));
+	return cdev->glue->devx_obj_query(obj, in, sizeof(in), out,
+					  MLX5_ST_SZ_BYTES(query_mkey_out));
+}
+
+/*
+ * QUERY_MKEY reports the mkey context as created: every field of an MTT,
+ * a KLM and a crossing mkey, the key byte (mkey_7_0, which the key
+ * carries), and the first two entries of a KLM list.
+ */
+static int
+test_mkey_query_fields(void)
+{
+	uint32_t out[MLX5_ST_SZ_DW(query_mkey_out)];
+	uint32_t cout[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	struct mlx5dv_devx_obj *obj, *klm_obj;
+	struct mlx5_common_device *imp;
+	struct mlx5dv_mkey *target;
+	uint8_t byte = 0x33, syn;
+	long live = tdev_live(0);
+	uint32_t index;
+	size_t inlen;
+	struct dx_buf b;
+	uint8_t *in, *e;
+	void *mkc, *qmkc = MLX5_ADDR_OF(query_mkey_out, out,
+					memory_key_mkey_entry);
+
+	/* MTT: access rights, key byte, page size, all set. */
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_MTT, 2, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET(create_mkey_in, in, mkey_umem_id, b.umem->umem_id);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, a, 1);
+	MLX5_SET(mkc, mkc, rw, 1);
+	MLX5_SET(mkc, mkc, rr, 1);
+	MLX5_SET(mkc, mkc, en_rinval, 1);
+	MLX5_SET(mkc, mkc, mkey_7_0, 0x5a);
+	MLX5_SET(mkc, mkc, log_page_size, 12);
+	MLX5_SET(mkc, mkc, translations_octword_size, 256);
+	MLX5_SET64(mkc, mkc, start_addr, (uintptr_t)b.va);
+	MLX5_SET64(mkc, mkc, len, 4096);
+	obj = cdev->glue->devx_obj_create(cdev->ctx, in, inlen, cout,
+					  sizeof(cout));
+	TEST_ASSERT_NOT_NULL(obj, "MTT mkey (errno %d)", errno);
+	index = MLX5_GET(create_mkey_out, cout, mkey_index);
+	TEST_ASSERT_SUCCESS(dx_query_mkey(obj, index, out), "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, free), 0, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, access_mode_1_0),
+			  MLX5_MKC_ACCESS_MODE_MTT, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, access_mode_4_2), 0, "");
+	TEST_ASSERT(MLX5_GET(mkc, qmkc, umr_en) && MLX5_GET(mkc, qmkc, a) &&
+		    MLX5_GET(mkc, qmkc, rw) && MLX5_GET(mkc, qmkc, rr) &&
+		    MLX5_GET(mkc, qmkc, lw) && MLX5_GET(mkc, qmkc, lr),
+		    "umr_en and every access right as created");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, en_rinval), 1, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, mkey_7_0), 0x5a, "key byte");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, qpn), 0xffffff, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, pd), cdev->pdn, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, log_page_size), 12, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, translations_octword_size),
+			  256, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, length64), 0, "");
+	TEST_ASSERT(MLX5_GET64(mkc, qmkc, start_addr) == (uintptr_t)b.va &&
+		    MLX5_GET64(mkc, qmkc, len) == 4096, "");
+	/* The key is index << 8 | mkey_7_0: another key byte is no key. */
+	TEST_ASSERT_SUCCESS(tdev_access(0, cdev->pdn, index << 8 | 0x5a,
+		(uintptr_t)b.va, &byte, 1, true, &syn), "the key");
+	TEST_ASSERT(tdev_access(0, cdev->pdn, index << 8, (uintptr_t)b.va,
+		    &byte, 1, true, &syn) < 0, "key byte 0 is another key");
+	free(in);
+
+	/* KLM over the MTT mkey: free, crypto_en, its first two entries. */
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_KLM, 4, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, crypto_en, 1);
+	MLX5_SET(mkc, mkc, translations_octword_size, 4);
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 2);
+	MLX5_SET64(mkc, mkc, len, 3072);
+	e = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	for (unsigned int i = 0; i < 2; i++, e += MLX5_ST_SZ_BYTES(klm)) {
+		MLX5_SET(klm, e, byte_count, 1024 * (i + 1));
+		MLX5_SET(klm, e, mkey, index << 8 | 0x5a);
+		MLX5_SET64(klm, e, address, (uintptr_t)b.va + 1000 * i);
+	}
+	klm_obj = cdev->glue->devx_obj_create(cdev->ctx, in, inlen, cout,
+					      sizeof(cout));
+	TEST_ASSERT_NOT_NULL(klm_obj, "KLM mkey (errno %d)", errno);
+	TEST_ASSERT_SUCCESS(dx_query_mkey(klm_obj,
+		MLX5_GET(create_mkey_out, cout, mkey_index), out), "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, free), 1, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, crypto_en), 1, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, access_mode_1_0),
+			  MLX5_MKC_ACCESS_MODE_KLM, "");
+	for (unsigned int i = 0; i < 2; i++) {
+		const void *q = i == 0 ?
+			MLX5_ADDR_OF(query_mkey_out, out, bsf0_klm0_pas_mtt0_1) :
+			MLX5_ADDR_OF(query_mkey_out, out, bsf1_klm1_pas_mtt2_3);
+
+		TEST_ASSERT_EQUAL(MLX5_GET(klm, q, byte_count), 1024 * (i + 1),
+				  "entry %u", i);
+		TEST_ASSERT_EQUAL(MLX5_GET(klm, q, mkey), index << 8 | 0x5a,
+				  "entry %u", i);
+		TEST_ASSERT(MLX5_GET64(klm, q, address) ==
+			    (uintptr_t)b.va + 1000 * i, "entry %u", i);
+	}
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(klm_obj), "");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(obj), "");
+	free(in);
+	dx_buf_put(&b);
+	TDEV_ASSERT_LIVE(0, live, "");
+
+	/*
+	 * Crossing, on a vHCA whose id is not 0, to an mkey of its own:
+	 * the mode (its bits 4:2 too), the target and length64.
+	 */
+	TDEV_NEED_SLOT1();
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=30,vhca_id=1"), "");
+	imp = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(imp, "");
+	if (!imp->caps.crossing_vhca_mkey || imp->caps.vhca_id == 0)
+		TEST_SKIP("the second device lacks crossing_vhca_mkey or has vhca_id 0");
+	dv_attr.pd = imp->pd;
+	target = imp->glue->dv_create_mkey(&dv_attr);
+	TEST_ASSERT_NOT_NULL(target, "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_CROSSING, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	mkc = DX_MKC(in);
+	MLX5_SET(mkc, mkc, pd, imp->pdn);
+	MLX5_SET(mkc, mkc, length64, 1);
+	MLX5_SET(mkc, mkc, crossing_target_vhca_id, imp->caps.vhca_id);
+	MLX5_SET(mkc, mkc, translations_octword_size, target->lkey);
+	obj = imp->glue->devx_obj_create(imp->ctx, in, inlen, cout,
+					 sizeof(cout));
+	TEST_ASSERT_NOT_NULL(obj, "crossing mkey (errno %d)", errno);
+	index = MLX5_GET(create_mkey_out, cout, mkey_index);
+	TEST_ASSERT_SUCCESS(dx_query_mkey(obj, index, out), "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, access_mode_1_0),
+			  MLX5_MKC_ACCESS_MODE_CROSSING & 0x3, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, access_mode_4_2),
+			  MLX5_MKC_ACCESS_MODE_CROSSING >> 2, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, crossing_target_vhca_id),
+			  imp->caps.vhca_id, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, translations_octword_size),
+			  target->lkey, "the target");
+	TEST_ASSERT_EQUAL(MLX5_GET(mkc, qmkc, length64), 1, "");
+	TEST_ASSERT_SUCCESS(imp->glue->devx_obj_destroy(obj), "");
+	TEST_ASSERT_SUCCESS(imp->glue->dv_destroy_mkey(target), "");
+	free(in);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	TDEV_ASSERT_LIVE(1, 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -1519,6 +1688,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "mkey_mtt_rules", test_mkey_mtt_rules },
 	{ "mkey_klm_rules", test_mkey_klm_rules },
 	{ "mkey_crossing_rules", test_mkey_crossing_rules },
+	{ "mkey_query_fields", test_mkey_query_fields },
 	{ NULL, NULL },
 };
 
