@@ -1662,6 +1662,220 @@ test_mkey_query_fields(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A PD imported by handle is one kernel object with two handles: once
+ * DEALLOC_PD went through one of them, the other names nothing (EINVAL
+ * for its pdn, a new MR or mkey on it, its dealloc and a new import),
+ * and only its unimport is left. A PD made by DEVX ALLOC_PD has no verbs
+ * handle to import.
+ */
+static int
+test_pd_import_dealloc(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_context_attr devx = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	uint32_t in[MLX5_ST_SZ_DW(alloc_pd_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(alloc_pd_out)];
+	static uint8_t page[4096] __rte_aligned(4096);
+	struct mlx5dv_devx_obj *devx_pd;
+	struct ibv_context *other;
+	struct ibv_pd *pd, *imported;
+	long live = tdev_live(0);
+	uint32_t pdn, handle;
+	struct ibv_mr *mr;
+
+	pd = g->alloc_pd(cdev->ctx);
+	TEST_ASSERT_NOT_NULL(pd, "");
+	handle = pd->handle;
+	imported = g->import_pd(cdev->ctx, handle);
+	TEST_ASSERT_NOT_NULL(imported, "import by handle");
+	TEST_ASSERT_SUCCESS(g->query_pdn(imported, &pdn), "");
+	mr = g->reg_mr(imported, page, sizeof(page), IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(mr, "an MR through the imported handle");
+	TEST_ASSERT_EQUAL(g->dealloc_pd(pd), EBUSY, "an MR holds the PD");
+	TEST_ASSERT_SUCCESS(g->dereg_mr(mr), "");
+	TDEV_ASSERT_LIVE(0, live + 1, "one PD, two handles");
+	TEST_ASSERT_SUCCESS(g->dealloc_pd(pd), "through the first handle");
+	TDEV_ASSERT_LIVE(0, live, "the PD is gone");
+	TEST_ASSERT_EQUAL(g->query_pdn(imported, &pdn), EINVAL,
+			  "the pdn of a deallocated PD");
+	errno = 0;
+	mr = g->reg_mr(imported, page, sizeof(page), IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT(mr == NULL, "an MR on a deallocated PD");
+	dv_attr.pd = imported;
+	errno = 0;
+	TEST_ASSERT(g->dv_create_mkey(&dv_attr) == NULL && errno == EINVAL,
+		    "an mkey on a deallocated PD (errno %d)", errno);
+	TEST_ASSERT_EQUAL(g->dealloc_pd(imported), EINVAL,
+			  "a second dealloc");
+	errno = 0;
+	TEST_ASSERT(g->import_pd(cdev->ctx, handle) == NULL && errno == EINVAL,
+		    "importing the handle of a deallocated PD");
+	TDEV_ASSERT_LIVE(0, live, "the refusals made nothing");
+	g->unimport_pd(imported);
+	/* The first PD of a new context, made by DEVX: handle 0, unimportable. */
+	other = g->dv_open_device(cdev->ibv_dev, &devx);
+	TEST_ASSERT_NOT_NULL(other, "");
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	devx_pd = g->devx_obj_create(other, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(devx_pd, "DEVX ALLOC_PD");
+	for (handle = 0; handle < 4; handle++) {
+		errno = 0;
+		TEST_ASSERT(g->import_pd(other, handle) == NULL &&
+			    errno == EINVAL, "handle %u: no verbs PD", handle);
+	}
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(devx_pd), "");
+	TEST_ASSERT_SUCCESS(g->close_device(other), "");
+	TDEV_ASSERT_LIVE(0, live, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The mkey table of the software device: indices 1..2^16-1 (key 0 is no
+ * key). A full table is the device's NO_RESOURCES: EAGAIN from
+ * mlx5dv_create_mkey, the status from DEVX CREATE_MKEY; a freed slot is
+ * taken again.
+ */
+static int
+test_mkey_table_full(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	struct mlx5_sim_stats st;
+	struct mlx5dv_mkey **keys;
+	long live = tdev_live(0);
+	uint32_t n = 0, in_use;
+	size_t inlen;
+	uint8_t *in;
+	int ret = TEST_FAILED;
+
+	TDEV_SIM_ONLY("the software device's table of 2^16 - 1 mkeys");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(DX_CARD, 0, &st), "");
+	in_use = st.mkeys + st.mrs + st.general_objs;
+	keys = calloc(1u << 16, sizeof(*keys));
+	TEST_ASSERT_NOT_NULL(keys, "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_KLM, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	MLX5_SET(mkc, DX_MKC(in), free, 1);
+	dv_attr.pd = cdev->pd;
+	while (n < (1u << 16)) {
+		errno = 0;
+		keys[n] = g->dv_create_mkey(&dv_attr);
+		if (keys[n] == NULL)
+			break;
+		if (keys[n]->lkey == 0) {
+			printf("    key 0 handed out\n");
+			goto out;
+		}
+		n++;
+	}
+	if (errno != EAGAIN || n + in_use != (1u << 16) - 1) {
+		printf("    full after %u + %u mkeys, errno %d: expected %u, EAGAIN\n",
+		       n, in_use, errno, (1u << 16) - 1);
+		goto out;
+	}
+	if (dx_mkey_refused(cdev->ctx, in, inlen, MLX5_CMD_STAT_NO_RES_ERR,
+			    "DEVX CREATE_MKEY on a full table") != TEST_SUCCESS)
+		goto out;
+	g->dv_destroy_mkey(keys[--n]);
+	if (dx_mkey_accepted(cdev->ctx, in, inlen, "a freed slot") !=
+	    TEST_SUCCESS)
+		goto out;
+	ret = TEST_SUCCESS;
+out:
+	while (n > 0)
+		g->dv_destroy_mkey(keys[--n]);
+	free(keys);
+	free(in);
+	TDEV_ASSERT_LIVE(0, live, "");
+	return ret;
+}
+
+/*
+ * The software device's PD and umem tables (4096 each per vHCA): a full
+ * table is NO_RESOURCES, EAGAIN from ibv_alloc_pd and the umem
+ * registration, the status from DEVX ALLOC_PD, and nothing is made.
+ */
+static int
+test_pd_umem_tables_full(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	uint32_t in[MLX5_ST_SZ_DW(alloc_pd_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(alloc_pd_out)];
+	static uint8_t page[4096] __rte_aligned(4096);
+	struct mlx5dv_devx_umem **umems;
+	struct ibv_pd **pds;
+	struct mlx5_sim_stats st;
+	long live = tdev_live(0);
+	uint32_t n_pd = 0, n_umem = 0, pds0, umems0;
+	int ret = TEST_FAILED;
+
+	TDEV_SIM_ONLY("the software device's tables of 4096 PDs and umems");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(DX_CARD, 0, &st), "");
+	pds0 = st.pds;
+	umems0 = st.umems;
+	pds = calloc(4097, sizeof(*pds));
+	umems = calloc(4097, sizeof(*umems));
+	TEST_ASSERT(pds != NULL && umems != NULL, "");
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	while (n_pd < 4097) {
+		errno = 0;
+		pds[n_pd] = g->alloc_pd(cdev->ctx);
+		if (pds[n_pd] == NULL)
+			break;
+		n_pd++;
+	}
+	if (errno != EAGAIN || n_pd + pds0 != 4096) {
+		printf("    PDs: full after %u + %u, errno %d\n", n_pd, pds0,
+		       errno);
+		goto out;
+	}
+	errno = 0;
+	if (g->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+			       sizeof(out)) != NULL || errno != EREMOTEIO ||
+	    MLX5_GET(mbox_out, out, status) != MLX5_CMD_STAT_NO_RES_ERR) {
+		printf("    DEVX ALLOC_PD on a full table: not NO_RESOURCES\n");
+		goto out;
+	}
+	while (n_umem < 4097) {
+		errno = 0;
+		umems[n_umem] = g->devx_umem_reg(cdev->ctx, page, sizeof(page),
+						 0);
+		if (umems[n_umem] == NULL)
+			break;
+		n_umem++;
+	}
+	if (errno != EAGAIN || n_umem + umems0 != 4096) {
+		printf("    umems: full after %u + %u, errno %d\n", n_umem,
+		       umems0, errno);
+		goto out;
+	}
+	if (tdev_live(0) != live + n_pd + n_umem) {
+		printf("    live objects %ld, expected %ld\n", tdev_live(0),
+		       live + n_pd + n_umem);
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	while (n_umem > 0)
+		g->devx_umem_dereg(umems[--n_umem]);
+	while (n_pd > 0)
+		g->dealloc_pd(pds[--n_pd]);
+	free(umems);
+	free(pds);
+	TDEV_ASSERT_LIVE(0, live, "");
+	return ret;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -1689,6 +1903,9 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "mkey_klm_rules", test_mkey_klm_rules },
 	{ "mkey_crossing_rules", test_mkey_crossing_rules },
 	{ "mkey_query_fields", test_mkey_query_fields },
+	{ "pd_import_dealloc", test_pd_import_dealloc },
+	{ "mkey_table_full", test_mkey_table_full },
+	{ "pd_umem_tables_full", test_pd_umem_tables_full },
 	{ NULL, NULL },
 };
 
