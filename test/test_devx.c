@@ -1667,7 +1667,7 @@ test_mkey_query_fields(void)
  * DEALLOC_PD went through one of them, the other names nothing (EINVAL
  * for its pdn, a new MR or mkey on it, its dealloc and a new import),
  * and only its unimport is left. A PD made by DEVX ALLOC_PD has no verbs
- * handle to import.
+ * handle to import, and takes no mkey once DEALLOC_PD freed it.
  */
 static int
 test_pd_import_dealloc(void)
@@ -1683,12 +1683,14 @@ test_pd_import_dealloc(void)
 	uint32_t in[MLX5_ST_SZ_DW(alloc_pd_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(alloc_pd_out)];
 	static uint8_t page[4096] __rte_aligned(4096);
-	struct mlx5dv_devx_obj *devx_pd;
+	struct mlx5dv_devx_obj *devx_pd, *on_pd;
 	struct ibv_context *other;
 	struct ibv_pd *pd, *imported;
 	long live = tdev_live(0);
 	uint32_t pdn, handle;
 	struct ibv_mr *mr;
+	uint8_t *mkey_in;
+	size_t inlen;
 
 	pd = g->alloc_pd(cdev->ctx);
 	TEST_ASSERT_NOT_NULL(pd, "");
@@ -1730,7 +1732,19 @@ test_pd_import_dealloc(void)
 		TEST_ASSERT(g->import_pd(other, handle) == NULL &&
 			    errno == EINVAL, "handle %u: no verbs PD", handle);
 	}
-	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(devx_pd), "");
+	/* An mkey on the DEVX PD, and none once DEALLOC_PD freed it. */
+	mkey_in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_KLM, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(mkey_in, "");
+	MLX5_SET(mkc, DX_MKC(mkey_in), free, 1);
+	MLX5_SET(mkc, DX_MKC(mkey_in), pd, MLX5_GET(alloc_pd_out, out, pd));
+	on_pd = g->devx_obj_create(other, mkey_in, inlen, out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(on_pd, "an mkey on the DEVX PD");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(devx_pd),
+			    "an mkey holds no count on it");
+	TEST_ASSERT_SUCCESS(dx_mkey_refused(other, mkey_in, inlen,
+		MLX5_CMD_STAT_BAD_RES_ERR, "an mkey on a deallocated PD"), "");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(on_pd), "");
+	free(mkey_in);
 	TEST_ASSERT_SUCCESS(g->close_device(other), "");
 	TDEV_ASSERT_LIVE(0, live, "");
 	return TEST_SUCCESS;
