@@ -1890,6 +1890,108 @@ out:
 	return ret;
 }
 
+/*
+ * The DEK rules the device checks itself, each broken once from a raw
+ * CREATE_GENERAL_OBJECT mailbox it takes: no alias bit, the whole
+ * create_dek_in, a PD of the creating context, and a device with crypto;
+ * a query answered only into the whole query_dek_out.
+ */
+static int
+test_dek_rules(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_context_attr devx = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	uint32_t qin[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t qout[MLX5_ST_SZ_DW(query_dek_out)];
+	void *dek = MLX5_ADDR_OF(create_dek_in, in, dek);
+	struct mlx5_common_device *plain;
+	struct mlx5dv_devx_obj *obj;
+	struct ibv_context *other;
+	struct ibv_pd *their_pd;
+	long live = tdev_live(0);
+	uint32_t their_pdn;
+
+	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
+	    cdev->caps.crypto.wrapped_crypto_operational)
+		TEST_SKIP("device lacks plaintext-key DEK objects");
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(dek, dek, key_size, MLX5_DEK_KEY_SIZE_128);
+	MLX5_SET(dek, dek, key_purpose, MLX5_DEK_KEY_PURPOSE_AES_XTS);
+	MLX5_SET(dek, dek, pd, cdev->pdn);
+	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "a DEK (errno %d)", errno);
+	/* A query must have room for the whole answer. */
+	MLX5_SET(general_obj_in_cmd_hdr, qin, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, qin, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(general_obj_in_cmd_hdr, qin, obj_id,
+		 MLX5_GET(general_obj_out_cmd_hdr, out, obj_id));
+	TEST_ASSERT_SUCCESS(g->devx_obj_query(obj, qin, sizeof(qin), qout,
+					      sizeof(qout)), "");
+	TEST_ASSERT_EQUAL(g->devx_obj_query(obj, qin, sizeof(qin), qout,
+		MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr)), EREMOTEIO,
+		"a query without room for the DEK");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, qout, status),
+			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "");
+	TDEV_ASSERT_LIVE(0, live, "");
+#define DEK_REFUSED(ctx, len, st, what) do { \
+	errno = 0; \
+	obj = g->devx_obj_create(ctx, in, len, out, sizeof(out)); \
+	if (obj != NULL) \
+		g->devx_obj_destroy(obj); \
+	TEST_ASSERT(obj == NULL && errno == EREMOTEIO, "%s: refused", what); \
+	if (!tdev_hw()) \
+		TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), \
+				  MLX5_CMD_STAT_ ## st, "%s", what); \
+} while (0)
+	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 1);
+	DEK_REFUSED(cdev->ctx, sizeof(in), BAD_PARAM_ERR, "an alias DEK");
+	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 0);
+	DEK_REFUSED(cdev->ctx, sizeof(in) - 4, BAD_INP_LEN_ERR,
+		    "a mailbox short of the key's last bytes");
+	/* Another context's PD: another uid. */
+	other = g->dv_open_device(cdev->ibv_dev, &devx);
+	TEST_ASSERT_NOT_NULL(other, "");
+	their_pd = g->alloc_pd(other);
+	TEST_ASSERT_NOT_NULL(their_pd, "");
+	TEST_ASSERT_SUCCESS(g->query_pdn(their_pd, &their_pdn), "");
+	MLX5_SET(dek, dek, pd, their_pdn);
+	DEK_REFUSED(cdev->ctx, sizeof(in), BAD_RES_ERR,
+		    "the PD of another context");
+	obj = g->devx_obj_create(other, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "a DEK on its own PD (errno %d)", errno);
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "");
+	TEST_ASSERT_SUCCESS(g->dealloc_pd(their_pd), "");
+	TEST_ASSERT_SUCCESS(g->close_device(other), "");
+	TDEV_ASSERT_LIVE(0, live, "the refusals made nothing");
+	if (tdev_hw())
+		return TEST_SUCCESS;
+	/* Past the common layer's check, a device without crypto refuses. */
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=30,vhca_id=1,crypto=0"), "");
+	plain = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(plain, "");
+	live = tdev_live(1);
+	MLX5_SET(dek, dek, pd, plain->pdn);
+	errno = 0;
+	TEST_ASSERT(g->devx_obj_create(plain->ctx, in, sizeof(in), out,
+		    sizeof(out)) == NULL && errno == EREMOTEIO,
+		    "a device without crypto");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	TDEV_ASSERT_LIVE(1, live, "");
+#undef DEK_REFUSED
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -1920,6 +2022,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "pd_import_dealloc", test_pd_import_dealloc },
 	{ "mkey_table_full", test_mkey_table_full },
 	{ "pd_umem_tables_full", test_pd_umem_tables_full },
+	{ "dek_rules", test_dek_rules },
 	{ NULL, NULL },
 };
 
