@@ -841,6 +841,32 @@ test_umem_access_flags(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A umem registration names a range: no NULL address, no empty range, no
+ * range that wraps past the end of the address space (EINVAL, as the
+ * kernel's ib_umem_get()), and nothing is registered.
+ */
+static int
+test_umem_range(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	static uint8_t page[4096] __rte_aligned(4096);
+	long live = tdev_live(0);
+
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(cdev->ctx, NULL, sizeof(page), 0) ==
+		    NULL && errno == EINVAL, "address NULL (errno %d)", errno);
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(cdev->ctx, page, 0, 0) == NULL &&
+		    errno == EINVAL, "an empty range (errno %d)", errno);
+	errno = 0;
+	TEST_ASSERT(g->devx_umem_reg(cdev->ctx, page,
+		    UINTPTR_MAX - (uintptr_t)page + 2, 0) == NULL &&
+		    errno == EINVAL, "a range past 2^64 (errno %d)", errno);
+	TDEV_ASSERT_LIVE(0, live, "nothing registered");
+	return TEST_SUCCESS;
+}
+
 /* A refused destroy: the status's errno, no EREMOTEIO (no mailbox). */
 static int
 test_destroy_refused_errno(void)
@@ -1817,7 +1843,8 @@ out:
 /*
  * The software device's PD and umem tables (4096 each per vHCA): a full
  * table is NO_RESOURCES, EAGAIN from ibv_alloc_pd and the umem
- * registration, the status from DEVX ALLOC_PD, and nothing is made.
+ * registration, the status from DEVX ALLOC_PD, and nothing is made; a
+ * freed entry is taken again.
  */
 static int
 test_pd_umem_tables_full(void)
@@ -1878,6 +1905,15 @@ test_pd_umem_tables_full(void)
 		       live + n_pd + n_umem);
 		goto out;
 	}
+	/* A freed entry is taken again. */
+	g->devx_umem_dereg(umems[--n_umem]);
+	umems[n_umem] = g->devx_umem_reg(cdev->ctx, page, sizeof(page), 0);
+	if (umems[n_umem] == NULL) {
+		printf("    a freed umem entry not taken again (errno %d)\n",
+		       errno);
+		goto out;
+	}
+	n_umem++;
 	ret = TEST_SUCCESS;
 out:
 	while (n_umem > 0)
@@ -2010,6 +2046,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "kernel_front", test_kernel_front },
 	{ "non_devx_context", test_non_devx_context },
 	{ "umem_access_flags", test_umem_access_flags },
+	{ "umem_range", test_umem_range },
 	{ "destroy_refused_errno", test_destroy_refused_errno },
 	{ "lbqp_stage_refused_free", test_lbqp_stage_refused_free },
 	{ "mkey_umem_valid_rewrite", test_mkey_umem_valid_rewrite },
