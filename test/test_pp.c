@@ -272,6 +272,56 @@ test_backend_table_full(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A dedicated entry is never shared: a shared request with the very same
+ * context gets an entry of its own (then shared by the next one), as the
+ * kernel's mlx5_rl_add_rate_raw() looks up shared entries only. Rates at
+ * the ends of the device's range are in it.
+ */
+static int
+test_backend_dedicated_not_shared(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	const struct mlx5_hca_qos_attr *qos = &cdev->caps.qos;
+	struct mlx5dv_pp *ded, *s1, *s2, *lo, *hi;
+	struct mlx5_sim_stats st;
+	uint8_t ctx[48];
+
+	PP_NEED_PACING(4);
+	pp_ctx(ctx, pp_rate(7000), 0);
+	ded = g->dv_pp_alloc(cdev->ctx, 48, ctx,
+			     MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX);
+	TEST_ASSERT_NOT_NULL(ded, "dedicated");
+	s1 = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(s1, "shared");
+	TEST_ASSERT(s1->index != ded->index,
+		    "a shared request does not take the dedicated entry");
+	s2 = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(s2, "");
+	TEST_ASSERT_EQUAL(s2->index, s1->index, "shared with the shared one");
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 2, "");
+	}
+	pp_ctx(ctx, RTE_MAX(qos->min_rate_kbps, 1u), 0);
+	lo = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(lo, "the minimum rate");
+	pp_ctx(ctx, qos->max_rate_kbps, 0);
+	hi = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+	TEST_ASSERT_NOT_NULL(hi, "the maximum rate");
+	g->dv_pp_free(hi);
+	g->dv_pp_free(lo);
+	g->dv_pp_free(s2);
+	g->dv_pp_free(s1);
+	g->dv_pp_free(ded);
+	if (!tdev_hw()) {
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &st), "");
+		TEST_ASSERT_EQUAL(st.pp_entries, 0, "");
+	}
+	TDEV_ASSERT_LIVE(0, 2, "back to context + PD");
+	return TEST_SUCCESS;
+}
+
 static int
 test_service(void)
 {
@@ -341,12 +391,18 @@ test_service_no_pacing(void)
 	struct mlx5_pp_attr attr = { .rate_kbps = 1000 };
 	struct mlx5_common_device *np;
 	struct mlx5_pp_entry *e;
+	uint8_t ctx[48];
 
 	TDEV_SIM_ONLY("a device without packet pacing (pacing=0)");
 	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=21,vhca_id=0,pacing=0"), "");
 	np = sim_cdev("mlx5_sim1");
 	TEST_ASSERT_NOT_NULL(np, "");
 	TEST_ASSERT_EQUAL(mlx5_pp_alloc(np, &attr, &e), -ENOTSUP, "");
+	/* The backend too: the kernel has no PP object without pacing. */
+	pp_ctx(ctx, 1000, 0);
+	errno = 0;
+	TEST_ASSERT(np->glue->dv_pp_alloc(np->ctx, 48, ctx, 0) == NULL &&
+		    errno == EOPNOTSUPP, "mlx5dv_pp_alloc (errno %d)", errno);
 	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
 	TEST_ASSERT_EQUAL(sim_live(21, 0), 0, "");
 	return TEST_SUCCESS;
@@ -560,6 +616,7 @@ test_service_needs_pp_uid(void)
 static const struct mlx5_test_case pp_cases[] = {
 	{ "backend_rules", test_backend_rules },
 	{ "backend_shared_dedicated", test_backend_shared_dedicated },
+	{ "backend_dedicated_not_shared", test_backend_dedicated_not_shared },
 	{ "backend_table_full", test_backend_table_full },
 	{ "backend_check_order", test_backend_check_order },
 	{ "backend_shared_per_uid", test_backend_shared_per_uid },
