@@ -322,6 +322,32 @@ test_backend_dedicated_not_shared(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Rate 0 is "unlimited" (index 0), never an entry: refused also where the
+ * device's minimum rate is 0.
+ */
+static int
+test_backend_rate_zero(void)
+{
+	struct mlx5_common_device *z;
+	uint8_t ctx[48];
+
+	TDEV_SIM_ONLY("a device whose minimum rate is 0 (pp_min_rate=0)");
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1", "card=26,pp_min_rate=0"),
+			    "");
+	z = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(z, "");
+	TEST_ASSERT_EQUAL(z->caps.qos.min_rate_kbps, 0, "");
+	pp_ctx(ctx, 0, 0);
+	errno = 0;
+	TEST_ASSERT(z->glue->dv_pp_alloc(z->ctx, 48, ctx, 0) == NULL &&
+		    errno == EINVAL, "rate 0 (errno %d)", errno);
+	TEST_ASSERT_EQUAL(sim_live(26, 1), 2, "context + PD only");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(26, 1), 0, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_service(void)
 {
@@ -617,6 +643,7 @@ static const struct mlx5_test_case pp_cases[] = {
 	{ "backend_rules", test_backend_rules },
 	{ "backend_shared_dedicated", test_backend_shared_dedicated },
 	{ "backend_dedicated_not_shared", test_backend_dedicated_not_shared },
+	{ "backend_rate_zero", test_backend_rate_zero },
 	{ "backend_table_full", test_backend_table_full },
 	{ "backend_check_order", test_backend_check_order },
 	{ "backend_shared_per_uid", test_backend_shared_per_uid },
