@@ -348,6 +348,48 @@ test_backend_rate_zero(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * mlx5dv_pp_free() clears an entry with a SET_PP_RATE_LIMIT when its last
+ * reference goes, and issues nothing for the others; a refused clear
+ * (counted) still frees the entry, as in the kernel.
+ */
+static int
+test_backend_free_clears(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5_sim_stats before, after;
+	struct mlx5dv_pp *a, *b;
+	uint8_t ctx[48];
+
+	TDEV_SIM_ONLY("the command count of a vHCA and fault injection");
+	for (int faulted = 0; faulted <= 1; faulted++) {
+		pp_ctx(ctx, 9000 + faulted, 0);
+		a = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+		b = g->dv_pp_alloc(cdev->ctx, 48, ctx, 0);
+		TEST_ASSERT(a != NULL && b != NULL && a->index == b->index, "");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &before),
+				    "");
+		g->dv_pp_free(a);
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
+		TEST_ASSERT_EQUAL(after.commands, before.commands,
+				  "a reference left: no command");
+		if (faulted)
+			TEST_ASSERT_SUCCESS(mlx5_sim_fault_set(PP_CARD, 0,
+				MLX5_CMD_OP_SET_PP_RATE_LIMIT, 1,
+				MLX5_CMD_STAT_INT_ERR), "");
+		g->dv_pp_free(b);
+		mlx5_sim_fault_clear(PP_CARD, 0);
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
+		TEST_ASSERT_EQUAL(after.commands - before.commands, 1,
+				  "the last reference clears the entry");
+		TEST_ASSERT_EQUAL(after.failed_commands -
+				  before.failed_commands, faulted, "");
+		TEST_ASSERT_EQUAL(after.pp_entries, 0, "freed either way");
+	}
+	TDEV_ASSERT_LIVE(0, 2, "back to context + PD");
+	return TEST_SUCCESS;
+}
+
 static int
 test_service(void)
 {
@@ -644,6 +686,7 @@ static const struct mlx5_test_case pp_cases[] = {
 	{ "backend_shared_dedicated", test_backend_shared_dedicated },
 	{ "backend_dedicated_not_shared", test_backend_dedicated_not_shared },
 	{ "backend_rate_zero", test_backend_rate_zero },
+	{ "backend_free_clears", test_backend_free_clears },
 	{ "backend_table_full", test_backend_table_full },
 	{ "backend_check_order", test_backend_check_order },
 	{ "backend_shared_per_uid", test_backend_shared_per_uid },
