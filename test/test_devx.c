@@ -1026,6 +1026,29 @@ test_pd_dealloc_devx_user(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Probe slot 1, a second vHCA of the card, as the importer of the case's
+ * device; TEST_SKIPPED where a real pair cannot grant or alias mkeys.
+ */
+static int
+dx_importer_get(struct mlx5_common_device **imp)
+{
+	TDEV_NEED_SLOT1();
+	if (tdev_hw() && !(cdev->caps.allowed_object_for_other_vhca_access &
+			   MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY))
+		TEST_SKIP("device %s lacks allowed_object_for_other_vhca_access (MKEY): it cannot grant its mkeys to other vHCAs",
+			  tdev_name(0));
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=30,vhca_id=1"), "");
+	*imp = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(*imp, "");
+	if (tdev_hw() &&
+	    !((*imp)->caps.cross_vhca_object_to_object_supported &
+	      MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY))
+		TEST_SKIP("device %s lacks cross_vhca_object_to_object_supported (LOCAL_MKEY_TO_REMOTE_MKEY): it cannot create alias mkeys",
+			  tdev_name(1));
+	return TEST_SUCCESS;
+}
+
 /* Alias objects through the typed builders: create, query, status. */
 static int
 test_alias_builders(void)
@@ -1040,21 +1063,11 @@ test_alias_builders(void)
 	struct mlx5_devx_obj *owner_mkey, *alias;
 	uint32_t status = 0xff;
 	struct dx_buf b;
+	int ret;
 
-	TDEV_NEED_SLOT1();
-	if (tdev_hw() && !(cdev->caps.allowed_object_for_other_vhca_access &
-			   MLX5_ALLOWED_OBJ_FOR_OTHER_VHCA_ACCESS_MKEY))
-		TEST_SKIP("device %s lacks allowed_object_for_other_vhca_access (MKEY): it cannot grant its mkeys to other vHCAs",
-			  tdev_name(0));
-	/* A second vHCA of the card: the importer. */
-	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=30,vhca_id=1"), "");
-	imp = tdev_cdev(1);
-	TEST_ASSERT_NOT_NULL(imp, "");
-	if (tdev_hw() &&
-	    !(imp->caps.cross_vhca_object_to_object_supported &
-	      MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY))
-		TEST_SKIP("device %s lacks cross_vhca_object_to_object_supported (LOCAL_MKEY_TO_REMOTE_MKEY): it cannot create alias mkeys",
-			  tdev_name(1));
+	ret = dx_importer_get(&imp);
+	if (ret != TEST_SUCCESS)
+		return ret;
 	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
 	owner_mkey = dx_mtt(&b, true);
 	TEST_ASSERT_NOT_NULL(owner_mkey, "");
@@ -2028,6 +2041,72 @@ test_dek_rules(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A new grant replaces the access key: an alias made with the old key
+ * reports a bad status and translates nothing, while one made with the
+ * new key works (the importer's DMA through either is checked too).
+ */
+static int
+test_alias_regrant(void)
+{
+	static const uint8_t key1[MLX5_ACCESS_KEY_LEN] = "the first key";
+	static const uint8_t key2[MLX5_ACCESS_KEY_LEN] = "the second key";
+	struct mlx5_devx_alias_attr attr = {
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
+		.vhca_id = cdev->caps.vhca_id,
+	};
+	struct mlx5_devx_obj *owner_mkey, *old_alias, *new_alias;
+	struct mlx5_common_device *imp;
+	uint8_t byte = 0x5c, syn;
+	uint32_t status = 0xff;
+	struct dx_buf b;
+	int ret;
+
+	ret = dx_importer_get(&imp);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	owner_mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(owner_mkey, "");
+	attr.obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
+	attr.pdn = imp->pdn;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id, key1), "");
+	memcpy(attr.access_key, key1, sizeof(key1));
+	old_alias = mlx5_devx_cmd_alias_obj_create(imp, &attr);
+	TEST_ASSERT_NOT_NULL(old_alias, "");
+	TEST_ASSERT_SUCCESS(tdev_access(1, imp->pdn,
+		old_alias->id << 8, (uintptr_t)b.va, &byte, 1,
+		true, &syn), "through the alias");
+	/* The grant again, with another key. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id, key2), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_alias_obj_query(old_alias, &status),
+			    "");
+	TEST_ASSERT(status != 0, "the old key's alias reports a bad status");
+	TEST_ASSERT(tdev_access(1, imp->pdn,
+		old_alias->id << 8, (uintptr_t)b.va, &byte, 1,
+		true, &syn) < 0, "the old key's alias translates nothing");
+	TEST_ASSERT(mlx5_devx_cmd_alias_obj_create(imp, &attr) == NULL,
+		    "a new alias with the old key");
+	memcpy(attr.access_key, key2, sizeof(key2));
+	new_alias = mlx5_devx_cmd_alias_obj_create(imp, &attr);
+	TEST_ASSERT_NOT_NULL(new_alias, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_alias_obj_query(new_alias, &status),
+			    "");
+	TEST_ASSERT_EQUAL(status, 0, "the new key's alias is valid");
+	TEST_ASSERT_SUCCESS(tdev_access(1, imp->pdn,
+		new_alias->id << 8, (uintptr_t)b.va, &byte, 1,
+		true, &syn), "through the new alias");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(new_alias), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(old_alias), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	TDEV_ASSERT_LIVE(1, 0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -2060,6 +2139,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "mkey_table_full", test_mkey_table_full },
 	{ "pd_umem_tables_full", test_pd_umem_tables_full },
 	{ "dek_rules", test_dek_rules },
+	{ "alias_regrant", test_alias_regrant },
 	{ NULL, NULL },
 };
 
