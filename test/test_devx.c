@@ -1049,6 +1049,21 @@ dx_importer_get(struct mlx5_common_device **imp)
 	return TEST_SUCCESS;
 }
 
+/* dx_importer_get(), and an MTT mkey of the case's device over @b. */
+static int
+dx_alias_setup(struct mlx5_common_device **imp, struct dx_buf *b,
+	       struct mlx5_devx_obj **owner_mkey)
+{
+	int ret = dx_importer_get(imp);
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT_SUCCESS(dx_buf_get(b, 4096), "");
+	*owner_mkey = dx_mtt(b, true);
+	TEST_ASSERT_NOT_NULL(*owner_mkey, "");
+	return TEST_SUCCESS;
+}
+
 /* Alias objects through the typed builders: create, query, status. */
 static int
 test_alias_builders(void)
@@ -1065,12 +1080,9 @@ test_alias_builders(void)
 	struct dx_buf b;
 	int ret;
 
-	ret = dx_importer_get(&imp);
+	ret = dx_alias_setup(&imp, &b, &owner_mkey);
 	if (ret != TEST_SUCCESS)
 		return ret;
-	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
-	owner_mkey = dx_mtt(&b, true);
-	TEST_ASSERT_NOT_NULL(owner_mkey, "");
 	attr.obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
 	memcpy(attr.access_key, key, sizeof(key));
 	attr.pdn = imp->pdn;
@@ -1248,17 +1260,17 @@ dx_mkey_accepted(struct ibv_context *ctx, const void *in, size_t inlen,
 }
 
 /*
- * CREATE_MKEY of @in is refused by the device (EREMOTEIO) with @status
- * (checked on the software device: a real one only has to refuse), and
- * nothing is left behind.
+ * The object create of @in on @ctx is refused by the device (EREMOTEIO)
+ * with @status (checked on the software device: a real one only has to
+ * refuse), and nothing is left behind in the vHCA of @slot.
  */
 static int
-dx_mkey_refused(struct ibv_context *ctx, const void *in, size_t inlen,
-		uint8_t status, const char *what)
+dx_create_refused(unsigned int slot, struct ibv_context *ctx, const void *in,
+		  size_t inlen, uint8_t status, const char *what)
 {
-	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)];
+	uint32_t out[MLX5_ST_SZ_DW(create_alias_obj_out)];
 	struct mlx5dv_devx_obj *obj;
-	long live = tdev_live(0);
+	long live = tdev_live(slot);
 
 	errno = 0;
 	obj = cdev->glue->devx_obj_create(ctx, in, inlen, out, sizeof(out));
@@ -1269,15 +1281,59 @@ dx_mkey_refused(struct ibv_context *ctx, const void *in, size_t inlen,
 	if (!tdev_hw())
 		TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), status,
 				  "%s: status", what);
-	TDEV_ASSERT_LIVE(0, live, "%s: nothing created", what);
+	TDEV_ASSERT_LIVE(slot, live, "%s: nothing created", what);
 	return TEST_SUCCESS;
+}
+
+/*
+ * The query @in of @obj into a mailbox of a general object header only:
+ * refused by the device with BAD_OUTPUT_LEN.
+ */
+static int
+dx_query_no_room(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
+		 const char *what)
+{
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+
+	TEST_ASSERT_EQUAL(cdev->glue->devx_obj_query(obj, in, inlen, out,
+		sizeof(out)), EREMOTEIO, "%s", what);
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "%s", what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Another DEVX context of @dev (another uverbs file, another uid) and a
+ * PD of its own, whose pdn goes to @pdn; NULL on failure.
+ */
+static struct ibv_context *
+dx_other_ctx(struct mlx5_common_device *dev, struct ibv_pd **pd,
+	     uint32_t *pdn)
+{
+	struct mlx5dv_context_attr devx = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct ibv_context *other;
+
+	other = dev->glue->dv_open_device(dev->ibv_dev, &devx);
+	if (other == NULL)
+		return NULL;
+	*pd = dev->glue->alloc_pd(other);
+	if (*pd != NULL && dev->glue->query_pdn(*pd, pdn) == 0)
+		return other;
+	if (*pd != NULL)
+		dev->glue->dealloc_pd(*pd);
+	dev->glue->close_device(other);
+	return NULL;
 }
 
 #define DX_ACCEPTED(in, inlen, what) \
 	TEST_ASSERT_SUCCESS(dx_mkey_accepted(cdev->ctx, in, inlen, what), "")
+#define DX_REFUSED_ON(slot, ctx, in, inlen, status, what) \
+	TEST_ASSERT_SUCCESS(dx_create_refused(slot, ctx, in, inlen, \
+		MLX5_CMD_STAT_ ## status, what), "")
 #define DX_REFUSED(in, inlen, status, what) \
-	TEST_ASSERT_SUCCESS(dx_mkey_refused(cdev->ctx, in, inlen, \
-					    MLX5_CMD_STAT_ ## status, what), "")
+	DX_REFUSED_ON(0, cdev->ctx, in, inlen, status, what)
 
 /*
  * The rules of an MTT mkey over a umem, each broken once from a mailbox
@@ -1288,9 +1344,6 @@ static int
 test_mkey_mtt_rules(void)
 {
 	const struct mlx5_glue *g = cdev->glue;
-	struct mlx5dv_context_attr devx = {
-		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
-	};
 	struct mlx5dv_devx_umem *their_umem;
 	struct ibv_context *other;
 	struct ibv_pd *their_pd;
@@ -1368,14 +1421,11 @@ test_mkey_mtt_rules(void)
 		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(target), "");
 	}
 	/* Another context's umem and PD: another uid, not this one's. */
-	other = g->dv_open_device(cdev->ibv_dev, &devx);
+	other = dx_other_ctx(cdev, &their_pd, &their_pdn);
 	TEST_ASSERT_NOT_NULL(other, "");
 	their_umem = g->devx_umem_reg(other, b.va, b.len,
 				      IBV_ACCESS_LOCAL_WRITE);
 	TEST_ASSERT_NOT_NULL(their_umem, "");
-	their_pd = g->alloc_pd(other);
-	TEST_ASSERT_NOT_NULL(their_pd, "");
-	TEST_ASSERT_SUCCESS(g->query_pdn(their_pd, &their_pdn), "");
 	MLX5_SET(create_mkey_in, in, mkey_umem_id, their_umem->umem_id);
 	MLX5_SET(mkc, mkc, pd, their_pdn);
 	TEST_ASSERT_SUCCESS(dx_mkey_accepted(other, in, inlen,
@@ -1440,7 +1490,7 @@ test_mkey_klm_rules(void)
 	MLX5_SET(mkc, mkc, free, 1);
 	DX_ACCEPTED(in, full, "no entries, free");
 	if (!tdev_hw()) {
-		/* The software device's limit, and its reading of the kernel. */
+		/* The software device's limit and reading of the kernel. */
 		MLX5_SET(mkc, mkc, translations_octword_size, (1u << 16) + 4);
 		DX_REFUSED(in, full, BAD_PARAM_ERR,
 			   "a list above the device's 2^16 entries");
@@ -1643,8 +1693,10 @@ test_mkey_query_fields(void)
 			  MLX5_MKC_ACCESS_MODE_KLM, "");
 	for (unsigned int i = 0; i < 2; i++) {
 		const void *q = i == 0 ?
-			MLX5_ADDR_OF(query_mkey_out, out, bsf0_klm0_pas_mtt0_1) :
-			MLX5_ADDR_OF(query_mkey_out, out, bsf1_klm1_pas_mtt2_3);
+			MLX5_ADDR_OF(query_mkey_out, out,
+				     bsf0_klm0_pas_mtt0_1) :
+			MLX5_ADDR_OF(query_mkey_out, out,
+				     bsf1_klm1_pas_mtt2_3);
 
 		TEST_ASSERT_EQUAL(MLX5_GET(klm, q, byte_count), 1024 * (i + 1),
 				  "entry %u", i);
@@ -1760,7 +1812,7 @@ test_pd_import_dealloc(void)
 		    "importing the handle of a deallocated PD");
 	TDEV_ASSERT_LIVE(0, live, "the refusals made nothing");
 	g->unimport_pd(imported);
-	/* The first PD of a new context, made by DEVX: handle 0, unimportable. */
+	/* The first PD of a new context, by DEVX: handle 0, not importable. */
 	other = g->dv_open_device(cdev->ibv_dev, &devx);
 	TEST_ASSERT_NOT_NULL(other, "");
 	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
@@ -1780,7 +1832,7 @@ test_pd_import_dealloc(void)
 	TEST_ASSERT_NOT_NULL(on_pd, "an mkey on the DEVX PD");
 	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(devx_pd),
 			    "an mkey holds no count on it");
-	TEST_ASSERT_SUCCESS(dx_mkey_refused(other, mkey_in, inlen,
+	TEST_ASSERT_SUCCESS(dx_create_refused(0, other, mkey_in, inlen,
 		MLX5_CMD_STAT_BAD_RES_ERR, "an mkey on a deallocated PD"), "");
 	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(on_pd), "");
 	free(mkey_in);
@@ -1836,7 +1888,7 @@ test_mkey_table_full(void)
 		       n, in_use, errno, (1u << 16) - 1);
 		goto out;
 	}
-	if (dx_mkey_refused(cdev->ctx, in, inlen, MLX5_CMD_STAT_NO_RES_ERR,
+	if (dx_create_refused(0, cdev->ctx, in, inlen, MLX5_CMD_STAT_NO_RES_ERR,
 			    "DEVX CREATE_MKEY on a full table") != TEST_SUCCESS)
 		goto out;
 	g->dv_destroy_mkey(keys[--n]);
@@ -1949,9 +2001,6 @@ static int
 test_dek_rules(void)
 {
 	const struct mlx5_glue *g = cdev->glue;
-	struct mlx5dv_context_attr devx = {
-		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
-	};
 	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	uint32_t qin[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
@@ -1985,36 +2034,21 @@ test_dek_rules(void)
 		 MLX5_GET(general_obj_out_cmd_hdr, out, obj_id));
 	TEST_ASSERT_SUCCESS(g->devx_obj_query(obj, qin, sizeof(qin), qout,
 					      sizeof(qout)), "");
-	TEST_ASSERT_EQUAL(g->devx_obj_query(obj, qin, sizeof(qin), qout,
-		MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr)), EREMOTEIO,
-		"a query without room for the DEK");
-	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, qout, status),
-			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "");
+	TEST_ASSERT_SUCCESS(dx_query_no_room(obj, qin, sizeof(qin),
+		"a query without room for the DEK"), "");
 	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "");
 	TDEV_ASSERT_LIVE(0, live, "");
-#define DEK_REFUSED(ctx, len, st, what) do { \
-	errno = 0; \
-	obj = g->devx_obj_create(ctx, in, len, out, sizeof(out)); \
-	if (obj != NULL) \
-		g->devx_obj_destroy(obj); \
-	TEST_ASSERT(obj == NULL && errno == EREMOTEIO, "%s: refused", what); \
-	if (!tdev_hw()) \
-		TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), \
-				  MLX5_CMD_STAT_ ## st, "%s", what); \
-} while (0)
 	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 1);
-	DEK_REFUSED(cdev->ctx, sizeof(in), BAD_PARAM_ERR, "an alias DEK");
+	DX_REFUSED_ON(0, cdev->ctx, in, sizeof(in), BAD_PARAM_ERR,
+		      "an alias DEK");
 	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 0);
-	DEK_REFUSED(cdev->ctx, sizeof(in) - 4, BAD_INP_LEN_ERR,
+	DX_REFUSED_ON(0, cdev->ctx, in, sizeof(in) - 4, BAD_INP_LEN_ERR,
 		    "a mailbox short of the key's last bytes");
 	/* Another context's PD: another uid. */
-	other = g->dv_open_device(cdev->ibv_dev, &devx);
+	other = dx_other_ctx(cdev, &their_pd, &their_pdn);
 	TEST_ASSERT_NOT_NULL(other, "");
-	their_pd = g->alloc_pd(other);
-	TEST_ASSERT_NOT_NULL(their_pd, "");
-	TEST_ASSERT_SUCCESS(g->query_pdn(their_pd, &their_pdn), "");
 	MLX5_SET(dek, dek, pd, their_pdn);
-	DEK_REFUSED(cdev->ctx, sizeof(in), BAD_RES_ERR,
+	DX_REFUSED_ON(0, cdev->ctx, in, sizeof(in), BAD_RES_ERR,
 		    "the PD of another context");
 	obj = g->devx_obj_create(other, in, sizeof(in), out, sizeof(out));
 	TEST_ASSERT_NOT_NULL(obj, "a DEK on its own PD (errno %d)", errno);
@@ -2037,7 +2071,6 @@ test_dek_rules(void)
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
 			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
 	TDEV_ASSERT_LIVE(1, live, "");
-#undef DEK_REFUSED
 	return TEST_SUCCESS;
 }
 
@@ -2062,12 +2095,9 @@ test_alias_regrant(void)
 	struct dx_buf b;
 	int ret;
 
-	ret = dx_importer_get(&imp);
+	ret = dx_alias_setup(&imp, &b, &owner_mkey);
 	if (ret != TEST_SUCCESS)
 		return ret;
-	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
-	owner_mkey = dx_mtt(&b, true);
-	TEST_ASSERT_NOT_NULL(owner_mkey, "");
 	attr.obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
 	attr.pdn = imp->pdn;
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
@@ -2100,6 +2130,118 @@ test_alias_regrant(void)
 		true, &syn), "through the new alias");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(new_alias), "");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(old_alias), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
+	dx_buf_put(&b);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	TDEV_ASSERT_LIVE(1, 0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The alias rules the device checks itself, each broken once from a raw
+ * CREATE_GENERAL_OBJECT mailbox it takes: the alias bit, the whole
+ * create_alias_obj_in, a granted target (a zero key does not stand for a
+ * grant), the importer's own PD in the metadata, the capability; and a
+ * query that reports the alias context into the whole query_alias_obj_out.
+ */
+static int
+test_alias_rules(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	static const uint8_t key[MLX5_ACCESS_KEY_LEN] = "alias rules key";
+	uint32_t in[MLX5_ST_SZ_DW(create_alias_obj_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_alias_obj_out)];
+	uint32_t qin[MLX5_ST_SZ_DW(query_alias_obj_in)] = { 0 };
+	uint32_t qout[MLX5_ST_SZ_DW(query_alias_obj_out)];
+	void *hdr = MLX5_ADDR_OF(create_alias_obj_in, in, hdr);
+	void *actx = MLX5_ADDR_OF(create_alias_obj_in, in, alias_ctx);
+	void *qctx = MLX5_ADDR_OF(query_alias_obj_out, qout, alias_ctx);
+	struct mlx5_common_device *imp, *nc;
+	struct mlx5_devx_obj *owner_mkey;
+	struct mlx5dv_devx_obj *alias;
+	struct ibv_context *other;
+	struct ibv_pd *their_pd;
+	uint32_t their_pdn, obj_id;
+	long live;
+	struct dx_buf b;
+	int ret;
+
+	ret = dx_alias_setup(&imp, &b, &owner_mkey);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
+	live = tdev_live(1);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_MKEY);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, alias_object, 1);
+	MLX5_SET(alias_context, actx, vhca_id_to_be_accessed,
+		 cdev->caps.vhca_id);
+	MLX5_SET(alias_context, actx, object_id_to_be_accessed, obj_id);
+	*(rte_be32_t *)MLX5_ADDR_OF(alias_context, actx, metadata) =
+		rte_cpu_to_be_32(imp->pdn);
+	/* Never granted: its key is all zero, as is this mailbox's. */
+	DX_REFUSED_ON(1, imp->ctx, in, sizeof(in), BAD_PARAM_ERR,
+		      "an mkey never granted, with a zero key");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, obj_id, key), "");
+	memcpy(MLX5_ADDR_OF(alias_context, actx, access_key), key,
+	       sizeof(key));
+	alias = g->devx_obj_create(imp->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(alias, "an alias (errno %d)", errno);
+	/* Its query: what it aliases, the importer's PD, a status. */
+	hdr = MLX5_ADDR_OF(query_alias_obj_in, qin, hdr);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_MKEY);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_id,
+		 MLX5_GET(general_obj_out_cmd_hdr, out, obj_id));
+	TEST_ASSERT_SUCCESS(g->devx_obj_query(alias, qin, sizeof(qin), qout,
+					      sizeof(qout)), "");
+	TEST_ASSERT_EQUAL(MLX5_GET(alias_context, qctx,
+				   vhca_id_to_be_accessed),
+			  cdev->caps.vhca_id, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(alias_context, qctx,
+				   object_id_to_be_accessed), obj_id, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(alias_context, qctx, status), 0, "");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(*(rte_be32_t *)MLX5_ADDR_OF(
+		alias_context, qctx, metadata)), imp->pdn, "the importer's PD");
+	TEST_ASSERT_SUCCESS(dx_query_no_room(alias, qin, sizeof(qin),
+		"a query without room for the alias context"), "");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(alias), "");
+	TDEV_ASSERT_LIVE(1, live, "");
+	/* Each rule broken once. */
+	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 0);
+	DX_REFUSED_ON(1, imp->ctx, in, sizeof(in), BAD_PARAM_ERR,
+		      "an MKEY general object that is no alias");
+	MLX5_SET(general_obj_in_cmd_hdr, in, alias_object, 1);
+	DX_REFUSED_ON(1, imp->ctx, in, sizeof(in) - 4, BAD_INP_LEN_ERR,
+		      "a mailbox short of the metadata's last bytes");
+	other = dx_other_ctx(imp, &their_pd, &their_pdn);
+	TEST_ASSERT_NOT_NULL(other, "");
+	live = tdev_live(1);
+	*(rte_be32_t *)MLX5_ADDR_OF(alias_context, actx, metadata) =
+		rte_cpu_to_be_32(their_pdn);
+	DX_REFUSED_ON(1, imp->ctx, in, sizeof(in), BAD_RES_ERR,
+		      "the PD of another context of the importer");
+	TDEV_ASSERT_LIVE(1, live, "the refusals made nothing");
+	TEST_ASSERT_SUCCESS(g->dealloc_pd(their_pd), "");
+	TEST_ASSERT_SUCCESS(g->close_device(other), "");
+	if (!tdev_hw()) {
+		/* An importer without the capability, past the common layer. */
+		TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim2",
+			"card=30,vhca_id=2,crossing=0"), "");
+		nc = sim_cdev("mlx5_sim2");
+		TEST_ASSERT_NOT_NULL(nc, "");
+		*(rte_be32_t *)MLX5_ADDR_OF(alias_context, actx, metadata) =
+			rte_cpu_to_be_32(nc->pdn);
+		DX_REFUSED_ON(1, nc->ctx, in, sizeof(in), BAD_PARAM_ERR,
+			      "an importer without crossing_vhca_mkey");
+		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+		TEST_ASSERT_EQUAL(sim_live(30, 2), 0, "");
+	}
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
 	dx_buf_put(&b);
 	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
@@ -2140,6 +2282,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "pd_umem_tables_full", test_pd_umem_tables_full },
 	{ "dek_rules", test_dek_rules },
 	{ "alias_regrant", test_alias_regrant },
+	{ "alias_rules", test_alias_rules },
 	{ NULL, NULL },
 };
 

@@ -370,7 +370,8 @@ test_backend_free_clears(void)
 		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &before),
 				    "");
 		g->dv_pp_free(a);
-		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after),
+				    "");
 		TEST_ASSERT_EQUAL(after.commands, before.commands,
 				  "a reference left: no command");
 		if (faulted)
@@ -379,7 +380,8 @@ test_backend_free_clears(void)
 				MLX5_CMD_STAT_INT_ERR), "");
 		g->dv_pp_free(b);
 		mlx5_sim_fault_clear(PP_CARD, 0);
-		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after), "");
+		TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(PP_CARD, 0, &after),
+				    "");
 		TEST_ASSERT_EQUAL(after.commands - before.commands, 1,
 				  "the last reference clears the entry");
 		TEST_ASSERT_EQUAL(after.failed_commands -
