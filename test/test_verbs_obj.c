@@ -535,6 +535,91 @@ test_srq(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * MODIFY_RMP is the kernel's arm_rmp_cmd(): RDY to RDY, the limit (lwm)
+ * only where its bitmask bit is set. Each rule broken once: the current
+ * state named wrong, another target state, a bitmask bit it does not
+ * have; each is refused with its status (BAD_RES_STATE, BAD_PARAM), the
+ * limit unchanged. QUERY_RMP reports the PD and the stride.
+ */
+static int
+test_srq_modify_rules(void)
+{
+	uint32_t qin[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
+	uint32_t qout[MLX5_ST_SZ_DW(query_rmp_out)] = { 0 };
+	uint32_t min[MLX5_ST_SZ_DW(modify_rmp_in)] = { 0 };
+	uint32_t mout[MLX5_ST_SZ_DW(modify_rmp_out)] = { 0 };
+	struct ibv_srq_init_attr attr = {
+		.attr = { .max_wr = 64, .max_sge = 1 },
+	};
+	void *rmpc = MLX5_ADDR_OF(modify_rmp_in, min, ctx);
+	struct ibv_srq *srq;
+	uint32_t srqn;
+
+	srq = mlx5_verbs_srq_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(srq, "SRQ");
+	srqn = v_num(MLX5_VERBS_OBJ_SRQ, srq);
+	MLX5_SET(query_rmp_in, qin, opcode, MLX5_CMD_OP_QUERY_RMP);
+	MLX5_SET(query_rmp_in, qin, rmpn, srqn);
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
+						  srq, query_rmp, qin, qout),
+			    "");
+	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.pd),
+			  cdev->pdn, "the SRQ's PD");
+	TEST_ASSERT(MLX5_GET(query_rmp_out, qout,
+			     rmp_context.wq.log_wq_stride) >= 4,
+		    "a stride of at least one data segment and the next");
+	MLX5_SET(modify_rmp_in, min, opcode, MLX5_CMD_OP_MODIFY_RMP);
+	MLX5_SET(modify_rmp_in, min, rmpn, srqn);
+	MLX5_SET(modify_rmp_in, min, rmp_state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(rmpc, rmpc, state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(wq, MLX5_ADDR_OF(rmpc, rmpc, wq), lwm, 7);
+	/* Without the bitmask bit the limit stays. */
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_MODIFY(cdev, MLX5_VERBS_OBJ_SRQ,
+						   srq, modify_rmp, min, mout),
+			    "RDY to RDY, nothing selected");
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
+						  srq, query_rmp, qin, qout),
+			    "");
+	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
+			  0, "lwm not selected: unchanged");
+	MLX5_SET(modify_rmp_in, min, bitmask.lwm, 1);
+#define V_RMP_REFUSED(st, what) do { \
+	TEST_ASSERT(MLX5_VERBS_DEVX_MODIFY(cdev, MLX5_VERBS_OBJ_SRQ, srq, \
+					   modify_rmp, min, mout) != 0, \
+		    "%s: refused", what); \
+	if (!tdev_hw()) \
+		TEST_ASSERT_EQUAL(MLX5_GET(modify_rmp_out, mout, status), \
+				  MLX5_CMD_STAT_ ## st, "%s", what); \
+} while (0)
+	MLX5_SET(modify_rmp_in, min, rmp_state, MLX5_RMPC_STATE_ERR);
+	V_RMP_REFUSED(BAD_RES_STATE_ERR, "current state named ERR");
+	MLX5_SET(modify_rmp_in, min, rmp_state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(rmpc, rmpc, state, MLX5_RMPC_STATE_ERR);
+	V_RMP_REFUSED(BAD_PARAM_ERR, "RDY to ERR");
+	MLX5_SET(rmpc, rmpc, state, MLX5_RMPC_STATE_RDY);
+	MLX5_SET(modify_rmp_in, min, bitmask.reserved_at_20, 1);
+	V_RMP_REFUSED(BAD_PARAM_ERR, "a bitmask bit other than lwm");
+	MLX5_SET(modify_rmp_in, min, bitmask.reserved_at_20, 0);
+#undef V_RMP_REFUSED
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
+						  srq, query_rmp, qin, qout),
+			    "");
+	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
+			  0, "the refusals changed nothing");
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_MODIFY(cdev, MLX5_VERBS_OBJ_SRQ,
+						   srq, modify_rmp, min, mout),
+			    "the same, well formed");
+	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
+						  srq, query_rmp, qin, qout),
+			    "");
+	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
+			  7, "");
+	TEST_ASSERT_SUCCESS(v_destroy(MLX5_VERBS_OBJ_SRQ, srq), "");
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 #define V_WQS 4
 
 static int
@@ -822,6 +907,7 @@ static const struct mlx5_test_case v_cases[] = {
 	{ "lag_port", test_lag_port },
 	{ "lag_single_port", test_lag_single_port },
 	{ "srq", test_srq },
+	{ "srq_modify_rules", test_srq_modify_rules },
 	{ "wq_ind_tbl", test_wq_ind_tbl },
 	{ "fault_sweep", test_fault_sweep },
 	{ "reclaim_at_remove", test_reclaim_at_remove },
