@@ -535,6 +535,18 @@ test_srq(void)
 	return TEST_SUCCESS;
 }
 
+/* QUERY_RMP of the verbs SRQ @srq, RMP @srqn, into @qout. */
+static int
+v_rmp_query(struct ibv_srq *srq, uint32_t srqn, uint32_t *qout)
+{
+	uint32_t qin[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
+
+	MLX5_SET(query_rmp_in, qin, opcode, MLX5_CMD_OP_QUERY_RMP);
+	MLX5_SET(query_rmp_in, qin, rmpn, srqn);
+	return MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ, srq, query_rmp,
+				     qin, qout);
+}
+
 /*
  * MODIFY_RMP is the kernel's arm_rmp_cmd(): RDY to RDY, the limit (lwm)
  * only where its bitmask bit is set. Each rule broken once: the current
@@ -545,7 +557,6 @@ test_srq(void)
 static int
 test_srq_modify_rules(void)
 {
-	uint32_t qin[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
 	uint32_t qout[MLX5_ST_SZ_DW(query_rmp_out)] = { 0 };
 	uint32_t min[MLX5_ST_SZ_DW(modify_rmp_in)] = { 0 };
 	uint32_t mout[MLX5_ST_SZ_DW(modify_rmp_out)] = { 0 };
@@ -559,11 +570,7 @@ test_srq_modify_rules(void)
 	srq = mlx5_verbs_srq_create(cdev, &attr);
 	TEST_ASSERT_NOT_NULL(srq, "SRQ");
 	srqn = v_num(MLX5_VERBS_OBJ_SRQ, srq);
-	MLX5_SET(query_rmp_in, qin, opcode, MLX5_CMD_OP_QUERY_RMP);
-	MLX5_SET(query_rmp_in, qin, rmpn, srqn);
-	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
-						  srq, query_rmp, qin, qout),
-			    "");
+	TEST_ASSERT_SUCCESS(v_rmp_query(srq, srqn, qout), "");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.pd),
 			  cdev->pdn, "the SRQ's PD");
 	TEST_ASSERT(MLX5_GET(query_rmp_out, qout,
@@ -578,9 +585,7 @@ test_srq_modify_rules(void)
 	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_MODIFY(cdev, MLX5_VERBS_OBJ_SRQ,
 						   srq, modify_rmp, min, mout),
 			    "RDY to RDY, nothing selected");
-	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
-						  srq, query_rmp, qin, qout),
-			    "");
+	TEST_ASSERT_SUCCESS(v_rmp_query(srq, srqn, qout), "");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
 			  0, "lwm not selected: unchanged");
 	MLX5_SET(modify_rmp_in, min, bitmask.lwm, 1);
@@ -602,17 +607,13 @@ test_srq_modify_rules(void)
 	V_RMP_REFUSED(BAD_PARAM_ERR, "a bitmask bit other than lwm");
 	MLX5_SET(modify_rmp_in, min, bitmask.reserved_at_20, 0);
 #undef V_RMP_REFUSED
-	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
-						  srq, query_rmp, qin, qout),
-			    "");
+	TEST_ASSERT_SUCCESS(v_rmp_query(srq, srqn, qout), "");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
 			  0, "the refusals changed nothing");
 	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_MODIFY(cdev, MLX5_VERBS_OBJ_SRQ,
 						   srq, modify_rmp, min, mout),
 			    "the same, well formed");
-	TEST_ASSERT_SUCCESS(MLX5_VERBS_DEVX_QUERY(cdev, MLX5_VERBS_OBJ_SRQ,
-						  srq, query_rmp, qin, qout),
-			    "");
+	TEST_ASSERT_SUCCESS(v_rmp_query(srq, srqn, qout), "");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.lwm),
 			  7, "");
 	TEST_ASSERT_SUCCESS(v_destroy(MLX5_VERBS_OBJ_SRQ, srq), "");
