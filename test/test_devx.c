@@ -2249,6 +2249,98 @@ test_alias_rules(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * devx_obj_query/modify go through only for the object the handle holds
+ * (the kernel's devx_is_valid_obj_id()): a mailbox naming another mkey,
+ * counter set or general object, another object type, or an object of
+ * another kind (an RMP through an mkey's handle) is EINVAL and never
+ * becomes a command. The queries of the own object are the other cases'.
+ */
+static int
+test_query_names_own_object(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	uint32_t mk_in[MLX5_ST_SZ_DW(query_mkey_in)] = { 0 };
+	uint32_t mk_out[MLX5_ST_SZ_DW(query_mkey_out)];
+	uint32_t qc_in[MLX5_ST_SZ_DW(query_q_counter_in)] = { 0 };
+	uint32_t qc_out[MLX5_ST_SZ_DW(query_q_counter_out)];
+	uint32_t rmp_in[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
+	uint32_t rmp_out[MLX5_ST_SZ_DW(query_rmp_out)];
+	uint32_t go_in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t go_out[MLX5_ST_SZ_DW(query_dek_out)];
+	static const uint8_t key[32];
+	struct mlx5_devx_dek_attr dek_attr = {
+		.key_size = MLX5_DEK_KEY_SIZE_128,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = cdev->pdn,
+		.key = key,
+		.key_len = 32,
+	};
+	struct mlx5_devx_obj *a, *b, *qa, *qb, *da, *db;
+	long live = tdev_live(0);
+	struct dx_buf buf;
+
+	TEST_ASSERT_SUCCESS(dx_buf_get(&buf, 4096), "");
+	a = dx_mtt(&buf, true);
+	b = dx_mtt(&buf, true);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	MLX5_SET(query_mkey_in, mk_in, opcode, MLX5_CMD_OP_QUERY_MKEY);
+	MLX5_SET(query_mkey_in, mk_in, mkey_index, MLX5_MKEY_INDEX(a->id));
+	TEST_ASSERT_SUCCESS(g->devx_obj_query(a->obj, mk_in, sizeof(mk_in),
+					      mk_out, sizeof(mk_out)), "");
+	MLX5_SET(query_mkey_in, mk_in, mkey_index, MLX5_MKEY_INDEX(b->id));
+	DX_KERNEL_REFUSES(g->devx_obj_query(a->obj, mk_in, sizeof(mk_in),
+					    mk_out, sizeof(mk_out)),
+			  "QUERY_MKEY of another mkey");
+	MLX5_SET(query_rmp_in, rmp_in, opcode, MLX5_CMD_OP_QUERY_RMP);
+	DX_KERNEL_REFUSES(g->devx_obj_query(a->obj, rmp_in, sizeof(rmp_in),
+					    rmp_out, sizeof(rmp_out)),
+			  "QUERY_RMP through an mkey's handle");
+	qa = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	qb = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	if (qa != NULL && qb != NULL) {
+		MLX5_SET(query_q_counter_in, qc_in, opcode,
+			 MLX5_CMD_OP_QUERY_Q_COUNTER);
+		MLX5_SET(query_q_counter_in, qc_in, counter_set_id, qb->id);
+		DX_KERNEL_REFUSES(g->devx_obj_query(qa->obj, qc_in,
+			sizeof(qc_in), qc_out, sizeof(qc_out)),
+			"QUERY_Q_COUNTER of another set");
+	} else {
+		TEST_ASSERT(tdev_hw(), "two counter sets");
+	}
+	if (qb != NULL)
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qb), "");
+	if (qa != NULL)
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qa), "");
+	if (cdev->caps.crypto.sup && cdev->caps.crypto.dek &&
+	    !cdev->caps.crypto.wrapped_crypto_operational) {
+		da = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
+		db = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
+		TEST_ASSERT(da != NULL && db != NULL, "two DEKs");
+		MLX5_SET(general_obj_in_cmd_hdr, go_in, opcode,
+			 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+		MLX5_SET(general_obj_in_cmd_hdr, go_in, obj_type,
+			 MLX5_GENERAL_OBJ_TYPE_DEK);
+		MLX5_SET(general_obj_in_cmd_hdr, go_in, obj_id, db->id);
+		DX_KERNEL_REFUSES(g->devx_obj_query(da->obj, go_in,
+			sizeof(go_in), go_out, sizeof(go_out)),
+			"QUERY_GENERAL_OBJECT of another DEK");
+		MLX5_SET(general_obj_in_cmd_hdr, go_in, obj_id, da->id);
+		MLX5_SET(general_obj_in_cmd_hdr, go_in, obj_type,
+			 MLX5_GENERAL_OBJ_TYPE_MKEY);
+		DX_KERNEL_REFUSES(g->devx_obj_query(da->obj, go_in,
+			sizeof(go_in), go_out, sizeof(go_out)),
+			"QUERY_GENERAL_OBJECT of another type");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(db), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(da), "");
+	}
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(b), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(a), "");
+	dx_buf_put(&buf);
+	TDEV_ASSERT_LIVE(0, live, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -2283,6 +2375,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "dek_rules", test_dek_rules },
 	{ "alias_regrant", test_alias_regrant },
 	{ "alias_rules", test_alias_rules },
+	{ "query_names_own_object", test_query_names_own_object },
 	{ NULL, NULL },
 };
 
