@@ -2341,6 +2341,59 @@ test_query_names_own_object(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Each of the kernel's DEVX entry points admits its own opcodes only
+ * (EINVAL, no command, for the others): object creates and queries are
+ * not general commands, the general range ends below 0xd00, and a modify
+ * is not a query.
+ */
+static int
+test_kernel_entry_points(void)
+{
+	static const uint16_t not_general[] = {
+		MLX5_CMD_OP_ALLOC_PD, MLX5_CMD_OP_QUERY_MKEY,
+		MLX5_CMD_OP_ALLOC_Q_COUNTER, MLX5_CMD_OP_QUERY_GENERAL_OBJECT,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT, 0xd00,
+	};
+	const struct mlx5_glue *g = cdev->glue;
+	uint8_t in[MLX5_ST_SZ_BYTES(create_dek_in)] = { 0 };
+	uint8_t out[MLX5_ST_SZ_BYTES(query_hca_cap_out)];
+	static const uint8_t key[32];
+	struct mlx5_devx_dek_attr dek_attr = {
+		.key_size = MLX5_DEK_KEY_SIZE_128,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = cdev->pdn,
+		.key = key,
+		.key_len = 32,
+	};
+	struct mlx5_devx_obj *dek;
+	char what[64];
+
+	for (unsigned int i = 0; i < RTE_DIM(not_general); i++) {
+		MLX5_SET(general_obj_in_cmd_hdr, in, opcode, not_general[i]);
+		snprintf(what, sizeof(what), "opcode 0x%x as a general command",
+			 not_general[i]);
+		DX_KERNEL_REFUSES(g->devx_general_cmd(cdev->ctx, in, sizeof(in),
+						      out, sizeof(out)), what);
+	}
+	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
+	    cdev->caps.crypto.wrapped_crypto_operational)
+		return TEST_SUCCESS;
+	dek = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
+	TEST_ASSERT_NOT_NULL(dek, "");
+	memset(in, 0, sizeof(in));
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_MODIFY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_DEK);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, dek->id);
+	DX_KERNEL_REFUSES(g->devx_obj_query(dek->obj, in, sizeof(in), out,
+					    sizeof(out)),
+			  "MODIFY_GENERAL_OBJECT through devx_obj_query");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -2376,6 +2429,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "alias_regrant", test_alias_regrant },
 	{ "alias_rules", test_alias_rules },
 	{ "query_names_own_object", test_query_names_own_object },
+	{ "kernel_entry_points", test_kernel_entry_points },
 	{ NULL, NULL },
 };
 
