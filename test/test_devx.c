@@ -2249,6 +2249,22 @@ test_alias_rules(void)
 	return TEST_SUCCESS;
 }
 
+/* An AES-XTS-128 DEK (a zero key) on the device's PD, or NULL. */
+static struct mlx5_devx_obj *
+dx_dek128(void)
+{
+	static const uint8_t key[32];
+	struct mlx5_devx_dek_attr attr = {
+		.key_size = MLX5_DEK_KEY_SIZE_128,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = cdev->pdn,
+		.key = key,
+		.key_len = 32,
+	};
+
+	return mlx5_devx_cmd_create_dek(cdev, &attr);
+}
+
 /*
  * devx_obj_query/modify go through only for the object the handle holds
  * (the kernel's devx_is_valid_obj_id()): a mailbox naming another mkey,
@@ -2268,14 +2284,6 @@ test_query_names_own_object(void)
 	uint32_t rmp_out[MLX5_ST_SZ_DW(query_rmp_out)];
 	uint32_t go_in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
 	uint32_t go_out[MLX5_ST_SZ_DW(query_dek_out)];
-	static const uint8_t key[32];
-	struct mlx5_devx_dek_attr dek_attr = {
-		.key_size = MLX5_DEK_KEY_SIZE_128,
-		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
-		.pd = cdev->pdn,
-		.key = key,
-		.key_len = 32,
-	};
 	struct mlx5_devx_obj *a, *b, *qa, *qb, *da, *db;
 	long live = tdev_live(0);
 	struct dx_buf buf;
@@ -2314,8 +2322,8 @@ test_query_names_own_object(void)
 		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qa), "");
 	if (cdev->caps.crypto.sup && cdev->caps.crypto.dek &&
 	    !cdev->caps.crypto.wrapped_crypto_operational) {
-		da = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
-		db = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
+		da = dx_dek128();
+		db = dx_dek128();
 		TEST_ASSERT(da != NULL && db != NULL, "two DEKs");
 		MLX5_SET(general_obj_in_cmd_hdr, go_in, opcode,
 			 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
@@ -2358,14 +2366,6 @@ test_kernel_entry_points(void)
 	const struct mlx5_glue *g = cdev->glue;
 	uint8_t in[MLX5_ST_SZ_BYTES(create_dek_in)] = { 0 };
 	uint8_t out[MLX5_ST_SZ_BYTES(query_hca_cap_out)];
-	static const uint8_t key[32];
-	struct mlx5_devx_dek_attr dek_attr = {
-		.key_size = MLX5_DEK_KEY_SIZE_128,
-		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
-		.pd = cdev->pdn,
-		.key = key,
-		.key_len = 32,
-	};
 	struct mlx5_devx_obj *dek;
 	char what[64];
 
@@ -2379,7 +2379,7 @@ test_kernel_entry_points(void)
 	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
 	    cdev->caps.crypto.wrapped_crypto_operational)
 		return TEST_SUCCESS;
-	dek = mlx5_devx_cmd_create_dek(cdev, &dek_attr);
+	dek = dx_dek128();
 	TEST_ASSERT_NOT_NULL(dek, "");
 	memset(in, 0, sizeof(in));
 	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
