@@ -1293,10 +1293,12 @@ static int
 dx_query_no_room(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
 		 const char *what)
 {
-	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	/* Room behind: a device that wrote past the length would not crash. */
+	uint8_t out[1024];
 
 	TEST_ASSERT_EQUAL(cdev->glue->devx_obj_query(obj, in, inlen, out,
-		sizeof(out)), EREMOTEIO, "%s", what);
+		MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr)), EREMOTEIO, "%s",
+		what);
 	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
 			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "%s", what);
 	return TEST_SUCCESS;
@@ -2394,6 +2396,79 @@ test_kernel_entry_points(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * QUERY_HCA_CAP as the device answers it: not for another function, and
+ * not for a capability block the device lacks (general_2 without
+ * hca_cap_2, QoS without qos); a query answered only into the whole
+ * output layout (QUERY_MKEY, QUERY_Q_COUNTER).
+ */
+static int
+test_device_refusals(void)
+{
+	const struct mlx5_glue *g = cdev->glue;
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	size_t outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	uint32_t mk_in[MLX5_ST_SZ_DW(query_mkey_in)] = { 0 };
+	uint32_t qc_in[MLX5_ST_SZ_DW(query_q_counter_in)] = { 0 };
+	struct mlx5_common_device *bare;
+	struct mlx5_devx_obj *mkey, *qc;
+	struct dx_buf b;
+	uint8_t *out;
+
+	TDEV_SIM_ONLY("the software device's statuses and shapes");
+	out = calloc(1, outlen);
+	TEST_ASSERT_NOT_NULL(out, "");
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL, 1));
+	MLX5_SET(query_hca_cap_in, in, other_function, 1);
+	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, outlen), EREMOTEIO,
+			  "another function's capabilities");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	MLX5_SET(query_hca_cap_in, in, other_function, 0);
+	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1",
+		"card=33,vhca_id=0,hca_cap_2=0,pacing=0"), "");
+	bare = sim_cdev("mlx5_sim1");
+	TEST_ASSERT_NOT_NULL(bare, "");
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL_2, 1));
+	TEST_ASSERT_EQUAL(g->devx_general_cmd(bare->ctx, in, sizeof(in), out,
+					      outlen), EREMOTEIO,
+			  "general_2 without hca_cap_2");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_QOS, 1));
+	TEST_ASSERT_EQUAL(g->devx_general_cmd(bare->ctx, in, sizeof(in), out,
+					      outlen), EREMOTEIO,
+			  "QoS without qos");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim1"), "");
+	TEST_ASSERT_EQUAL(sim_live(33, 0), 0, "");
+	/* Queries with room for a header only. */
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 4096), "");
+	mkey = dx_mtt(&b, true);
+	TEST_ASSERT_NOT_NULL(mkey, "");
+	MLX5_SET(query_mkey_in, mk_in, opcode, MLX5_CMD_OP_QUERY_MKEY);
+	MLX5_SET(query_mkey_in, mk_in, mkey_index, MLX5_MKEY_INDEX(mkey->id));
+	TEST_ASSERT_SUCCESS(dx_query_no_room(mkey->obj, mk_in, sizeof(mk_in),
+					     "QUERY_MKEY"), "");
+	qc = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	TEST_ASSERT_NOT_NULL(qc, "");
+	MLX5_SET(query_q_counter_in, qc_in, opcode,
+		 MLX5_CMD_OP_QUERY_Q_COUNTER);
+	MLX5_SET(query_q_counter_in, qc_in, counter_set_id, qc->id);
+	TEST_ASSERT_SUCCESS(dx_query_no_room(qc->obj, qc_in, sizeof(qc_in),
+					     "QUERY_Q_COUNTER"), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qc), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "");
+	dx_buf_put(&b);
+	free(out);
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -2430,6 +2505,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "alias_rules", test_alias_rules },
 	{ "query_names_own_object", test_query_names_own_object },
 	{ "kernel_entry_points", test_kernel_entry_points },
+	{ "device_refusals", test_device_refusals },
 	{ NULL, NULL },
 };
 
