@@ -1064,6 +1064,39 @@ dx_alias_setup(struct mlx5_common_device **imp, struct dx_buf *b,
 	return TEST_SUCCESS;
 }
 
+/* Undo dx_alias_setup(): nothing may be left in the importer's vHCA. */
+static int
+dx_alias_teardown(struct mlx5_devx_obj *owner_mkey, struct dx_buf *b)
+{
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
+	dx_buf_put(b);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	TDEV_ASSERT_LIVE(1, 0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Grant @owner_mkey of the case's device to other vHCAs with @key, and
+ * make an alias of it on @imp with the same key; NULL on failure.
+ */
+static struct mlx5_devx_obj *
+dx_grant_alias(struct mlx5_common_device *imp,
+	       const struct mlx5_devx_obj *owner_mkey, const uint8_t *key)
+{
+	struct mlx5_devx_alias_attr attr = {
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_MKEY,
+		.vhca_id = cdev->caps.vhca_id,
+		.obj_id = MLX5_MKEY_INDEX(owner_mkey->id),
+		.pdn = imp->pdn,
+	};
+
+	if (mlx5_devx_cmd_allow_other_vhca_access(cdev,
+		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id, key) != 0)
+		return NULL;
+	memcpy(attr.access_key, key, MLX5_ACCESS_KEY_LEN);
+	return mlx5_devx_cmd_alias_obj_create(imp, &attr);
+}
+
 /* Alias objects through the typed builders: create, query, status. */
 static int
 test_alias_builders(void)
@@ -1512,6 +1545,28 @@ test_mkey_klm_rules(void)
 }
 
 /*
+ * Probe software device @name with shape @args (one without
+ * crossing_vhca_mkey) and make an mlx5dv mkey on its PD.
+ */
+static int
+dx_nocross_get(const char *name, const char *args,
+	       struct mlx5_common_device **dev, struct mlx5dv_mkey **mkey)
+{
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+
+	TEST_ASSERT_SUCCESS(sim_probe(name, args), "");
+	*dev = sim_cdev(name);
+	TEST_ASSERT_NOT_NULL(*dev, "");
+	dv_attr.pd = (*dev)->pd;
+	*mkey = (*dev)->glue->dv_create_mkey(&dv_attr);
+	TEST_ASSERT_NOT_NULL(*mkey, "");
+	return TEST_SUCCESS;
+}
+
+/*
  * A crossing mkey (here to an mkey of its own vHCA, as the kernel's
  * data-direct MR makes one): start_addr 0, not free, and only on a
  * device with crossing_vhca_mkey, which the device checks itself.
@@ -1519,10 +1574,6 @@ test_mkey_klm_rules(void)
 static int
 test_mkey_crossing_rules(void)
 {
-	struct mlx5dv_mkey_init_attr dv_attr = {
-		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
-		.max_entries = 4,
-	};
 	long live = tdev_live(0);
 	struct mlx5_devx_obj *target;
 	struct mlx5_common_device *nc;
@@ -1559,13 +1610,8 @@ test_mkey_crossing_rules(void)
 		return TEST_SUCCESS;
 	}
 	/* Past the common layer's check, the device refuses it too. */
-	TEST_ASSERT_SUCCESS(sim_probe("mlx5_sim1",
-		"card=31,vhca_id=0,crossing=0"), "");
-	nc = sim_cdev("mlx5_sim1");
-	TEST_ASSERT_NOT_NULL(nc, "");
-	dv_attr.pd = nc->pd;
-	nc_target = nc->glue->dv_create_mkey(&dv_attr);
-	TEST_ASSERT_NOT_NULL(nc_target, "");
+	TEST_ASSERT_SUCCESS(dx_nocross_get("mlx5_sim1",
+		"card=31,vhca_id=0,crossing=0", &nc, &nc_target), "");
 	MLX5_SET(mkc, mkc, pd, nc->pdn);
 	MLX5_SET(mkc, mkc, crossing_target_vhca_id, 0);
 	MLX5_SET(mkc, mkc, translations_octword_size, nc_target->lkey);
@@ -2100,13 +2146,11 @@ test_alias_regrant(void)
 	ret = dx_alias_setup(&imp, &b, &owner_mkey);
 	if (ret != TEST_SUCCESS)
 		return ret;
+	old_alias = dx_grant_alias(imp, owner_mkey, key1);
+	TEST_ASSERT_NOT_NULL(old_alias, "");
 	attr.obj_id = MLX5_MKEY_INDEX(owner_mkey->id);
 	attr.pdn = imp->pdn;
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_allow_other_vhca_access(cdev,
-		MLX5_GENERAL_OBJ_TYPE_MKEY, attr.obj_id, key1), "");
 	memcpy(attr.access_key, key1, sizeof(key1));
-	old_alias = mlx5_devx_cmd_alias_obj_create(imp, &attr);
-	TEST_ASSERT_NOT_NULL(old_alias, "");
 	TEST_ASSERT_SUCCESS(tdev_access(1, imp->pdn,
 		old_alias->id << 8, (uintptr_t)b.va, &byte, 1,
 		true, &syn), "through the alias");
@@ -2132,11 +2176,7 @@ test_alias_regrant(void)
 		true, &syn), "through the new alias");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(new_alias), "");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(old_alias), "");
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
-	dx_buf_put(&b);
-	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
-	TDEV_ASSERT_LIVE(1, 0, "");
-	return TEST_SUCCESS;
+	return dx_alias_teardown(owner_mkey, &b);
 }
 
 /*
@@ -2244,11 +2284,7 @@ test_alias_rules(void)
 		TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
 		TEST_ASSERT_EQUAL(sim_live(30, 2), 0, "");
 	}
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(owner_mkey), "");
-	dx_buf_put(&b);
-	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
-	TDEV_ASSERT_LIVE(1, 0, "");
-	return TEST_SUCCESS;
+	return dx_alias_teardown(owner_mkey, &b);
 }
 
 /* An AES-XTS-128 DEK (a zero key) on the device's PD, or NULL. */
@@ -2469,6 +2505,138 @@ test_device_refusals(void)
 	return TEST_SUCCESS;
 }
 
+/* ALLOW_OTHER_VHCA_ACCESS of mkey index @index on @ctx: @status. */
+static int
+dx_allow_refused(struct ibv_context *ctx, uint32_t index, uint8_t status,
+		 const char *what)
+{
+	uint32_t in[MLX5_ST_SZ_DW(allow_other_vhca_access_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(allow_other_vhca_access_out)] = { 0 };
+
+	MLX5_SET(allow_other_vhca_access_in, in, opcode,
+		 MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS);
+	MLX5_SET(allow_other_vhca_access_in, in, object_type_to_be_accessed,
+		 MLX5_GENERAL_OBJ_TYPE_MKEY);
+	MLX5_SET(allow_other_vhca_access_in, in, object_id_to_be_accessed,
+		 index);
+	TEST_ASSERT_EQUAL(cdev->glue->devx_general_cmd(ctx, in, sizeof(in),
+		out, sizeof(out)), EREMOTEIO, "%s", what);
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status), status, "%s",
+			  what);
+	return TEST_SUCCESS;
+}
+
+/* MODIFY_GENERAL_OBJECT of @obj (type @type) is BAD_PARAM. */
+static int
+dx_modify_refused(struct mlx5_devx_obj *obj, uint16_t type)
+{
+	uint32_t in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_MODIFY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, type);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj->id);
+	TEST_ASSERT_EQUAL(cdev->glue->devx_obj_modify(obj->obj, in, sizeof(in),
+		out, sizeof(out)), EREMOTEIO, "");
+	TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
+			  MLX5_CMD_STAT_BAD_PARAM_ERR, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * What the software device grants to other vHCAs: an mkey of the
+ * granting context (another context's is BAD_RES), not an alias or a
+ * crossing mkey (which point at another's memory: BAD_PARAM, the model's
+ * choice), only with the capability; and general objects are not
+ * modified (BAD_PARAM).
+ */
+static int
+test_allow_access_rules(void)
+{
+	static const uint8_t key[MLX5_ACCESS_KEY_LEN] = "allow rules key";
+	struct mlx5dv_mkey_init_attr dv_attr = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	uint32_t cout[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5_devx_obj *owner_mkey, *alias, *dek;
+	struct mlx5_common_device *imp, *nc;
+	struct mlx5dv_devx_obj *cross, *theirs;
+	struct mlx5dv_mkey *target;
+	struct ibv_context *other;
+	struct ibv_pd *their_pd;
+	uint32_t their_pdn;
+	size_t inlen;
+	struct dx_buf b;
+	uint8_t *in;
+	int ret;
+
+	TDEV_SIM_ONLY("the software device's grant rules");
+	ret = dx_alias_setup(&imp, &b, &owner_mkey);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	alias = dx_grant_alias(imp, owner_mkey, key);
+	TEST_ASSERT_NOT_NULL(alias, "");
+	TEST_ASSERT_SUCCESS(dx_allow_refused(imp->ctx, alias->id,
+		MLX5_CMD_STAT_BAD_PARAM_ERR, "granting an alias"), "");
+	TEST_ASSERT_SUCCESS(dx_modify_refused(alias, MLX5_GENERAL_OBJ_TYPE_MKEY),
+			    "an alias is not modified");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(alias), "");
+	/* A crossing mkey of the importer, to one of its own. */
+	dv_attr.pd = imp->pd;
+	target = imp->glue->dv_create_mkey(&dv_attr);
+	TEST_ASSERT_NOT_NULL(target, "");
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_CROSSING, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	MLX5_SET(mkc, DX_MKC(in), pd, imp->pdn);
+	MLX5_SET64(mkc, DX_MKC(in), len, 4096);
+	MLX5_SET(mkc, DX_MKC(in), crossing_target_vhca_id, imp->caps.vhca_id);
+	MLX5_SET(mkc, DX_MKC(in), translations_octword_size, target->lkey);
+	cross = imp->glue->devx_obj_create(imp->ctx, in, inlen, cout,
+					   sizeof(cout));
+	TEST_ASSERT_NOT_NULL(cross, "");
+	TEST_ASSERT_SUCCESS(dx_allow_refused(imp->ctx,
+		MLX5_GET(create_mkey_out, cout, mkey_index),
+		MLX5_CMD_STAT_BAD_PARAM_ERR, "granting a crossing mkey"), "");
+	TEST_ASSERT_SUCCESS(imp->glue->devx_obj_destroy(cross), "");
+	TEST_ASSERT_SUCCESS(imp->glue->dv_destroy_mkey(target), "");
+	/* Another context's mkey. */
+	other = dx_other_ctx(cdev, &their_pd, &their_pdn);
+	TEST_ASSERT_NOT_NULL(other, "");
+	free(in);
+	in = dx_mkey_in(MLX5_MKC_ACCESS_MODE_KLM, 0, &inlen);
+	TEST_ASSERT_NOT_NULL(in, "");
+	MLX5_SET(mkc, DX_MKC(in), free, 1);
+	MLX5_SET(mkc, DX_MKC(in), pd, their_pdn);
+	theirs = cdev->glue->devx_obj_create(other, in, inlen, cout,
+					     sizeof(cout));
+	TEST_ASSERT_NOT_NULL(theirs, "");
+	TEST_ASSERT_SUCCESS(dx_allow_refused(cdev->ctx,
+		MLX5_GET(create_mkey_out, cout, mkey_index),
+		MLX5_CMD_STAT_BAD_RES_ERR, "granting another context's mkey"),
+		"");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(theirs), "");
+	TEST_ASSERT_SUCCESS(cdev->glue->dealloc_pd(their_pd), "");
+	TEST_ASSERT_SUCCESS(cdev->glue->close_device(other), "");
+	free(in);
+	dek = dx_dek128();
+	TEST_ASSERT_NOT_NULL(dek, "");
+	TEST_ASSERT_SUCCESS(dx_modify_refused(dek, MLX5_GENERAL_OBJ_TYPE_DEK),
+			    "a DEK is not modified either");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "");
+	/* Without the capability, the device refuses any grant. */
+	TEST_ASSERT_SUCCESS(dx_nocross_get("mlx5_sim2",
+		"card=34,vhca_id=0,crossing=0", &nc, &target), "");
+	TEST_ASSERT_SUCCESS(dx_allow_refused(nc->ctx, target->lkey >> 8,
+		MLX5_CMD_STAT_BAD_PARAM_ERR, "a grant without the capability"),
+		"");
+	TEST_ASSERT_SUCCESS(nc->glue->dv_destroy_mkey(target), "");
+	TEST_ASSERT_SUCCESS(sim_remove("mlx5_sim2"), "");
+	TEST_ASSERT_EQUAL(sim_live(34, 0), 0, "");
+	return dx_alias_teardown(owner_mkey, &b);
+}
+
 static const struct mlx5_test_case devx_cases[] = {
 	{ "dek", test_dek },
 	{ "dek_needs_crypto", test_dek_needs_crypto },
@@ -2506,6 +2674,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "query_names_own_object", test_query_names_own_object },
 	{ "kernel_entry_points", test_kernel_entry_points },
 	{ "device_refusals", test_device_refusals },
+	{ "allow_access_rules", test_allow_access_rules },
 	{ NULL, NULL },
 };
 
