@@ -176,6 +176,32 @@ test_caps(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The software device hands ids out in turn: a set freed and allocated
+ * again gets the next id, not the one just freed, so a stale id held
+ * elsewhere rarely names a new owner's set (mlx5_sim_qcnt.c).
+ */
+static int
+test_ids_in_turn(void)
+{
+	struct mlx5_devx_obj *a, *b;
+	uint32_t first;
+
+	TDEV_SIM_ONLY("the software device's id order");
+	a = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	TEST_ASSERT_NOT_NULL(a, "");
+	first = a->id;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(a), "");
+	b = mlx5_devx_cmd_queue_counter_alloc(cdev);
+	TEST_ASSERT_NOT_NULL(b, "");
+	TEST_ASSERT_EQUAL(b->id, first % SIM_Q_COUNTERS + 1,
+			  "the next id, not the freed one");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(b), "");
+	q_release();
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 static int
 test_alloc_query_clear(void)
 {
@@ -456,6 +482,7 @@ test_reclaim_at_remove(void)
 static const struct mlx5_test_case q_cases[] = {
 	{ "caps", test_caps },
 	{ "alloc_query_clear", test_alloc_query_clear },
+	{ "ids_in_turn", test_ids_in_turn },
 	{ "not_a_counter", test_not_a_counter },
 	{ "rq_counts_on_set", test_rq_counts_on_set },
 	{ "other_file", test_other_file },
