@@ -916,6 +916,10 @@ test_drop_no_wqe(void)
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_queue_counter_query(qc, true, &info),
 			    "query");
 	TEST_ASSERT_EQUAL(info.out_of_buffer, 3, "queue counter");
+	/* Read and cleared in one command: the next read starts from 0. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_queue_counter_query(qc, false,
+							      &info), "");
+	TEST_ASSERT_EQUAL(info.out_of_buffer, 0, "cleared by the query");
 	TEST_ASSERT_SUCCESS(mlx5_flow_rx_destroy(&rule), "rule");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir), "TIR");
 	TEST_ASSERT_SUCCESS(mlx5_devx_rq_destroy(&rq), "RQ");
