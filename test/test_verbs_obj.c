@@ -571,6 +571,21 @@ test_srq_modify_rules(void)
 	TEST_ASSERT_NOT_NULL(srq, "SRQ");
 	srqn = v_num(MLX5_VERBS_OBJ_SRQ, srq);
 	TEST_ASSERT_SUCCESS(v_rmp_query(srq, srqn, qout), "");
+	/* A query needs room for the whole answer. */
+	{
+		uint32_t qin[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
+		uint8_t small[1024];
+
+		MLX5_SET(query_rmp_in, qin, opcode, MLX5_CMD_OP_QUERY_RMP);
+		MLX5_SET(query_rmp_in, qin, rmpn, srqn);
+		TEST_ASSERT(mlx5_verbs_devx_query(cdev, MLX5_VERBS_OBJ_SRQ,
+			    srq, "QUERY_RMP", qin, sizeof(qin), small,
+			    MLX5_ST_SZ_BYTES(mbox_out)) != 0,
+			    "QUERY_RMP into 16 bytes");
+		if (!tdev_hw())
+			TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, small, status),
+					  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "");
+	}
 	TEST_ASSERT_EQUAL(MLX5_GET(query_rmp_out, qout, rmp_context.wq.pd),
 			  cdev->pdn, "the SRQ's PD");
 	TEST_ASSERT(MLX5_GET(query_rmp_out, qout,
