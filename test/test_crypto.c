@@ -713,12 +713,41 @@ cr_break(uint8_t *wqe, int *ds, enum cr_break what, uint32_t foreign_key)
  * sorts them); a list longer than the key; CHECK_FREE on a free key, then
  * on the same key no longer free. After all that the key works.
  */
+/*
+ * A UMR of @key over @n (at most 5) entries of CR_UNIT bytes of dst in
+ * turn: as cr_post().
+ */
+static int
+cr_umr_list(struct cr_env *e, uint32_t key, uint32_t n, uint8_t *synd)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE_N(5)] __rte_aligned(16);
+	struct mlx5_umr_crypto_wqe_attr a;
+	struct mlx5_klm klm[5];
+	uint32_t i;
+	int ds;
+
+	if (n > RTE_DIM(klm))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		klm[i].byte_count = CR_UNIT;
+		klm[i].mkey = e->dst.mr->lkey;
+		klm[i].address = (uintptr_t)e->dst.va + i * CR_UNIT;
+	}
+	cr_umr_attr(&a, &e->lb, key, &e->dst, n * CR_UNIT, e->dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.klm = klm;
+	a.klm_num = n;
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	if (ds != (int)MLX5_UMR_CRYPTO_WQE_DS_N(n))
+		return -EINVAL;
+	return cr_post(&e->lb, wqe, ds, synd);
+}
+
 static int
 test_umr_fields(void)
 {
 	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE_N(5)] __rte_aligned(16);
 	struct mlx5_umr_crypto_wqe_attr a;
-	struct mlx5_klm klm[5];
 	struct mlx5_devx_obj *fresh;
 	struct ibv_pd *pd2;
 	struct cr_buf other;
@@ -743,18 +772,7 @@ test_umr_fields(void)
 		TEST_ASSERT_EQUAL(synd, want, "break %d: syndrome", what);
 	}
 	/* Five entries, eight octowords: more than the key's four. */
-	for (what = 0; what < (int)RTE_DIM(klm); what++) {
-		klm[what].byte_count = CR_UNIT;
-		klm[what].mkey = e.dst.mr->lkey;
-		klm[what].address = (uintptr_t)e.dst.va + what * CR_UNIT;
-	}
-	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, 5 * CR_UNIT, e.dek->id,
-		    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
-	a.klm = klm;
-	a.klm_num = RTE_DIM(klm);
-	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
-	TEST_ASSERT_EQUAL(ds, MLX5_UMR_CRYPTO_WQE_DS_N(RTE_DIM(klm)), "");
-	TEST_ASSERT_EQUAL(cr_post(&e.lb, wqe, ds, &synd), -EIO,
+	TEST_ASSERT_EQUAL(cr_umr_list(&e, e.mkey->id, 5, &synd), -EIO,
 			  "a list longer than the key");
 	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR, "");
 	/* CHECK_FREE: taken on a free key, refused on the same key after. */
@@ -778,12 +796,7 @@ test_umr_fields(void)
 		}
 	}
 	/* On the key with room: a longer list than its last, all of it used. */
-	cr_umr_attr(&a, &e.lb, fresh->id, &e.dst, 5 * CR_UNIT, e.dek->id,
-		    NULL, MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
-	a.klm = klm;
-	a.klm_num = RTE_DIM(klm);
-	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
-	TEST_ASSERT_SUCCESS(cr_post(&e.lb, wqe, ds, &synd),
+	TEST_ASSERT_SUCCESS(cr_umr_list(&e, fresh->id, 5, &synd),
 			    "five entries (0x%x)", synd);
 	for (what = 0; what < 5 * CR_UNIT; what++)
 		e.src.va[what] = (uint8_t)(what * 7 + 1);
@@ -1401,6 +1414,110 @@ test_protected_under_key(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A crypto UMR of @key over CR_UNIT bytes of dst (CHECK_FREE with
+ * @check_free): as cr_post().
+ */
+static int
+cr_umr_dv(struct cr_env *e, uint32_t key, bool check_free, uint8_t *synd)
+{
+	uint8_t wqe[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
+	struct mlx5_umr_crypto_wqe_attr a;
+	int ds;
+
+	cr_umr_attr(&a, &e->lb, key, &e->dst, CR_UNIT, e->dek->id,
+		    "0102030405060708090a0b0c0d0e0f10",
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	ds = mlx5_umr_crypto_wqe_build(wqe, &a);
+	if (ds < 0)
+		return ds;
+	if (check_free)
+		((struct mlx5_wqe_umr_ctrl_seg *)(wqe + sizeof(
+			struct mlx5_wqe_ctrl_seg)))->flags |=
+			MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE;
+	return cr_post(&e->lb, wqe, ds, synd);
+}
+
+/*
+ * What mlx5dv_create_mkey() gives a key, seen through UMRs: a CRYPTO key
+ * is free, takes a UMR (CHECK_FREE too), a crypto BSF and a list of up to
+ * max_entries (rounded up to 4) entries, and ciphers as a DEVX crypto key
+ * does; once configured it is no longer free; an INDIRECT key without
+ * CRYPTO takes no crypto BSF.
+ */
+static int
+test_dv_mkey_umr(void)
+{
+	struct mlx5dv_mkey_init_attr attr = { .max_entries = 1 };
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_mkey *dv, *plain;
+	uint8_t got[CR_UNIT];
+	struct cr_env e;
+	uint8_t synd;
+	int i;
+
+	CR_NEED_CRYPTO();
+	TEST_ASSERT_EQUAL(cr_env_get(&e, V4_KEY), TEST_SUCCESS, "");
+	attr.pd = cdev->pd;
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+	dv = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(dv, "CRYPTO mkey (errno %d)", errno);
+	TEST_ASSERT_EQUAL(attr.max_entries, 4, "one entry asked, four made");
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT;
+	plain = g->dv_create_mkey(&attr);
+	TEST_ASSERT_NOT_NULL(plain, "INDIRECT mkey (errno %d)", errno);
+
+	/* Free and open to UMRs, with room for a crypto BSF. */
+	synd = 0xff;
+	TEST_ASSERT_SUCCESS(cr_umr_dv(&e, dv->lkey, true, &synd),
+			    "CHECK_FREE crypto UMR on a new key (0x%x)", synd);
+	for (i = 0; i < CR_UNIT; i++)
+		e.src.va[i] = (uint8_t)(i * 5 + 3);
+	/* Made with local read only (rdma-core's mkey context). */
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, dv->rkey, 0, CR_UNIT,
+		&synd), -EIO, "RDMA write before remote write is given");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "");
+	TEST_ASSERT_SUCCESS(cr_umr_mkc(&e.lb, dv->lkey,
+		MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE,
+		&(struct cr_mkc){ .rw = true }, &synd),
+		"UMR giving remote write (0x%x)", synd);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, dv->rkey, 0, CR_UNIT,
+		&synd), "RDMA write through the key (0x%x)", synd);
+	memcpy(got, e.dst.va, CR_UNIT);
+	TEST_ASSERT(memcmp(got, e.src.va, CR_UNIT) != 0, "ciphered");
+	/* The same cipher as a DEVX crypto key's. */
+	memset(e.dst.va, 0, CR_UNIT);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, CR_UNIT,
+		"0102030405060708090a0b0c0d0e0f10",
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "");
+	TEST_ASSERT(memcmp(got, e.dst.va, CR_UNIT) == 0,
+		    "the DEVX crypto key's ciphertext");
+	/* Configured: no longer free. */
+	TEST_ASSERT_EQUAL(cr_umr_dv(&e, dv->lkey, true, &synd), -EIO,
+			  "CHECK_FREE on a configured key");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR, "");
+	/* A list of five entries (eight octowords): more than its four. */
+	TEST_ASSERT_EQUAL(cr_umr_list(&e, dv->lkey, 5, &synd), -EIO,
+			  "five entries on a key of four");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR, "");
+	TEST_ASSERT_SUCCESS(cr_umr_list(&e, dv->lkey, 4, &synd),
+			    "four entries (0x%x)", synd);
+	/* Without CRYPTO: no crypto BSF. */
+	TEST_ASSERT_EQUAL(cr_umr_dv(&e, plain->lkey, false, &synd), -EIO,
+			  "crypto UMR on a key without CRYPTO");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_MW_BIND_ERR, "");
+
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(plain), "");
+	TEST_ASSERT_SUCCESS(g->dv_destroy_mkey(dv), "");
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case cr_cases[] = {
 	{ "caps", test_caps },
 	{ "xts_128", test_xts_128 },
@@ -1411,6 +1528,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "umr_rules", test_umr_rules },
 	{ "umr_fields", test_umr_fields },
 	{ "umr_key_rights", test_umr_key_rights },
+	{ "dv_mkey_umr", test_dv_mkey_umr },
 	{ "key_size", test_key_size },
 	{ "write_rules", test_write_rules },
 	{ "protected_under_key", test_protected_under_key },
