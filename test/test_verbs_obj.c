@@ -574,7 +574,7 @@ test_srq_modify_rules(void)
 	/* A query needs room for the whole answer. */
 	{
 		uint32_t qin[MLX5_ST_SZ_DW(query_rmp_in)] = { 0 };
-		uint8_t small[1024];
+		uint8_t small[1024] = { 0 };
 
 		MLX5_SET(query_rmp_in, qin, opcode, MLX5_CMD_OP_QUERY_RMP);
 		MLX5_SET(query_rmp_in, qin, rmpn, srqn);

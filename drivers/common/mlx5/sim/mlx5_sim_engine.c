@@ -53,8 +53,8 @@
 #include "mlx5_sim_wqe.h"
 
 #define SIM_CQE_SIZE 64
-/* Largest message: 2^31 bytes (the data segment's byte count). */
-#define SIM_MAX_MSG (UINT64_C(1) << 31)
+/* Largest message: a data segment's byte count, 2^31 bytes. */
+#define SIM_MAX_MSG MLX5_SIM_DMA_MAX_LEN
 /* Messages up to this size are staged on the stack. */
 #define SIM_STAGE_INLINE 4096
 

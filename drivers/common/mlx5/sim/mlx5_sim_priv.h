@@ -471,9 +471,9 @@ struct mlx5_sim_qp {
 	uint8_t mtu;
 	uint8_t log_msg_max;
 	uint8_t retry_count, rnr_retry;
-	uint64_t msg_max;          /* 2^log_msg_max bytes, 2^31 at most. */
 	uint8_t lag_port;          /* lag_tx_port_affinity, 0: none. */
 	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
+	uint64_t msg_max;          /* 2^log_msg_max bytes, 2^31 at most. */
 	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS]; /* Local keys. */
 };
 
