@@ -1471,7 +1471,9 @@ test_op_refusals(void)
 	sess = cp_session(key, 64, true, 0, 16);
 	TEST_ASSERT_NOT_NULL(sess, "");
 	for (int i = 0; i < 8; i++) {
-		m[i] = cp_chain(mb_pool, ptx, i == 5 ? 640 : CP_UNIT,
+		/* Op 5 (refused for its segments): filler, not ptx. */
+		m[i] = cp_chain(mb_pool, i == 5 ? NULL : ptx,
+				i == 5 ? 640 : CP_UNIT,
 				i == 4 || i == 5 ? 128 : 2048);
 		ops[i] = cp_op(sess, m[i], NULL, iv, i == 5 ? 640 : CP_UNIT);
 		TEST_ASSERT(m[i] != NULL && ops[i] != NULL, "");
