@@ -30,6 +30,7 @@
 #include <rte_pmd_mlx5.h>
 #include <mlx5_sim.h>
 
+#include "mlx5_net.h"
 #include "mlx5_test.h"
 #include "mlx5_test_dev.h"
 
@@ -448,6 +449,60 @@ test_error_recover(void)
 				  1, "read");
 		TEST_ASSERT(v >= 1, "the SQ recovered");
 	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * A receive error completion: every posted receive WQE given a key that
+ * names nothing (as a WQE the device cannot use would be), then a frame.
+ * The device ends the WQE in error; the PMD counts it (ierrors, the
+ * queue's q_errors and rx_q0_errors), recovers the RQ (rx_q0_recoveries),
+ * posts its WQEs again with the pool's key, and the next frames arrive.
+ */
+static int
+test_rx_error_recover(void)
+{
+	struct mlx5_net_rxq *rxq;
+	struct rte_eth_stats st;
+	struct rte_mbuf *m;
+	uint32_t i;
+
+	if (n_probe(0, 16, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	rxq = rte_eth_devices[port].data->rx_queues[0];
+	TEST_ASSERT_NOT_NULL(rxq, "Rx queue 0");
+	for (i = 0; i < (1u << rxq->rq.log_size); i++) {
+		struct mlx5_wqe_data_seg *ds = (void *)(rxq->rq.wqes +
+			((size_t)i << rxq->rq.log_stride));
+
+		ds->lkey = rte_cpu_to_be_32(0x00fe1200);
+	}
+	rte_wmb();
+	if (n_send(port, 0, n_frame(port, 128, 1, 1, 1, false)))
+		return TEST_FAILED;
+	/* The error completion: taken by a burst that returns nothing. */
+	TEST_ASSERT_EQUAL(rte_eth_rx_burst(port, 0, &m, 1), 0,
+			  "nothing from the failed WQE");
+	TEST_ASSERT_EQUAL(n_xstat(port, "rx_q0_recoveries"), 1,
+			  "the RQ recovered");
+	/* Its WQEs posted again with the pool's key: traffic flows. */
+	for (i = 0; i < 3; i++) {
+		if (n_send(port, 0, n_frame(port, 128, 1, 2, 2, false)))
+			return TEST_FAILED;
+		m = n_recv(port, 1, NULL);
+		TEST_ASSERT_NOT_NULL(m, "frame %u after the error", i);
+		rte_pktmbuf_free(m);
+	}
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(port, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ierrors, 1, "the error counted once");
+	TEST_ASSERT_EQUAL(st.q_errors[0], 1, "on queue 0");
+	TEST_ASSERT_EQUAL(n_xstat(port, "rx_q0_errors"), 1, "xstat");
+	TEST_ASSERT_EQUAL(n_xstat(port, "rx_q0_recoveries"), 1,
+			  "the RQ recovered once");
+	TEST_ASSERT_EQUAL(st.opackets, 4, "four sent");
+	TEST_ASSERT_EQUAL(st.ipackets, 3, "the three after the error received");
+	TEST_ASSERT_EQUAL(st.imissed, 0, "no WQE missing");
 	return TEST_SUCCESS;
 }
 
@@ -1327,6 +1382,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "checksums", test_checksums },
 	{ "rss_reta", test_rss_reta },
 	{ "error_recover", test_error_recover },
+	{ "rx_error_recover", test_rx_error_recover },
 	{ "cross_vhca_private_iova", test_cross_vhca_private_iova },
 	{ "pacing_timestamps", test_pacing_timestamps },
 	{ "reconfigure_close", test_reconfigure_close },
