@@ -145,17 +145,6 @@ mlx5_mr_ctrl_use(struct mlx5_mr_ctrl *ctrl, uintptr_t lo, uintptr_t end,
 	return lkey;
 }
 
-/*
- * Hide what @x is from the optimiser: GCC would otherwise spend an
- * instruction on a hit to relate the leaf's reads (leaf * 8 computed
- * once, straight-line strength reduction) that the addressing does free.
- */
-#if defined(RTE_ARCH_X86_64) && !defined(MLX5_MR_PORTABLE)
-#define MLX5_MR_OPAQUE(x) __asm__("" : "+r" (x))
-#else
-#define MLX5_MR_OPAQUE(x) do { } while (0)
-#endif
-
 /* Slot 1 hit: the two swap, it goes to slot 0, the one checked inline. */
 static __rte_noinline uint32_t
 mlx5_mr_ctrl_swap(struct mlx5_mr_ctrl *ctrl)
@@ -295,7 +284,6 @@ mlx5_mr_ctrl_lookup(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 		uintptr_t t = ctrl->mru_next;
 		uint32_t lkey;
 
-		MLX5_MR_OPAQUE(leaf);
 		/* The slots in turn: the range found and the one before
 		 * stay, whichever slot each is in. */
 		ctrl->mru_lo[t] = MLX5_MR_QT_LO(b, leaf);

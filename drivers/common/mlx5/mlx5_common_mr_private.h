@@ -143,9 +143,10 @@ struct mlx5_mr_cache {
 };
 
 /*
- * The two searches below have an x86-64 assembly form and a portable C one
- * (other architectures, or -DMLX5_MR_PORTABLE); devtools/run-mr-asm-bench.sh
- * measures both, instructions and time, in one run.
+ * The global table's search below has an x86-64 assembly form for deep
+ * tables and a portable C one (other architectures, or
+ * -DMLX5_MR_PORTABLE); devtools/run-mr-asm-bench.sh measures both,
+ * instructions and time, in one run.
  */
 
 /*
@@ -249,15 +250,6 @@ mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
 	 (lkey))
 
 /*
- * The keys of a tree block as one object: what a search reads, for an asm
- * memory operand (a struct: before C23, a cast to a pointer to an array of
- * const keys counts as discarding const).
- */
-struct mlx5_mr_qt_keys {
-	uintptr_t key[MLX5_MR_QT_NODES];
-};
-
-/*
  * The leaf of a queue table where a search for @addr ends: eight steps
  * down the tree, each going right when the node's key (start - 1) is
  * below @addr; the leaf holds the range that starts last at or before
@@ -269,30 +261,17 @@ mlx5_mr_qtable_leaf(const struct mlx5_mr_qtable *t, uintptr_t addr)
 	const uintptr_t *keys = t->nodes;
 	uintptr_t i = 1;
 
-#if defined(RTE_ARCH_X86_64) && !defined(MLX5_MR_PORTABLE)
-	/* cmp sets the carry when keys[i] < addr, adc doubles i and adds it:
-	 * two instructions a level (the compiler needs four). */
-#define MLX5_MR_QT_STEP "cmpq %[addr], (%[keys], %[i], 8)\n\tadcq %[i], %[i]\n\t"
-	__asm__(MLX5_MR_QT_STEP MLX5_MR_QT_STEP MLX5_MR_QT_STEP
-		MLX5_MR_QT_STEP MLX5_MR_QT_STEP MLX5_MR_QT_STEP
-		MLX5_MR_QT_STEP MLX5_MR_QT_STEP
-		: [i] "+r" (i)
-		: [keys] "r" (keys), [addr] "r" (addr),
-		  "m" (*(const struct mlx5_mr_qt_keys *)keys)
-		: "cc");
-#undef MLX5_MR_QT_STEP
-#else
 	/*
 	 * Unrolled, and written so that GCC makes each level a cmp, a lea
 	 * and an adc (three instructions; a loop of the plain 2i + (key <
-	 * addr) takes six).
+	 * addr) takes six). An x86-64 cmp/adc form (two a level) was no
+	 * faster in cycles (devtools/run-mr-asm-bench.sh), so there is none.
 	 */
 #define MLX5_MR_QT_STEP_C i = 2 * i + 1 - (addr <= keys[i]);
 	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
 	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
 	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
 #undef MLX5_MR_QT_STEP_C
-#endif
 	return i;
 }
 
