@@ -33,6 +33,7 @@
 #include "mlx5_net.h"
 #include "mlx5_test.h"
 #include "mlx5_test_dev.h"
+#include "mlx5_test_frame.h"
 
 #define N_CARD 63
 #define N_MBUFS 8191
@@ -1069,34 +1070,12 @@ n_frame_l4(uint16_t p, uint32_t len, bool v6, bool tcp, bool offload)
 	if (m == NULL)
 		return NULL;
 	f = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
-	memset(f, 0, len);
 	rte_eth_macaddr_get(p, &mac);
-	memcpy(f, &mac, 6);
-	memcpy(f + 6, &mac, 6);
-	f[12] = v6 ? 0x86 : 0x08;
-	f[13] = v6 ? 0xdd : 0x00;
-	h4 = f + 14 + l3;
-	if (v6) {
-		struct rte_ipv6_hdr *ip6 = (void *)(f + 14);
-
-		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
-		ip6->payload_len = rte_cpu_to_be_16((uint16_t)(len - 54));
-		ip6->proto = tcp ? IPPROTO_TCP : IPPROTO_UDP;
-		ip6->hop_limits = 64;
-		ip6->src_addr[15] = 1;
-		ip6->dst_addr[15] = 2;
-	} else {
-		struct rte_ipv4_hdr *ip = (void *)(f + 14);
-
-		ip->version_ihl = 0x45;
-		ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
-		ip->time_to_live = 64;
-		ip->next_proto_id = tcp ? IPPROTO_TCP : IPPROTO_UDP;
-		ip->src_addr = rte_cpu_to_be_32(0x0a000001);
-		ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
-		if (!offload)
-			ip->hdr_checksum = rte_ipv4_cksum(ip);
-	}
+	h4 = mlx5_test_frame_l3(f, len, &mac, v6,
+				tcp ? IPPROTO_TCP : IPPROTO_UDP, 0x0a000002);
+	if (!v6 && !offload)
+		((struct rte_ipv4_hdr *)(void *)(f + 14))->hdr_checksum =
+			rte_ipv4_cksum((struct rte_ipv4_hdr *)(void *)(f + 14));
 	h4[0] = 0x12;
 	h4[2] = 0x34;
 	if (tcp) {

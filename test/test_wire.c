@@ -38,6 +38,7 @@
 
 #include "mlx5_test.h"
 #include "mlx5_test_dev.h"
+#include "mlx5_test_frame.h"
 
 #define W_CARD 62
 #define W_NRQ 4
@@ -608,32 +609,10 @@ w_frame_l4(struct w_port *p, size_t off, uint32_t len, bool v6, int tcp)
 {
 	uint8_t *f = p->buf + W_TX_OFF + off;
 	uint32_t l3 = v6 ? 40 : 20, i;
-	uint8_t *h4 = f + 14 + l3;
+	uint8_t *h4 = mlx5_test_frame_l3(f, len, p->mac, v6,
+					 tcp >= 0 ? IPPROTO_TCP : IPPROTO_UDP,
+					 0x0a000102);
 
-	memset(f, 0, len);
-	memcpy(f, p->mac, 6);
-	memcpy(f + 6, p->mac, 6);
-	f[12] = v6 ? 0x86 : 0x08;
-	f[13] = v6 ? 0xdd : 0x00;
-	if (v6) {
-		struct rte_ipv6_hdr *ip6 = (void *)(f + 14);
-
-		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
-		ip6->payload_len = rte_cpu_to_be_16((uint16_t)(len - 54));
-		ip6->proto = tcp >= 0 ? IPPROTO_TCP : IPPROTO_UDP;
-		ip6->hop_limits = 64;
-		ip6->src_addr[15] = 1;
-		ip6->dst_addr[15] = 2;
-	} else {
-		struct rte_ipv4_hdr *ip = (void *)(f + 14);
-
-		ip->version_ihl = 0x45;
-		ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
-		ip->time_to_live = 64;
-		ip->next_proto_id = tcp >= 0 ? IPPROTO_TCP : IPPROTO_UDP;
-		ip->src_addr = rte_cpu_to_be_32(0x0a000001);
-		ip->dst_addr = rte_cpu_to_be_32(0x0a000102);
-	}
 	h4[1] = 53;
 	h4[3] = 53;
 	if (tcp >= 0) {
