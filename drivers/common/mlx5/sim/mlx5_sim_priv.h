@@ -1469,14 +1469,13 @@ mlx5_sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca,
 			   uint32_t rpdn, uint64_t raddr, size_t len,
 			   struct mlx5_sim_xmove *m)
 {
-	const struct mlx5_sim_xcache *c;
 	const struct mlx5_sim_mkey *mkey;
 	uint8_t *s, *d;
 
 	if (unlikely(xc == NULL || len > MLX5_SIM_DMA_MAX_LEN))
 		return 1;
-	c = &xc[(lkey >> 8) & (MLX5_SIM_XCACHE_WAYS - 1)];
-	if (!mlx5_sim_xcache_hit(vhca, c, lkey, lpdn, laddr, len, false))
+	s = mlx5_sim_xcache_host(vhca, xc, lkey, lpdn, laddr, len, false);
+	if (s == NULL)
 		return 1;
 	mkey = mlx5_sim_mkey_by_key(vhca, rkey);
 	if (mkey == NULL || !mkey->crypto_en)
@@ -1487,7 +1486,6 @@ mlx5_sim_xfer_write_crypto(struct mlx5_sim_vhca *vhca,
 	if (d == NULL ||
 	    mlx5_sim_crypto_check(vhca, mkey, raddr, len, true, &m->xts) != 0)
 		return 1;
-	s = mlx5_sim_xcache_at(c, laddr);
 	if (mlx5_sim_half_over(s, d, len))
 		return 1;
 	m->src = s;
