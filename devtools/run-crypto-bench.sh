@@ -13,8 +13,15 @@
 # 2 * N operations less those in a run of N, divided by N (EAL's start-up
 # and the sessions' set-up cancel out).
 #
+# --invocations K: the benchmark runs K times, each a process of its own,
+# and a last line sums them up: the median, lowest and highest of the K
+# invocations' figures (each the median of its runs' own ratios) and how
+# many reach 0.9. The load of a shared host moves within seconds and for
+# minutes; one invocation's figure is one sample of it, K of them show
+# where the ratio stands and how far it moves.
+#
 # Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--ops N] [--runs N]
-#        [--bufs N]
+#        [--bufs N] [--invocations K]
 # Also run by `meson test -C build --benchmark --suite crypto`.
 set -eu
 
@@ -23,21 +30,51 @@ BUILD_DIR=build
 OPS=100000
 RUNS=5
 BUFS=256
+INVOCATIONS=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) BUILD_DIR=$2; shift 2 ;;
 	--ops) OPS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
 	--bufs) BUFS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N]" >&2; exit 2 ;;
+	--invocations) INVOCATIONS=$2; shift 2 ;;
+	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N] [--invocations K]" >&2; exit 2 ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-crypto/dpdk-test-mlx5-crypto
 if [ ! -x "$bench" ]; then
 	ninja -C "$BUILD_DIR" >/dev/null
 fi
-"$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 --bufs "$BUFS" 2>&1 |
-	grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: '
+case $INVOCATIONS in
+''|*[!0-9]*|0) echo "--invocations: a count of at least 1" >&2; exit 2 ;;
+esac
+ratios=$(mktemp "${TMPDIR:-/tmp}/crypto-ratios.XXXXXX")
+i=0
+while [ "$i" -lt "$INVOCATIONS" ]; do
+	i=$((i + 1))
+	if ! "$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 \
+		--bufs "$BUFS" >"$ratios.log" 2>&1; then
+		grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: ' "$ratios.log"
+		rm -f "$ratios" "$ratios.log"
+		exit 1
+	fi
+	[ "$INVOCATIONS" -gt 1 ] && printf 'invocation %s: ' "$i"
+	grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: ' "$ratios.log" |
+		if [ "$INVOCATIONS" -gt 1 ]; then grep '^ratio'; else cat; fi
+	sed -n 's/.*median of the runs. own ratios \([0-9.]*\).*/\1/p' \
+		"$ratios.log" >>"$ratios"
+done
+if [ "$INVOCATIONS" -gt 1 ]; then
+	sort -n "$ratios" | awk -v k="$INVOCATIONS" '
+		{ r[NR] = $1; if ($1 + 0 >= 0.9) met++ }
+		END {
+			m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+			printf "%d invocations: median of their ratios %.3f " \
+			       "(%.3f to %.3f), %d of %d at least 0.9\n",
+			       k, m, r[1], r[NR], met, NR
+		}'
+fi
+rm -f "$ratios" "$ratios.log"
 
 if ! command -v valgrind >/dev/null 2>&1 ||
    ! command -v callgrind_annotate >/dev/null 2>&1; then
