@@ -20,8 +20,10 @@
 # minutes; one invocation's figure is one sample of it, K of them show
 # where the ratio stands and how far it moves.
 #
+# --devargs KEY=VALUE,...: more devargs of the device (qp_mkeys=64, ...).
+#
 # Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--ops N] [--runs N]
-#        [--bufs N] [--invocations K]
+#        [--bufs N] [--invocations K] [--devargs KEY=VALUE,...]
 # Also run by `meson test -C build --benchmark --suite crypto`.
 set -eu
 
@@ -31,6 +33,7 @@ OPS=100000
 RUNS=5
 BUFS=256
 INVOCATIONS=1
+DEVARGS=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) BUILD_DIR=$2; shift 2 ;;
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=$2; shift 2 ;;
 	--bufs) BUFS=$2; shift 2 ;;
 	--invocations) INVOCATIONS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N] [--invocations K]" >&2; exit 2 ;;
+	--devargs) DEVARGS=$2; shift 2 ;;
+	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N] [--invocations K] [--devargs KEY=VALUE,...]" >&2; exit 2 ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-crypto/dpdk-test-mlx5-crypto
@@ -53,7 +57,8 @@ i=0
 while [ "$i" -lt "$INVOCATIONS" ]; do
 	i=$((i + 1))
 	if ! "$bench" --ops "$OPS" --runs "$RUNS" --size 4096 --burst 32 \
-		--bufs "$BUFS" >"$ratios.log" 2>&1; then
+		--bufs "$BUFS" ${DEVARGS:+--devargs "$DEVARGS"} \
+		>"$ratios.log" 2>&1; then
 		grep -v '^EAL: \|^CRYPTODEV: \|^TELEMETRY: ' "$ratios.log"
 		rm -f "$ratios" "$ratios.log"
 		exit 1
@@ -89,7 +94,7 @@ cg_run() {
 	if ! valgrind --tool=callgrind --dump-instr=no --dump-line=no \
 		--callgrind-out-file="$out/cg.$1" "$bench" --ops "$1" \
 		--runs 1 --size 4096 --burst 32 --bufs "$BUFS" \
-		>"$out/cg.$1.log" 2>&1; then
+		${DEVARGS:+--devargs "$DEVARGS"} >"$out/cg.$1.log" 2>&1; then
 		cat "$out/cg.$1.log"
 		echo "FAIL: the benchmark did not run under callgrind"
 		exit 1

@@ -18,11 +18,13 @@
  * ciphertext equals OpenSSL's).
  *
  * Usage: dpdk-test-mlx5-crypto [--ops N] [--burst N] [--runs N]
- *        [--size BYTES] [--bufs N]
+ *        [--size BYTES] [--bufs N] [--devargs KEY=VALUE,...]
  * --bufs: how many buffers (256) the runs go through in turn; with 4 KiB
  * ones, 256 are 1 MiB, the size of many a CPU's L2 cache, where the
  * footprint of the PMD's rings and keys beside the buffers decides
  * whether the buffers stay in it: try 32 and 2048 too.
+ * --devargs: more devargs of the device after class=crypto (qp_mkeys=64,
+ * ...), to measure what they change.
  */
 
 #include <getopt.h>
@@ -50,6 +52,7 @@
 
 static unsigned int nb_ops = 100000, burst = 32, runs = 5;
 static unsigned int size = 4096, nb_bufs = 256;
+static char vdev[256] = "--vdev=mlx5_sim0,class=crypto";
 static struct rte_mbuf *bufs[BENCH_MAX_BUFS];
 static struct rte_crypto_op *ops[BENCH_MAX_BUFS];
 static uint8_t key[64];
@@ -272,6 +275,7 @@ parse_args(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "size", required_argument, NULL, 's' },
 		{ "bufs", required_argument, NULL, 'n' },
+		{ "devargs", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -286,9 +290,21 @@ parse_args(int argc, char **argv)
 		case 'r': runs = (unsigned int)v; break;
 		case 's': size = (unsigned int)v; break;
 		case 'n': nb_bufs = (unsigned int)v; break;
+		case 'd': {
+			size_t used = strlen(vdev);
+
+			if ((size_t)snprintf(vdev + used, sizeof(vdev) - used,
+					     ",%s", optarg) >= sizeof(vdev) - used) {
+				printf("--devargs: too long\n");
+				return -1;
+			}
+			break;
+		}
 		default: return -1;
 		}
 	}
+	/* EAL's own option parsing starts again from the first. */
+	optind = 1;
 	if (nb_ops == 0 || burst == 0 || burst > BENCH_MAX_BURST ||
 	    runs == 0 || runs > BENCH_MAX_RUNS || size < 16 || size % 16 != 0 ||
 	    size > 60000 || nb_bufs < burst || nb_bufs > BENCH_MAX_BUFS) {
@@ -305,7 +321,7 @@ main(int argc, char **argv)
 	char *eal[] = {
 		argv[0], "--no-huge", "-m", "512", "--no-pci", "-l", "0",
 		"--file-prefix", prefix, "--log-level", "pmd.common.mlx5:warning",
-		"--vdev=mlx5_sim0,class=crypto",
+		vdev,
 	};
 	struct rte_mempool *mb_pool;
 	uint64_t pmd, evp, hz;
@@ -313,13 +329,17 @@ main(int argc, char **argv)
 	void *sess = NULL;
 
 	snprintf(prefix, sizeof(prefix), "mlx5crypto%d", (int)getpid());
+	if (parse_args(argc, argv) != 0) {
+		printf("setup failed\n");
+		return 1;
+	}
 	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
 		printf("EAL: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
 	for (unsigned int i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(i * 13 + 7);
-	if (parse_args(argc, argv) != 0 || bench_setup(&mb_pool, &sess) != 0) {
+	if (bench_setup(&mb_pool, &sess) != 0) {
 		printf("setup failed\n");
 		return 1;
 	}
