@@ -8,7 +8,8 @@
 #   2. dpdk-test-crypto-perf --ptest throughput: AES-XTS-256, 4 KiB;
 #   3. dpdk-test-crypto-perf --ptest verify: IEEE 1619 vector 4 (one
 #      512-byte unit, XTS-AES-128) from a vector file written here.
-# The PMD is loaded with -d <build>/drivers; the device is
+# The PMD is loaded with -d <build>/drivers (a private copy when that is
+# under a world-writable directory, test/plugin_dir.sh); the device is
 # --vdev=mlx5_sim0,class=crypto. crypto-perf picks devices by their EAL
 # driver's name: the software device's is mlx5_sim (--devtype mlx5_sim);
 # dpdk-test finds the cryptodev driver crypto_mlx5 by name.
@@ -31,7 +32,12 @@ for tool in dpdk-test dpdk-test-crypto-perf; do
 		exit 77
 	fi
 done
-drivers=$(cd "$BUILD_DIR/drivers" && pwd)
+# EAL refuses plugins under a world-writable directory: the one helper.
+# shellcheck source=test/plugin_dir.sh
+. test/plugin_dir.sh
+safe_plugin_dir "$BUILD_DIR/drivers"
+drivers=$plugin_dir
+trap remove_plugin_copy EXIT
 # EAL refuses plugins under a world-writable folder: keep the work files
 # in the build tree.
 work=$(cd "$BUILD_DIR" && pwd)/crypto-stock

@@ -65,19 +65,11 @@ if [ -z "$kb" ] || [ ! -w "$hp/nr_hugepages" ] ||
 	echo "skipped: no hugepages (or hugetlbfs) here"
 	exit 77
 fi
-dir=$(cd "$drivers" && pwd)
-# EAL refuses plugins under a world-writable directory: a private copy then.
-d=$dir
-while [ "$d" != "/" ]; do
-	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
-		priv="${HOME:-/root}/.cache/mlx5-mp.$$"
-		mkdir -p "$priv" && chmod 700 "$priv"
-		cp -P "$dir"/*.so* "$priv"/
-		dir=$priv
-		break
-	fi
-	d=$(dirname "$d")
-done
+# EAL refuses plugins under a world-writable directory: the one helper.
+# shellcheck source=test/plugin_dir.sh
+. test/plugin_dir.sh
+safe_plugin_dir "$drivers"
+dir=$plugin_dir
 
 work=$(mktemp -d)
 mnt=$work/huge
@@ -104,7 +96,7 @@ cleanup() {
 		rm -rf "$work"
 	fi
 	rm -rf /var/run/dpdk/"$prefix"
-	[ -n "${priv:-}" ] && rm -rf "$priv"
+	remove_plugin_copy
 }
 trap cleanup EXIT
 free=$(cat "$hp/free_hugepages")

@@ -27,7 +27,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-engine/dpdk-test-mlx5-engine
-drivers=$(cd "$BUILD_DIR/drivers" && pwd)
+# EAL refuses plugins under a world-writable directory: the one helper.
+# shellcheck source=test/plugin_dir.sh
+. test/plugin_dir.sh
+safe_plugin_dir "$BUILD_DIR/drivers"
+drivers=$plugin_dir
 if ! command -v dpdk-test >/dev/null 2>&1; then
 	echo "dpdk-test is not installed (package dpdk)"
 	exit 77
@@ -37,7 +41,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 77
 fi
 out=$(mktemp -d "${TMPDIR:-/tmp}/pmd-bench.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+trap 'rm -rf "$out"; remove_plugin_copy' EXIT
 
 # pmd_perf_autotest on the given --vdev arguments: its "Result:" figure.
 perf() {

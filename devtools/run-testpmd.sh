@@ -20,20 +20,12 @@ if [ -z "$testpmd" ]; then
 	echo "dpdk-testpmd not installed (package dpdk)"
 	exit 77
 fi
-dir=$(cd "$drivers" && pwd)
-# EAL refuses plugins under a world-writable directory: a private copy then.
-d=$dir
-while [ "$d" != "/" ]; do
-	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
-		priv="${HOME:-/root}/.cache/mlx5-testpmd.$$"
-		mkdir -p "$priv" && chmod 700 "$priv"
-		cp -P "$dir"/*.so* "$priv"/
-		dir=$priv
-		trap 'rm -rf "$priv"' EXIT
-		break
-	fi
-	d=$(dirname "$d")
-done
+# EAL refuses plugins under a world-writable directory: the one helper.
+# shellcheck source=test/plugin_dir.sh
+. test/plugin_dir.sh
+safe_plugin_dir "$drivers"
+dir=$plugin_dir
+trap remove_plugin_copy EXIT
 
 passed=0
 failed=0
@@ -50,7 +42,7 @@ check() {
 # shellcheck source=devtools/testpmd-lib.sh
 . "$(pwd)/devtools/testpmd-lib.sh"
 out=$(mktemp)
-trap 'rm -f "$out"; [ -n "${priv:-}" ] && rm -rf "$priv"' EXIT
+trap 'rm -f "$out"; remove_plugin_copy' EXIT
 
 # run <devargs suffix> <testpmd args> -- <commands before start>
 # testpmd until $testpmd_ready says its traffic is there (see

@@ -23,7 +23,10 @@ safe_plugin_dir() { # <drivers dir>
 	[ -z "$_insecure" ] && return 0
 	plugin_copy="${HOME:-/root}/.cache/mlx5-plugins.$$"
 	mkdir -p "$plugin_copy" && chmod 700 "$plugin_copy"
-	cp -P "$plugin_dir"/*.so* "$plugin_copy"/
+	# Libraries and their links only, not the build's *.so.*.p folders.
+	for _f in "$plugin_dir"/*.so*; do
+		[ -d "$_f" ] || cp -P "$_f" "$plugin_copy"/
+	done
 	plugin_dir=$plugin_copy
 }
 

@@ -9,13 +9,17 @@
 # Usage: pmd_perf_check.sh BUILD_DRIVERS_DIR
 set -u
 
-drivers=$(cd "${1:-build/drivers}" && pwd)
+# EAL refuses plugins under a world-writable directory: the one helper.
+# shellcheck source=test/plugin_dir.sh
+. "$(dirname "$0")/plugin_dir.sh"
+safe_plugin_dir "${1:-build/drivers}"
+drivers=$plugin_dir
 if ! command -v dpdk-test >/dev/null 2>&1; then
 	echo "dpdk-test not installed (package dpdk-dev)"
 	exit 77
 fi
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; remove_plugin_copy' EXIT
 # speed=1000: the test runs for two seconds of line rate per port.
 printf 'pmd_perf_autotest\nquit\n' |
 	timeout 300 dpdk-test -l 0-1 --no-huge -m 1024 --no-pci --no-shconf \

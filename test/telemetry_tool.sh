@@ -37,21 +37,16 @@ cleanup() {
 		wait "$pid" 2>/dev/null
 	fi
 	rm -rf "$work"
+	remove_plugin_copy 2>/dev/null || true
 }
 trap cleanup EXIT
 
-# EAL refuses plugins under a world-writable directory: a private copy then.
-dir=$(cd "$drivers" && pwd)
-d=$dir
-while [ "$d" != "/" ]; do
-	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
-		mkdir -p "$work/drivers"
-		cp -P "$dir"/*.so* "$work/drivers/"
-		dir=$work/drivers
-		break
-	fi
-	d=$(dirname "$d")
-done
+# EAL refuses plugins under a world-writable directory: the one helper
+# (its copy is removed by cleanup).
+# shellcheck source=test/plugin_dir.sh
+. "$(dirname "$0")/plugin_dir.sh"
+safe_plugin_dir "$drivers"
+dir=$plugin_dir
 
 export RUNTIME_DIRECTORY="$work/run"
 mkdir -p "$RUNTIME_DIRECTORY"
