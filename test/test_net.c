@@ -879,8 +879,8 @@ test_infos_queue_setup(void)
 		     RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE),
 		    "Tx offloads: IPv4/UDP/TCP checksums, multi-segment, fast"
 		    " free");
-	TEST_ASSERT_EQUAL(info.tx_desc_lim.nb_seg_max, 13,
-			  "up to 13 segments per packet");
+	TEST_ASSERT_EQUAL(info.tx_desc_lim.nb_seg_max, 6,
+			  "up to 6 segments per packet with 128 bytes inline");
 	TEST_ASSERT_EQUAL(info.hash_key_size, 40, "a 40-byte RSS key");
 	TEST_ASSERT(info.reta_size > 0 && info.reta_size <= 256 &&
 		    rte_is_power_of_2(info.reta_size), "RETA of %u entries",
@@ -1350,6 +1350,314 @@ test_rate_limit_release(void)
 	return TEST_SUCCESS;
 }
 
+/* Frames received on @p queue 0 within 50 ms (freed), for "none came". */
+static unsigned int
+n_drain(uint16_t p)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 20;
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	do {
+		while (rte_eth_rx_burst(p, 0, &m, 1) == 1) {
+			rte_pktmbuf_free(m);
+			n++;
+		}
+	} while (rte_get_timer_cycles() < end);
+	return n;
+}
+
+/* A private-IOVA mbuf of @len bytes at @buf under key @iova. */
+static struct rte_mbuf *
+n_piova_mbuf(void *buf, rte_iova_t iova, uint16_t len,
+	     struct rte_mbuf_ext_shared_info *shinfo)
+{
+	struct rte_mbuf *m = n_extbuf_mbuf(buf, iova, 4096, shinfo);
+
+	if (m == NULL)
+		return NULL;
+	rte_pktmbuf_append(m, len);
+	if (rte_pmd_mlx5_mbuf_set_private_iova(m, iova) != 0) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/*
+ * Private-IOVA mbufs on a queue with txq_inline_min=@inl: their bytes go
+ * by pointer under their key, never inline (the CPU does not read another
+ * vHCA's memory). A good key's frame arrives byte-exact; a made-up key,
+ * bytes outside the export and a revoked export each end in an error
+ * completion, and none of their bytes arrive, also for frames no longer
+ * than the inline size.
+ */
+static int
+n_piova_inline(uint16_t inl)
+{
+	static const uint8_t akey[RTE_PMD_MLX5_ACCESS_KEY_LEN] = { 9 };
+	static struct rte_mbuf_ext_shared_info shinfo[4];
+	char extra[32];
+	uint16_t host, dpu, vhca_id;
+	struct rte_eth_stats st;
+	struct rte_mbuf *r;
+	uint8_t *hostbuf;
+	uint32_t mkey;
+	rte_iova_t iova;
+	const uint16_t len = 64;
+
+	snprintf(extra, sizeof(extra), ",txq_inline_min=%u", inl);
+	if (n_probe(0, 5, extra, &dpu) != TEST_SUCCESS ||
+	    n_probe(1, 6, "", &host) != TEST_SUCCESS ||
+	    n_start(dpu, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	hostbuf = aligned_alloc(4096, 8192);
+	TEST_ASSERT_NOT_NULL(hostbuf, "host buffer");
+	memcpy(hostbuf, n_bytes(dpu, len, 5, 5), len);
+	memcpy(hostbuf + 4096, hostbuf, len);
+	/* Only the first page is exported. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(tdev_eal_dev(1), hostbuf,
+			    4096, akey, &vhca_id, &mkey), "export");
+	iova = rte_pmd_mlx5_create_cross_vhca_mkey(tdev_eal_dev(0), vhca_id,
+						   mkey);
+	TEST_ASSERT(iova != 0, "crossing mkey");
+	/* The good key: the host's bytes, whole. */
+	if (n_send(dpu, 0, n_piova_mbuf(hostbuf, iova, len,
+				       &shinfo[0])))
+		return TEST_FAILED;
+	r = n_recv(dpu, 1, NULL);
+	TEST_ASSERT_NOT_NULL(r, "inline %u: the host's frame arrived", inl);
+	TEST_ASSERT(r->pkt_len == len && memcmp(rte_pktmbuf_mtod(r, void *),
+		    hostbuf, len) == 0, "inline %u: byte-exact", inl);
+	rte_pktmbuf_free(r);
+	/* A key nobody has. */
+	if (n_send(dpu, 0, n_piova_mbuf(hostbuf,
+			rte_pmd_mlx5_mkey_to_iova(0x00fe1200), len, &shinfo[1])))
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(n_drain(dpu), 0,
+			  "inline %u: nothing sent under a made-up key", inl);
+	/* Bytes outside the export, under the good key. */
+	if (n_send(dpu, 0, n_piova_mbuf(hostbuf + 4096, iova, len,
+				       &shinfo[2])))
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(n_drain(dpu), 0,
+			  "inline %u: nothing sent from outside the export",
+			  inl);
+	/* The host revokes; its bytes written afterwards never leave. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(tdev_eal_dev(1),
+			    rte_pmd_mlx5_mkey_to_iova(mkey)), "revoke");
+	memset(hostbuf + 14, 0x5a, 16);
+	if (n_send(dpu, 0, n_piova_mbuf(hostbuf, iova, len,
+				       &shinfo[3])))
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(n_drain(dpu), 0,
+			  "inline %u: nothing sent after the revocation", inl);
+	/* A local frame takes the last error completion and gets through. */
+	if (n_send(dpu, 0, n_frame(dpu, 64, 1, 1, 1, false)))
+		return TEST_FAILED;
+	r = n_recv(dpu, 1, NULL);
+	TEST_ASSERT_NOT_NULL(r, "inline %u: local traffic after the errors",
+			     inl);
+	rte_pktmbuf_free(r);
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(dpu, &st), "stats");
+	TEST_ASSERT_EQUAL(st.oerrors, 3, "inline %u: three error completions",
+			  inl);
+	TEST_ASSERT_EQUAL(st.ipackets, 2, "inline %u: two frames arrived",
+			  inl);
+	rte_pmd_mlx5_release_key(tdev_eal_dev(0), iova);
+	free(hostbuf);
+	return TEST_SUCCESS;
+}
+
+static int
+test_private_iova_not_inlined(void)
+{
+	static const uint16_t inl[] = { 18, 128 };
+
+	for (unsigned int i = 0; i < RTE_DIM(inl); i++) {
+		if (n_piova_inline(inl[i]) != TEST_SUCCESS)
+			return TEST_FAILED;
+		n_case_teardown();
+	}
+	return TEST_SUCCESS;
+}
+
+/* Every mbuf of @mp holds its own buffer and no private-IOVA flag. */
+static void
+n_pool_obj_check(struct rte_mempool *mp, void *arg, void *obj,
+		 unsigned int idx)
+{
+	struct rte_mbuf *m = obj;
+	unsigned int *bad = arg;
+
+	RTE_SET_USED(idx);
+	if (m->buf_addr != rte_mbuf_buf_addr(m, mp) ||
+	    (m->ol_flags & rte_pmd_mlx5_private_iova_flag()) != 0)
+		(*bad)++;
+}
+
+/*
+ * An application points a pool mbuf at exported host memory (private
+ * IOVA, crossing key) and sends it: the frame leaves, the mbuf goes back to
+ * its pool. Rx, refilling from that pool, posts the pool's own buffers
+ * under the pool's key only: the host's memory is never written, every
+ * frame lands in pool memory, and afterwards every mbuf of the pool has
+ * its own buffer and no flag.
+ */
+static int
+test_rx_stale_private_iova(void)
+{
+	static const uint8_t akey[RTE_PMD_MLX5_ACCESS_KEY_LEN] = { 3 };
+	struct rte_mempool *saved = pool, *small;
+	uint16_t host, dpu, vhca_id;
+	uint8_t *hostbuf, *snap;
+	struct rte_mbuf *m, *pkts[32];
+	unsigned int round, bad = 0, got = 0;
+	uint32_t mkey;
+	rte_iova_t iova;
+	int ret;
+
+	small = rte_pktmbuf_pool_create("net_stale", 1024, 0, 0,
+					RTE_MBUF_DEFAULT_BUF_SIZE,
+					SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(small, "pool");
+	pool = small;
+	ret = n_probe(0, 5, "", &dpu) != TEST_SUCCESS ||
+	      n_probe(1, 6, "", &host) != TEST_SUCCESS ||
+	      n_start(dpu, 1, 0, 0, 0) != TEST_SUCCESS;
+	pool = saved;
+	TEST_ASSERT(ret == 0, "set-up");
+	hostbuf = aligned_alloc(4096, 4096);
+	snap = malloc(4096);
+	TEST_ASSERT(hostbuf != NULL && snap != NULL, "host buffer");
+	memset(hostbuf, 0xab, 4096);
+	memcpy(hostbuf, n_bytes(dpu, 64, 5, 5), 64);
+	memcpy(snap, hostbuf, 4096);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(tdev_eal_dev(1), hostbuf,
+			    4096, akey, &vhca_id, &mkey), "export");
+	iova = rte_pmd_mlx5_create_cross_vhca_mkey(tdev_eal_dev(0), vhca_id,
+						   mkey);
+	TEST_ASSERT(iova != 0, "crossing mkey");
+	/* The pool mbuf pointed at the host's memory (not the safe way). */
+	m = rte_pktmbuf_alloc(small);
+	TEST_ASSERT_NOT_NULL(m, "mbuf");
+	m->buf_addr = hostbuf;
+	m->buf_len = 4096;
+	m->data_off = 0;
+	rte_pktmbuf_append(m, 64);
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_mbuf_set_private_iova(m, iova), "flag");
+	if (n_send(dpu, 0, m))
+		return TEST_FAILED;
+	/* Cycle the whole pool through the Rx queue twice. */
+	for (round = 0; round < 2 * 1024 / 32; round++) {
+		uint16_t i, n;
+
+		/* Sent from another pool: only Rx takes from this one. */
+		for (i = 0; i < 32; i++) {
+			pkts[i] = rte_pktmbuf_alloc(pool);
+			TEST_ASSERT_NOT_NULL(pkts[i], "round %u: mbuf", round);
+			memcpy(rte_pktmbuf_append(pkts[i], 64),
+			       n_bytes(dpu, 64, 1, (uint8_t)round), 64);
+		}
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(dpu, 0, pkts, 32), 32,
+				  "round %u: sent", round);
+		for (n = 0; n < 32; ) {
+			struct rte_mbuf *r = n_recv(dpu, 1, NULL);
+
+			if (r == NULL)
+				break;
+			if (r->buf_addr != rte_mbuf_buf_addr(r, small) ||
+			    (uint8_t *)r->buf_addr == hostbuf)
+				bad++;
+			rte_pktmbuf_free(r);
+			n++;
+			got++;
+		}
+	}
+	TEST_ASSERT_EQUAL(bad, 0, "every frame landed in its pool's memory");
+	TEST_ASSERT(got >= 2 * 1024 - 32, "frames received: %u", got);
+	TEST_ASSERT(memcmp(hostbuf, snap, 4096) == 0,
+		    "the host's exported memory was never written");
+	rte_eth_dev_close(dpu);
+	rte_mempool_obj_iter(small, n_pool_obj_check, &bad);
+	TEST_ASSERT_EQUAL(bad, 0,
+			  "every mbuf of the pool has its own buffer, no flag");
+	rte_pmd_mlx5_release_key(tdev_eal_dev(0), iova);
+	rte_pmd_mlx5_release_key(tdev_eal_dev(1),
+				 rte_pmd_mlx5_mkey_to_iova(mkey));
+	n_case_teardown();
+	rte_mempool_free(small);
+	free(hostbuf);
+	free(snap);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The Tx segment limit follows txq_inline_min: dev_infos_get says how many
+ * segments a packet may have (14 with no inline header, 13 with 18 bytes,
+ * 6 with 128); such a packet passes rte_eth_tx_prepare() and arrives
+ * whole, one segment more is refused there with EINVAL.
+ */
+static int
+test_tx_segment_limit(void)
+{
+	static const struct { uint16_t inl, segs; } cfg[] = {
+		{ 0, 14 }, { 18, 13 }, { 128, 6 },
+	};
+	static uint8_t n_big[N_BIG];
+
+	for (unsigned int c = 0; c < RTE_DIM(cfg); c++) {
+		struct rte_eth_dev_info info;
+		struct rte_mbuf *m, *r;
+		char extra[32];
+		uint32_t len, seg;
+
+		snprintf(extra, sizeof(extra), ",txq_inline_min=%u",
+			 cfg[c].inl);
+		if (n_probe(0, 11, extra, &port) != TEST_SUCCESS ||
+		    n_start(port, 1, 0, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0) !=
+		    TEST_SUCCESS)
+			return TEST_FAILED;
+		TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(port, &info), "info");
+		TEST_ASSERT_EQUAL(info.tx_desc_lim.nb_seg_max, cfg[c].segs,
+				  "inline %u: nb_seg_max", cfg[c].inl);
+		TEST_ASSERT_EQUAL(info.tx_desc_lim.nb_mtu_seg_max, cfg[c].segs,
+				  "inline %u: nb_mtu_seg_max", cfg[c].inl);
+		/*
+		 * Every segment longer than the inline header, the frame
+		 * within the default MTU.
+		 */
+		seg = cfg[c].inl < 100 ? 104 : 136;
+		len = seg * cfg[c].segs;
+		m = n_frame(port, len, cfg[c].segs, 1, 1, false);
+		TEST_ASSERT_NOT_NULL(m, "frame");
+		TEST_ASSERT_EQUAL(rte_eth_tx_prepare(port, 0, &m, 1), 1,
+				  "inline %u: %u segments prepared", cfg[c].inl,
+				  cfg[c].segs);
+		if (n_send(port, 0, m))
+			return TEST_FAILED;
+		r = n_recv(port, 1, NULL);
+		TEST_ASSERT_NOT_NULL(r, "inline %u: %u segments arrived",
+				     cfg[c].inl, cfg[c].segs);
+		TEST_ASSERT(r->pkt_len == len &&
+			    memcmp(rte_pktmbuf_read(r, 0, len, n_big),
+				   n_bytes(port, len, 1, 1), len) == 0,
+			    "inline %u: intact", cfg[c].inl);
+		rte_pktmbuf_free(r);
+		len = seg * (cfg[c].segs + 1u);
+		m = n_frame(port, len, cfg[c].segs + 1u, 1, 1, false);
+		TEST_ASSERT_NOT_NULL(m, "frame");
+		rte_errno = 0;
+		TEST_ASSERT_EQUAL(rte_eth_tx_prepare(port, 0, &m, 1), 0,
+				  "inline %u: %u segments refused", cfg[c].inl,
+				  cfg[c].segs + 1);
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "refused with EINVAL");
+		rte_pktmbuf_free(m);
+		n_case_teardown();
+	}
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -1367,6 +1675,9 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "checksums_tcp_ipv6", test_checksums_tcp_ipv6 },
 	{ "modes_off_rss_update", test_modes_off_rss_update },
 	{ "rate_limit_release", test_rate_limit_release },
+	{ "private_iova_not_inlined", test_private_iova_not_inlined },
+	{ "rx_stale_private_iova", test_rx_stale_private_iova },
+	{ "tx_segment_limit", test_tx_segment_limit },
 	{ NULL, NULL },
 };
 

@@ -220,7 +220,15 @@ int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
 
 /* Datapath (mlx5_net_rxtx.c). */
+/*
+ * The key to post fresh Rx mbuf @r with: its pool's own buffer (given back
+ * if an application left another in it), never a private-IOVA key.
+ */
+uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
 uint16_t mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);
+/* Mbuf segments a packet may have on a queue inlining @inline_hdr bytes. */
+uint16_t mlx5_net_tx_max_segs(uint16_t inline_hdr);
 uint16_t mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 

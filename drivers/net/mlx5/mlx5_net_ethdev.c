@@ -118,7 +118,8 @@ mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 		.nb_align = 1,
 	};
 	info->tx_desc_lim = info->rx_desc_lim;
-	info->tx_desc_lim.nb_seg_max = MLX5_NET_TX_MAX_WQE_BBS * 4 - 3;
+	/* What one WQE holds after the queues' inline header. */
+	info->tx_desc_lim.nb_seg_max = mlx5_net_tx_max_segs(priv->txq_inline_min);
 	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
 	info->default_rxportconf.ring_size = 1024;
 	info->default_txportconf.ring_size = 1024;
@@ -925,6 +926,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	eth->dev_ops = &mlx5_net_ops;
 	eth->rx_pkt_burst = mlx5_net_rx_burst;
 	eth->tx_pkt_burst = mlx5_net_tx_burst;
+	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	rte_eth_dev_probing_finish(eth);
 	/* Telemetry's /mlx5/queues names the port of the device. */

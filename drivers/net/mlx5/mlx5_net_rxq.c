@@ -63,7 +63,7 @@ mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
 	for (w = 0; w < n; w++)
 		for (s = 0; s < sges; s++) {
 			struct rte_mbuf *m = rxq->elts[w * sges + s];
-			uint32_t lkey = mlx5_mr_mb2lkey(&rxq->mr, m);
+			uint32_t lkey = mlx5_net_rx_buf_lkey(&rxq->mr, m);
 
 			if (lkey == MLX5_MR_LKEY_INVALID) {
 				NET_LOG(ERR, "port %u Rx queue %u: no key for"

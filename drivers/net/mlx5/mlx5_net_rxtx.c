@@ -254,6 +254,49 @@ mlx5_net_rx_rearm(struct rte_mbuf *m, uint64_t rearm)
 	*(uint64_t *)p = rearm;
 }
 
+/*
+ * Give fresh Rx mbuf @r its pool's own buffer back when it has another:
+ * the stale state of an mbuf that an application pointed elsewhere (e.g.
+ * at another vHCA's memory, flagged private IOVA) and freed. Rx posts
+ * pool memory only, under the pool's key: never a key from buf_iova.
+ */
+static __rte_noinline void
+mlx5_net_rx_own_buffer(struct rte_mbuf *r, uint64_t piova)
+{
+	char *own;
+
+	r->ol_flags &= ~piova;
+	if (!RTE_MBUF_DIRECT(r) || (rte_pktmbuf_priv_flags(r->pool) &
+				    RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
+		return;
+	own = rte_mbuf_buf_addr(r, r->pool);
+	if (r->buf_addr != own) {
+		r->buf_addr = own;
+		r->buf_iova = rte_mempool_virt2iova(r) +
+			      (rte_iova_t)(own - (char *)r);
+		r->buf_len = rte_pktmbuf_data_room_size(r->pool);
+	}
+}
+
+/* The key of fresh Rx mbuf @r's own buffer (repaired if it was not). */
+static __rte_always_inline uint32_t
+mlx5_net_rx_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	if (unlikely((r->ol_flags & mr->private_iova_flag) != 0 ||
+		     (RTE_MBUF_DIRECT(r) &&
+		      r->buf_addr != rte_mbuf_buf_addr(r, r->pool) &&
+		      !(rte_pktmbuf_priv_flags(r->pool) &
+			RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))))
+		mlx5_net_rx_own_buffer(r, mr->private_iova_flag);
+	return mlx5_mr_mb2lkey(mr, r);
+}
+
+uint32_t
+mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	return mlx5_net_rx_lkey(mr, r);
+}
+
 /* Point data segment @d at the data room of fresh mbuf @r. */
 static __rte_always_inline void
 mlx5_net_rx_post(struct mlx5_wqe_data_seg *d, struct rte_mbuf *r,
@@ -302,7 +345,7 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			prev->next = m;
 		prev = m;
 		slot[s] = r;
-		mlx5_net_rx_post(d, r, rte_cpu_to_be_32(mlx5_mr_mb2lkey(mr, r)));
+		mlx5_net_rx_post(d, r, rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r)));
 	}
 	head->nb_segs = (uint16_t)used;
 	head->pkt_len = len;
@@ -389,11 +432,14 @@ mlx5_net_rx_offloads(const struct mlx5_net_rxq *rxq,
 		mlx5_net_rx_cqe_meta(rxq, &cqe[i], pkts[i]);
 }
 
-/* The MR cache's bottom half for a fresh Rx mbuf: its key, big-endian. */
+/*
+ * The MR cache's bottom half for a fresh Rx mbuf (its own buffer given
+ * back first if it had another): its key, big-endian.
+ */
 static __rte_noinline uint32_t
 mlx5_net_rx_lkey_miss(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
 {
-	return rte_cpu_to_be_32(mlx5_mr_mb2lkey_bh(mr, r));
+	return rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r));
 }
 
 /*
@@ -476,13 +522,13 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			m = e[i];
 			r = *--stash;
 			addr = (uintptr_t)r->buf_addr;
-			if (unlikely(r->ol_flags & piova)) {
-				lkey = rte_cpu_to_be_32(rte_pmd_mlx5_iova_to_mkey(
-					r->buf_iova));
-			} else if (likely(addr > lo && addr < hi)) {
+			if (likely(addr > lo && addr < hi &&
+				   !(r->ol_flags & piova))) {
 				lkey = lkey_be;
 			} else {
+				/* A stale flag or buffer is repaired there. */
 				lkey = mlx5_net_rx_lkey_miss(mr, r);
+				addr = (uintptr_t)r->buf_addr;
 				lo = mr->mru_lo[0];
 				hi = mr->mru_end[0];
 				lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
@@ -682,6 +728,91 @@ enum mlx5_net_tx_res {
 };
 
 /*
+ * The bytes of @m's first segment the queue inlines: up to txq_inline_min,
+ * none from a private-IOVA segment (another vHCA's memory, which the CPU
+ * never reads: its bytes go by pointer, under its key).
+ */
+static __rte_always_inline uint32_t
+mlx5_net_tx_inline_len(const struct mlx5_net_txq *txq,
+		       const struct rte_mbuf *m, uint64_t piova)
+{
+	if (m->ol_flags & piova)
+		return 0;
+	return RTE_MIN((uint32_t)txq->inline_hdr, (uint32_t)m->data_len);
+}
+
+/* Inline segments after the Ethernet segment for @inl inlined bytes. */
+static __rte_always_inline uint32_t
+mlx5_net_tx_inline_segs(uint32_t inl)
+{
+	return inl > 2 ? (inl - 2 + 15) / 16 : 0;
+}
+
+/*
+ * The 16-byte segments of @m's WQE: control, Ethernet, inline header and
+ * a data segment per non-empty mbuf segment (after the inlined bytes).
+ */
+static uint32_t
+mlx5_net_tx_wqe_ds(const struct mlx5_net_txq *txq, const struct rte_mbuf *m,
+		   uint64_t piova)
+{
+	uint32_t inl = mlx5_net_tx_inline_len(txq, m, piova);
+	uint32_t ds = 2 + mlx5_net_tx_inline_segs(inl);
+	const struct rte_mbuf *seg;
+
+	for (seg = m; seg != NULL; seg = seg->next)
+		ds += seg->data_len > (seg == m ? inl : 0);
+	return ds;
+}
+
+uint16_t
+mlx5_net_tx_max_segs(uint16_t inline_hdr)
+{
+	return (uint16_t)(MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB / 16 - 2 -
+			  mlx5_net_tx_inline_segs(inline_hdr));
+}
+
+/*
+ * A sent or dropped mbuf loses the private-IOVA flag: an mbuf going back
+ * to its pool never keeps it (one still referenced elsewhere keeps it).
+ */
+static __rte_always_inline void
+mlx5_net_tx_unflag(struct rte_mbuf *m, uint64_t piova)
+{
+	for (; m != NULL; m = m->next)
+		if ((m->ol_flags & piova) && rte_mbuf_refcnt_read(m) == 1)
+			m->ol_flags &= ~piova;
+}
+
+/*
+ * rte_eth_tx_prepare(): refuse what the burst would drop by itself, a
+ * WQE larger than MLX5_NET_TX_MAX_WQE_BBS blocks (too many segments for
+ * the queue's inline header), with rte_errno EINVAL.
+ */
+uint16_t
+mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+	uint64_t piova = txq->mr.private_iova_flag;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t ds = mlx5_net_tx_wqe_ds(txq, pkts[i], piova);
+
+		if (ds * 16 > MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB) {
+			NET_LOG(DEBUG,
+				"port %u Tx queue %u: packet of %u segments needs %u WQE segments, at most %u (txq_inline_min %u)",
+				txq->port_id, txq->idx, pkts[i]->nb_segs, ds,
+				MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB / 16,
+				txq->inline_hdr);
+			rte_errno = EINVAL;
+			break;
+		}
+	}
+	return i;
+}
+
+/*
  * The general Tx path: one WQE of any shape for @m at txq->sq.pi (a data
  * segment per mbuf segment, empty ones skipped, the inline header), its
  * control segment in *@last.
@@ -690,12 +821,12 @@ static __rte_noinline enum mlx5_net_tx_res
 mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		    struct rte_mbuf *m, struct mlx5_wqe_ctrl_seg **last)
 {
+	const uint64_t piova = mr->private_iova_flag;
 	uint32_t mask = txq->wqe_n - 1;
 	uint16_t pi = txq->sq.pi;
-	uint32_t inl = RTE_MIN((uint32_t)txq->inline_hdr,
-			       (uint32_t)m->data_len);
-	uint32_t inl_segs = inl > 2 ? (inl - 2 + 15) / 16 : 0;
-	uint32_t ds = 2 + inl_segs + m->nb_segs, bbs, k;
+	uint32_t inl = mlx5_net_tx_inline_len(txq, m, piova);
+	uint32_t inl_segs = mlx5_net_tx_inline_segs(inl);
+	uint32_t ds = mlx5_net_tx_wqe_ds(txq, m, piova), bbs, k;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 	struct mlx5_wqe_eth_seg *es;
 	struct rte_mbuf *seg;
@@ -704,6 +835,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
 		/* More segments than a WQE holds: dropped. */
 		txq->st.errors++;
+		mlx5_net_tx_unflag(m, piova);
 		rte_pktmbuf_free(m);
 		return MLX5_NET_TX_DROPPED;
 	}
@@ -748,6 +880,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	if (unlikely(seg != NULL)) {
 		/* Memory of no key: the packet cannot be sent. */
 		txq->st.errors++;
+		mlx5_net_tx_unflag(m, piova);
 		rte_pktmbuf_free(m);
 		return MLX5_NET_TX_DROPPED;
 	}
@@ -766,6 +899,8 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	}
 	/* The packet at its first block, none at the others. */
 	txq->elts[pi & mask] = m;
+	/* Posted: the keys are in the WQE, the flag is done with. */
+	mlx5_net_tx_unflag(m, piova);
 	for (k = 1; k < bbs; k++)
 		txq->elts[(pi + k) & mask] = NULL;
 	txq->sq.pi = (uint16_t)(pi + bbs);
