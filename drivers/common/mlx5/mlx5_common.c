@@ -18,6 +18,7 @@
 #include <rte_devargs.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_random.h>
 
 #include "mlx5_malloc.h"
 #include "mlx5_common.h"
@@ -432,6 +433,8 @@ mlx5_common_dev_init(struct mlx5_common_device *cdev,
 	cdev->backend = backend;
 	cdev->glue = backend->glue;
 	rte_spinlock_init(&cdev->lock);
+	/* Devices start apart so that their keys rarely coincide. */
+	cdev->mkey_variant = (uint32_t)rte_rand();
 	TAILQ_INIT(&cdev->pp_entries);
 	TAILQ_INIT(&cdev->queues);
 	TAILQ_INIT(&cdev->class_devs);

@@ -119,6 +119,12 @@ struct mlx5_common_device {
 	struct mlx5_common_dev_config config;
 	struct mlx5_hca_attr caps;         /* Queried at probe. */
 	struct mlx5_mr_cache *mr_cache;    /* MRs (mlx5_common_mr.h). */
+	/*
+	 * The variant byte (mkey_7_0) of the next mkey this device creates:
+	 * rotated on each creation, as the kernel's mlx5_ib does, so that a
+	 * stale key does not work again once its index is reused.
+	 */
+	uint32_t mkey_variant;
 	uint32_t users;                    /* API calls in flight (acquire). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */

@@ -60,7 +60,8 @@ mlx5_devx_mkey_attr_check(struct mlx5_common_device *cdev,
 
 /* Fill the mkey context of CREATE_MKEY from @attr. */
 static void
-mlx5_devx_mkey_fill_mkc(void *mkc, const struct mlx5_devx_mkey_attr *attr)
+mlx5_devx_mkey_fill_mkc(void *mkc, const struct mlx5_devx_mkey_attr *attr,
+			uint8_t variant)
 {
 	MLX5_SET(mkc, mkc, access_mode_1_0, attr->access_mode & 0x3);
 	MLX5_SET(mkc, mkc, access_mode_4_2, attr->access_mode >> 2);
@@ -74,7 +75,7 @@ mlx5_devx_mkey_fill_mkc(void *mkc, const struct mlx5_devx_mkey_attr *attr)
 	MLX5_SET(mkc, mkc, a, attr->atomic);
 	MLX5_SET(mkc, mkc, qpn, MLX5_MKC_QPN_ANY);
 	MLX5_SET(mkc, mkc, pd, attr->pd);
-	MLX5_SET(mkc, mkc, mkey_7_0, 0);
+	MLX5_SET(mkc, mkc, mkey_7_0, variant);
 	switch (attr->access_mode) {
 	case MLX5_MKC_ACCESS_MODE_CROSSING:
 		/*
@@ -119,6 +120,7 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)] = { 0 };
 	size_t inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
 	struct mlx5_devx_obj *mkey;
+	uint8_t variant;
 	void *in, *mkc;
 	int ret;
 
@@ -138,7 +140,9 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 	}
 	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
 	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-	mlx5_devx_mkey_fill_mkc(mkc, attr);
+	variant = (uint8_t)__atomic_fetch_add(&cdev->mkey_variant, 1,
+					      __ATOMIC_RELAXED);
+	mlx5_devx_mkey_fill_mkc(mkc, attr, variant);
 	if (attr->access_mode == MLX5_MKC_ACCESS_MODE_MTT) {
 		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
 		MLX5_SET(create_mkey_in, in, mkey_umem_id, attr->umem_id);
@@ -165,7 +169,8 @@ mlx5_devx_cmd_mkey_create(struct mlx5_common_device *cdev,
 	mlx5_free(in);
 	if (mkey == NULL)
 		return NULL;
-	mkey->id = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+	/* The key is the index the device chose and the variant we gave. */
+	mkey->id = MLX5_GET(create_mkey_out, out, mkey_index) << 8 | variant;
 	mkey->type = 0;
 	return mkey;
 }

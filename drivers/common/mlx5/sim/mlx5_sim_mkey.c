@@ -52,6 +52,27 @@ mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca)
 	return vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE - 1;
 }
 
+/*
+ * A free index of the table, 0 if none: a moving cursor, the next free
+ * index after the last one handed out, wrapping once. The index just
+ * freed comes back only when no other is free, so a stale key meets
+ * another mkey's index or variant rather than its old object, as on a
+ * device whose firmware does not hand the last index out again at once.
+ */
+static uint32_t
+sim_mkey_free_index(const struct mlx5_sim_vhca *vhca)
+{
+	uint32_t start = RTE_MAX(vhca->mkey_hint, 1u), index;
+
+	for (index = start; index < vhca->mkey_slots; index++)
+		if (vhca->mkeys[index] == NULL)
+			return index;
+	for (index = 1; index < start && index < vhca->mkey_slots; index++)
+		if (vhca->mkeys[index] == NULL)
+			return index;
+	return 0;
+}
+
 uint32_t
 mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 {
@@ -61,11 +82,8 @@ mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 
 	if (mlx5_sim_mkey_table_full(vhca))
 		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
-	for (index = RTE_MAX(vhca->mkey_hint, 1u); index < vhca->mkey_slots;
-	     index++)
-		if (vhca->mkeys[index] == NULL)
-			break;
-	if (index >= vhca->mkey_slots) {
+	index = sim_mkey_free_index(vhca);
+	if (index == 0) {
 		index = vhca->mkey_slots ? vhca->mkey_slots : 1;
 		if (sim_mkey_table_grow(vhca) < 0)
 			return MLX5_SIM_SYND_MKEY_TABLE_FULL;
@@ -143,8 +161,6 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 		mlx5_sim_mkey_klm_free(mkey);
 	vhca->mkeys[mkey->index] = NULL;
 	vhca->mkey_count--;
-	if (mkey->index < vhca->mkey_hint)
-		vhca->mkey_hint = mkey->index;
 	free(mkey);
 }
 
