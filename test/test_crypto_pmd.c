@@ -1376,9 +1376,10 @@ test_dev_ops(void)
 }
 
 /*
- * Setting a queue pair up again rebuilds it unless nothing changed: on
- * another socket, or with an operation still in flight (lost then; its
- * mkey is the new pool's again).
+ * Setting a queue pair up again rebuilds it unless nothing changed (on
+ * another socket, say); with an operation still enqueued it is refused
+ * with EBUSY and changes nothing: every enqueued operation comes back.
+ * Once dequeued, the setup goes through.
  */
 static int
 test_qp_rebuild(void)
@@ -1408,10 +1409,25 @@ test_qp_rebuild(void)
 			  "");
 	rte_cryptodev_stop(dev_id);
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &a), "");
-	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
-			    0), "");
+	qp_conf.nb_descriptors = 8;
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			  0), -EBUSY, "an op enqueued: another size refused");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "rte_errno EBUSY");
+	qp_conf.nb_descriptors = 16;
+	TEST_ASSERT_EQUAL(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			  1), -EBUSY, "an op enqueued: another socket refused");
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
-	TEST_ASSERT(b.commands != a.commands, "an op in flight: rebuilt");
+	TEST_ASSERT_EQUAL(b.commands, a.commands, "nothing destroyed");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(dev_id), "");
+	TEST_ASSERT_EQUAL(cp_deq_n(&op, 1), TEST_SUCCESS,
+			  "the enqueued op comes back, ciphered");
+	rte_cryptodev_stop(dev_id);
+	qp_conf.nb_descriptors = 8;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(dev_id, 0, &qp_conf,
+			    0), "dequeued: the setup goes through");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(CP_CARD, 0, &b), "");
+	TEST_ASSERT(b.commands != a.commands, "rebuilt with 8 entries");
 	TEST_ASSERT_EQUAL(cp_keys_back(0), TEST_SUCCESS, "a new pool");
 	cp_ops_free(&op, &m, 1);
 	return cp_finish();

@@ -124,12 +124,7 @@ mlx5_crypto_dev_stop(struct rte_cryptodev *dev)
 static int
 mlx5_crypto_dev_close(struct rte_cryptodev *dev)
 {
-	uint16_t i;
-
-	for (i = 0; i < dev->data->nb_queue_pairs; i++)
-		if (dev->data->queue_pairs != NULL &&
-		    dev->data->queue_pairs[i] != NULL)
-			mlx5_crypto_qp_release(dev, i);
+	mlx5_crypto_qp_destroy_all(dev);
 	return 0;
 }
 
@@ -471,7 +466,6 @@ mlx5_crypto_remove(struct mlx5_common_device *cdev)
 	struct rte_cryptodev *dev;
 	struct mlx5_crypto_priv *priv;
 	struct mlx5_crypto_session *sess;
-	uint16_t i;
 
 	pthread_mutex_lock(&mlx5_crypto_privs_lock);
 	TAILQ_FOREACH(priv, &mlx5_crypto_privs, next)
@@ -486,9 +480,7 @@ mlx5_crypto_remove(struct mlx5_common_device *cdev)
 	mlx5_class_dev_info_del(cdev, MLX5_CLASS_CRYPTO, dev->data->dev_id);
 	if (dev->data->dev_started)
 		rte_cryptodev_stop(dev->data->dev_id);
-	for (i = 0; i < dev->data->nb_queue_pairs; i++)
-		if (dev->data->queue_pairs[i] != NULL)
-			mlx5_crypto_qp_release(dev, i);
+	mlx5_crypto_qp_destroy_all(dev);
 	/* Sessions the application did not clear lose their keys now. */
 	rte_spinlock_lock(&priv->sess_lock);
 	if (!LIST_EMPTY(&priv->sessions))

@@ -146,6 +146,11 @@ struct mlx5_crypto_qp {
 int mlx5_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 			 const struct rte_cryptodev_qp_conf *conf, int socket);
 int mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id);
+/*
+ * Destroy every QP of @dev (close, removal), logging the operations still
+ * enqueued: they are lost.
+ */
+void mlx5_crypto_qp_destroy_all(struct rte_cryptodev *dev);
 uint16_t mlx5_crypto_enqueue_burst(void *queue_pair,
 				   struct rte_crypto_op **ops, uint16_t nb_ops);
 uint16_t mlx5_crypto_dequeue_burst(void *queue_pair,

@@ -300,14 +300,56 @@ error:
 	return NULL;
 }
 
-int
-mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
+/*
+ * 0 if QP @qp_id may be destroyed: it holds no operation the application
+ * has not dequeued (every enqueued operation comes back); -EBUSY
+ * otherwise, with a log line saying so.
+ */
+static int
+qp_idle_check(struct rte_cryptodev *dev, uint16_t qp_id, const char *what)
 {
 	struct mlx5_crypto_qp *qp = dev->data->queue_pairs[qp_id];
 
-	qp_destroy(qp);
+	if (qp == NULL || qp->pi == qp->ci)
+		return 0;
+	DRV_LOG(ERR,
+		"%s: QP %u: %s refused: %u operations enqueued and not dequeued yet (dequeue them first)",
+		dev->data->name, qp_id, what, qp->pi - qp->ci);
+	rte_errno = EBUSY;
+	return -EBUSY;
+}
+
+int
+mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
+{
+	int ret = qp_idle_check(dev, qp_id, "release");
+
+	if (ret != 0)
+		return ret;
+	qp_destroy(dev->data->queue_pairs[qp_id]);
 	dev->data->queue_pairs[qp_id] = NULL;
 	return 0;
+}
+
+void
+mlx5_crypto_qp_destroy_all(struct rte_cryptodev *dev)
+{
+	uint16_t i;
+
+	if (dev->data->queue_pairs == NULL)
+		return;
+	for (i = 0; i < dev->data->nb_queue_pairs; i++) {
+		struct mlx5_crypto_qp *qp = dev->data->queue_pairs[i];
+
+		if (qp == NULL)
+			continue;
+		if (qp->pi != qp->ci)
+			DRV_LOG(WARNING,
+				"%s: QP %u destroyed with %u operations not dequeued: they are lost",
+				dev->data->name, i, qp->pi - qp->ci);
+		qp_destroy(qp);
+		dev->data->queue_pairs[i] = NULL;
+	}
 }
 
 int
@@ -331,8 +373,12 @@ mlx5_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 		DRV_LOG(DEBUG, "QP %u: reused (%u in flight)", qp_id, entries);
 		return 0;
 	}
-	if (qp != NULL)
-		mlx5_crypto_qp_release(dev, qp_id);
+	if (qp != NULL) {
+		int ret = mlx5_crypto_qp_release(dev, qp_id);
+
+		if (ret != 0)
+			return ret;
+	}
 	qp = qp_create(priv, qp_id, entries, socket);
 	if (qp == NULL)
 		return -rte_errno;
