@@ -6,7 +6,11 @@ The stock dpdk-pmdinfo.py (Debian package dpdk) on each driver library:
 every driver of the library is listed with its kernel modules, its PCI ids
 (real-device drivers) and each devarg key with a value type ("key=<...>").
 
-Usage: pmdinfo_check.py <build>/drivers
+The expected keys are each parser's own table in the source, so a key
+added to a parser and not registered in RTE_PMD_REGISTER_PARAM_STRING (or
+the reverse) fails.
+
+Usage: pmdinfo_check.py <build>/drivers <source dir>
 Exit 77 (skip) when dpdk-pmdinfo.py is not installed.
 """
 
@@ -18,26 +22,51 @@ import subprocess
 import sys
 
 KMOD = ("mlx5_core", "mlx5_ib", "ib_uverbs")
-COMMON_KEYS = ["class", "cmd_fd", "pd_handle", "mr_ext_memseg_en",
-               "mr_mempool_reg_en", "sys_mem_en", "mr_whole_mem_en"]
-SIM_KEYS = ["card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
-            "pp_table_size", "pp_min_rate", "pp_max_rate", "update_tag",
-            "crypto", "signature", "cross_rule", "alias_status", "odp",
-            "fail_cmd", "fail_nth", "fail_status"]
-# library -> {driver: (devarg keys, kernel modules expected, PCI ids expected)}
-EXPECTED = {
-    "librte_common_mlx5.so": {
-        "mlx5c_pci": (COMMON_KEYS, True, True),
-        "mlx5c_auxiliary": (COMMON_KEYS, True, False),
-        "mlx5_sim": (SIM_KEYS + COMMON_KEYS, False, False),
-    },
-    "librte_net_mlx5.so": {
-        "mlx5_eth": (["txq_inline_min"], True, False),
-    },
-    "librte_crypto_mlx5.so": {
-        "crypto_mlx5": (["max_qps", "max_segs", "qp_mkeys"], True, False),
-    },
+# Each parser's own key table, read from the source: a key the parser
+# takes and the PMD info does not show (or the reverse) fails.
+PARSERS = {
+    # name: (source file, array name)
+    "common": ("drivers/common/mlx5/mlx5_common_devargs.c", "keys"),
+    "sim": ("drivers/common/mlx5/sim/mlx5_sim_vdev.c", "sim_devarg_keys"),
+    "net": ("drivers/net/mlx5/mlx5_net_ethdev.c", "keys"),
+    "crypto": ("drivers/crypto/mlx5/mlx5_crypto.c", "mlx5_crypto_keys"),
 }
+DEFINES_FROM = "drivers/common/mlx5/mlx5_common_private.h"
+
+
+def parser_keys(src, name):
+    """The strings (literals or MLX5_ARG_* macros) of a parser's key array."""
+    with open(os.path.join(src, DEFINES_FROM)) as f:
+        defines = dict(re.findall(r'#define\s+(MLX5_ARG_\w+)\s+"([^"]+)"', f.read()))
+    path, array = PARSERS[name]
+    with open(os.path.join(src, path)) as f:
+        text = f.read()
+    m = re.search(r"\b%s\[\]\s*=\s*\{(.*?)\};" % re.escape(array), text, re.S)
+    if m is None:
+        raise SystemExit("pmdinfo: no key array %s in %s" % (array, path))
+    keys = []
+    for lit, macro in re.findall(r'"([^"]*)"|\b(MLX5_ARG_\w+)\b', m.group(1)):
+        keys.append(lit if lit else defines[macro])
+    return keys
+
+
+def expected(src):
+    common = parser_keys(src, "common")
+    return {
+        "librte_common_mlx5.so": {
+            "mlx5c_pci": (common, True, True),
+            "mlx5c_auxiliary": (common, True, False),
+            "mlx5_sim": (parser_keys(src, "sim") + common, False, False),
+        },
+        "librte_net_mlx5.so": {
+            "mlx5_eth": (parser_keys(src, "net"), True, False),
+        },
+        "librte_crypto_mlx5.so": {
+            "crypto_mlx5": (parser_keys(src, "crypto"), True, False),
+        },
+    }
+
+
 # A few devices the PCI driver must claim: ConnectX-4, ConnectX-6 Dx, BlueField-2.
 PCI_SAMPLE = [("15b3", "1013"), ("15b3", "101d"), ("15b3", "a2d6")]
 PARAM_RE = re.compile(r"^([a-z0-9_]+)=<[^<>]+>$")
@@ -52,6 +81,7 @@ def find_pmdinfo():
 
 def main():
     drivers_dir = sys.argv[1]
+    src = sys.argv[2]
     tool = find_pmdinfo()
     if tool is None:
         print("dpdk-pmdinfo.py not installed (Debian package dpdk): skipped")
@@ -63,7 +93,7 @@ def main():
         failures += 1
         print("  FAILED: " + msg)
 
-    for lib, drivers in EXPECTED.items():
+    for lib, drivers in expected(src).items():
         path = os.path.join(drivers_dir, lib)
         print("%s %s" % (tool, path))
         proc = subprocess.run([tool, path], capture_output=True, text=True)
@@ -90,7 +120,7 @@ def main():
             if missing:
                 fail("%s: parameters missing: %s" % (name, ", ".join(missing)))
             if unknown:
-                fail("%s: parameters the test does not know: %s" % (name, ", ".join(unknown)))
+                fail("%s: parameters registered that no parser takes: %s" % (name, ", ".join(unknown)))
             if kmod:
                 if not all(m in info.get("kmod", "") for m in KMOD):
                     fail("%s: kmod %r lacks one of %s" % (name, info.get("kmod"), KMOD))
