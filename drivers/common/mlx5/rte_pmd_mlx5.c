@@ -20,7 +20,12 @@
 #include "mlx5_common.h"
 #include "mlx5_common_log.h"
 #include "mlx5_common_private.h"
+/* The setter as an exported function here, inline for applications. */
+#define RTE_PMD_MLX5_OUT_OF_LINE
 #include "rte_pmd_mlx5.h"
+
+/* The flag's mask once registered (a dynamic flag's bit never changes). */
+static uint64_t mlx5_private_iova_mask;
 
 /*
  * The flags the drivers honour: net/mlx5 takes a private-IOVA mbuf's key
@@ -44,6 +49,9 @@ mlx5_dynflags_register(void)
 			desc.name, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
+	/* A flag's bit never changes once registered: cache its mask. */
+	__atomic_store_n(&mlx5_private_iova_mask, RTE_BIT64(ret),
+			 __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -68,11 +76,19 @@ rte_pmd_common_mlx5_get_dyn_flag_names(char *names[], unsigned int n)
 uint64_t
 rte_pmd_mlx5_private_iova_flag(void)
 {
-	int bit = rte_mbuf_dynflag_lookup(RTE_PMD_MLX5_PRIVATE_IOVA, NULL);
+	uint64_t mask =
+		__atomic_load_n(&mlx5_private_iova_mask, __ATOMIC_RELAXED);
+	int bit;
 
+	if (mask != 0)
+		return mask;
+	/* Registered by another process (a secondary), or not at all. */
+	bit = rte_mbuf_dynflag_lookup(RTE_PMD_MLX5_PRIVATE_IOVA, NULL);
 	if (bit < 0)
 		return 0;
-	return RTE_BIT64(bit);
+	mask = RTE_BIT64(bit);
+	__atomic_store_n(&mlx5_private_iova_mask, mask, __ATOMIC_RELAXED);
+	return mask;
 }
 
 int

@@ -39,9 +39,11 @@
  * @b EXPERIMENTAL: this API may change without prior notice.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stddef.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_compat.h>
 #include <rte_dev.h>
@@ -103,7 +105,8 @@ int rte_pmd_common_mlx5_get_dyn_flag_names(char *names[], unsigned int n);
 
 /**
  * The mask of the RTE_PMD_MLX5_PRIVATE_IOVA dynamic flag in mbuf->ol_flags.
- * The flag is registered when the first mlx5 device is probed.
+ * The flag is registered when the first mlx5 device is probed; the mask is
+ * cached then (no lookup per call afterwards).
  *
  * @return
  *   The flag mask, or 0 with rte_errno set (ENOENT: not registered yet,
@@ -278,9 +281,42 @@ rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
 __rte_experimental
 int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
 
+#if defined(ALLOW_EXPERIMENTAL_API) && !defined(RTE_PMD_MLX5_OUT_OF_LINE)
 /**
  * Mark an mbuf's buffer as private IOVA: set buf_iova and the
- * RTE_PMD_MLX5_PRIVATE_IOVA flag.
+ * RTE_PMD_MLX5_PRIVATE_IOVA flag. Inline: the flag's mask is looked up
+ * once (rte_pmd_mlx5_private_iova_flag()) and kept, since a dynamic flag
+ * never changes once registered; each later call is a load, a test and two
+ * stores, no lookup and no lock. (The library also exports it as a
+ * function, used without ALLOW_EXPERIMENTAL_API and by binaries built
+ * against an earlier header.)
+ *
+ * @param m
+ *   The mbuf (its buffer is the one the key covers).
+ * @param iova
+ *   The key's buf_iova value (rte_pmd_mlx5_mkey_to_iova()).
+ * @return
+ *   0, or -ENOENT if the flag is not registered (no mlx5 device probed).
+ */
+__rte_experimental
+static inline int
+rte_pmd_mlx5_mbuf_set_private_iova(struct rte_mbuf *m, rte_iova_t iova)
+{
+	static uint64_t flag;
+
+	if (unlikely(flag == 0)) {
+		flag = rte_pmd_mlx5_private_iova_flag();
+		if (flag == 0)
+			return -ENOENT;
+	}
+	m->buf_iova = iova;
+	m->ol_flags |= flag;
+	return 0;
+}
+#else
+/**
+ * rte_pmd_mlx5_mbuf_set_private_iova() as an exported function (without
+ * ALLOW_EXPERIMENTAL_API the inline form is not defined).
  *
  * @param m
  *   The mbuf (its buffer is the one the key covers).
@@ -291,6 +327,7 @@ int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
  */
 __rte_experimental
 int rte_pmd_mlx5_mbuf_set_private_iova(struct rte_mbuf *m, rte_iova_t iova);
+#endif
 
 #ifdef __cplusplus
 }
