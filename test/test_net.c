@@ -1658,6 +1658,78 @@ test_tx_segment_limit(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Error completions by cause, the flush behind them and their log: a
+ * burst of [a private-IOVA mbuf of a key nobody has, a good frame]. The
+ * device fails the first WQE (local protection) and flushes the second, as
+ * hardware does: both count in oerrors, one as err_local_protection, one as
+ * flushed. Three such errors within a second log one line (syndrome and
+ * queue named), the others are counted in the next line.
+ */
+static int
+test_error_causes(void)
+{
+	struct rte_mbuf *pkts[2];
+	struct rte_eth_stats st;
+	unsigned int received = 0;
+	uint64_t t0, secs;
+	char *log = NULL;
+	size_t log_len = 0;
+	FILE *saved = rte_log_get_stream(), *mem;
+	unsigned int i, lines = 0;
+	const char *p;
+
+	if (n_probe(0, 4, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	mem = open_memstream(&log, &log_len);
+	TEST_ASSERT_NOT_NULL(mem, "log stream");
+	rte_openlog_stream(mem);
+	t0 = rte_get_tsc_cycles();
+	for (i = 0; i < 3; i++) {
+		pkts[0] = n_frame(port, 128, 1, 1, 1, false);
+		pkts[1] = n_frame(port, 128, 1, 2, 2, false);
+		TEST_ASSERT(pkts[0] != NULL && pkts[1] != NULL, "frames");
+		TEST_ASSERT_SUCCESS(rte_pmd_mlx5_mbuf_set_private_iova(pkts[0],
+				    rte_pmd_mlx5_mkey_to_iova(0x00fe1200)),
+				    "a private IOVA of no key");
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(port, 0, pkts, 2), 2,
+				  "burst %u sent", i);
+		/* The next burst takes the error completion. */
+		if (n_send(port, 0, n_frame(port, 64, 1, 3, 3, false)))
+			return TEST_FAILED;
+		received += n_drain(port);
+	}
+	/* Whole seconds the loop took (a slow host, valgrind). */
+	secs = (rte_get_tsc_cycles() - t0) / rte_get_tsc_hz();
+	rte_openlog_stream(saved);
+	fclose(mem);
+	for (p = log; p != NULL && (p = strstr(p, "error completion")) != NULL;
+	     p++)
+		lines++;
+	TEST_ASSERT(lines >= 1 && lines <= 1 + secs,
+		    "%u log lines for three errors in %" PRIu64 " s:\n%s", lines,
+		    secs, log != NULL ? log : "");
+	TEST_ASSERT(strstr(log, "Tx queue 0") != NULL &&
+		    strstr(log, "syndrome 0x04 (err_local_protection)") != NULL,
+		    "the line names the queue and the syndrome:\n%s", log);
+	free(log);
+	TEST_ASSERT_SUCCESS(rte_eth_stats_get(port, &st), "stats");
+	TEST_ASSERT_EQUAL(st.oerrors, 6, "the failed and the flushed packets");
+	TEST_ASSERT_EQUAL(st.opackets, st.ipackets, "the others arrived");
+	TEST_ASSERT_EQUAL(received, 3, "the three frames after the errors");
+	TEST_ASSERT_EQUAL(n_xstat(port, "tx_q0_err_local_protection"), 3,
+			  "three error completions, local protection");
+	TEST_ASSERT_EQUAL(n_xstat(port, "tx_q0_flushed"), 3,
+			  "three packets flushed behind them");
+	TEST_ASSERT_EQUAL(n_xstat(port, "tx_q0_errors"), 6, "six dropped");
+	TEST_ASSERT_EQUAL(n_xstat(port, "tx_q0_refused"), 0, "none refused");
+	TEST_ASSERT_EQUAL(n_xstat(port, "rx_q0_err_other"), 0, "no Rx error");
+	TEST_ASSERT_SUCCESS(rte_eth_xstats_reset(port), "reset");
+	TEST_ASSERT_EQUAL(n_xstat(port, "tx_q0_flushed"), 0, "reset");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -1678,6 +1750,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "private_iova_not_inlined", test_private_iova_not_inlined },
 	{ "rx_stale_private_iova", test_rx_stale_private_iova },
 	{ "tx_segment_limit", test_tx_segment_limit },
+	{ "error_causes", test_error_causes },
 	{ NULL, NULL },
 };
 

@@ -62,13 +62,35 @@ extern int mlx5_net_logtype;
 struct mlx5_net_priv;
 
 /* Statistics of a queue (read by the port's stats callbacks). */
+/* Causes of error completions, from the CQE's syndrome (mlx5dv.h). */
+enum mlx5_net_err_cause {
+	MLX5_NET_ERR_LOCAL_LENGTH,     /* MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR */
+	MLX5_NET_ERR_LOCAL_QP_OP,      /* ..._LOCAL_QP_OP_ERR */
+	MLX5_NET_ERR_LOCAL_PROTECTION, /* ..._LOCAL_PROT_ERR: a key refused */
+	MLX5_NET_ERR_LOCAL_ACCESS,     /* ..._LOCAL_ACCESS_ERR */
+	MLX5_NET_ERR_REMOTE_ACCESS,    /* ..._REMOTE_ACCESS_ERR */
+	MLX5_NET_ERR_OTHER,            /* Any other syndrome. */
+	MLX5_NET_ERR_CAUSES,
+};
+
 struct mlx5_net_qstats {
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t errors;       /* Error completions (packets dropped). */
+	uint64_t errors;       /* Packets dropped (error, flush, refusal). */
 	uint64_t recoveries;   /* Queue recovered after an error. */
 	uint64_t nombuf;       /* Rx: no mbuf to repost (frame dropped). */
+	uint64_t err_cause[MLX5_NET_ERR_CAUSES]; /* Error completions. */
+	uint64_t flushed;      /* Tx: posted after a failed WQE, dropped. */
+	uint64_t refused;      /* Tx: dropped before the device (no key...). */
+	/* Error completion log: at most one line a second, the rest counted. */
+	uint64_t log_tsc;
+	uint64_t log_suppressed;
 };
+
+/* The cause of an error completion of syndrome @synd. */
+enum mlx5_net_err_cause mlx5_net_err_cause_of(uint8_t synd);
+/* The xstat name suffix of each cause ("err_local_protection", ...). */
+extern const char *const mlx5_net_err_cause_names[MLX5_NET_ERR_CAUSES];
 
 struct mlx5_net_rxq {
 	struct mlx5_net_priv *priv;

@@ -550,52 +550,81 @@ enum {
 	MLX5_NET_XS_OOB,
 	MLX5_NET_XS_PORT_N,
 };
-/* Rx queue errors are ethdev's own rx_q<n>_errors (q_errors). */
+/*
+ * Per queue: Rx errors are ethdev's own rx_q<n>_errors (q_errors); then
+ * the error completions by cause (mlx5_net_err_cause_names); Tx also the
+ * packets flushed behind a failed WQE and those refused before the device.
+ */
 static const char *const mlx5_net_xs_rx[] = {
 	"recoveries", "nombuf",
 };
 static const char *const mlx5_net_xs_tx[] = {
-	"errors", "recoveries",
+	"errors", "recoveries", "flushed", "refused",
 };
+#define MLX5_NET_XS_RXQ (RTE_DIM(mlx5_net_xs_rx) + MLX5_NET_ERR_CAUSES)
+#define MLX5_NET_XS_TXQ (RTE_DIM(mlx5_net_xs_tx) + MLX5_NET_ERR_CAUSES)
+
+static unsigned int
+mlx5_net_xstats_n(const struct rte_eth_dev *dev)
+{
+	return MLX5_NET_XS_PORT_N + dev->data->nb_rx_queues * MLX5_NET_XS_RXQ +
+	       dev->data->nb_tx_queues * MLX5_NET_XS_TXQ;
+}
 
 int
 mlx5_net_xstats_names(struct rte_eth_dev *dev,
 		      struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int n = MLX5_NET_XS_PORT_N +
-			 dev->data->nb_rx_queues * RTE_DIM(mlx5_net_xs_rx) +
-			 dev->data->nb_tx_queues * RTE_DIM(mlx5_net_xs_tx);
+	unsigned int n = mlx5_net_xstats_n(dev);
 	unsigned int i, q, k = 0;
 
 	if (names == NULL || size < n)
 		return (int)n;
 	snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
 		 "rx_out_of_buffer");
-	for (q = 0; q < dev->data->nb_rx_queues; q++)
+	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		for (i = 0; i < RTE_DIM(mlx5_net_xs_rx); i++)
 			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
 				 "rx_q%u_%s", q, mlx5_net_xs_rx[i]);
-	for (q = 0; q < dev->data->nb_tx_queues; q++)
+		for (i = 0; i < MLX5_NET_ERR_CAUSES; i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				 "rx_q%u_%s", q, mlx5_net_err_cause_names[i]);
+	}
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
 		for (i = 0; i < RTE_DIM(mlx5_net_xs_tx); i++)
 			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
 				 "tx_q%u_%s", q, mlx5_net_xs_tx[i]);
+		for (i = 0; i < MLX5_NET_ERR_CAUSES; i++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE,
+				 "tx_q%u_%s", q, mlx5_net_err_cause_names[i]);
+	}
 	return (int)n;
+}
+
+/* Append @cnt values to @xs from index *@k. */
+static void
+mlx5_net_xs_put(struct rte_eth_xstat *xs, unsigned int *k,
+		const uint64_t *v, unsigned int cnt)
+{
+	for (unsigned int i = 0; i < cnt; i++, (*k)++) {
+		xs[*k].id = *k;
+		xs[*k].value = v[i];
+	}
 }
 
 int
 mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		    unsigned int size)
 {
-	unsigned int n = MLX5_NET_XS_PORT_N +
-			 dev->data->nb_rx_queues * RTE_DIM(mlx5_net_xs_rx) +
-			 dev->data->nb_tx_queues * RTE_DIM(mlx5_net_xs_tx);
+	static const uint64_t none[MLX5_NET_ERR_CAUSES];
+	unsigned int n = mlx5_net_xstats_n(dev);
 	unsigned int q, k = 0;
+	uint64_t oob;
 
 	if (xs == NULL || size < n)
 		return (int)n;
-	xs[k].id = k;
-	xs[k].value = mlx5_net_imissed(dev);
-	k++;
+	oob = mlx5_net_imissed(dev);
+	mlx5_net_xs_put(xs, &k, &oob, 1);
 	for (q = 0; q < dev->data->nb_rx_queues; q++) {
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
 		uint64_t v[] = {
@@ -603,22 +632,22 @@ mlx5_net_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			rxq != NULL ? rxq->st.nombuf : 0,
 		};
 
-		for (unsigned int i = 0; i < RTE_DIM(v); i++, k++) {
-			xs[k].id = k;
-			xs[k].value = v[i];
-		}
+		mlx5_net_xs_put(xs, &k, v, RTE_DIM(v));
+		mlx5_net_xs_put(xs, &k, rxq != NULL ? rxq->st.err_cause : none,
+				MLX5_NET_ERR_CAUSES);
 	}
 	for (q = 0; q < dev->data->nb_tx_queues; q++) {
 		struct mlx5_net_txq *txq = dev->data->tx_queues[q];
 		uint64_t v[] = {
 			txq != NULL ? txq->st.errors : 0,
 			txq != NULL ? txq->st.recoveries : 0,
+			txq != NULL ? txq->st.flushed : 0,
+			txq != NULL ? txq->st.refused : 0,
 		};
 
-		for (unsigned int i = 0; i < RTE_DIM(v); i++, k++) {
-			xs[k].id = k;
-			xs[k].value = v[i];
-		}
+		mlx5_net_xs_put(xs, &k, v, RTE_DIM(v));
+		mlx5_net_xs_put(xs, &k, txq != NULL ? txq->st.err_cause : none,
+				MLX5_NET_ERR_CAUSES);
 	}
 	return (int)n;
 }

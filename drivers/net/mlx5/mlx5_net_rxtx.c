@@ -35,6 +35,8 @@
  * brings the RQ back with its buffers.
  */
 
+#include <inttypes.h>
+
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_lcore.h>
@@ -198,6 +200,61 @@ mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
 		flags |= rxq->ts_flag;
 	}
 	m->ol_flags = flags;
+}
+
+const char *const mlx5_net_err_cause_names[MLX5_NET_ERR_CAUSES] = {
+	[MLX5_NET_ERR_LOCAL_LENGTH] = "err_local_length",
+	[MLX5_NET_ERR_LOCAL_QP_OP] = "err_local_qp_op",
+	[MLX5_NET_ERR_LOCAL_PROTECTION] = "err_local_protection",
+	[MLX5_NET_ERR_LOCAL_ACCESS] = "err_local_access",
+	[MLX5_NET_ERR_REMOTE_ACCESS] = "err_remote_access",
+	[MLX5_NET_ERR_OTHER] = "err_other",
+};
+
+enum mlx5_net_err_cause
+mlx5_net_err_cause_of(uint8_t synd)
+{
+	switch (synd) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return MLX5_NET_ERR_LOCAL_LENGTH;
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return MLX5_NET_ERR_LOCAL_QP_OP;
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return MLX5_NET_ERR_LOCAL_PROTECTION;
+	case MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR:
+		return MLX5_NET_ERR_LOCAL_ACCESS;
+	case MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR:
+		return MLX5_NET_ERR_REMOTE_ACCESS;
+	default:
+		return MLX5_NET_ERR_OTHER;
+	}
+}
+
+/*
+ * Count an error completion of @cqe by its cause and log it: at most one
+ * line a second per queue, with the number of lines suppressed since.
+ */
+static void
+mlx5_net_err_note(struct mlx5_net_qstats *st, bool tx, uint16_t port,
+		  uint16_t queue, volatile struct mlx5_cqe64 *cqe)
+{
+	volatile struct mlx5_err_cqe *err = (volatile void *)cqe;
+	uint8_t synd = err->syndrome, vendor = err->vendor_err_synd;
+	enum mlx5_net_err_cause cause = mlx5_net_err_cause_of(synd);
+	uint64_t now = rte_get_tsc_cycles();
+
+	st->err_cause[cause]++;
+	if (st->log_tsc != 0 && now - st->log_tsc < rte_get_tsc_hz()) {
+		st->log_suppressed++;
+		return;
+	}
+	NET_LOG(WARNING,
+		"port %u %s queue %u: error completion of WQE %u: syndrome 0x%02x (%s), vendor syndrome 0x%02x; %" PRIu64 " more since the last line",
+		port, tx ? "Tx" : "Rx", queue,
+		rte_be_to_cpu_16(err->wqe_counter), synd,
+		mlx5_net_err_cause_names[cause], vendor, st->log_suppressed);
+	st->log_tsc = now;
+	st->log_suppressed = 0;
 }
 
 /* Post WQE slot @w again with the mbufs it holds (a dropped frame). */
@@ -387,6 +444,9 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 					(volatile void *)cqe)->syndrome;
 
 			rxq->st.errors++;
+			mlx5_net_err_note(&rxq->st, false, rxq->port_id,
+					  rxq->idx,
+					  (volatile struct mlx5_cqe64 *)cqe);
 			if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR) {
 				/* The RQ is still ready: the WQE is reused. */
 				mlx5_net_rx_repost(rxq);
@@ -631,19 +691,26 @@ mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
 	txq->ci = end;
 }
 
-/* After an error completion at block @wc: free, count, recover. */
+/* After an error completion @cqe at block @wc: free, count, recover. */
 static __rte_noinline void
-mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc)
+mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
+		  volatile struct mlx5_cqe64 *cqe)
 {
 	uint32_t mask = txq->wqe_n - 1;
 
+	mlx5_net_err_note(&txq->st, true, txq->port_id, txq->idx, cqe);
 	/* Those before it were sent; it and the rest are not. */
 	mlx5_net_tx_free(txq, wc);
-	/* Every packet still posted is lost: the failed one and the flushed. */
+	/*
+	 * Every packet still posted is lost: the failed one and those posted
+	 * after it, which the device flushes (as hardware does).
+	 */
 	while (txq->ci != txq->sq.pi) {
 		struct rte_mbuf *m = txq->elts[txq->ci & mask];
 
 		if (m != NULL) {
+			if (txq->ci != wc)
+				txq->st.flushed++;
 			txq->st.errors++;
 			txq->st.packets--;
 			txq->st.bytes -= m->pkt_len;
@@ -674,6 +741,7 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 
 	for (;;) {
 		volatile struct mlx5_cqe64 *cqe = &cq->cqes[ci & cq_mask];
+		volatile struct mlx5_cqe64 *err;
 		uint8_t op_own = cqe->op_own;
 		uint16_t wc;
 
@@ -687,12 +755,13 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 				break;
 			/* An error: every CQE after it is a flush. */
 			wc = rte_be_to_cpu_16(cqe->wqe_counter);
+			err = cqe;
 			while (mlx5_cqe_status(&cq->cqes[ci & cq_mask], log_cq,
 					       ci) != MLX5_CQE_STATUS_HW_OWN)
 				ci++;
 			cq->ci = ci;
 			mlx5_cq_db_update(cq->db_rec, ci);
-			mlx5_net_tx_error(txq, wc);
+			mlx5_net_tx_error(txq, wc, err);
 			return;
 		}
 		rte_io_rmb();
@@ -835,6 +904,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
 		/* More segments than a WQE holds: dropped. */
 		txq->st.errors++;
+		txq->st.refused++;
 		mlx5_net_tx_unflag(m, piova);
 		rte_pktmbuf_free(m);
 		return MLX5_NET_TX_DROPPED;
@@ -880,6 +950,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	if (unlikely(seg != NULL)) {
 		/* Memory of no key: the packet cannot be sent. */
 		txq->st.errors++;
+		txq->st.refused++;
 		mlx5_net_tx_unflag(m, piova);
 		rte_pktmbuf_free(m);
 		return MLX5_NET_TX_DROPPED;
