@@ -174,9 +174,16 @@ test_ctx_pd_vhca_id(void)
 
 	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_get_dev_ctx_and_pd(host, &ctx, &pd), "");
 	TEST_ASSERT(ctx == host_cdev->ctx && pd == host_cdev->pd, "");
+	/* One rule: a NULL device is ENODEV, as an unknown one. */
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(NULL, &ctx, &pd),
-			  -EINVAL, "");
-	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+			  -ENODEV, "");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_vhca_id(NULL, &id), -ENODEV, "");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_vhca_id(NULL, NULL), -ENODEV,
+			  "the device is checked first");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_export_mem(NULL, host_buf, 64, NULL,
+			  NULL, NULL), -ENODEV, "the device is checked first");
+	TEST_ASSERT_EQUAL(rte_pmd_mlx5_release_key(NULL, 1), -ENODEV, "");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(host, NULL, &pd),
 			  -EINVAL, "");
 	TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(host, &ctx, NULL),
@@ -989,7 +996,7 @@ test_bad_device_everywhere(void)
 	void *ctx, *pd;
 
 	for (size_t i = 0; i < RTE_DIM(bad); i++) {
-		int want = bad[i] == NULL ? EINVAL : ENODEV;
+		int want = ENODEV; /* NULL or unknown: one rule. */
 
 		TEST_ASSERT_EQUAL(rte_pmd_mlx5_get_dev_ctx_and_pd(bad[i], &ctx,
 				  &pd), -want, "");
@@ -1158,6 +1165,129 @@ test_remove_while_calling(void)
 	return TEST_SUCCESS;
 }
 
+/* Every mbuf of the pool holds its own buffer and no private-IOVA flag. */
+static void
+alloc_private_obj_check(struct rte_mempool *mp, void *arg, void *obj,
+			unsigned int idx)
+{
+	struct rte_mbuf *m = obj;
+	unsigned int *bad = arg;
+
+	RTE_SET_USED(idx);
+	if (m->buf_addr != rte_mbuf_buf_addr(m, mp) ||
+	    (m->ol_flags & (rte_pmd_mlx5_private_iova_flag() |
+			    RTE_MBUF_F_EXTERNAL)) != 0)
+		(*bad)++;
+}
+
+/*
+ * rte_pmd_mlx5_pktmbuf_alloc_private(): the host's buffer under the DPU's
+ * crossing key as an external buffer of a pool mbuf, shared info in the
+ * mbuf's private area or the caller's; freeing gives the pool its own
+ * buffer back with no flag, after many rounds too (the pool never hands
+ * out host memory); refusals take nothing from the pool.
+ */
+static int
+test_pktmbuf_alloc_private(void)
+{
+	static struct rte_mbuf_ext_shared_info shinfo;
+	const uint16_t priv = RTE_ALIGN(sizeof(struct rte_mbuf_ext_shared_info),
+					RTE_MBUF_PRIV_ALIGN);
+	struct rte_mempool *mp, *mp0;
+	rte_iova_t cross, local;
+	struct rte_mbuf *m;
+	unsigned int bad = 0, i;
+	uint16_t vhca;
+	uint32_t mkey;
+
+	VHCA_NEED_CROSS_VHCA();
+	mp = rte_pktmbuf_pool_create("vhca_priv", 63, 0, priv, 256,
+				     SOCKET_ID_ANY);
+	mp0 = rte_pktmbuf_pool_create("vhca_priv0", 63, 0, 0, 256,
+				      SOCKET_ID_ANY);
+	TEST_ASSERT(mp != NULL && mp0 != NULL, "pools");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_export_mem(host, host_buf, 4096,
+			    key_a, &vhca, &mkey), "export");
+	cross = rte_pmd_mlx5_create_cross_vhca_mkey(dpu, vhca, mkey);
+	TEST_ASSERT(cross != 0, "crossing key");
+	m = rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross, host_buf + 64,
+					       1000, NULL);
+	TEST_ASSERT_NOT_NULL(m, "an mbuf over the host's buffer (%s)",
+			     rte_strerror(rte_errno));
+	TEST_ASSERT(m->buf_addr == host_buf + 64 && m->buf_iova == cross &&
+		    m->data_off == 0 && m->data_len == 1000 &&
+		    m->pkt_len == 1000 && RTE_MBUF_HAS_EXTBUF(m) &&
+		    (m->ol_flags & rte_pmd_mlx5_private_iova_flag()) != 0,
+		    "attached, flagged, the whole range as data");
+	TEST_ASSERT((uint8_t *)m->shinfo == (uint8_t *)rte_mbuf_to_priv(m),
+		    "the shared info in the mbuf's private area");
+	rte_pktmbuf_free(m);
+	/* Many rounds, both shared-info homes. */
+	for (i = 0; i < 1000; i++) {
+		m = rte_pmd_mlx5_pktmbuf_alloc_private(i & 1 ? mp0 : mp, dpu,
+			cross, host_buf, 256, i & 1 ? &shinfo : NULL);
+		TEST_ASSERT_NOT_NULL(m, "round %u", i);
+		rte_pktmbuf_free(m);
+	}
+	rte_mempool_obj_iter(mp, alloc_private_obj_check, &bad);
+	rte_mempool_obj_iter(mp0, alloc_private_obj_check, &bad);
+	TEST_ASSERT_EQUAL(bad, 0, "every pool mbuf: own buffer, no flag");
+	/* Refusals: nothing taken from the pool. */
+	rte_errno = 0;
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp0, dpu, cross,
+		    host_buf, 64, NULL) == NULL && rte_errno == EINVAL,
+		    "no private area and no shared info given");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, NULL, cross,
+		    host_buf, 64, NULL) == NULL && rte_errno == ENODEV,
+		    "NULL device");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(NULL, dpu, cross,
+		    host_buf, 64, NULL) == NULL && rte_errno == EINVAL,
+		    "NULL pool");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross, NULL,
+		    64, NULL) == NULL && rte_errno == EINVAL, "NULL buffer");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross,
+		    host_buf, 0, NULL) == NULL && rte_errno == EINVAL,
+		    "zero length");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross,
+		    host_buf, 65536, NULL) == NULL && rte_errno == EINVAL,
+		    "longer than an mbuf's buf_len");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross | 1,
+		    host_buf, 64, NULL) == NULL && rte_errno == EINVAL,
+		    "not a key's IOVA");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu,
+		    rte_pmd_mlx5_mkey_to_iova(0x00fe1200), host_buf, 64, NULL)
+		    == NULL && rte_errno == ENOENT, "a key nobody has");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, host, cross,
+		    host_buf, 64, NULL) == NULL && rte_errno == ENOENT,
+		    "the DPU's key on the host's device");
+	/* An owner-side key's range is checked here. */
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, host,
+		    rte_pmd_mlx5_mkey_to_iova(mkey), host_buf + 4000, 200,
+		    NULL) == NULL && rte_errno == EINVAL,
+		    "past the end of the export");
+	local = rte_pmd_mlx5_get_buf_private_iova(host, host_buf + 8192, 512);
+	TEST_ASSERT(local != 0, "a private registration");
+	m = rte_pmd_mlx5_pktmbuf_alloc_private(mp, host, local,
+					       host_buf + 8192, 512, NULL);
+	TEST_ASSERT_NOT_NULL(m, "inside the registration");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, host, local,
+		    host_buf + 8000, 512, NULL) == NULL && rte_errno == EINVAL,
+		    "before the registration");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 63, "nothing taken");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp0), 63, "nothing taken");
+	/* A released key is no key. */
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(dpu, cross), "");
+	TEST_ASSERT(rte_pmd_mlx5_pktmbuf_alloc_private(mp, dpu, cross,
+		    host_buf, 64, NULL) == NULL && rte_errno == ENOENT,
+		    "a released key");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, local), "");
+	TEST_ASSERT_SUCCESS(rte_pmd_mlx5_release_key(host, mkey), "");
+	rte_mempool_free(mp);
+	rte_mempool_free(mp0);
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case vhca_cases[] = {
 	{ "bad_device_everywhere", test_bad_device_everywhere },
 	{ "dyn_flags", test_dyn_flags },
@@ -1171,6 +1301,7 @@ static const struct mlx5_test_case vhca_cases[] = {
 	{ "revoke_then_request", test_revoke_then_request },
 	{ "owner_removed_then_request", test_owner_removed_then_request },
 	{ "reexport_new_value", test_reexport_new_value },
+	{ "pktmbuf_alloc_private", test_pktmbuf_alloc_private },
 	{ "import_races_release", test_import_races_release },
 	{ "import_races_remove", test_import_races_remove },
 	{ "release_bad_value", test_release_bad_value },

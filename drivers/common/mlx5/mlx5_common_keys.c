@@ -19,6 +19,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -394,6 +395,36 @@ mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey)
 	return ret;
 }
 
+int
+mlx5_keys_check_range(struct mlx5_common_device *cdev, const char *fn,
+		      uint32_t mkey, const void *va, size_t len)
+{
+	uintptr_t start = (uintptr_t)va;
+	struct mlx5_key *key;
+	int ret = 0;
+
+	pthread_mutex_lock(&cdev->keys_lock);
+	TAILQ_FOREACH(key, &cdev->keys, next)
+		if (key->mkey == mkey)
+			break;
+	if (key == NULL) {
+		DRV_LOG(ERR, "%s: 0x%08x is not a live key of %s (released, or never handed out)",
+			fn, mkey, cdev->dev->name);
+		ret = -ENOENT;
+	} else if ((key->kind == MLX5_KEY_EXPORT ||
+		    key->kind == MLX5_KEY_PRIVATE) &&
+		   (start < key->va || start - key->va > key->len ||
+		    len > key->len - (start - key->va))) {
+		DRV_LOG(ERR, "%s: [%p, +%zu) is outside the %s 0x%08x of %s ([0x%" PRIxPTR ", +%zu))",
+			fn, va, len, mlx5_key_kind_names[key->kind], mkey,
+			cdev->dev->name, key->va, key->len);
+		ret = -EINVAL;
+	}
+	pthread_mutex_unlock(&cdev->keys_lock);
+	if (ret != 0)
+		rte_errno = -ret;
+	return ret;
+}
 
 void
 mlx5_keys_release_all(struct mlx5_common_device *cdev)

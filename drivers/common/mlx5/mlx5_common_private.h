@@ -69,6 +69,15 @@ int mlx5_keys_alias(struct mlx5_common_device *cdev, uint16_t remote_vhca_id,
 		    uint32_t *mkey);
 /* Drop one reference to key @mkey (-ENOENT if it is not live). */
 int mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey);
+/*
+ * 0 if @mkey is a live key of @cdev that may carry [@va, +@len): an
+ * importer key (its range is the owner's: the device checks each access),
+ * or an export or private registration covering the range; -ENOENT (not a
+ * live key) or -EINVAL (outside it) with rte_errno and a log line naming
+ * @fn otherwise.
+ */
+int mlx5_keys_check_range(struct mlx5_common_device *cdev, const char *fn,
+			  uint32_t mkey, const void *va, size_t len);
 /* Release every key the device still holds (at remove). */
 void mlx5_keys_release_all(struct mlx5_common_device *cdev);
 

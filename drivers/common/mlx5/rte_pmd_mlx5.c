@@ -129,13 +129,15 @@ rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx, void **pd)
 {
 	struct mlx5_common_device *cdev;
 
-	if (dev == NULL || ctx == NULL || pd == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return -ENODEV;
+	if (ctx == NULL || pd == NULL) {
+		mlx5_common_dev_release(cdev);
+		DRV_LOG(ERR, "%s: NULL argument", __func__);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	*ctx = cdev->ctx;
 	*pd = cdev->pd;
 	mlx5_common_dev_release(cdev);
@@ -147,13 +149,15 @@ rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id)
 {
 	struct mlx5_common_device *cdev;
 
-	if (dev == NULL || vhca_id == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
 	cdev = mlx5_api_dev(dev, __func__);
 	if (cdev == NULL)
 		return -ENODEV;
+	if (vhca_id == NULL) {
+		mlx5_common_dev_release(cdev);
+		DRV_LOG(ERR, "%s: NULL argument", __func__);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	*vhca_id = cdev->caps.vhca_id;
 	mlx5_common_dev_release(cdev);
 	return 0;
@@ -192,14 +196,15 @@ rte_pmd_mlx5_export_mem(struct rte_device *dev, void *va, size_t len,
 	struct mlx5_common_device *cdev;
 	int ret;
 
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
 	if (access_key == NULL || vhca_id == NULL || mkey == NULL) {
+		mlx5_common_dev_release(cdev);
 		DRV_LOG(ERR, "%s: NULL argument", __func__);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	cdev = mlx5_api_dev(dev, __func__);
-	if (cdev == NULL)
-		return -ENODEV;
 	ret = mlx5_export_mem(cdev, va, len, access_key, vhca_id, mkey);
 	mlx5_common_dev_release(cdev);
 	return ret;
@@ -275,8 +280,7 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
 }
 
 rte_iova_t
-rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
-				  uint32_t len)
+rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va, size_t len)
 {
 	struct mlx5_common_device *cdev;
 	rte_iova_t iova = 0;
@@ -300,8 +304,12 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 	struct mlx5_common_device *cdev;
 	int ret;
 
+	cdev = mlx5_api_dev(dev, __func__);
+	if (cdev == NULL)
+		return -ENODEV;
 	/* Either an mkey (below 2^32) or an IOVA (mkey << 32): nothing else. */
 	if (iova > UINT32_MAX && (iova & UINT32_MAX) != 0) {
+		mlx5_common_dev_release(cdev);
 		DRV_LOG(ERR,
 			"%s: 0x%" PRIx64
 			" is neither an mkey (below 2^32) nor a key's IOVA (low 32 bits 0)",
@@ -309,10 +317,78 @@ rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	cdev = mlx5_api_dev(dev, __func__);
-	if (cdev == NULL)
-		return -ENODEV;
 	ret = mlx5_keys_release(cdev, mkey);
 	mlx5_common_dev_release(cdev);
 	return ret;
+}
+
+/* The shared info of an external buffer needs no freeing of the buffer. */
+static void
+mlx5_private_extbuf_free(void *addr, void *opaque)
+{
+	RTE_SET_USED(addr);
+	RTE_SET_USED(opaque);
+}
+
+struct rte_mbuf *
+rte_pmd_mlx5_pktmbuf_alloc_private(struct rte_mempool *mp,
+				   struct rte_device *dev, rte_iova_t iova,
+				   void *buf, size_t len,
+				   struct rte_mbuf_ext_shared_info *shinfo)
+{
+	const char *fn = __func__;
+	struct mlx5_common_device *cdev;
+	struct rte_mbuf *m;
+	uint64_t flag;
+	int ret;
+
+	cdev = mlx5_api_dev(dev, fn);
+	if (cdev == NULL)
+		return NULL;
+	ret = -EINVAL;
+	if (mp == NULL || buf == NULL || len == 0 || len > UINT16_MAX) {
+		DRV_LOG(ERR, "%s: %s", fn,
+			mp == NULL ?
+				"NULL mempool" :
+			buf == NULL ?
+				"NULL buffer" :
+				"length not in 1..65535 (an mbuf's buf_len)");
+	} else if (iova == 0 || (iova & UINT32_MAX) != 0) {
+		DRV_LOG(ERR,
+			"%s: 0x%" PRIx64 " is not a key's IOVA (mkey << 32)",
+			fn, (uint64_t)iova);
+	} else if (shinfo == NULL &&
+		   rte_pktmbuf_priv_size(mp) < sizeof(*shinfo)) {
+		DRV_LOG(ERR,
+			"%s: mempool %s has %u bytes of private area per mbuf, the shared info takes %zu: pass one, or create the pool with priv_size RTE_ALIGN(sizeof(struct rte_mbuf_ext_shared_info), RTE_MBUF_PRIV_ALIGN)",
+			fn, mp->name, rte_pktmbuf_priv_size(mp),
+			sizeof(*shinfo));
+	} else {
+		ret = mlx5_keys_check_range(
+			cdev, fn, rte_pmd_mlx5_iova_to_mkey(iova), buf, len);
+	}
+	mlx5_common_dev_release(cdev);
+	if (ret != 0) {
+		rte_errno = -ret;
+		return NULL;
+	}
+	flag = rte_pmd_mlx5_private_iova_flag();
+	m = rte_pktmbuf_alloc(mp);
+	if (m == NULL) {
+		DRV_LOG(ERR, "%s: mempool %s is empty", fn, mp->name);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* Local memory only: the CPU never writes the foreign buffer. */
+	if (shinfo == NULL)
+		shinfo = rte_mbuf_to_priv(m);
+	shinfo->free_cb = mlx5_private_extbuf_free;
+	shinfo->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(shinfo, 1);
+	rte_pktmbuf_attach_extbuf(m, buf, iova, (uint16_t)len, shinfo);
+	m->data_off = 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	m->ol_flags |= flag;
+	return m;
 }

@@ -35,6 +35,19 @@
  * the device they name is being removed: a removal waits for the calls in
  * progress on that device, and later calls fail with ENODEV.
  *
+ * Conventions of every function taking a device:
+ *  - @p dev NULL, or not a probed mlx5 device of this driver: ENODEV
+ *    (checked first); any other NULL pointer argument: EINVAL.
+ *  - A vHCA id is a uint16_t wherever the API hands one out; the two
+ *    importer functions take a uint32_t remote_vhca_id, as the RFC's
+ *    rte_pmd_mlx5_create_cross_vhca_mkey() does, and refuse values above
+ *    65535 with EINVAL. Lengths are size_t.
+ *  - The device of an ethdev port, through public calls only:
+ *    rte_eth_dev_info_get(port_id, &info) then info.device; of a cryptodev:
+ *    rte_cryptodev_info_get(dev_id, &info) then info.device; of a device
+ *    named on the command line: rte_dev_iterator / the bus's find_device
+ *    (rte_bus_find_by_name("vdev")->find_device() with the name).
+ *
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  */
@@ -122,15 +135,15 @@ uint64_t rte_pmd_mlx5_private_iova_flag(void);
  * Both stay owned by the driver and are valid until the device is removed.
  *
  * @param dev
- *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ *   The mlx5 device (e.g. rte_eth_dev_info_get()'s info.device).
  * @param[out] ctx
  *   Where to store the device context (struct ibv_context *).
  * @param[out] pd
  *   Where to store the protection domain (struct ibv_pd *).
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
- *   EINVAL if an argument is NULL, ENODEV if @p dev is not a probed mlx5
- *   device of this driver.
+ *   ENODEV if @p dev is NULL or not a probed mlx5 device of this driver,
+ *   EINVAL if @p ctx or @p pd is NULL.
  */
 __rte_experimental
 int rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx,
@@ -141,12 +154,13 @@ int rte_pmd_mlx5_get_dev_ctx_and_pd(struct rte_device *dev, void **ctx,
  * mapping passes as remote_vhca_id).
  *
  * @param dev
- *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ *   The mlx5 device (e.g. rte_eth_dev_info_get()'s info.device).
  * @param[out] vhca_id
  *   Where to store the vHCA id.
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
- *   EINVAL (NULL argument), ENODEV (not an mlx5 device of this driver).
+ *   ENODEV (@p dev NULL or not an mlx5 device of this driver), EINVAL
+ *   (@p vhca_id NULL).
  */
 __rte_experimental
 int rte_pmd_mlx5_get_vhca_id(struct rte_device *dev, uint16_t *vhca_id);
@@ -246,20 +260,20 @@ rte_pmd_mlx5_import_mem(struct rte_device *dev, uint32_t remote_vhca_id,
  * mbufs flagged with RTE_PMD_MLX5_PRIVATE_IOVA.
  *
  * @param dev
- *   The mlx5 device (e.g. rte_eth_devices[port_id].device).
+ *   The mlx5 device (e.g. rte_eth_dev_info_get()'s info.device).
  * @param va
  *   Start of the range, mapped readable and writable.
  * @param len
  *   Length of the range in bytes.
  * @return
- *   The buf_iova value, or 0 on failure with rte_errno set: ENODEV, EINVAL
- *   (NULL @p va, zero length, wrapping range), EFAULT (a page of the range
- *   is not mapped, or not readable and writable), ENOMEM, or the device's
- *   error.
+ *   The buf_iova value, or 0 on failure with rte_errno set: ENODEV (@p dev
+ *   NULL or not an mlx5 device), EINVAL (NULL @p va, zero length, wrapping
+ *   range), EFAULT (a page of the range is not mapped, or not readable and
+ *   writable), ENOMEM, or the device's error.
  */
 __rte_experimental
 rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
-					     uint32_t len);
+					     size_t len);
 
 /**
  * Release one reference to a key handed out by this device (crossing,
@@ -272,14 +286,60 @@ rte_iova_t rte_pmd_mlx5_get_buf_private_iova(struct rte_device *dev, void *va,
  *   The key's buf_iova value, or the mkey itself (a value below 2^32).
  * @return
  *   0 on success; a negative errno value otherwise and rte_errno is set:
- *   EINVAL (@p iova is neither: 2^32 or above with non-zero low 32 bits;
- *   nothing changes), ENODEV (not an mlx5 device), ENOENT (not a live key
- *   of this device,
+ *   ENODEV (@p dev NULL or not an mlx5 device), EINVAL (@p iova is
+ *   neither: 2^32 or above with non-zero low 32 bits; nothing changes),
+ *   ENOENT (not a live key of this device,
  *   e.g. already released: nothing changes), or the device's error when it
  *   refuses to destroy the key (the key stays live).
  */
 __rte_experimental
 int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
+
+/**
+ * Build a private-IOVA mbuf in one call, the safe way: a fresh mbuf of
+ * @p mp with [@p buf, @p buf + @p len) of the memory key @p iova covers
+ * attached as an external buffer (rte_pktmbuf_attach_extbuf()), data_off
+ * 0, data_len and pkt_len @p len, buf_iova @p iova and the
+ * RTE_PMD_MLX5_PRIVATE_IOVA flag set. The CPU never writes the buffer: the
+ * external buffer's shared info is local memory, @p shinfo or, when NULL,
+ * the mbuf's own private area (the pool's priv_size must hold a struct
+ * rte_mbuf_ext_shared_info; do not attach clones to such an mbuf then, as
+ * the shared info goes back to the pool with it). rte_pktmbuf_free()
+ * gives the mbuf back to its pool with its own buffer and no flag, and
+ * frees nothing of @p buf.
+ *
+ * The key must be a live key of @p dev handed out by this API; for an
+ * export or a private registration the range must lie inside it. An
+ * importer key (crossing or alias) carries the owner's range, which only
+ * the device knows: it checks every access, and an access outside the
+ * owner's export ends in an error completion.
+ *
+ * @param mp
+ *   The mempool to take the mbuf from.
+ * @param dev
+ *   The device the key belongs to.
+ * @param iova
+ *   The key's buf_iova value (mkey << 32).
+ * @param buf
+ *   The buffer's address in the key's address space (for an importer key,
+ *   the owner's virtual address).
+ * @param len
+ *   The buffer's length, 1..65535.
+ * @param shinfo
+ *   Shared info in local memory that outlives the mbuf's attachment, or
+ *   NULL to use the mbuf's private area.
+ * @return
+ *   The mbuf, or NULL with rte_errno set: ENODEV (@p dev NULL or not an
+ *   mlx5 device), EINVAL (NULL @p mp or @p buf, @p len 0 or above 65535,
+ *   @p iova not a key's IOVA, a range outside the export or registration,
+ *   @p shinfo NULL and a private area too small), ENOENT (@p iova is not a
+ *   live key of @p dev), ENOMEM (the pool is empty). Nothing is taken from
+ *   the pool on failure.
+ */
+__rte_experimental
+struct rte_mbuf *rte_pmd_mlx5_pktmbuf_alloc_private(
+	struct rte_mempool *mp, struct rte_device *dev, rte_iova_t iova,
+	void *buf, size_t len, struct rte_mbuf_ext_shared_info *shinfo);
 
 #if defined(ALLOW_EXPERIMENTAL_API) && !defined(RTE_PMD_MLX5_OUT_OF_LINE)
 /**
