@@ -367,6 +367,24 @@ mlx5_keys_alias(struct mlx5_common_device *cdev, uint16_t remote_vhca_id,
 	return mlx5_key_get(cdev, &req, NULL, mlx5_key_create_alias, mkey);
 }
 
+/*
+ * The live key @mkey of @cdev (keys_lock held), or NULL with rte_errno
+ * ENOENT and a log line naming @fn.
+ */
+static struct mlx5_key *
+mlx5_key_find(struct mlx5_common_device *cdev, const char *fn, uint32_t mkey)
+{
+	struct mlx5_key *key;
+
+	TAILQ_FOREACH(key, &cdev->keys, next)
+		if (key->mkey == mkey)
+			return key;
+	DRV_LOG(ERR, "%s: 0x%08x is not a live key of %s (released, or never handed out)",
+		fn, mkey, cdev->dev->name);
+	rte_errno = ENOENT;
+	return NULL;
+}
+
 int
 mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey)
 {
@@ -374,13 +392,8 @@ mlx5_keys_release(struct mlx5_common_device *cdev, uint32_t mkey)
 	int ret = 0;
 
 	pthread_mutex_lock(&cdev->keys_lock);
-	TAILQ_FOREACH(key, &cdev->keys, next)
-		if (key->mkey == mkey)
-			break;
+	key = mlx5_key_find(cdev, "rte_pmd_mlx5_release_key", mkey);
 	if (key == NULL) {
-		DRV_LOG(ERR, "rte_pmd_mlx5_release_key: 0x%08x is not a live key of %s (already released?)",
-			mkey, cdev->dev->name);
-		rte_errno = ENOENT;
 		ret = -ENOENT;
 	} else if (key->refcnt > 1) {
 		key->refcnt--;
@@ -404,12 +417,8 @@ mlx5_keys_check_range(struct mlx5_common_device *cdev, const char *fn,
 	int ret = 0;
 
 	pthread_mutex_lock(&cdev->keys_lock);
-	TAILQ_FOREACH(key, &cdev->keys, next)
-		if (key->mkey == mkey)
-			break;
+	key = mlx5_key_find(cdev, fn, mkey);
 	if (key == NULL) {
-		DRV_LOG(ERR, "%s: 0x%08x is not a live key of %s (released, or never handed out)",
-			fn, mkey, cdev->dev->name);
 		ret = -ENOENT;
 	} else if ((key->kind == MLX5_KEY_EXPORT ||
 		    key->kind == MLX5_KEY_PRIVATE) &&
