@@ -1730,6 +1730,159 @@ test_error_causes(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The MTU given to rte_eth_dev_configure() (rxmode.mtu) reaches the
+ * device, and again at start: 9000 lets a 9014-byte frame through (it was
+ * dropped by the receiving port at 1500); configured back to 1500, the
+ * same frame is dropped by the port, counted in its statistics.
+ */
+static int
+test_mtu_at_configure(void)
+{
+	struct rte_eth_conf conf = {
+		.rxmode = { .mtu = 9000,
+			    .offloads = RTE_ETH_RX_OFFLOAD_SCATTER },
+		.txmode = { .offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS },
+	};
+	struct mlx5_sim_port_stats ps0, ps1;
+	struct mlx5_port_link link;
+	struct mlx5_net_priv *priv;
+	struct rte_mbuf *m;
+
+	if (n_probe(0, 12, "", &port) != TEST_SUCCESS)
+		return TEST_FAILED;
+	priv = rte_eth_devices[port].data->dev_private;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(port, 1, 1, &conf),
+			    "configure");
+	TEST_ASSERT_SUCCESS(mlx5_port_link_get(priv->cdev, 1, &link), "link");
+	TEST_ASSERT_EQUAL(link.mtu, 9000, "the device's MTU after configure");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(port, 0, 512, SOCKET_ID_ANY,
+			    NULL, pool), "Rx queue");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(port, 0, 512, SOCKET_ID_ANY,
+			    NULL), "Tx queue");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(port), "start");
+	if (n_send(port, 0, n_frame(port, 9014, 5, 1, 1, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "a 9014-byte frame at MTU 9000");
+	TEST_ASSERT_EQUAL(m->pkt_len, 9014, "whole");
+	rte_pktmbuf_free(m);
+	/* Back to 1500 through configure: the same frame is dropped. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	conf.rxmode.mtu = 1500;
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(port, 1, 1, &conf),
+			    "configure again");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(port), "start");
+	TEST_ASSERT_SUCCESS(mlx5_port_link_get(priv->cdev, 1, &link), "link");
+	TEST_ASSERT_EQUAL(link.mtu, 1500, "the device's MTU after reconfigure");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 12, 1, &ps0), "");
+	if (n_send(port, 0, n_frame(port, 9014, 5, 1, 1, false)))
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(n_drain(port), 0, "oversize at MTU 1500: dropped");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 12, 1, &ps1), "");
+	TEST_ASSERT_EQUAL(ps1.rx_oversize - ps0.rx_oversize, 1,
+			  "counted by the port as oversize");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Queue stop and start: a stopped Rx queue receives nothing (the device
+ * drops, counting an RQ not ready), a stopped Tx queue sends nothing;
+ * after a start both work again and no mbuf is lost; a queue set up with
+ * deferred start is not started by rte_eth_dev_start(). Queue info and
+ * burst modes are reported.
+ */
+static int
+test_queue_start_stop(void)
+{
+	struct rte_eth_rxconf rxc = { .rx_deferred_start = 1 };
+	struct rte_eth_txconf txc = { .tx_deferred_start = 1 };
+	struct rte_eth_conf conf = { 0 };
+	struct mlx5_sim_port_stats ps0, ps1;
+	struct rte_eth_burst_mode mode;
+	struct rte_eth_rxq_info rxi;
+	struct rte_eth_txq_info txi;
+	unsigned int avail0;
+	struct rte_mbuf *m;
+
+	if (n_probe(0, 13, "", &port) != TEST_SUCCESS ||
+	    n_start(port, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* Queue info and burst modes. */
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_info_get(port, 0, &rxi), "rxq");
+	TEST_ASSERT(rxi.mp == pool && rxi.nb_desc == 512 &&
+		    rxi.queue_state == RTE_ETH_QUEUE_STATE_STARTED &&
+		    !rxi.scattered_rx, "Rx queue info");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_queue_info_get(port, 0, &txi), "txq");
+	TEST_ASSERT(txi.nb_desc == 512 &&
+		    txi.queue_state == RTE_ETH_QUEUE_STATE_STARTED,
+		    "Tx queue info");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_burst_mode_get(port, 0, &mode), "");
+	TEST_ASSERT(strstr(mode.info, "Scalar") != NULL, "%s", mode.info);
+	TEST_ASSERT_SUCCESS(rte_eth_tx_burst_mode_get(port, 0, &mode), "");
+	TEST_ASSERT(strstr(mode.info, "Scalar") != NULL, "%s", mode.info);
+	/* Rx stopped: the device drops what arrives. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_stop(port, 0), "Rx stop");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_info_get(port, 0, &rxi), "rxq");
+	TEST_ASSERT_EQUAL(rxi.queue_state, RTE_ETH_QUEUE_STATE_STOPPED, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 13, 1, &ps0), "");
+	for (unsigned int i = 0; i < 4; i++)
+		if (n_send(port, 0, n_frame(port, 64, 1, 1, 1, false)))
+			return TEST_FAILED;
+	TEST_ASSERT_EQUAL(n_drain(port), 0, "nothing on a stopped Rx queue");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 13, 1, &ps1), "");
+	TEST_ASSERT_EQUAL(ps1.rx_rq_not_ready - ps0.rx_rq_not_ready, 4,
+			  "dropped by the device, counted");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_start(port, 0), "Rx start");
+	if (n_send(port, 0, n_frame(port, 64, 1, 1, 1, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "received after the restart");
+	rte_pktmbuf_free(m);
+	/* Tx stopped: nothing leaves, nothing is taken. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_tx_queue_stop(port, 0), "Tx stop");
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(port, 0, &m, 1), 0,
+			  "a stopped Tx queue takes nothing");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_tx_queue_start(port, 0), "Tx start");
+	if (n_send(port, 0, n_frame(port, 64, 1, 2, 2, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "sent after the restart");
+	rte_pktmbuf_free(m);
+	/* Deferred start: configured again with both queues deferred. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(port, 1, 1, &conf), "");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(port, 0, 512, SOCKET_ID_ANY,
+			    &rxc, pool), "deferred Rx queue");
+	TEST_ASSERT_SUCCESS(rte_eth_tx_queue_setup(port, 0, 512, SOCKET_ID_ANY,
+			    &txc), "deferred Tx queue");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(port), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_info_get(port, 0, &rxi), "rxq");
+	TEST_ASSERT(rxi.queue_state == RTE_ETH_QUEUE_STATE_STOPPED &&
+		    rxi.conf.rx_deferred_start, "Rx deferred: stopped");
+	m = n_frame(port, 64, 1, 1, 1, false);
+	TEST_ASSERT_NOT_NULL(m, "frame");
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(port, 0, &m, 1), 0,
+			  "Tx deferred: nothing sent");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(rte_eth_dev_tx_queue_start(port, 0), "");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_start(port, 0), "");
+	if (n_send(port, 0, n_frame(port, 64, 1, 3, 3, false)))
+		return TEST_FAILED;
+	m = n_recv(port, 1, NULL);
+	TEST_ASSERT_NOT_NULL(m, "traffic once started");
+	rte_pktmbuf_free(m);
+	/* No mbuf lost: after close every one is back in the pool. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(port), "close");
+	avail0 = rte_mempool_avail_count(pool);
+	TEST_ASSERT_EQUAL(avail0, N_MBUFS, "every mbuf back in the pool");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -1751,6 +1904,8 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "rx_stale_private_iova", test_rx_stale_private_iova },
 	{ "tx_segment_limit", test_tx_segment_limit },
 	{ "error_causes", test_error_causes },
+	{ "mtu_at_configure", test_mtu_at_configure },
+	{ "queue_start_stop", test_queue_start_stop },
 	{ NULL, NULL },
 };
 

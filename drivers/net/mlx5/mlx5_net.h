@@ -109,6 +109,8 @@ struct mlx5_net_rxq {
 	bool csum;
 	bool rss_hash;
 	bool scatter;
+	bool stopped;              /* rx_queue_stop: the RQ is in RST. */
+	bool deferred;             /* rx_deferred_start: not started by start. */
 	int ts_offset;             /* Timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
 	/* Mbufs taken from the pool in bulk, handed to WQEs one by one. */
@@ -138,6 +140,8 @@ struct mlx5_net_txq {
 	uint32_t sqn;
 	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
 	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
+	bool stopped;              /* tx_queue_stop: the SQ is in RST. */
+	bool deferred;             /* tx_deferred_start: not started by start. */
 	bool fast_free;            /* MBUF_FAST_FREE: one pool, refcnt 1. */
 	uint32_t rate_mbps;        /* 0: not limited. */
 	struct mlx5_pp_entry *pp;  /* The pacing entry of rate_mbps. */
@@ -240,6 +244,17 @@ void mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end);
 /* Bring an SQ back after an error (asked of the primary in a secondary). */
 int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
+/*
+ * Queue stop and start (rte_eth_dev_{rx,tx}_queue_{stop,start}): a stopped
+ * RQ is in RST (the device drops the frames it would get), its mbufs kept
+ * and posted again at start; a stopped SQ is in RST, what it held freed.
+ */
+int mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq);
+int mlx5_net_rxq_start(struct mlx5_net_rxq *rxq);
+int mlx5_net_txq_stop(struct mlx5_net_txq *txq);
+int mlx5_net_txq_start(struct mlx5_net_txq *txq);
+/* Take the Tx completions and free what they cover. */
+void mlx5_net_txq_complete(struct mlx5_net_txq *txq);
 
 /* Datapath (mlx5_net_rxtx.c). */
 /*

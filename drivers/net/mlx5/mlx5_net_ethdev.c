@@ -49,6 +49,29 @@ mlx5_net_reta_max(const struct mlx5_net_priv *priv)
 	return (uint16_t)RTE_MIN(cap, (uint32_t)MLX5_NET_RETA_MAX);
 }
 
+/*
+ * Give the device's port MTU @mtu, unless it has it already (a netdev's
+ * MTU change costs a link flap on Linux).
+ */
+static int
+mlx5_net_mtu_apply(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_port_link link = { 0 };
+	int ret;
+
+	if (mlx5_port_link_get(priv->cdev, priv->phys_port, &link) == 0 &&
+	    link.mtu == mtu)
+		return 0;
+	ret = mlx5_port_mtu_set(priv->cdev, priv->phys_port, mtu);
+	if (ret != 0)
+		NET_LOG(ERR, "port %u: the device refused MTU %u: %s",
+			dev->data->port_id, mtu, rte_strerror(rte_errno));
+	return ret;
+}
+
+static int mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu);
+
 static int
 mlx5_net_configure(struct rte_eth_dev *dev)
 {
@@ -79,7 +102,11 @@ mlx5_net_configure(struct rte_eth_dev *dev)
 	for (i = 0; i < priv->reta_size; i++)
 		priv->reta[i] = dev->data->nb_rx_queues != 0 ?
 				i % dev->data->nb_rx_queues : 0;
-	return 0;
+	/*
+	 * ethdev puts rxmode.mtu in data->mtu without calling mtu_set: the
+	 * device's MTU follows here (and again at every start).
+	 */
+	return mlx5_net_mtu_apply(dev, dev->data->mtu);
 }
 
 int
@@ -296,6 +323,10 @@ mlx5_net_start(struct rte_eth_dev *dev)
 		if (ret != 0)
 			return ret;
 	}
+	/* The configured MTU, checked against the Rx buffers, on the device. */
+	ret = mlx5_net_mtu_set(dev, dev->data->mtu);
+	if (ret != 0)
+		return ret;
 	ret = mlx5_net_reta_rqns(priv, rqns);
 	if (ret != 0)
 		return ret;
@@ -312,10 +343,29 @@ mlx5_net_start(struct rte_eth_dev *dev)
 		priv->started = false;
 		goto error;
 	}
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	/* Every queue starts but those set up with deferred start. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
+
+		ret = rxq->deferred ? mlx5_net_rxq_stop(rxq) :
+				      mlx5_net_rxq_start(rxq);
+		if (ret != 0)
+			goto error;
+		dev->data->rx_queue_state[i] = rxq->deferred ?
+			RTE_ETH_QUEUE_STATE_STOPPED :
+			RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
+
+		ret = txq->deferred ? mlx5_net_txq_stop(txq) :
+				      mlx5_net_txq_start(txq);
+		if (ret != 0)
+			goto error;
+		dev->data->tx_queue_state[i] = txq->deferred ?
+			RTE_ETH_QUEUE_STATE_STOPPED :
+			RTE_ETH_QUEUE_STATE_STARTED;
+	}
 	mlx5_net_link_update(dev, 0);
 	return 0;
 error:
@@ -443,7 +493,6 @@ mlx5_net_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *mac)
 static int
 mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
-	struct mlx5_net_priv *priv = dev->data->dev_private;
 	uint32_t frame = mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
 	uint16_t i;
 
@@ -459,7 +508,7 @@ mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 			return -EINVAL;
 		}
 	}
-	return mlx5_port_mtu_set(priv->cdev, priv->phys_port, mtu);
+	return mlx5_net_mtu_apply(dev, mtu);
 }
 
 /*
@@ -805,6 +854,120 @@ mlx5_net_rate_limit(struct rte_eth_dev *dev, uint16_t idx, uint32_t mbps)
 	return ret;
 }
 
+/*
+ * Start or stop Rx (@rx) or Tx queue @q. Queue control changes device
+ * objects: the primary process's.
+ */
+static int
+mlx5_net_queue_ctl(struct rte_eth_dev *dev, uint16_t q, bool rx, bool start)
+{
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		NET_LOG(ERR, "port %u: %s queue %u %s is done by the primary process",
+			dev->data->port_id, rx ? "Rx" : "Tx", q,
+			start ? "start" : "stop");
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	if (rx)
+		ret = start ? mlx5_net_rxq_start(dev->data->rx_queues[q]) :
+			      mlx5_net_rxq_stop(dev->data->rx_queues[q]);
+	else
+		ret = start ? mlx5_net_txq_start(dev->data->tx_queues[q]) :
+			      mlx5_net_txq_stop(dev->data->tx_queues[q]);
+	if (ret == 0)
+		(rx ? dev->data->rx_queue_state :
+		      dev->data->tx_queue_state)[q] = start ?
+			RTE_ETH_QUEUE_STATE_STARTED :
+			RTE_ETH_QUEUE_STATE_STOPPED;
+	return ret;
+}
+
+static int
+mlx5_net_rx_queue_start(struct rte_eth_dev *dev, uint16_t q)
+{
+	return mlx5_net_queue_ctl(dev, q, true, true);
+}
+
+static int
+mlx5_net_rx_queue_stop(struct rte_eth_dev *dev, uint16_t q)
+{
+	return mlx5_net_queue_ctl(dev, q, true, false);
+}
+
+static int
+mlx5_net_tx_queue_start(struct rte_eth_dev *dev, uint16_t q)
+{
+	return mlx5_net_queue_ctl(dev, q, false, true);
+}
+
+static int
+mlx5_net_tx_queue_stop(struct rte_eth_dev *dev, uint16_t q)
+{
+	return mlx5_net_queue_ctl(dev, q, false, false);
+}
+
+static void
+mlx5_net_rxq_info_get(struct rte_eth_dev *dev, uint16_t q,
+		      struct rte_eth_rxq_info *qinfo)
+{
+	struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
+
+	qinfo->mp = rxq->mp;
+	qinfo->scattered_rx = rxq->scatter;
+	qinfo->nb_desc = (uint16_t)(1u << (rxq->log_wqe_n + rxq->log_sges));
+	qinfo->rx_buf_size = (uint16_t)rxq->seg_len;
+	qinfo->queue_state = dev->data->rx_queue_state[q];
+	qinfo->conf.rx_deferred_start = rxq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads |
+		(rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0) |
+		(rxq->csum ? RTE_ETH_RX_OFFLOAD_CHECKSUM : 0) |
+		(rxq->rss_hash ? RTE_ETH_RX_OFFLOAD_RSS_HASH : 0) |
+		(rxq->ts_offset >= 0 ? RTE_ETH_RX_OFFLOAD_TIMESTAMP : 0);
+}
+
+static void
+mlx5_net_txq_info_get(struct rte_eth_dev *dev, uint16_t q,
+		      struct rte_eth_txq_info *qinfo)
+{
+	struct mlx5_net_txq *txq = dev->data->tx_queues[q];
+
+	qinfo->nb_desc = (uint16_t)txq->wqe_n;
+	qinfo->queue_state = dev->data->tx_queue_state[q];
+	qinfo->conf.tx_deferred_start = txq->deferred;
+	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads |
+		(txq->fast_free ? RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE : 0);
+}
+
+static int
+mlx5_net_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
+			   struct rte_eth_burst_mode *mode)
+{
+	struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
+
+	snprintf(mode->info, sizeof(mode->info), "%s",
+		 rxq->scatter ? "Scalar, scattered (general path)" :
+		 "Scalar, one mbuf per frame (fast path for runs of good CQEs)");
+	return 0;
+}
+
+static int
+mlx5_net_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
+			   struct rte_eth_burst_mode *mode)
+{
+	struct mlx5_net_txq *txq = dev->data->tx_queues[q];
+
+	if (txq->inline_hdr != 0)
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar, one WQE per packet, %u bytes inline",
+			 txq->inline_hdr);
+	else
+		snprintf(mode->info, sizeof(mode->info), "%s",
+			 "Scalar, one WQE per packet (fast path: one-block WQEs)");
+	return 0;
+}
+
 static const struct eth_dev_ops mlx5_net_ops = {
 	.dev_configure = mlx5_net_configure,
 	.dev_infos_get = mlx5_net_infos_get,
@@ -833,6 +996,14 @@ static const struct eth_dev_ops mlx5_net_ops = {
 	.rx_queue_release = mlx5_net_rx_queue_release,
 	.tx_queue_setup = mlx5_net_tx_queue_setup,
 	.tx_queue_release = mlx5_net_tx_queue_release,
+	.rx_queue_start = mlx5_net_rx_queue_start,
+	.rx_queue_stop = mlx5_net_rx_queue_stop,
+	.tx_queue_start = mlx5_net_tx_queue_start,
+	.tx_queue_stop = mlx5_net_tx_queue_stop,
+	.rxq_info_get = mlx5_net_rxq_info_get,
+	.txq_info_get = mlx5_net_txq_info_get,
+	.rx_burst_mode_get = mlx5_net_rx_burst_mode_get,
+	.tx_burst_mode_get = mlx5_net_tx_burst_mode_get,
 };
 
 /*

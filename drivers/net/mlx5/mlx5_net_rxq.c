@@ -173,6 +173,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	rxq->log_wqe_n = rte_log2_u32(desc / sges);
 	rxq->scatter = sges > 1;
 	rxq->mbuf_rearm = mlx5_net_rxq_rearm(rxq->port_id);
+	rxq->deferred = conf != NULL && conf->rx_deferred_start;
 	rxq->csum = offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM;
 	rxq->rss_hash = offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	rxq->ts_offset = -1;
@@ -255,16 +256,24 @@ mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
  * taken (flushes), the RQ goes through RST back to RDY and its WQEs are
  * posted again with the mbufs they hold.
  */
-int
-mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
+/* Take every CQE the device wrote (flushes, frames not handed up). */
+static void
+mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
 {
 	struct mlx5_devx_cq *cq = &rxq->cq;
-	int ret;
 
 	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
 			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
 		cq->ci++;
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
+}
+
+int
+mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
+{
+	int ret;
+
+	mlx5_net_rxq_cq_drain(rxq);
 	/* In a secondary process, the device's part is the primary's. */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
@@ -277,4 +286,48 @@ mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
 	}
 	rxq->st.recoveries++;
 	return mlx5_net_rxq_post_all(rxq);
+}
+
+int
+mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq)
+{
+	int ret;
+
+	if (rxq->stopped)
+		return 0;
+	if (rxq->rq.state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_cmd_modify_rq(rxq->rq.obj, rxq->rq.state,
+					      MLX5_WQ_STATE_RST);
+		if (ret != 0) {
+			NET_LOG(ERR, "port %u Rx queue %u: stop failed: %s",
+				rxq->port_id, rxq->idx,
+				rte_strerror(rte_errno));
+			return ret;
+		}
+		rxq->rq.state = MLX5_WQ_STATE_RST;
+	}
+	/* Frames received and not handed up are dropped with the queue. */
+	mlx5_net_rxq_cq_drain(rxq);
+	rxq->stopped = true;
+	return 0;
+}
+
+int
+mlx5_net_rxq_start(struct mlx5_net_rxq *rxq)
+{
+	int ret;
+
+	if (!rxq->stopped)
+		return 0;
+	/* RST to RDY, every WQE posted again with the mbufs it holds. */
+	ret = mlx5_devx_rq_recover(&rxq->rq);
+	if (ret == 0)
+		ret = mlx5_net_rxq_post_all(rxq);
+	if (ret != 0) {
+		NET_LOG(ERR, "port %u Rx queue %u: start failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		return ret;
+	}
+	rxq->stopped = false;
+	return 0;
 }

@@ -522,8 +522,8 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	uint16_t got = 0;
 	bool more = false;
 
-	if (unlikely(rxq->scatter))
-		return mlx5_net_rx_general(rxq, mr, pkts, n);
+	if (unlikely(rxq->scatter | rxq->stopped))
+		return rxq->stopped ? 0 : mlx5_net_rx_general(rxq, mr, pkts, n);
 	mlx5_net_mr_gen_check(mr);
 	ci = cq->ci;
 	rpi = rxq->pi;
@@ -777,6 +777,12 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 	/* A completed WQE's blocks after its first hold no mbuf. */
 	if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi - txq->ci))
 		mlx5_net_tx_free(txq, upto);
+}
+
+void
+mlx5_net_txq_complete(struct mlx5_net_txq *txq)
+{
+	mlx5_net_tx_complete(txq);
 }
 
 /* Write 16-byte segment @k of the WQE at block @pi (wrapping the ring). */
@@ -1041,6 +1047,8 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	uint16_t sent = 0, pi, posted = 0;
 	uint64_t bytes = 0;
 
+	if (unlikely(txq->stopped))
+		return 0;
 	mlx5_net_tx_complete(txq);
 	mlx5_net_mr_gen_check(mr);
 	pi = txq->sq.pi;

@@ -95,6 +95,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	txq->port_id = dev->data->port_id;
 	txq->wqe_n = desc;
 	txq->inline_hdr = priv->txq_inline_min;
+	txq->deferred = conf != NULL && conf->tx_deferred_start;
 	txq->fast_free = (dev->data->dev_conf.txmode.offloads |
 			  (conf != NULL ? conf->offloads : 0)) &
 			 RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
@@ -177,6 +178,55 @@ mlx5_net_txq_recover(struct mlx5_net_txq *txq)
 				txq->port_id, txq->idx,
 				rte_strerror(rte_errno));
 	}
+	return 0;
+}
+
+int
+mlx5_net_txq_stop(struct mlx5_net_txq *txq)
+{
+	struct mlx5_devx_sq_modify mod = {
+		.cur_state = MLX5_WQ_STATE_RDY,
+		.new_state = MLX5_WQ_STATE_RST,
+	};
+	int ret;
+
+	if (txq->stopped)
+		return 0;
+	/* What completed goes back; what did not is freed, not sent. */
+	mlx5_net_txq_complete(txq);
+	mod.cur_state = txq->sq.state;
+	if (txq->sq.state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod);
+		if (ret != 0) {
+			NET_LOG(ERR, "port %u Tx queue %u: stop failed: %s",
+				txq->port_id, txq->idx,
+				rte_strerror(rte_errno));
+			return ret;
+		}
+		txq->sq.state = MLX5_WQ_STATE_RST;
+	}
+	mlx5_net_txq_drain(txq, txq->sq.pi);
+	txq->stopped = true;
+	return 0;
+}
+
+int
+mlx5_net_txq_start(struct mlx5_net_txq *txq)
+{
+	int ret;
+
+	if (!txq->stopped)
+		return 0;
+	/* RST to RDY from block 0, its rate limit set again. */
+	ret = mlx5_net_txq_recover(txq);
+	if (ret != 0) {
+		NET_LOG(ERR, "port %u Tx queue %u: start failed: %s",
+			txq->port_id, txq->idx, rte_strerror(rte_errno));
+		return ret;
+	}
+	txq->ci = 0;
+	txq->last_comp = 0;
+	txq->stopped = false;
 	return 0;
 }
 
