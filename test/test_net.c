@@ -1883,6 +1883,105 @@ test_queue_start_stop(void)
 	return TEST_SUCCESS;
 }
 
+/* Send a 64-byte frame from @from with destination @dst; true if @to got it. */
+static bool
+n_reaches(uint16_t from, uint16_t to, const struct rte_ether_addr *dst)
+{
+	struct rte_mbuf *m = n_frame(from, 64, 1, 9, 9, false);
+
+	if (m == NULL)
+		return false;
+	memcpy(rte_pktmbuf_mtod(m, void *), dst, RTE_ETHER_ADDR_LEN);
+	if (rte_eth_tx_burst(from, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	return n_drain(to) == 1;
+}
+
+/*
+ * Link down and up: the port and its cable partner see the link down, no
+ * frame passes either way (the sender's port counts them lost); up again,
+ * traffic flows. Added unicast addresses and the multicast list receive,
+ * removed ones do not; the limits are refused.
+ */
+static int
+test_link_mac(void)
+{
+	struct rte_ether_addr extra = {
+		.addr_bytes = { 0x02, 0x00, 0x00, 0xaa, 0xbb, 0xcc } };
+	struct rte_ether_addr group = {
+		.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } };
+	struct rte_ether_addr list[MLX5_NET_MAX_MC + 1], mac0;
+	struct mlx5_sim_port_stats ps0, ps1;
+	struct rte_eth_link l0, l1;
+	uint16_t p0, p1;
+	unsigned int i;
+
+	if (n_probe(0, 30, ",wire=31", &p0) != TEST_SUCCESS ||
+	    n_probe(1, 31, "", &p1) != TEST_SUCCESS ||
+	    n_start(p0, 1, 0, 0, 0) != TEST_SUCCESS ||
+	    n_start(p1, 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	rte_eth_macaddr_get(p0, &mac0);
+	TEST_ASSERT(n_reaches(p1, p0, &mac0), "cabled: traffic");
+	/* Link down on p0: both ends down, nothing passes. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_down(p0), "link down");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(p0, &l0), "");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(p1, &l1), "");
+	TEST_ASSERT(l0.link_status == RTE_ETH_LINK_DOWN &&
+		    l1.link_status == RTE_ETH_LINK_DOWN,
+		    "down at both ends (%u, %u)", l0.link_status,
+		    l1.link_status);
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 31, 1, &ps0), "");
+	TEST_ASSERT(!n_reaches(p1, p0, &mac0), "nothing reaches a down port");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(N_CARD, 31, 1, &ps1), "");
+	TEST_ASSERT_EQUAL(ps1.tx_link_down - ps0.tx_link_down, 1,
+			  "the partner's frame lost, counted");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_link_up(p0), "link up");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(p1, &l1), "");
+	TEST_ASSERT_EQUAL(l1.link_status, RTE_ETH_LINK_UP, "up again");
+	TEST_ASSERT(n_reaches(p1, p0, &mac0), "traffic after link up");
+	/* Another unicast address. */
+	TEST_ASSERT(!n_reaches(p1, p0, &extra), "not yet an address of p0");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(p0, &extra, 0), "add");
+	TEST_ASSERT(n_reaches(p1, p0, &extra), "to the added address");
+	TEST_ASSERT(n_reaches(p1, p0, &mac0), "and still to the first");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_remove(p0, &extra), "remove");
+	TEST_ASSERT(!n_reaches(p1, p0, &extra), "removed: dropped");
+	/* The whole table: 127 more, then no room. */
+	for (i = 1; i < MLX5_NET_MAX_MAC; i++) {
+		extra.addr_bytes[5] = (uint8_t)i;
+		TEST_ASSERT_SUCCESS(rte_eth_dev_mac_addr_add(p0, &extra, 0),
+				    "address %u", i);
+	}
+	extra.addr_bytes[4] = 0xdd;
+	TEST_ASSERT(rte_eth_dev_mac_addr_add(p0, &extra, 0) < 0,
+		    "past the table: refused");
+	extra.addr_bytes[4] = 0xbb;
+	extra.addr_bytes[5] = 77;
+	TEST_ASSERT(n_reaches(p1, p0, &extra), "one of the 127");
+	/* The multicast list. */
+	TEST_ASSERT(!n_reaches(p1, p0, &group), "a group not listed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(p0, &group, 1), "");
+	TEST_ASSERT(n_reaches(p1, p0, &group), "a listed group");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(p0, NULL, 0), "");
+	TEST_ASSERT(!n_reaches(p1, p0, &group), "the list emptied");
+	for (i = 0; i < RTE_DIM(list); i++) {
+		list[i] = group;
+		list[i].addr_bytes[5] = (uint8_t)i;
+	}
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mc_addr_list(p0, list,
+			  MLX5_NET_MAX_MC + 1), -ENOSPC, "too many groups");
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mc_addr_list(p0, &mac0, 1), -EINVAL,
+			  "a unicast address in the list");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_set_mc_addr_list(p0, list,
+			    MLX5_NET_MAX_MC), "a full list");
+	TEST_ASSERT(n_reaches(p1, p0, &list[MLX5_NET_MAX_MC - 1]),
+		    "its last group");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "checksums", test_checksums },
@@ -1906,6 +2005,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "error_causes", test_error_causes },
 	{ "mtu_at_configure", test_mtu_at_configure },
 	{ "queue_start_stop", test_queue_start_stop },
+	{ "link_mac", test_link_mac },
 	{ NULL, NULL },
 };
 

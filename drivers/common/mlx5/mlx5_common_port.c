@@ -61,6 +61,25 @@ mlx5_port_mtu_set(struct mlx5_common_device *cdev, uint8_t port,
 }
 
 int
+mlx5_port_link_set(struct mlx5_common_device *cdev, uint8_t port, bool up)
+{
+	int ret;
+
+	if (cdev == NULL || port == 0)
+		return mlx5_port_err(EINVAL);
+	if (cdev->glue->port_link_set == NULL)
+		return mlx5_port_err(ENOTSUP);
+	ret = cdev->glue->port_link_set(cdev->ctx, port, up);
+	if (ret != 0) {
+		DRV_LOG(ERR, "%s: port %u: link %s refused: %s",
+			cdev->dev->name, port, up ? "up" : "down",
+			strerror(ret));
+		return mlx5_port_err(ret);
+	}
+	return 0;
+}
+
+int
 mlx5_port_speed_set(struct mlx5_common_device *cdev, uint8_t port,
 		    uint32_t speed_mbps)
 {
@@ -110,7 +129,9 @@ mlx5_flow_rx_match(enum mlx5_flow_rx_kind kind, const uint8_t *mac,
 	case MLX5_FLOW_RX_ALL:
 		return 0;
 	case MLX5_FLOW_RX_DMAC:
-		if (mac == NULL || (mac[0] & 1))
+		/* One address, unicast or a group of a multicast list. */
+		if (mac == NULL || (mac[0] | mac[1] | mac[2] | mac[3] | mac[4] |
+				    mac[5]) == 0)
 			return -EINVAL;
 		memset(mdmac, 0xff, 6);
 		memcpy(vdmac, mac, 6);
@@ -159,7 +180,7 @@ mlx5_flow_rx_create(struct mlx5_common_device *cdev,
 		DRV_LOG(ERR, "%s: steering rule: kind %d%s is not a rule",
 			cdev->dev->name, (int)kind,
 			kind == MLX5_FLOW_RX_DMAC ?
-			" (with a missing or group MAC)" : "");
+			" (with a missing or zero MAC)" : "");
 		return mlx5_port_err(EINVAL);
 	}
 	attr.match_criteria_enable = kind == MLX5_FLOW_RX_ALL ? 0 :

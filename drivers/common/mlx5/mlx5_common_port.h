@@ -51,6 +51,18 @@ int mlx5_port_mtu_set(struct mlx5_common_device *cdev, uint8_t port,
 		      uint16_t mtu);
 
 /**
+ * Set port @p port administratively up or down (as `ip link set` does the
+ * netdev). Down, the port sends and receives nothing and its link partner
+ * sees the link down.
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set.
+ */
+__rte_internal
+int mlx5_port_link_set(struct mlx5_common_device *cdev, uint8_t port,
+		       bool up);
+
+/**
  * Force the link speed of port @p port (Mb/s, autonegotiation off).
  *
  * @return
@@ -63,7 +75,7 @@ int mlx5_port_speed_set(struct mlx5_common_device *cdev, uint8_t port,
 /* Which received frames a steering rule takes. */
 enum mlx5_flow_rx_kind {
 	MLX5_FLOW_RX_ALL,   /* Every frame: promiscuous. */
-	MLX5_FLOW_RX_DMAC,  /* Destination MAC equal to the one given. */
+	MLX5_FLOW_RX_DMAC,  /* Destination MAC equal to the one given (not 0). */
 	MLX5_FLOW_RX_BCAST, /* Destination ff:ff:ff:ff:ff:ff. */
 	MLX5_FLOW_RX_MCAST, /* Any group destination: all-multicast. */
 };

@@ -206,6 +206,8 @@ struct mlx5_glue {
 			    uint16_t mtu);
 	int (*port_speed_set)(struct ibv_context *ctx, uint8_t port,
 			      uint32_t speed_mbps);
+	/* Administrative state: up (1) or down (0), as `ip link set`. */
+	int (*port_link_set)(struct ibv_context *ctx, uint8_t port, int up);
 };
 
 #endif /* MLX5_GLUE_H_ */

@@ -56,8 +56,17 @@ extern int mlx5_net_logtype;
 #define MLX5_NET_RETA_MAX 256
 /* TISes: one per port of a LAG device (num_lag_ports is 4 bits). */
 #define MLX5_NET_MAX_TIS 15
-/* Rules of the receive table: unicast (or promiscuous), broadcast, mcast. */
-#define MLX5_NET_RULES 3
+/*
+ * Addresses a port receives: unicast (the port's own at index 0, added
+ * ones after it) and the multicast list, as DPDK's mlx5 PMD bounds them.
+ */
+#define MLX5_NET_MAX_MAC 128
+#define MLX5_NET_MAX_MC 128
+/*
+ * Rules of the receive table: promiscuous, or one per unicast address,
+ * broadcast, one per multicast address and all-multicast.
+ */
+#define MLX5_NET_RULES (MLX5_NET_MAX_MAC + 1 + MLX5_NET_MAX_MC + 1)
 
 struct mlx5_net_priv;
 
@@ -154,6 +163,10 @@ struct mlx5_net_priv {
 	struct rte_eth_dev *eth;
 	uint8_t phys_port;         /* Device port (1). */
 	struct rte_ether_addr mac;
+	/* Added unicast addresses by ethdev index (1..), zero when unused. */
+	struct rte_ether_addr uc[MLX5_NET_MAX_MAC];
+	struct rte_ether_addr mc[MLX5_NET_MAX_MC]; /* set_mc_addr_list. */
+	uint32_t mc_n;
 	struct mlx5_uar uar;       /* Doorbells of every queue. */
 	struct mlx5_devx_obj *td;
 	/*

@@ -122,7 +122,7 @@ mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->max_mtu = 9978;
 	info->max_rx_queues = MLX5_NET_MAX_QUEUES;
 	info->max_tx_queues = MLX5_NET_MAX_QUEUES;
-	info->max_mac_addrs = 1;
+	info->max_mac_addrs = MLX5_NET_MAX_MAC;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
 				RTE_ETH_RX_OFFLOAD_RSS_HASH |
 				RTE_ETH_RX_OFFLOAD_TIMESTAMP;
@@ -200,6 +200,16 @@ mlx5_net_rules_set(struct mlx5_net_priv *priv, bool promisc, bool allmulti)
 		ret = mlx5_flow_rx_create(priv->cdev, &priv->rules[n++],
 					  MLX5_FLOW_RX_DMAC,
 					  priv->mac.addr_bytes, 0, priv->tir);
+		/* The added unicast addresses, then the multicast list. */
+		for (i = 1; ret == 0 && i < MLX5_NET_MAX_MAC; i++)
+			if (!rte_is_zero_ether_addr(&priv->uc[i]))
+				ret = mlx5_flow_rx_create(priv->cdev,
+					&priv->rules[n++], MLX5_FLOW_RX_DMAC,
+					priv->uc[i].addr_bytes, 0, priv->tir);
+		for (i = 0; ret == 0 && i < priv->mc_n; i++)
+			ret = mlx5_flow_rx_create(priv->cdev,
+				&priv->rules[n++], MLX5_FLOW_RX_DMAC,
+				priv->mc[i].addr_bytes, 0, priv->tir);
 		if (ret == 0)
 			ret = mlx5_flow_rx_create(priv->cdev,
 						  &priv->rules[n++],
@@ -908,6 +918,139 @@ mlx5_net_tx_queue_stop(struct rte_eth_dev *dev, uint16_t q)
 	return mlx5_net_queue_ctl(dev, q, false, false);
 }
 
+/*
+ * Apply a change of the receive addresses: the rules again, or the old
+ * addresses back (@undo) and their rules if the device refused.
+ */
+static int
+mlx5_net_addrs_apply(struct mlx5_net_priv *priv, void (*undo)(
+		     struct mlx5_net_priv *priv, const void *saved),
+		     const void *saved)
+{
+	int ret = mlx5_net_steering_apply(priv);
+
+	if (ret != 0) {
+		NET_LOG(ERR, "port %u: the device refused the receive rules of the new addresses: %s",
+			priv->eth->data->port_id, rte_strerror(rte_errno));
+		undo(priv, saved);
+		mlx5_net_steering_apply(priv);
+	}
+	return ret;
+}
+
+static void
+mlx5_net_uc_undo(struct mlx5_net_priv *priv, const void *saved)
+{
+	memcpy(priv->uc, saved, sizeof(priv->uc));
+}
+
+static int
+mlx5_net_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *mac,
+		      uint32_t index, uint32_t vmdq)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct rte_ether_addr saved[MLX5_NET_MAX_MAC];
+
+	RTE_SET_USED(vmdq);
+	if (index == 0 || index >= MLX5_NET_MAX_MAC ||
+	    !rte_is_unicast_ether_addr(mac)) {
+		NET_LOG(ERR, "port %u: MAC address index %u (1..%u) or a group address",
+			dev->data->port_id, index, MLX5_NET_MAX_MAC - 1);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	memcpy(saved, priv->uc, sizeof(saved));
+	priv->uc[index] = *mac;
+	return mlx5_net_addrs_apply(priv, mlx5_net_uc_undo, saved);
+}
+
+static void
+mlx5_net_mac_addr_remove(struct rte_eth_dev *dev, uint32_t index)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct rte_ether_addr saved[MLX5_NET_MAX_MAC];
+
+	if (index == 0 || index >= MLX5_NET_MAX_MAC)
+		return;
+	memcpy(saved, priv->uc, sizeof(saved));
+	memset(&priv->uc[index], 0, sizeof(priv->uc[index]));
+	mlx5_net_addrs_apply(priv, mlx5_net_uc_undo, saved);
+}
+
+/* The multicast list before a change. */
+struct mlx5_net_mc_saved {
+	struct rte_ether_addr mc[MLX5_NET_MAX_MC];
+	uint32_t n;
+};
+
+static void
+mlx5_net_mc_undo(struct mlx5_net_priv *priv, const void *saved)
+{
+	const struct mlx5_net_mc_saved *s = saved;
+
+	memcpy(priv->mc, s->mc, sizeof(priv->mc));
+	priv->mc_n = s->n;
+}
+
+static int
+mlx5_net_set_mc_addr_list(struct rte_eth_dev *dev,
+			  struct rte_ether_addr *list, uint32_t n)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	struct mlx5_net_mc_saved saved;
+	uint32_t i;
+
+	if (n > MLX5_NET_MAX_MC || (n != 0 && list == NULL)) {
+		NET_LOG(ERR, "port %u: %u multicast addresses: at most %u",
+			dev->data->port_id, n, MLX5_NET_MAX_MC);
+		rte_errno = ENOSPC;
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++)
+		if (!rte_is_multicast_ether_addr(&list[i])) {
+			NET_LOG(ERR, "port %u: multicast list entry %u is not a group address",
+				dev->data->port_id, i);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+	memcpy(saved.mc, priv->mc, sizeof(saved.mc));
+	saved.n = priv->mc_n;
+	if (n != 0)
+		memcpy(priv->mc, list, n * sizeof(*list));
+	priv->mc_n = n;
+	return mlx5_net_addrs_apply(priv, mlx5_net_mc_undo, &saved);
+}
+
+/* The port administratively up or down: the link partner sees it too. */
+static int
+mlx5_net_link_set(struct rte_eth_dev *dev, bool up)
+{
+	struct mlx5_net_priv *priv = dev->data->dev_private;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		NET_LOG(ERR, "port %u: link up/down is done by the primary process",
+			dev->data->port_id);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	ret = mlx5_port_link_set(priv->cdev, priv->phys_port, up);
+	mlx5_net_link_update(dev, 0);
+	return ret;
+}
+
+static int
+mlx5_net_set_link_up(struct rte_eth_dev *dev)
+{
+	return mlx5_net_link_set(dev, true);
+}
+
+static int
+mlx5_net_set_link_down(struct rte_eth_dev *dev)
+{
+	return mlx5_net_link_set(dev, false);
+}
+
 static void
 mlx5_net_rxq_info_get(struct rte_eth_dev *dev, uint16_t q,
 		      struct rte_eth_rxq_info *qinfo)
@@ -975,11 +1118,16 @@ static const struct eth_dev_ops mlx5_net_ops = {
 	.dev_stop = mlx5_net_stop,
 	.dev_close = mlx5_net_close,
 	.link_update = mlx5_net_link_update,
+	.dev_set_link_up = mlx5_net_set_link_up,
+	.dev_set_link_down = mlx5_net_set_link_down,
 	.promiscuous_enable = mlx5_net_promisc_on,
 	.promiscuous_disable = mlx5_net_promisc_off,
 	.allmulticast_enable = mlx5_net_allmulti_on,
 	.allmulticast_disable = mlx5_net_allmulti_off,
 	.mac_addr_set = mlx5_net_mac_set,
+	.mac_addr_add = mlx5_net_mac_addr_add,
+	.mac_addr_remove = mlx5_net_mac_addr_remove,
+	.set_mc_addr_list = mlx5_net_set_mc_addr_list,
 	.mtu_set = mlx5_net_mtu_set,
 	.stats_get = mlx5_net_stats_get,
 	.stats_reset = mlx5_net_stats_reset,
@@ -1078,7 +1226,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	}
 	priv = rte_zmalloc("mlx5_net_priv", sizeof(*priv), RTE_CACHE_LINE_SIZE);
 	eth->data->mac_addrs = rte_zmalloc("mlx5_net_mac",
-					   sizeof(struct rte_ether_addr), 0);
+		sizeof(struct rte_ether_addr) * MLX5_NET_MAX_MAC, 0);
 	if (priv == NULL || eth->data->mac_addrs == NULL) {
 		rte_free(priv);
 		rte_errno = ENOMEM;

@@ -266,6 +266,24 @@ mlx5_netdev_speed_set(struct ibv_context *ctx, uint8_t port,
 	return mlx5_netdev_ioctl(ctx, port, SIOCETHTOOL, &ifr);
 }
 
+/* The netdev's administrative state, as `ip link set up|down` sets it. */
+static int
+mlx5_netdev_link_set(struct ibv_context *ctx, uint8_t port, int up)
+{
+	struct ifreq ifr;
+	int ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ret = mlx5_netdev_ioctl(ctx, port, SIOCGIFFLAGS, &ifr);
+	if (ret != 0)
+		return ret;
+	if (up)
+		ifr.ifr_flags |= IFF_UP;
+	else
+		ifr.ifr_flags &= ~IFF_UP;
+	return mlx5_netdev_ioctl(ctx, port, SIOCSIFFLAGS, &ifr);
+}
+
 const char mlx5_ibv_glue_version[] = MLX5_GLUE_VERSION;
 
 const struct mlx5_glue mlx5_ibv_glue = {
@@ -351,4 +369,5 @@ const struct mlx5_glue mlx5_ibv_glue = {
 	.port_link_get = mlx5_netdev_link_get,
 	.port_mtu_set = mlx5_netdev_mtu_set,
 	.port_speed_set = mlx5_netdev_speed_set,
+	.port_link_set = mlx5_netdev_link_set,
 };

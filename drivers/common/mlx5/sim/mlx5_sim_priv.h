@@ -694,6 +694,8 @@ struct mlx5_sim_port {
 	bool wire_given;           /* Cabled by a devarg (not by default). */
 	struct mlx5_sim_vhca *peer; /* MLX5_SIM_WIRE_PEER: the far end. */
 	uint8_t peer_port;         /* Its index (0-based). */
+	/* Set administratively down (the netdev's `ip link set down`). */
+	bool admin_down;
 	uint32_t speed_mbps;
 	/*
 	 * The wire's virtual time (ns): each frame leaves when the wire and
@@ -1279,6 +1281,7 @@ int mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
 			   uint32_t *speed_mbps, uint16_t *mtu, int *up);
 int mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port,
 			  uint16_t mtu);
+int mlx5_sim_port_link_set(struct ibv_context *ctx, uint8_t port, int up);
 int mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
 			    uint32_t speed_mbps);
 /* The vport context's MTU field: the software MTU + 22. */

@@ -694,6 +694,7 @@ const struct mlx5_glue mlx5_sim_glue = {
 	.port_link_get = mlx5_sim_port_link_get,
 	.port_mtu_set = mlx5_sim_port_mtu_set,
 	.port_speed_set = mlx5_sim_port_speed_set,
+	.port_link_set = mlx5_sim_port_link_set,
 
 	/* Verbs queue objects (mlx5_sim_verbs.c). */
 	.create_cq = mlx5_sim_create_cq,

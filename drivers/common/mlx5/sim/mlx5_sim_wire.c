@@ -686,13 +686,19 @@ sim_port_rx(struct sim_sq_run *r, struct mlx5_sim_vhca *vhca,
 	sim_rq_receive(r, f, len, &h, hash, htype, ts);
 }
 
-/* The far end of port @pi of @vhca, or NULL (no cable, peer absent). */
+/*
+ * The far end of port @pi of @vhca, or NULL: no cable, peer absent, or
+ * either end set administratively down (the link is down for both ends,
+ * as a PHY whose partner went down).
+ */
 static struct mlx5_sim_vhca *
 sim_port_far(struct mlx5_sim_vhca *vhca, unsigned int pi, unsigned int *fpi)
 {
 	struct mlx5_sim_port *port = &vhca->port[pi];
 	struct mlx5_sim_vhca *far;
 
+	if (__atomic_load_n(&port->admin_down, __ATOMIC_RELAXED))
+		return NULL;
 	if (port->wire == MLX5_SIM_WIRE_LOOPBACK) {
 		*fpi = pi;
 		return vhca;
@@ -711,6 +717,10 @@ sim_port_far(struct mlx5_sim_vhca *vhca, unsigned int pi, unsigned int *fpi)
 		port->peer_port = MLX5_SIM_WIRE_PORT(port->wire) - 1;
 	}
 	*fpi = port->peer_port;
+	/* The far vHCA's state, read without its lock: atomic. */
+	if (__atomic_load_n(&port->peer->port[port->peer_port].admin_down,
+			    __ATOMIC_RELAXED))
+		return NULL;
 	return port->peer;
 }
 
@@ -1368,6 +1378,24 @@ mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port, uint16_t mtu)
 		return EINVAL;
 	}
 	vhca->mtu = mtu;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+/*
+ * The port's administrative state. Down, the port sends nothing (frames
+ * are lost, counted tx_link_down) and receives nothing, and the link is
+ * down at both ends of its cable.
+ */
+int
+mlx5_sim_port_link_set(struct ibv_context *ctx, uint8_t port, int up)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+
+	if (vhca == NULL)
+		return EINVAL;
+	__atomic_store_n(&vhca->port[port - 1].admin_down, !up,
+			 __ATOMIC_RELAXED);
 	mlx5_sim_vhca_unlock(vhca);
 	return 0;
 }
