@@ -349,10 +349,8 @@ mlx5_net_start(struct rte_eth_dev *dev)
 		goto error;
 	priv->started = true;
 	ret = mlx5_net_steering_apply(priv);
-	if (ret != 0) {
-		priv->started = false;
+	if (ret != 0)
 		goto error;
-	}
 	/* Every queue starts but those set up with deferred start. */
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
@@ -382,6 +380,7 @@ error:
 	ret = -rte_errno;
 	NET_LOG(ERR, "port %u: start failed: %s", dev->data->port_id,
 		rte_strerror(rte_errno));
+	priv->started = false;
 	mlx5_net_rx_path_destroy(priv);
 	rte_errno = -ret;
 	return ret;
