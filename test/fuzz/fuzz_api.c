@@ -77,6 +77,7 @@ enum {
 	R_REPROBE,
 	R_PROTECT,
 	R_PIN_MODE,
+	R_MBUF,
 	R_NUM
 };
 
@@ -102,6 +103,11 @@ static long baseline[NB_DEV];
 static struct mlx5_sim_stats base_st[NB_DEV];
 static struct rte_device fake_dev = { .name = "mlx5_sim99" };
 static uint8_t *buf;
+/*
+ * The pool of rec_mbuf(), made before the devices probe: the drivers
+ * register a mempool on every device, which the device baselines count.
+ */
+static struct rte_mempool *mbuf_pool;
 static uint8_t dma_local[DMA_MAX];
 static struct held held[MAX_HELD];
 static unsigned int nb_held;
@@ -299,19 +305,53 @@ rec_private(struct fuzz_in *in)
 	if (nb_held == MAX_HELD)
 		return;
 	/*
-	 * The API takes a 32-bit length, which cannot wrap from our buffer:
-	 * cut at 4 GB, a "wrapping" length would register whatever memory
-	 * follows the buffer (and fault it all in).
+	 * Cut at 4 GB: a longer length that does not wrap would register
+	 * whatever memory follows the buffer (and fault it all in).
 	 */
 	if (len > UINT32_MAX)
 		len = va != NULL ? BUF_SIZE - (size_t)((uint8_t *)va - buf) : 0;
-	iova = rte_pmd_mlx5_get_buf_private_iova(dev, va, (uint32_t)len);
-	FUZZ_TRACE("  private %p +%u: 0x%" PRIx64, va, (uint32_t)len,
-		   (uint64_t)iova);
+	iova = rte_pmd_mlx5_get_buf_private_iova(dev, va, len);
+	FUZZ_TRACE("  private %p +%zu: 0x%" PRIx64, va, len, (uint64_t)iova);
 	if (iova == 0)
 		return;
 	FUZZ_CHECK(d < NB_DEV, "private IOVA on a device not probed");
 	held_add(d, iova, K_PRIVATE);
+}
+
+/*
+ * rte_pmd_mlx5_pktmbuf_alloc_private(): an mbuf only for a key the harness
+ * holds on that device, attached and flagged; freed, the pool has every
+ * mbuf back with its own buffer; refused, nothing taken from the pool.
+ */
+static void
+rec_mbuf(struct fuzz_in *in)
+{
+	static struct rte_mbuf_ext_shared_info shinfo;
+	struct rte_mempool *mp = mbuf_pool;
+	unsigned int d;
+	struct rte_device *dev = dev_of(fuzz_u8(in), &d);
+	uint32_t mkey = mkey_of(in);
+	bool own_shinfo = fuzz_u8(in) & 1;
+	size_t len;
+	void *va = range_of(in, &len);
+	struct rte_mbuf *m;
+
+	m = rte_pmd_mlx5_pktmbuf_alloc_private(mp, dev,
+		rte_pmd_mlx5_mkey_to_iova(mkey), va, len,
+		own_shinfo ? &shinfo : NULL);
+	FUZZ_TRACE("  mbuf key 0x%08x %p +%zu: %p", mkey, va, len, (void *)m);
+	if (m == NULL) {
+		FUZZ_CHECK(rte_mempool_avail_count(mp) == 15,
+			   "a refused mbuf taken from the pool");
+		return;
+	}
+	FUZZ_CHECK(d < NB_DEV && held_find(d, mkey) != NULL,
+		   "an mbuf for key 0x%08x the harness does not hold", mkey);
+	FUZZ_CHECK(m->buf_addr == va && m->data_len == len &&
+		   (m->ol_flags & rte_pmd_mlx5_private_iova_flag()) != 0,
+		   "the mbuf is not the buffer asked for, flagged");
+	rte_pktmbuf_free(m);
+	FUZZ_CHECK(rte_mempool_avail_count(mp) == 15, "the mbuf came back");
 }
 
 static void
@@ -748,6 +788,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(0);
 	}
 	fuzz_eal_init("fuzz_api");
+	mbuf_pool = rte_pktmbuf_pool_create("fuzz_api_mbufs", 15, 0,
+		RTE_ALIGN(sizeof(struct rte_mbuf_ext_shared_info),
+			  RTE_MBUF_PRIV_ALIGN), 0, SOCKET_ID_ANY);
+	FUZZ_CHECK(mbuf_pool != NULL, "mbuf pool");
 	for (unsigned int d = 0; d < NB_DEV; d++)
 		dev_probe(d);
 	buf = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
@@ -802,6 +846,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case R_PROTECT:
 			rec_protect(&in);
+			break;
+		case R_MBUF:
+			rec_mbuf(&in);
 			break;
 		default:
 			/* The pin check of kernels before 5.14, or the other. */
