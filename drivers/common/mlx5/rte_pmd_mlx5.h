@@ -326,8 +326,9 @@ int rte_pmd_mlx5_release_key(struct rte_device *dev, rte_iova_t iova);
  * @param len
  *   The buffer's length, 1..65535.
  * @param shinfo
- *   Shared info in local memory that outlives the mbuf's attachment, or
- *   NULL to use the mbuf's private area.
+ *   Shared info in local memory that outlives the mbuf's attachment (one
+ *   per mbuf alive: its reference count is set to 1), or NULL to use the
+ *   mbuf's private area.
  * @return
  *   The mbuf, or NULL with rte_errno set: ENODEV (@p dev NULL or not an
  *   mlx5 device), EINVAL (NULL @p mp or @p buf, @p len 0 or above 65535,
