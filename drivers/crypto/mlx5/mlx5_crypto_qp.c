@@ -306,7 +306,8 @@ error:
  * otherwise, with a log line saying so.
  */
 static int
-qp_idle_check(struct rte_cryptodev *dev, uint16_t qp_id, const char *what)
+mlx5_crypto_qp_idle_check(struct rte_cryptodev *dev, uint16_t qp_id,
+			  const char *what)
 {
 	struct mlx5_crypto_qp *qp = dev->data->queue_pairs[qp_id];
 
@@ -322,7 +323,7 @@ qp_idle_check(struct rte_cryptodev *dev, uint16_t qp_id, const char *what)
 int
 mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
 {
-	int ret = qp_idle_check(dev, qp_id, "release");
+	int ret = mlx5_crypto_qp_idle_check(dev, qp_id, "release");
 
 	if (ret != 0)
 		return ret;
