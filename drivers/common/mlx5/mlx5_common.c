@@ -3,14 +3,16 @@
  */
 
 /*
- * The common device: probe and remove, the device list, class driver
- * dispatch, and the device context and PD (opened here or imported from the
- * application with cmd_fd/pd_handle).
+ * The common device: probe and remove, class driver dispatch, and the
+ * device context and PD (opened here or imported from the application with
+ * cmd_fd/pd_handle). The top of the common layer's core: it sets a device
+ * up with the services below it (devargs, DEVX commands, MR cache, keys,
+ * pacing, the registry of mlx5_common_dev.c) and lists it; the
+ * multi-process layer plugs in (mlx5_common_mp_ops_register()).
  */
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,25 +28,26 @@
 #include "mlx5_common_mr.h"
 #include "mlx5_common_private.h"
 
-RTE_LOG_REGISTER_DEFAULT(mlx5_common_logtype, NOTICE)
-
-static TAILQ_HEAD(, mlx5_common_device) mlx5_devices =
-	TAILQ_HEAD_INITIALIZER(mlx5_devices);
 /* Class drivers register from constructors, before any probe. */
 static struct mlx5_class_driver_list mlx5_class_drivers =
 	TAILQ_HEAD_INITIALIZER(mlx5_class_drivers);
-/*
- * Guards both lists; probe and remove may run from any thread (hotplug).
- * Never held while a class driver runs: it may look devices up.
- */
-static pthread_mutex_t mlx5_devices_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mlx5_class_drivers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Secondary-process support, when linked (mlx5_common_mp.c). */
+static const struct mlx5_common_mp_ops *mlx5_mp_ops;
+
+void
+mlx5_common_mp_ops_register(const struct mlx5_common_mp_ops *ops)
+{
+	mlx5_mp_ops = ops;
+}
 
 void
 mlx5_class_driver_register(struct mlx5_class_driver *driver)
 {
-	pthread_mutex_lock(&mlx5_devices_lock);
+	pthread_mutex_lock(&mlx5_class_drivers_lock);
 	TAILQ_INSERT_TAIL(&mlx5_class_drivers, driver, next);
-	pthread_mutex_unlock(&mlx5_devices_lock);
+	pthread_mutex_unlock(&mlx5_class_drivers_lock);
 }
 
 const struct mlx5_class_driver *
@@ -52,140 +55,12 @@ mlx5_class_driver_find(uint32_t drv_class)
 {
 	struct mlx5_class_driver *drv;
 
-	pthread_mutex_lock(&mlx5_devices_lock);
+	pthread_mutex_lock(&mlx5_class_drivers_lock);
 	TAILQ_FOREACH(drv, &mlx5_class_drivers, next)
 		if (drv->drv_class == drv_class)
 			break;
-	pthread_mutex_unlock(&mlx5_devices_lock);
+	pthread_mutex_unlock(&mlx5_class_drivers_lock);
 	return drv;
-}
-
-static struct mlx5_common_device *
-mlx5_common_dev_lookup(const struct rte_device *eal_dev)
-{
-	struct mlx5_common_device *cdev;
-
-	TAILQ_FOREACH(cdev, &mlx5_devices, next)
-		if (cdev->dev == eal_dev)
-			return cdev;
-	return NULL;
-}
-
-int
-mlx5_range_check(const char *fn, const void *addr, size_t len)
-{
-	uintptr_t start = (uintptr_t)addr;
-
-	if (addr == NULL || len == 0 || start + len < start) {
-		DRV_LOG(ERR, "%s: bad range [%p, +%zu): %s", fn, addr, len,
-			addr == NULL ? "NULL address" : len == 0 ?
-			"zero length" : "wraps around");
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Hold the first listed device @match accepts; NULL with ENODEV. */
-static struct mlx5_common_device *
-mlx5_common_dev_acquire_if(bool (*match)(const struct mlx5_common_device *,
-					 const void *),
-			   const void *key)
-{
-	struct mlx5_common_device *cdev;
-
-	pthread_mutex_lock(&mlx5_devices_lock);
-	TAILQ_FOREACH(cdev, &mlx5_devices, next)
-		if (match(cdev, key))
-			break;
-	if (cdev != NULL && cdev->secondary) {
-		/* The device is the primary's: nothing here to hand out. */
-		pthread_mutex_unlock(&mlx5_devices_lock);
-		DRV_LOG(ERR, "%s: in a secondary process; the public API works in the primary process",
-			cdev->dev->name);
-		rte_errno = E_RTE_SECONDARY;
-		return NULL;
-	}
-	if (cdev != NULL)
-		__atomic_fetch_add(&cdev->users, 1, __ATOMIC_ACQUIRE);
-	pthread_mutex_unlock(&mlx5_devices_lock);
-	if (cdev == NULL)
-		rte_errno = ENODEV;
-	return cdev;
-}
-
-static bool
-mlx5_common_dev_is(const struct mlx5_common_device *cdev, const void *eal_dev)
-{
-	return cdev->dev == eal_dev;
-}
-
-static bool
-mlx5_common_dev_named(const struct mlx5_common_device *cdev, const void *name)
-{
-	return strcmp(cdev->dev->name, name) == 0;
-}
-
-struct mlx5_common_device *
-mlx5_common_dev_acquire(const struct rte_device *eal_dev)
-{
-	if (eal_dev == NULL) {
-		rte_errno = ENODEV;
-		return NULL;
-	}
-	return mlx5_common_dev_acquire_if(mlx5_common_dev_is, eal_dev);
-}
-
-struct mlx5_common_device *
-mlx5_common_dev_acquire_by_name(const char *name)
-{
-	if (name == NULL) {
-		rte_errno = ENODEV;
-		return NULL;
-	}
-	return mlx5_common_dev_acquire_if(mlx5_common_dev_named, name);
-}
-
-unsigned int
-mlx5_common_dev_names(void (*fn)(const char *name, void *arg), void *arg)
-{
-	struct mlx5_common_device *cdev;
-	unsigned int n = 0;
-
-	pthread_mutex_lock(&mlx5_devices_lock);
-	TAILQ_FOREACH(cdev, &mlx5_devices, next) {
-		fn(cdev->dev->name, arg);
-		n++;
-	}
-	pthread_mutex_unlock(&mlx5_devices_lock);
-	return n;
-}
-
-void
-mlx5_common_dev_release(struct mlx5_common_device *cdev)
-{
-	__atomic_fetch_sub(&cdev->users, 1, __ATOMIC_RELEASE);
-}
-
-/* Once unlisted, nobody new can hold @cdev: wait for those who do. */
-static void
-mlx5_common_dev_wait_users(struct mlx5_common_device *cdev)
-{
-	while (__atomic_load_n(&cdev->users, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
-}
-
-struct mlx5_common_device *
-mlx5_common_dev_get(const struct rte_device *eal_dev)
-{
-	struct mlx5_common_device *cdev;
-
-	pthread_mutex_lock(&mlx5_devices_lock);
-	cdev = eal_dev != NULL ? mlx5_common_dev_lookup(eal_dev) : NULL;
-	pthread_mutex_unlock(&mlx5_devices_lock);
-	if (cdev == NULL)
-		rte_errno = ENODEV;
-	return cdev;
 }
 
 /* Open the device context, or import it from the application's cmd_fd. */
@@ -376,7 +251,7 @@ mlx5_common_dev_teardown(struct mlx5_common_device *cdev, bool keep_fd)
 	if (cdev->backend->release_device != NULL && cdev->ibv_dev != NULL)
 		cdev->backend->release_device(cdev);
 	cdev->ibv_dev = NULL;
-	mlx5_telemetry_dev_release(cdev);
+	mlx5_common_dev_lists_release(cdev);
 }
 
 /* Free a secondary process's record (nothing of the device is its). */
@@ -455,13 +330,19 @@ mlx5_common_dev_probe_secondary(struct rte_device *eal_dev,
 	struct mlx5_common_device *cdev;
 	int ret;
 
+	if (mlx5_mp_ops == NULL) {
+		DRV_LOG(ERR, "%s: this build of the common library has no multi-process support",
+			eal_dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 	if (backend->attach_secondary == NULL) {
 		DRV_LOG(ERR, "%s: the %s backend does not support secondary processes yet",
 			eal_dev->name, backend->name);
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
-	ret = mlx5_mp_req_attach(eal_dev->name, &primary);
+	ret = mlx5_mp_ops->attach(eal_dev->name, &primary);
 	if (ret != 0)
 		return ret;
 	cdev = mlx5_malloc(NULL, MLX5_MEM_ZERO | MLX5_MEM_SYS, sizeof(*cdev),
@@ -483,21 +364,13 @@ mlx5_common_dev_probe_secondary(struct rte_device *eal_dev,
 	ret = mlx5_mr_cache_create_secondary(cdev);
 	if (ret != 0)
 		goto error;
-	pthread_mutex_lock(&mlx5_devices_lock);
-	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
-		pthread_mutex_unlock(&mlx5_devices_lock);
-		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
-		ret = -EEXIST;
+	ret = mlx5_common_dev_list_add(cdev);
+	if (ret != 0)
 		goto error;
-	}
-	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
-	pthread_mutex_unlock(&mlx5_devices_lock);
 	/* The devargs were checked by the primary: no unused-key check. */
 	ret = mlx5_common_classes_probe(cdev, kv);
 	if (ret != 0) {
-		pthread_mutex_lock(&mlx5_devices_lock);
-		TAILQ_REMOVE(&mlx5_devices, cdev, next);
-		pthread_mutex_unlock(&mlx5_devices_lock);
+		mlx5_common_dev_list_del(eal_dev);
 		mlx5_common_classes_remove(cdev);
 		goto error;
 	}
@@ -523,14 +396,11 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 		rte_errno = ENODEV;
 		return -ENODEV;
 	}
-	pthread_mutex_lock(&mlx5_devices_lock);
-	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
-		pthread_mutex_unlock(&mlx5_devices_lock);
+	if (mlx5_common_dev_listed(eal_dev)) {
 		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
 		rte_errno = EEXIST;
 		return -EEXIST;
 	}
-	pthread_mutex_unlock(&mlx5_devices_lock);
 	if (eal_dev->devargs != NULL && eal_dev->devargs->args != NULL &&
 	    eal_dev->devargs->args[0] != '\0') {
 		kv.kvlist = rte_kvargs_parse(eal_dev->devargs->args, NULL);
@@ -548,7 +418,7 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 			rte_errno = -ret;
 		return ret;
 	}
-	ret = mlx5_mp_primary_init();
+	ret = mlx5_mp_ops != NULL ? mlx5_mp_ops->primary_init() : 0;
 	if (ret != 0) {
 		rte_kvargs_free(kv.kvlist);
 		rte_errno = -ret;
@@ -574,24 +444,16 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	 * Listed before the classes probe, so that they (and the public API)
 	 * find the device; the list lock is not held while they run.
 	 */
-	pthread_mutex_lock(&mlx5_devices_lock);
-	if (mlx5_common_dev_lookup(eal_dev) != NULL) {
-		/* Another thread probed the same device meanwhile. */
-		pthread_mutex_unlock(&mlx5_devices_lock);
-		DRV_LOG(ERR, "%s: already probed", eal_dev->name);
-		ret = -EEXIST;
+	/* -EEXIST: another thread probed the same device meanwhile. */
+	ret = mlx5_common_dev_list_add(cdev);
+	if (ret != 0)
 		goto error;
-	}
-	TAILQ_INSERT_TAIL(&mlx5_devices, cdev, next);
-	pthread_mutex_unlock(&mlx5_devices_lock);
 	ret = mlx5_common_classes_probe(cdev, &kv);
 	if (ret == 0)
 		ret = mlx5_kvargs_check_unused(eal_dev->name, &kv);
 	if (ret) {
 		/* As a removal: unlisted, no call in flight, then the classes. */
-		pthread_mutex_lock(&mlx5_devices_lock);
-		TAILQ_REMOVE(&mlx5_devices, cdev, next);
-		pthread_mutex_unlock(&mlx5_devices_lock);
+		mlx5_common_dev_list_del(eal_dev);
 		mlx5_common_dev_wait_users(cdev);
 		mlx5_common_classes_remove(cdev);
 		goto error;
@@ -611,15 +473,9 @@ mlx5_common_dev_remove(struct rte_device *eal_dev)
 {
 	struct mlx5_common_device *cdev;
 
-	pthread_mutex_lock(&mlx5_devices_lock);
-	cdev = mlx5_common_dev_lookup(eal_dev);
-	if (cdev == NULL) {
-		pthread_mutex_unlock(&mlx5_devices_lock);
-		rte_errno = ENODEV;
+	cdev = mlx5_common_dev_list_del(eal_dev);
+	if (cdev == NULL)
 		return -ENODEV;
-	}
-	TAILQ_REMOVE(&mlx5_devices, cdev, next);
-	pthread_mutex_unlock(&mlx5_devices_lock);
 	mlx5_common_dev_wait_users(cdev);
 	mlx5_common_classes_remove(cdev);
 	if (cdev->secondary) {

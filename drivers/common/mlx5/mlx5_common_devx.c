@@ -59,6 +59,48 @@ mlx5_uar_release(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
 	memset(uar, 0, sizeof(*uar));
 }
 
+int
+mlx5_uar_import(struct mlx5_common_device *cdev,
+		const struct mlx5_uar *primary, struct mlx5_uar *uar)
+{
+	int ret;
+
+	if (cdev == NULL || primary == NULL || uar == NULL ||
+	    !cdev->secondary) {
+		DRV_LOG(ERR, "%s: %s", __func__,
+			cdev == NULL || primary == NULL || uar == NULL ?
+			"NULL argument" : "not a secondary process's device");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	memset(uar, 0, sizeof(*uar));
+	if (cdev->backend->uar_import == NULL) {
+		DRV_LOG(ERR, "%s: the %s backend does not support secondary processes yet",
+			cdev->dev->name, cdev->backend->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	ret = cdev->backend->uar_import(cdev, primary->page_id,
+					primary->mmap_off, uar);
+	if (ret != 0) {
+		DRV_LOG(ERR, "%s: cannot reach UAR page %u from this process: %s",
+			cdev->dev->name, primary->page_id, strerror(-ret));
+		memset(uar, 0, sizeof(*uar));
+		rte_errno = -ret;
+	}
+	return ret;
+}
+
+void
+mlx5_uar_unimport(struct mlx5_common_device *cdev, struct mlx5_uar *uar)
+{
+	if (cdev == NULL || uar == NULL || uar->obj == NULL)
+		return;
+	if (cdev->backend->uar_unimport != NULL)
+		cdev->backend->uar_unimport(cdev, uar);
+	memset(uar, 0, sizeof(*uar));
+}
+
 /*
  * One page-aligned buffer of @ring bytes plus the doorbell record,
  * registered as a umem. Returns 0 or a negative errno (rte_errno set).

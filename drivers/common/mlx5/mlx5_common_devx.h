@@ -92,6 +92,24 @@ __rte_internal
 void mlx5_uar_release(struct mlx5_common_device *cdev, struct mlx5_uar *uar);
 
 /**
+ * Make @uar, in a secondary process, ring the primary's UAR page @primary
+ * (read from the primary's structures) of the device of @cdev, a secondary
+ * record: the same doorbell register on a real device, the device's
+ * doorbell on the software device.
+ *
+ * @return
+ *   0, or a negative errno with rte_errno set (-ENOTSUP: the backend has
+ *   no secondary processes).
+ */
+__rte_internal
+int mlx5_uar_import(struct mlx5_common_device *cdev,
+		    const struct mlx5_uar *primary, struct mlx5_uar *uar);
+
+/** Undo mlx5_uar_import(); a zeroed @uar is a no-op. */
+__rte_internal
+void mlx5_uar_unimport(struct mlx5_common_device *cdev, struct mlx5_uar *uar);
+
+/**
  * Create a CQ of 2^@p log_size CQEs on completion vector 0, its CQEs
  * marked invalid (owned by the device).
  *

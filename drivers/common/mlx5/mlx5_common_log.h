@@ -7,13 +7,16 @@
 
 #include <rte_log.h>
 
-/* Log type "pmd.common.mlx5". */
+/* Log type "pmd.common.mlx5" (mlx5_common_log.c). */
 extern int mlx5_common_logtype;
 
-#define MLX5_LOG(level, fmt, ...) \
+/*
+ * The log macro of each driver of the project is DRV_LOG(level, fmt, ...),
+ * as in DPDK's mlx5 drivers: one line, "<driver>: " before it, on the
+ * driver's own log type. This is the common library's.
+ */
+#define DRV_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5_common_logtype, \
 		"mlx5_common: " fmt "\n", ## __VA_ARGS__)
-
-#define DRV_LOG(level, ...) MLX5_LOG(level, __VA_ARGS__)
 
 #endif /* MLX5_COMMON_LOG_H_ */

@@ -16,7 +16,8 @@
  *   secondary's record does this by itself);
  * - class requests (mlx5_mp_class_request()): what a class driver needs
  *   the primary to do on the device (queue recovery, counter queries).
- * The backend reaches the device's doorbells (mlx5_uar_import()).
+ * The backend reaches the device's doorbells (mlx5_uar_import(),
+ * mlx5_common_devx.h).
  */
 
 #ifndef MLX5_COMMON_MP_H_
@@ -51,23 +52,5 @@ __rte_internal
 int mlx5_mp_class_request(struct mlx5_common_device *cdev,
 			  enum mlx5_class drv_class,
 			  struct mlx5_mp_class_msg *msg);
-
-/**
- * Make @uar, in a secondary process, ring the primary's UAR page @primary
- * (read from the primary's structures) of the device of @cdev, a secondary
- * record: the same doorbell register on a real device, the device's
- * doorbell on the software device.
- *
- * @return
- *   0, or a negative errno with rte_errno set (-ENOTSUP: the backend has
- *   no secondary processes).
- */
-__rte_internal
-int mlx5_uar_import(struct mlx5_common_device *cdev,
-		    const struct mlx5_uar *primary, struct mlx5_uar *uar);
-
-/** Undo mlx5_uar_import(); a zeroed @uar is a no-op. */
-__rte_internal
-void mlx5_uar_unimport(struct mlx5_common_device *cdev, struct mlx5_uar *uar);
 
 #endif /* MLX5_COMMON_MP_H_ */

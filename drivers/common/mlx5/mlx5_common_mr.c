@@ -5,8 +5,9 @@
 /*
  * The MR cache of a device: MR objects, the global table of what they
  * cover, registration on demand over DPDK memory, invalidation when memory
- * goes away (EAL memory events, explicit unregistration), the whole-memory
- * key, and the cache's life with the device.
+ * goes away (EAL memory events, explicit unregistration). The cache's life
+ * with the device (and the whole-memory key) is mlx5_common_mr_cache.c's,
+ * a queue's lookups mlx5_common_mr_ctrl.c's; this file calls neither.
  *
  * Invalidation is the one protocol every other part relies on: under the
  * write lock the MRs over the range leave the list, the table is rebuilt
@@ -34,12 +35,6 @@
 
 /* Name of the EAL memory event callback (with the cache as argument). */
 #define MLX5_MR_MEM_EVENT_NAME "mlx5_common_mr"
-
-/* Initial size of the global table. */
-#define MLX5_MR_GLOBAL_TABLE_N 64
-
-/* Access of every MR: the device reads (tx) and writes (rx) locally. */
-#define MLX5_MR_ACCESS IBV_ACCESS_LOCAL_WRITE
 
 static const char *const mlx5_mr_kind_names[] = {
 	[MLX5_MR_ON_DEMAND] = "on-demand",
@@ -244,22 +239,6 @@ mlx5_mr_table_get(const struct mlx5_mr_cache *cache, uintptr_t addr,
 	r->lkey = cache->table.lkeys[i];
 	*gen = cache->gen;
 	return 0;
-}
-
-int
-mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
-		     struct rte_mempool *mp, struct mlx5_mr_range *r,
-		     uint32_t *gen)
-{
-	int ret = -ENOENT;
-
-	if (mp != NULL)
-		ret = mlx5_mr_mempool_lookup(cache, mp, addr, r, gen);
-	if (ret != 0)
-		ret = mlx5_mr_lookup_global(cache, addr, r, gen);
-	if (ret != 0)
-		ret = mlx5_mr_register_addr(cache, addr, r, gen);
-	return ret;
 }
 
 int
@@ -503,52 +482,8 @@ mlx5_mr_stats(struct mlx5_common_device *cdev, struct mlx5_mr_stats *st)
 	return 0;
 }
 
-/*
- * mr_whole_mem_en: one implicit on-demand-paging MR over the whole address
- * space, local access only. Refused up front without the capability.
- */
-static int
-mlx5_mr_whole_mem_init(struct mlx5_mr_cache *cache)
-{
-	struct mlx5_common_device *cdev = cache->cdev;
-	struct ibv_device_attr_ex attr;
-	struct ibv_mr *mr;
-	int ret;
-
-	memset(&attr, 0, sizeof(attr));
-	ret = cdev->glue->query_device_ex(cdev->ctx, NULL, &attr);
-	if (ret != 0) {
-		DRV_LOG(ERR, "%s: mr_whole_mem_en=1: cannot query the on-demand paging capabilities: %s",
-			cache->name, strerror(ret));
-		rte_errno = ret;
-		return -ret;
-	}
-	if (!(attr.odp_caps.general_caps & IBV_ODP_SUPPORT_IMPLICIT)) {
-		DRV_LOG(ERR, "%s: mr_whole_mem_en=1 needs implicit on-demand paging (ODP), which device %s does not support (general ODP caps 0x%" PRIx64 "); remove the devarg to register memory per chunk",
-			cache->name, cdev->ctx->device->name,
-			attr.odp_caps.general_caps);
-		rte_errno = ENOTSUP;
-		return -ENOTSUP;
-	}
-	/* rdma-core's implicit ODP MR: address 0, length SIZE_MAX. */
-	mr = cdev->glue->reg_mr(cdev->pd, NULL, SIZE_MAX,
-				MLX5_MR_ACCESS | IBV_ACCESS_ON_DEMAND);
-	if (mr == NULL) {
-		rte_errno = errno != 0 ? errno : ENOMEM;
-		DRV_LOG(ERR, "%s: mr_whole_mem_en=1: the device refused the implicit ODP memory region: %s",
-			cache->name, strerror(rte_errno));
-		return -rte_errno;
-	}
-	cache->whole_mr = mr;
-	cache->whole_lkey = mr->lkey;
-	__atomic_fetch_add(&cache->created, 1, __ATOMIC_RELAXED);
-	DRV_LOG(INFO, "%s: one key 0x%08x for the whole address space (implicit ODP, local access only)",
-		cache->name, mr->lkey);
-	return 0;
-}
-
 /* Subscribe to EAL memory events; legacy memory mode has none. */
-static int
+int
 mlx5_mr_mem_events_subscribe(struct mlx5_mr_cache *cache)
 {
 	if (rte_mem_event_callback_register(MLX5_MR_MEM_EVENT_NAME,
@@ -566,103 +501,13 @@ mlx5_mr_mem_events_subscribe(struct mlx5_mr_cache *cache)
 	return -rte_errno;
 }
 
-/* An empty cache of @cdev in cdev->mr_cache: 0 or -ENOMEM. */
-static int
-mlx5_mr_cache_alloc(struct mlx5_common_device *cdev, unsigned int flags)
-{
-	struct mlx5_mr_cache *cache = mlx5_malloc(cdev, MLX5_MEM_ZERO | flags,
-						  sizeof(*cache), 0,
-						  SOCKET_ID_ANY);
-
-	if (cache == NULL || mlx5_mr_table_init(&cache->table, cdev,
-						MLX5_MR_GLOBAL_TABLE_N) != 0) {
-		mlx5_free(cache);
-		DRV_LOG(ERR, "%s: no memory for the MR cache", cdev->dev->name);
-		rte_errno = ENOMEM;
-		return -ENOMEM;
-	}
-	rte_rwlock_init(&cache->rwlock);
-	rte_rwlock_init(&cache->mp_rwlock);
-	TAILQ_INIT(&cache->mrs);
-	TAILQ_INIT(&cache->mempools);
-	cache->cdev = cdev;
-	cache->name = cdev->dev->name;
-	cache->ext_memseg = cdev->config.mr_ext_memseg_en;
-	cdev->mr_cache = cache;
-	return 0;
-}
-
-int
-mlx5_mr_cache_create_secondary(struct mlx5_common_device *cdev)
-{
-	const struct mlx5_mr_cache *primary = cdev->primary->mr_cache;
-	int ret;
-
-	if (primary == NULL) {
-		DRV_LOG(ERR, "%s: the primary's device has no MR cache",
-			cdev->dev->name);
-		rte_errno = ENODEV;
-		return -ENODEV;
-	}
-	ret = mlx5_mr_cache_alloc(cdev, MLX5_MEM_SYS);
-	if (ret != 0)
-		return ret;
-	cdev->mr_cache->remote = true;
-	cdev->mr_cache->remote_gen = &primary->gen;
-	return 0;
-}
-
-int
-mlx5_mr_cache_create(struct mlx5_common_device *cdev)
-{
-	struct mlx5_mr_cache *cache;
-	int ret;
-
-	/* In shared memory: secondary processes follow its generation. */
-	ret = mlx5_mr_cache_alloc(cdev, MLX5_MEM_RTE);
-	if (ret != 0)
-		return ret;
-	cache = cdev->mr_cache;
-	if (cdev->config.mr_whole_mem_en)
-		ret = mlx5_mr_whole_mem_init(cache);
-	else
-		ret = mlx5_mr_mem_events_subscribe(cache);
-	if (ret == 0 && !cdev->config.mr_whole_mem_en &&
-	    cdev->config.mr_mempool_reg_en)
-		ret = mlx5_mr_mempool_subscribe(cache);
-	if (ret != 0) {
-		mlx5_mr_cache_destroy(cdev);
-		rte_errno = -ret;
-	}
-	return ret;
-}
-
 void
-mlx5_mr_cache_destroy(struct mlx5_common_device *cdev)
+mlx5_mr_mem_events_unsubscribe(struct mlx5_mr_cache *cache)
 {
-	struct mlx5_mr_cache *cache = cdev->mr_cache;
-	struct mlx5_mr *mr;
-
-	if (cache == NULL)
-		return;
-	if (cache->mempool_events)
-		mlx5_mr_mempool_unsubscribe(cache);
 	if (cache->mem_events &&
 	    rte_mem_event_callback_unregister(MLX5_MR_MEM_EVENT_NAME,
 					      cache) != 0)
 		DRV_LOG(WARNING, "%s: cannot unsubscribe from EAL memory events: %s",
 			cache->name, rte_strerror(rte_errno));
-	mlx5_mr_mempool_release_all(cache);
-	while ((mr = TAILQ_FIRST(&cache->mrs)) != NULL) {
-		TAILQ_REMOVE(&cache->mrs, mr, next);
-		mlx5_mr_destroy(cache, mr);
-	}
-	mlx5_mr_ext_index_free(&cache->ext);
-	if (cache->whole_mr != NULL &&
-	    cdev->glue->dereg_mr(cache->whole_mr) != 0)
-		DRV_LOG(WARNING, "%s: deregistering the whole-memory MR failed",
-			cache->name);
-	mlx5_mr_table_free(&cache->table);
-	mlx5_free(cache);
-	cdev->mr_cache = NULL;
+	cache->mem_events = false;
 }

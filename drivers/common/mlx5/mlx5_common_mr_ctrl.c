@@ -224,6 +224,22 @@ mlx5_mr_ctrl_learn(struct mlx5_mr_ctrl *ctrl, const struct mlx5_mr_range *r,
 	mlx5_mr_ctrl_use(ctrl, r->start - 1, r->end, r->lkey);
 }
 
+int
+mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
+		     struct rte_mempool *mp, struct mlx5_mr_range *r,
+		     uint32_t *gen)
+{
+	int ret = -ENOENT;
+
+	if (mp != NULL)
+		ret = mlx5_mr_mempool_lookup(cache, mp, addr, r, gen);
+	if (ret != 0)
+		ret = mlx5_mr_lookup_global(cache, addr, r, gen);
+	if (ret != 0)
+		ret = mlx5_mr_register_addr(cache, addr, r, gen);
+	return ret;
+}
+
 /*
  * Below the queue's table and linear cache: the ranges the table learned
  * since its tree was rebuilt, the overflow table (no lock: the queue's
@@ -249,8 +265,8 @@ mlx5_mr_ctrl_miss(struct mlx5_mr_ctrl *ctrl, uintptr_t addr,
 	if (mb != NULL)
 		mp = RTE_MBUF_CLONED(mb) ? rte_mbuf_from_indirect(mb)->pool :
 					   mb->pool;
-	if (unlikely(cache->remote))
-		ret = mlx5_mp_req_mr(cache, addr, mp, &r, &gen);
+	if (unlikely(cache->remote != NULL))
+		ret = cache->remote(cache, addr, mp, &r, &gen);
 	else
 		ret = mlx5_mr_lookup_below(cache, addr, mp, &r, &gen);
 	if (ret != 0) {

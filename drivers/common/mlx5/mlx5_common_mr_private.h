@@ -105,6 +105,23 @@ struct mlx5_mempool_reg {
 	struct mlx5_mr *mrs[];
 };
 
+/* Initial size of the global table. */
+#define MLX5_MR_GLOBAL_TABLE_N 64
+
+/* Access of every MR: the device reads (tx) and writes (rx) locally. */
+#define MLX5_MR_ACCESS IBV_ACCESS_LOCAL_WRITE
+
+/*
+ * A secondary process's miss, asked of the primary's cache: as
+ * mlx5_mr_lookup_below() there. Registered by the MR cache's multi-process
+ * half (mlx5_common_mr_mp.c) when it is linked; without it a secondary
+ * process has no MR cache (mlx5_mr_cache_create_secondary(): -ENOTSUP).
+ */
+typedef int (mlx5_mr_remote_lookup_t)(struct mlx5_mr_cache *cache,
+				      uintptr_t addr, struct rte_mempool *mp,
+				      struct mlx5_mr_range *r, uint32_t *gen);
+void mlx5_mr_remote_lookup_register(mlx5_mr_remote_lookup_t *fn);
+
 /* The MR state of a common device (cdev->mr_cache). */
 struct mlx5_mr_cache {
 	uint32_t gen;                   /* Moves on every invalidation. */
@@ -135,10 +152,11 @@ struct mlx5_mr_cache {
 	uint64_t invalidated;
 	/*
 	 * A secondary process's cache (mlx5_mr_cache_create_secondary()):
-	 * it holds nothing; a queue's miss asks the primary, whose
-	 * generation (in memory both processes map) the queues follow.
+	 * it holds nothing; a queue's miss asks the primary through @remote,
+	 * and the queues follow the primary's generation (in memory both
+	 * processes map). NULL in the primary.
 	 */
-	bool remote;
+	mlx5_mr_remote_lookup_t *remote;
 	const uint32_t *remote_gen;
 };
 
@@ -318,18 +336,18 @@ void mlx5_mr_unlink(struct mlx5_mr_cache *cache, struct mlx5_mr *mr,
 void mlx5_mr_retire(struct mlx5_mr_cache *cache,
 		    struct mlx5_mr_list *graveyard);
 void mlx5_mr_republish(struct mlx5_mr_cache *cache);
+/* EAL memory events of the cache (none in legacy memory mode). */
+int mlx5_mr_mem_events_subscribe(struct mlx5_mr_cache *cache);
+void mlx5_mr_mem_events_unsubscribe(struct mlx5_mr_cache *cache);
+
 /*
  * What a queue's miss below its own levels finds (mempool registration,
- * global table, new registration), in the primary. 0 with the range and
- * the generation it belongs to, or a negative errno.
+ * global table, new registration), in the primary (mlx5_common_mr_ctrl.c).
+ * 0 with the range and the generation it belongs to, or a negative errno.
  */
 int mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
 			 struct rte_mempool *mp, struct mlx5_mr_range *r,
 			 uint32_t *gen);
-/* The same asked of the primary from a secondary (mlx5_common_mp.c). */
-int mlx5_mp_req_mr(struct mlx5_mr_cache *cache, uintptr_t addr,
-		   struct rte_mempool *mp, struct mlx5_mr_range *r,
-		   uint32_t *gen);
 int mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
 			  struct mlx5_mr_range *r, uint32_t *gen);
 int mlx5_mr_register_addr(struct mlx5_mr_cache *cache, uintptr_t addr,

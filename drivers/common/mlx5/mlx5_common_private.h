@@ -7,7 +7,10 @@
 #ifndef MLX5_COMMON_PRIVATE_H_
 #define MLX5_COMMON_PRIVATE_H_
 
+#include <rte_errno.h>
+
 #include "mlx5_common.h"
+#include "mlx5_common_log.h"
 
 /* Common devarg keys. */
 #define MLX5_ARG_CLASS "class"
@@ -82,27 +85,94 @@ int mlx5_keys_check_range(struct mlx5_common_device *cdev, const char *fn,
 void mlx5_keys_release_all(struct mlx5_common_device *cdev);
 
 /*
- * Secondary processes (mlx5_common_mp.c). The primary serves requests
- * once mlx5_mp_primary_init() ran (idempotent); a secondary asks for the
- * primary's record of device @name.
+ * Class drivers (mlx5_common.c): the first registered driver of
+ * @drv_class, or NULL.
  */
-int mlx5_mp_primary_init(void);
-int mlx5_mp_req_attach(const char *name, struct mlx5_common_device **primary);
-/* The first registered class driver of @drv_class, or NULL. */
 const struct mlx5_class_driver *mlx5_class_driver_find(uint32_t drv_class);
 
-/* Register the dynamic mbuf flags (idempotent): 0 or a negative errno. */
+/*
+ * Secondary-process support (mlx5_common_mp.c), a layer above the core
+ * that plugs into it when linked (a constructor calls
+ * mlx5_common_mp_ops_register()). Without it the core runs in a single
+ * process: the primary serves no secondary and a secondary's probe fails
+ * with ENOTSUP.
+ */
+struct mlx5_common_mp_ops {
+	/* Serve secondaries from now on (at each primary probe; idempotent). */
+	int (*primary_init)(void);
+	/* In a secondary: the primary's record of device @name. */
+	int (*attach)(const char *name, struct mlx5_common_device **primary);
+};
+void mlx5_common_mp_ops_register(const struct mlx5_common_mp_ops *ops);
+
+/*
+ * The multi-process transport (mlx5_common_mp.c): a secondary's request of
+ * a type, about device @name, carrying up to MLX5_MP_DATA_MAX bytes that
+ * the primary's handler of that type reads and rewrites in place.
+ */
+enum mlx5_mp_type {
+	MLX5_MP_ATTACH = 1, /* The primary's record of the device. */
+	MLX5_MP_MR,         /* A queue's MR cache miss (mlx5_common_mr_mp.c). */
+	MLX5_MP_CLASS,      /* A class driver's request. */
+	MLX5_MP_TYPES
+};
+#define MLX5_MP_DATA_MAX 128
+/*
+ * In the primary: serve a request on @cdev (held for the call); @data is
+ * the request's MLX5_MP_DATA_MAX bytes (8-byte aligned), rewritten with
+ * the reply. Returns 0 or a negative errno, the request's result.
+ */
+typedef int (mlx5_mp_handler_t)(struct mlx5_common_device *cdev, void *data);
+/* Register the handler of @type (from a constructor); @name is for logs. */
+void mlx5_mp_handler_register(enum mlx5_mp_type type, const char *name,
+			      mlx5_mp_handler_t *fn);
+/*
+ * In a secondary: send @len bytes of @data, wait for the reply (5 s at
+ * most) and copy its @len bytes back. Returns the handler's result, or a
+ * negative errno of the transport (logged); rte_errno set on failure.
+ */
+int mlx5_mp_request(const char *name, enum mlx5_mp_type type, void *data,
+		    size_t len);
+
+/*
+ * Dynamic mbuf flags (mlx5_common_dynflag.c): register them (idempotent),
+ * 0 or a negative errno.
+ */
 int mlx5_dynflags_register(void);
 
 /*
  * Check a caller's memory range: non-NULL, non-empty, not wrapping.
  * 0, or -EINVAL with rte_errno set and a log line naming @fn and the fault.
  */
-int mlx5_range_check(const char *fn, const void *addr, size_t len);
+static inline int
+mlx5_range_check(const char *fn, const void *addr, size_t len)
+{
+	uintptr_t start = (uintptr_t)addr;
+
+	if (addr == NULL || len == 0 || start + len < start) {
+		DRV_LOG(ERR, "%s: bad range [%p, +%zu): %s", fn, addr, len,
+			addr == NULL ? "NULL address" : len == 0 ?
+			"zero length" : "wraps around");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
- * The device list for telemetry (mlx5_common.c). Acquire by EAL device
- * name, as mlx5_common_dev_acquire() (release with
+ * The device registry (mlx5_common_dev.c). Probe lists a device ready for
+ * its users (mlx5_common_dev_list_add(): -EEXIST, logged, when its EAL
+ * device is listed already), remove unlists it (NULL with rte_errno ENODEV
+ * when not listed), then waits for those who hold it
+ * (mlx5_common_dev_wait_users()).
+ */
+int mlx5_common_dev_list_add(struct mlx5_common_device *cdev);
+bool mlx5_common_dev_listed(const struct rte_device *eal_dev);
+struct mlx5_common_device *
+mlx5_common_dev_list_del(const struct rte_device *eal_dev);
+void mlx5_common_dev_wait_users(struct mlx5_common_device *cdev);
+/*
+ * Acquire by EAL device name, as mlx5_common_dev_acquire() (release with
  * mlx5_common_dev_release()); NULL with rte_errno ENODEV when no probed
  * device has that name. mlx5_common_dev_names() calls @fn with each listed
  * device's name under the list lock (@fn takes no lock) and returns their
@@ -131,7 +201,7 @@ struct mlx5_key_info {
 unsigned int mlx5_keys_snapshot(struct mlx5_common_device *cdev,
 				struct mlx5_key_info *info, unsigned int max);
 
-/* DEVX queue kinds telemetry lists (mlx5_common_telemetry.c). */
+/* DEVX queue kinds a device record lists. */
 enum mlx5_queue_kind {
 	MLX5_QUEUE_CQ,
 	MLX5_QUEUE_SQ,
@@ -139,10 +209,31 @@ enum mlx5_queue_kind {
 	MLX5_QUEUE_QP,
 };
 
+/* A queue the queue helpers created (mlx5_common_devx.c). */
+struct mlx5_queue_track {
+	TAILQ_ENTRY(mlx5_queue_track) next;
+	const struct mlx5_devx_obj *obj; /* Key only: never dereferenced. */
+	enum mlx5_queue_kind kind;
+	uint32_t id;	   /* CQ/SQ/RQ/QP number. */
+	uint32_t log_size; /* log2 of CQEs, WQEs or send blocks. */
+	uint32_t cqn;	   /* Its CQ (SQ, RQ, QP), else 0. */
+};
+
+/* What a class driver made on a device (mlx5_class_dev_info_add()). */
+struct mlx5_class_dev_info {
+	TAILQ_ENTRY(mlx5_class_dev_info) next;
+	enum mlx5_class drv_class;
+	uint16_t id;
+	char kind[16];
+	char name[64];
+};
+
+
 /*
  * List a DEVX queue created by the queue helpers (mlx5_common_devx.c) on
- * its device, or forget it (@obj is compared, never dereferenced). The
- * list is the device's, under cdev->lock; telemetry reads it.
+ * its device record (mlx5_common_dev.c), or forget it (@obj is compared,
+ * never dereferenced). The list is the device's, under cdev->lock;
+ * telemetry reads it.
  */
 void mlx5_queue_track_add(struct mlx5_common_device *cdev,
 			  enum mlx5_queue_kind kind,
@@ -151,7 +242,7 @@ void mlx5_queue_track_add(struct mlx5_common_device *cdev,
 void mlx5_queue_track_del(struct mlx5_common_device *cdev,
 			  const struct mlx5_devx_obj *obj);
 
-/* Drop the telemetry lists of a device being torn down. */
-void mlx5_telemetry_dev_release(struct mlx5_common_device *cdev);
+/* Drop the device record's lists (queues, class devices) at teardown. */
+void mlx5_common_dev_lists_release(struct mlx5_common_device *cdev);
 
 #endif /* MLX5_COMMON_PRIVATE_H_ */

@@ -52,25 +52,6 @@
 /* Ports of a device shown by /mlx5/device. */
 #define MLX5_TEL_MAX_PORTS 8
 
-/* A queue the queue helpers created (mlx5_common_devx.c). */
-struct mlx5_queue_track {
-	TAILQ_ENTRY(mlx5_queue_track) next;
-	const struct mlx5_devx_obj *obj; /* Key only: never dereferenced. */
-	enum mlx5_queue_kind kind;
-	uint32_t id;	   /* CQ/SQ/RQ/QP number. */
-	uint32_t log_size; /* log2 of CQEs, WQEs or send blocks. */
-	uint32_t cqn;	   /* Its CQ (SQ, RQ, QP), else 0. */
-};
-
-/* What a class driver made on a device (mlx5_class_dev_info_add()). */
-struct mlx5_class_dev_info {
-	TAILQ_ENTRY(mlx5_class_dev_info) next;
-	enum mlx5_class drv_class;
-	uint16_t id;
-	char kind[16];
-	char name[64];
-};
-
 static const char *const mlx5_queue_kind_names[] = {
 	[MLX5_QUEUE_CQ] = "cq",
 	[MLX5_QUEUE_SQ] = "sq",
@@ -78,113 +59,6 @@ static const char *const mlx5_queue_kind_names[] = {
 	[MLX5_QUEUE_QP] = "qp",
 };
 
-void
-mlx5_queue_track_add(struct mlx5_common_device *cdev, enum mlx5_queue_kind kind,
-		     const struct mlx5_devx_obj *obj, uint32_t log_size,
-		     uint32_t cqn)
-{
-	struct mlx5_queue_track *q;
-
-	q = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*q), 0, SOCKET_ID_ANY);
-	if (q == NULL) {
-		/* Telemetry must not fail a queue: count what it misses. */
-		__atomic_fetch_add(&cdev->queues_untracked, 1,
-				   __ATOMIC_RELAXED);
-		return;
-	}
-	q->obj = obj;
-	q->kind = kind;
-	q->id = obj->id;
-	q->log_size = log_size;
-	q->cqn = cqn;
-	rte_spinlock_lock(&cdev->lock);
-	TAILQ_INSERT_TAIL(&cdev->queues, q, next);
-	rte_spinlock_unlock(&cdev->lock);
-}
-
-void
-mlx5_queue_track_del(struct mlx5_common_device *cdev,
-		     const struct mlx5_devx_obj *obj)
-{
-	struct mlx5_queue_track *q;
-
-	rte_spinlock_lock(&cdev->lock);
-	TAILQ_FOREACH (q, &cdev->queues, next)
-		if (q->obj == obj)
-			break;
-	if (q != NULL)
-		TAILQ_REMOVE(&cdev->queues, q, next);
-	rte_spinlock_unlock(&cdev->lock);
-	mlx5_free(q);
-}
-
-void
-mlx5_class_dev_info_add(struct mlx5_common_device *cdev,
-			enum mlx5_class drv_class, const char *kind,
-			const char *name, uint16_t id)
-{
-	struct mlx5_class_dev_info *info;
-
-	if (cdev == NULL || kind == NULL || name == NULL)
-		return;
-	info = mlx5_malloc(cdev, MLX5_MEM_ZERO, sizeof(*info), 0,
-			   SOCKET_ID_ANY);
-	if (info == NULL) {
-		DRV_LOG(WARNING, "%s: no memory to list %s %s in telemetry",
-			cdev->dev->name, kind, name);
-		return;
-	}
-	info->drv_class = drv_class;
-	info->id = id;
-	rte_strscpy(info->kind, kind, sizeof(info->kind));
-	rte_strscpy(info->name, name, sizeof(info->name));
-	rte_spinlock_lock(&cdev->lock);
-	TAILQ_INSERT_TAIL(&cdev->class_devs, info, next);
-	rte_spinlock_unlock(&cdev->lock);
-}
-
-void
-mlx5_class_dev_info_del(struct mlx5_common_device *cdev,
-			enum mlx5_class drv_class, uint16_t id)
-{
-	struct mlx5_class_dev_info *info;
-
-	if (cdev == NULL)
-		return;
-	rte_spinlock_lock(&cdev->lock);
-	TAILQ_FOREACH (info, &cdev->class_devs, next)
-		if (info->drv_class == drv_class && info->id == id)
-			break;
-	if (info != NULL)
-		TAILQ_REMOVE(&cdev->class_devs, info, next);
-	rte_spinlock_unlock(&cdev->lock);
-	mlx5_free(info);
-}
-
-void
-mlx5_telemetry_dev_release(struct mlx5_common_device *cdev)
-{
-	struct mlx5_queue_track *q;
-	struct mlx5_class_dev_info *info;
-
-	/* Unlisted and no holder left: no lock needed, none taken. */
-	while ((q = TAILQ_FIRST(&cdev->queues)) != NULL) {
-		TAILQ_REMOVE(&cdev->queues, q, next);
-		mlx5_free(q);
-	}
-	while ((info = TAILQ_FIRST(&cdev->class_devs)) != NULL) {
-		TAILQ_REMOVE(&cdev->class_devs, info, next);
-		mlx5_free(info);
-	}
-}
-
-/* ---- Answers. ---- */
-
-/*
- * Answer {"error": "<fmt>"}. User input echoed in it goes through
- * mlx5_tel_printable() first: DPDK 22.11's JSON writer indexes a table
- * with each byte and mishandles bytes above 0x7f.
- */
 static int mlx5_tel_error(struct rte_tel_data *d, const char *fmt, ...)
 	__rte_format_printf(2, 3);
 
