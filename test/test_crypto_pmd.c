@@ -1020,7 +1020,7 @@ cp_check_op(const struct rte_crypto_op *op, uint8_t status,
 }
 
 /*
- * The edges of what the datapath decides in one compare (op_post(), the
+ * The edges of what the datapath decides in one compare (mlx5_crypto_op_post(), the
  * session's fast_blocks): an op of the session's largest length and one
  * block more, a session whose DEK is gone, a device that takes the tweak
  * big-endian. Each op comes back as the general way decides it.

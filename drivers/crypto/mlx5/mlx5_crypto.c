@@ -34,7 +34,6 @@
 	 RTE_CRYPTODEV_FF_OOP_LB_IN_LB_OUT | \
 	 RTE_CRYPTODEV_FF_CIPHER_MULTIPLE_DATA_UNITS)
 
-int mlx5_crypto_logtype;
 uint8_t mlx5_crypto_driver_id;
 
 static TAILQ_HEAD(, mlx5_crypto_priv) mlx5_crypto_privs =
@@ -532,4 +531,3 @@ RTE_PMD_REGISTER_PARAM_STRING(MLX5_CRYPTO_DRIVER_NAME,
 	"qp_mkeys=<1-" RTE_STR(MLX5_CRYPTO_QP_MKEYS_MAX) ">");
 RTE_PMD_REGISTER_KMOD_DEP(MLX5_CRYPTO_DRIVER_NAME,
 			  "* ib_uverbs & mlx5_core & mlx5_ib");
-RTE_LOG_REGISTER_DEFAULT(mlx5_crypto_logtype, NOTICE)

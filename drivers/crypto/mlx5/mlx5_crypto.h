@@ -87,7 +87,7 @@ struct mlx5_crypto_session {
 	uint32_t dataunit_len;         /* 0: each operation is one data unit. */
 	uint32_t max_len;              /* Longest operation the session takes. */
 	/*
-	 * The datapath's length test in one compare (op_post()): for an
+	 * The datapath's length test in one compare (mlx5_crypto_op_post()): for an
 	 * operation of L bytes, ror32(L - 16, 4) < fast_blocks holds exactly
 	 * when L is a positive multiple of 16 of at most max_len. It is
 	 * max_len / 16 while the session has its DEK on a device that takes

@@ -46,13 +46,13 @@
 
 /* 16-byte segments of the RDMA WRITE: control, remote address, data. */
 static inline uint32_t
-write_ds(uint32_t segs)
+mlx5_crypto_write_ds(uint32_t segs)
 {
 	return 2 + segs;
 }
 
 static inline uint16_t
-ds_bbs(uint32_t ds)
+mlx5_crypto_ds_bbs(uint32_t ds)
 {
 	return (uint16_t)((ds * 16 + WQEBB - 1) / WQEBB);
 }
@@ -60,7 +60,8 @@ ds_bbs(uint32_t ds)
 uint16_t
 mlx5_crypto_op_bbs(uint32_t segs)
 {
-	return ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(segs)) + ds_bbs(write_ds(segs));
+	return mlx5_crypto_ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(segs)) +
+	       mlx5_crypto_ds_bbs(mlx5_crypto_write_ds(segs));
 }
 
 /*
@@ -73,9 +74,9 @@ mlx5_crypto_op_bbs(uint32_t segs)
  * @qpn_ds: the control segment's QP number and size, big-endian.
  */
 static __rte_always_inline void
-op_umr_one(uint8_t *wqe, const struct mlx5_crypto_session *sess,
-	   rte_be32_t qpn_ds, uint16_t wqe_index, uint32_t mkey,
-	   const struct mlx5_klm *klm, const uint8_t *tweak)
+mlx5_crypto_op_umr_one(uint8_t *wqe, const struct mlx5_crypto_session *sess,
+		       rte_be32_t qpn_ds, uint16_t wqe_index, uint32_t mkey,
+		       const struct mlx5_klm *klm, const uint8_t *tweak)
 {
 	const uint8_t *tmpl = sess->umr_tmpl;
 	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
@@ -129,16 +130,17 @@ op_umr_one(uint8_t *wqe, const struct mlx5_crypto_session *sess,
 int
 mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 {
-	/* Placeholders of what each operation sets (op_umr_one()). */
+	/* Placeholders of what each operation sets (mlx5_crypto_op_umr_one()). */
 	struct mlx5_umr_crypto_wqe_attr a = {
 		.len = MLX5_CRYPTO_XTS_BLOCK,
 		.dek_id = sess->dek_id,
 		.block_size = sess->block_size,
 		.encryption_order = sess->encryption_order,
 	};
-	/* An operation's fields, none of them 0, to check op_umr_one(). */
+	/* An operation's fields, none of them 0, to check mlx5_crypto_op_umr_one(). */
 	const struct mlx5_klm klm = {
-		.byte_count = 0x12340, .mkey = 0x5a6b7c8d,
+		.byte_count = 0x12340,
+		.mkey = 0x5a6b7c8d,
 		.address = UINT64_C(0x1122334455667788),
 	};
 	uint8_t want[MLX5_UMR_CRYPTO_WQE_SIZE] __rte_aligned(16);
@@ -160,9 +162,10 @@ mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 	if (ret < 0)
 		return ret;
 	memset(got, 0xee, sizeof(got));
-	op_umr_one(got, sess, rte_cpu_to_be_32(a.qpn << 8 |
-					       MLX5_UMR_CRYPTO_WQE_DS),
-		   a.wqe_index, a.mkey, &klm, a.tweak);
+	mlx5_crypto_op_umr_one(
+		got, sess,
+		rte_cpu_to_be_32(a.qpn << 8 | MLX5_UMR_CRYPTO_WQE_DS),
+		a.wqe_index, a.mkey, &klm, a.tweak);
 	for (i = 0; i < MLX5_UMR_CRYPTO_WQE_SIZE; i++) {
 		if (got[i] != want[i]) {
 			DRV_LOG(ERR, "UMR WQE: byte %u of the datapath's is 0x%02x, the builder's 0x%02x",
@@ -176,7 +179,7 @@ mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 
 /* Destroy what mlx5_crypto_qp_create() made; NULL is a no-op. */
 static void
-qp_destroy(struct mlx5_crypto_qp *qp)
+mlx5_crypto_qp_destroy(struct mlx5_crypto_qp *qp)
 {
 	uint32_t i;
 
@@ -200,7 +203,7 @@ qp_destroy(struct mlx5_crypto_qp *qp)
 
 /* The crypto mkeys of the pool: free, waiting for a UMR. */
 static int
-qp_mkeys_create(struct mlx5_crypto_qp *qp)
+mlx5_crypto_qp_mkeys_create(struct mlx5_crypto_qp *qp)
 {
 	/* Room for the longest list; a UMR fills it. */
 	static const struct mlx5_klm none[MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(
@@ -233,8 +236,8 @@ qp_mkeys_create(struct mlx5_crypto_qp *qp)
 
 /* A queue pair of @entries operations in flight; NULL with rte_errno set. */
 static struct mlx5_crypto_qp *
-qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id, uint32_t entries,
-	  int socket)
+mlx5_crypto_qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id,
+		      uint32_t entries, int socket)
 {
 	struct mlx5_common_device *cdev = priv->cdev;
 	uint32_t segs = priv->cfg.max_segs;
@@ -290,12 +293,12 @@ qp_create(struct mlx5_crypto_priv *priv, uint16_t qp_id, uint32_t entries,
 	ret = mlx5_mr_ctrl_init(&qp->mr_ctrl, cdev, socket);
 	if (ret != 0)
 		goto error;
-	ret = qp_mkeys_create(qp);
+	ret = mlx5_crypto_qp_mkeys_create(qp);
 	if (ret != 0)
 		goto error;
 	return qp;
 error:
-	qp_destroy(qp);
+	mlx5_crypto_qp_destroy(qp);
 	rte_errno = -ret;
 	return NULL;
 }
@@ -327,7 +330,7 @@ mlx5_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
 
 	if (ret != 0)
 		return ret;
-	qp_destroy(dev->data->queue_pairs[qp_id]);
+	mlx5_crypto_qp_destroy(dev->data->queue_pairs[qp_id]);
 	dev->data->queue_pairs[qp_id] = NULL;
 	return 0;
 }
@@ -348,7 +351,7 @@ mlx5_crypto_qp_destroy_all(struct rte_cryptodev *dev)
 			DRV_LOG(WARNING,
 				"%s: QP %u destroyed with %u operations not dequeued: they are lost",
 				dev->data->name, i, qp->pi - qp->ci);
-		qp_destroy(qp);
+		mlx5_crypto_qp_destroy(qp);
 		dev->data->queue_pairs[i] = NULL;
 	}
 }
@@ -380,7 +383,7 @@ mlx5_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 		if (ret != 0)
 			return ret;
 	}
-	qp = qp_create(priv, qp_id, entries, socket);
+	qp = mlx5_crypto_qp_create(priv, qp_id, entries, socket);
 	if (qp == NULL)
 		return -rte_errno;
 	dev->data->queue_pairs[qp_id] = qp;
@@ -395,8 +398,9 @@ mlx5_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
  * or 0 with @status set.
  */
 static uint32_t
-op_klms(struct mlx5_crypto_qp *qp, struct rte_mbuf *m, uint32_t off,
-	uint32_t len, struct mlx5_klm *klm, uint32_t max, uint8_t *status)
+mlx5_crypto_op_klms(struct mlx5_crypto_qp *qp, struct rte_mbuf *m, uint32_t off,
+		    uint32_t len, struct mlx5_klm *klm, uint32_t max,
+		    uint8_t *status)
 {
 	uint32_t n = 0;
 
@@ -448,8 +452,9 @@ op_klms(struct mlx5_crypto_qp *qp, struct rte_mbuf *m, uint32_t off,
 
 /* Why an operation cannot go to the device, for the log. */
 static const char *
-op_check(const struct mlx5_crypto_priv *priv, const struct rte_crypto_op *op,
-	 const struct mlx5_crypto_session *sess, uint8_t *status)
+mlx5_crypto_op_check(const struct mlx5_crypto_priv *priv,
+		     const struct rte_crypto_op *op,
+		     const struct mlx5_crypto_session *sess, uint8_t *status)
 {
 	uint32_t len = op->sym->cipher.data.length;
 
@@ -469,7 +474,7 @@ op_check(const struct mlx5_crypto_priv *priv, const struct rte_crypto_op *op,
 
 /* Where the operation's WQEs go: the ring, or the stage at the ring end. */
 static inline uint8_t *
-op_wqe_area(struct mlx5_crypto_qp *qp, uint16_t bbs)
+mlx5_crypto_op_wqe_area(struct mlx5_crypto_qp *qp, uint16_t bbs)
 {
 	uint32_t size = 1u << qp->qp.log_sq_size;
 	uint32_t first = qp->qp.sq_pi & (size - 1);
@@ -480,7 +485,7 @@ op_wqe_area(struct mlx5_crypto_qp *qp, uint16_t bbs)
 
 /* Copy staged WQE blocks into the ring, wrapping. */
 static void
-op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
+mlx5_crypto_op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
 {
 	uint32_t size = 1u << qp->qp.log_sq_size;
 	uint16_t b;
@@ -496,8 +501,8 @@ op_wqe_unstage(struct mlx5_crypto_qp *qp, uint16_t bbs)
  * control segment in the ring, for the doorbell.
  */
 static __rte_noinline uint16_t
-op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
-	    void **last)
+mlx5_crypto_op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op,
+			uint32_t mkey, void **last)
 {
 	struct mlx5_crypto_priv *priv = qp->priv;
 	struct rte_crypto_sym_op *sym = op->sym;
@@ -531,13 +536,14 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 		why = "session not configured on this device";
 		goto refused;
 	}
-	why = op_check(priv, op, sess, &status);
+	why = mlx5_crypto_op_check(priv, op, sess, &status);
 	if (unlikely(why != NULL))
 		goto refused;
 	in_place = sym->m_dst == NULL || sym->m_dst == sym->m_src;
-	ndst = op_klms(qp, in_place ? sym->m_src : sym->m_dst,
-		       sym->cipher.data.offset, sym->cipher.data.length,
-		       qp->klm_dst, priv->cfg.max_segs, &status);
+	ndst = mlx5_crypto_op_klms(qp, in_place ? sym->m_src : sym->m_dst,
+				   sym->cipher.data.offset,
+				   sym->cipher.data.length, qp->klm_dst,
+				   priv->cfg.max_segs, &status);
 	if (unlikely(ndst == 0)) {
 		why = "destination mbuf chain: too short, more segments than max_segs, or memory without a key";
 		goto refused;
@@ -546,18 +552,19 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 		nsrc = ndst;
 		src = qp->klm_dst;
 	} else {
-		nsrc = op_klms(qp, sym->m_src, sym->cipher.data.offset,
-			       sym->cipher.data.length, qp->klm_src,
-			       priv->cfg.max_segs, &status);
+		nsrc = mlx5_crypto_op_klms(qp, sym->m_src,
+					   sym->cipher.data.offset,
+					   sym->cipher.data.length, qp->klm_src,
+					   priv->cfg.max_segs, &status);
 		if (unlikely(nsrc == 0)) {
 			why = "source mbuf chain: too short, more segments than max_segs, or memory without a key";
 			goto refused;
 		}
 		src = qp->klm_src;
 	}
-	umr_bbs = ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
-	bbs = umr_bbs + ds_bbs(write_ds(nsrc));
-	wqe = op_wqe_area(qp, bbs);
+	umr_bbs = mlx5_crypto_ds_bbs(MLX5_UMR_CRYPTO_WQE_DS_N(ndst));
+	bbs = umr_bbs + mlx5_crypto_ds_bbs(mlx5_crypto_write_ds(nsrc));
+	wqe = mlx5_crypto_op_wqe_area(qp, bbs);
 	iv = rte_crypto_op_ctod_offset(op, const uint8_t *, sess->iv_offset);
 	if (unlikely(priv->tweak_be)) {
 		for (i = 0; i < MLX5_CRYPTO_IV_LEN; i++)
@@ -565,10 +572,10 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 		iv = tweak;
 	}
 	if (likely(ndst == 1)) {
-		op_umr_one(wqe, sess,
-			   rte_cpu_to_be_32(qp->qp.obj->id << 8 |
-					    MLX5_UMR_CRYPTO_WQE_DS),
-			   qp->qp.sq_pi, mkey, qp->klm_dst, iv);
+		mlx5_crypto_op_umr_one(wqe, sess,
+				       rte_cpu_to_be_32(qp->qp.obj->id << 8 |
+							MLX5_UMR_CRYPTO_WQE_DS),
+				       qp->qp.sq_pi, mkey, qp->klm_dst, iv);
 	} else {
 		struct mlx5_umr_crypto_wqe_attr a = {
 			.qpn = qp->qp.obj->id,
@@ -591,14 +598,14 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	}
 	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
 	ctrl = (void *)(wqe + (size_t)umr_bbs * WQEBB);
-	size = write_ds(nsrc);
+	size = mlx5_crypto_write_ds(nsrc);
 	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
 		(uint32_t)(uint16_t)(qp->qp.sq_pi + umr_bbs) << 8 |
 		MLX5_OPCODE_RDMA_WRITE);
 	ctrl->qpn_ds = rte_cpu_to_be_32(qp->qp.obj->id << 8 | size);
 	ctrl->signature = 0;
 	ctrl->dci_stream_channel_id = 0;
-	/* Signalled only as the burst's last (qp_ring()). */
+	/* Signalled only as the burst's last (mlx5_crypto_qp_ring()). */
 	ctrl->fm_ce_se = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	ctrl->imm = 0;
 	raddr = (void *)(ctrl + 1);
@@ -612,9 +619,10 @@ op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 		dseg[i].addr = rte_cpu_to_be_64(src[i].address);
 	}
 	if (unlikely(wqe == qp->stage))
-		op_wqe_unstage(qp, bbs);
+		mlx5_crypto_op_wqe_unstage(qp, bbs);
 	*last = qp->qp.sq + (size_t)((uint16_t)(qp->qp.sq_pi + umr_bbs) &
-				     ((1u << qp->qp.log_sq_size) - 1)) * WQEBB;
+				     ((1u << qp->qp.log_sq_size) - 1)) *
+				    WQEBB;
 	qp->qp.sq_pi += bbs;
 	return bbs;
 refused:
@@ -626,12 +634,12 @@ refused:
 /*
  * The send ring as a burst writes it, in the loop's registers rather than
  * in the QP (the WQE stores, bytes, could be the QP's fields for all the
- * compiler knows): qp_cursor() takes it from the QP, qp_ring() gives the
- * counter back with the doorbell.
+ * compiler knows): mlx5_crypto_qp_cursor() takes it from the QP,
+ * mlx5_crypto_qp_ring() gives the counter back with the doorbell.
  */
-struct sq_cursor {
+struct mlx5_crypto_sq_cursor {
 	uint8_t *ring;
-	uint32_t mask;                 /* WQE blocks of the ring, less 1. */
+	uint32_t mask;		       /* WQE blocks of the ring, less 1. */
 	uint32_t fit_last;             /* Last block a 5-block op starts at. */
 	rte_be32_t umr_qpn_ds;         /* QP and size, control segments. */
 	rte_be32_t write_qpn_ds;
@@ -640,11 +648,12 @@ struct sq_cursor {
 };
 
 /* UMR of one entry (4 blocks), then WRITE of one segment (1 block). */
-#define OP_UMR_BBS ds_bbs(MLX5_UMR_CRYPTO_WQE_DS)
+#define OP_UMR_BBS mlx5_crypto_ds_bbs(MLX5_UMR_CRYPTO_WQE_DS)
 #define OP_BBS (OP_UMR_BBS + 1)
 
 static inline void
-qp_cursor(const struct mlx5_crypto_qp *qp, struct sq_cursor *cur)
+mlx5_crypto_qp_cursor(const struct mlx5_crypto_qp *qp,
+		      struct mlx5_crypto_sq_cursor *cur)
 {
 	uint32_t qpn = qp->qp.obj->id;
 
@@ -653,28 +662,29 @@ qp_cursor(const struct mlx5_crypto_qp *qp, struct sq_cursor *cur)
 	/* The ring holds an operation of max_segs segments: >= 5 blocks. */
 	cur->fit_last = cur->mask + 1 - OP_BBS;
 	cur->umr_qpn_ds = rte_cpu_to_be_32(qpn << 8 | MLX5_UMR_CRYPTO_WQE_DS);
-	cur->write_qpn_ds = rte_cpu_to_be_32(qpn << 8 | write_ds(1));
+	cur->write_qpn_ds =
+		rte_cpu_to_be_32(qpn << 8 | mlx5_crypto_write_ds(1));
 	cur->pi = qp->qp.sq_pi;
 	cur->last = NULL;
 }
 
 /* Rotate right by 4: the low 4 bits of @x become its top 4. */
 static inline uint32_t
-ror4(uint32_t x)
+mlx5_crypto_ror4(uint32_t x)
 {
 	return x >> 4 | x << 28;
 }
 
 /*
- * op_post_any() for the usual operation, inline in the burst loop: one
- * segment holding the range, in place, a little-endian tweak, WQEs that do
- * not cross the ring's end. Anything else, refusals included, goes the
+ * mlx5_crypto_op_post_any() for the usual operation, inline in the burst
+ * loop: one segment holding the range, in place, a little-endian tweak,
+ * WQEs that do not cross the ring's end. Anything else, refusals included, goes the
  * general way, which checks everything again. The WQE blocks used (from
  * @cur's counter as it was), or 0 with op->status set.
  */
 static __rte_always_inline uint16_t
-op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
-	struct sq_cursor *cur)
+mlx5_crypto_op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op,
+		    uint32_t mkey, struct mlx5_crypto_sq_cursor *cur)
 {
 	struct rte_crypto_sym_op *sym = op->sym;
 	const struct mlx5_crypto_session *sess;
@@ -704,7 +714,8 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	 */
 	if (unlikely(m == NULL || sess->priv != qp->priv ||
 		     (m_dst != NULL && m_dst != m) ||
-		     ror4(len - MLX5_CRYPTO_XTS_BLOCK) >= sess->fast_blocks ||
+		     mlx5_crypto_ror4(len - MLX5_CRYPTO_XTS_BLOCK) >=
+			     sess->fast_blocks ||
 		     (uint64_t)off + len > m->data_len ||
 		     first > cur->fit_last))
 		goto any;
@@ -714,9 +725,9 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	klm.byte_count = len;
 	klm.address = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
 	wqe = cur->ring + (size_t)first * WQEBB;
-	op_umr_one(wqe, sess, cur->umr_qpn_ds, pi, mkey, &klm,
-		   rte_crypto_op_ctod_offset(op, const uint8_t *,
-					     sess->iv_offset));
+	mlx5_crypto_op_umr_one(wqe, sess, cur->umr_qpn_ds, pi, mkey, &klm,
+			       rte_crypto_op_ctod_offset(op, const uint8_t *,
+							 sess->iv_offset));
 	/* The RDMA WRITE of the source through the crypto mkey, at 0. */
 	ctrl = (void *)(wqe + (size_t)OP_UMR_BBS * WQEBB);
 	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
@@ -725,7 +736,7 @@ op_post(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op, uint32_t mkey,
 	ctrl->qpn_ds = cur->write_qpn_ds;
 	ctrl->signature = 0;
 	ctrl->dci_stream_channel_id = 0;
-	/* Signalled only as the burst's last (qp_ring()). */
+	/* Signalled only as the burst's last (mlx5_crypto_qp_ring()). */
 	ctrl->fm_ce_se = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	ctrl->imm = 0;
 	raddr = (void *)(ctrl + 1);
@@ -743,7 +754,7 @@ any:
 	/* The general way works on the QP's counter. */
 	last = cur->last;
 	qp->qp.sq_pi = pi;
-	bbs = op_post_any(qp, op, mkey, &last);
+	bbs = mlx5_crypto_op_post_any(qp, op, mkey, &last);
 	cur->pi = qp->qp.sq_pi;
 	cur->last = last;
 	return bbs;
@@ -751,7 +762,8 @@ any:
 
 /* Ring the doorbell for the WQEs up to @cur's last, the one CQE asked. */
 static inline void
-qp_ring(struct mlx5_crypto_qp *qp, const struct sq_cursor *cur)
+mlx5_crypto_qp_ring(struct mlx5_crypto_qp *qp,
+		    const struct mlx5_crypto_sq_cursor *cur)
 {
 	struct mlx5_wqe_ctrl_seg *ctrl = cur->last;
 
@@ -773,10 +785,10 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	uint16_t n = RTE_MIN(nb_ops, room);
 	/* The free stack's top; an op in flight fewer than entries. */
 	const uint32_t *free_top = qp->mkey_free + qp->mkey_top;
-	struct sq_cursor cur;
+	struct mlx5_crypto_sq_cursor cur;
 	uint16_t i;
 
-	qp_cursor(qp, &cur);
+	mlx5_crypto_qp_cursor(qp, &cur);
 	for (i = 0; i < n; i++, pi++) {
 		struct mlx5_crypto_op_slot *slot = &slots[pi & mask];
 		struct rte_crypto_op *op = ops[i];
@@ -784,13 +796,13 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		uint16_t wqe_pi = cur.pi;
 		uint16_t bbs;
 
-		bbs = op_post(qp, op, mkey, &cur);
+		bbs = mlx5_crypto_op_post(qp, op, mkey, &cur);
 		slot->op = op;
 		slot->bbs = bbs;
 		slot->wqe_pi = wqe_pi;
 		slot->mkey = mkey;
 		/*
-		 * After op_post() read the op (a refused one has its status
+		 * After mlx5_crypto_op_post() read the op (a refused one has its status
 		 * already): a byte stored into the word it reads first would
 		 * stall that read until the store is done.
 		 */
@@ -800,7 +812,7 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	qp->pi = pi;
 	qp->mkey_top = free_top - qp->mkey_free;
 	if (likely(cur.last != NULL))
-		qp_ring(qp, &cur);
+		mlx5_crypto_qp_ring(qp, &cur);
 	qp->stats.enqueued_count += n;
 	return n;
 }
@@ -814,10 +826,10 @@ mlx5_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
  * error completion tries the recovery again).
  */
 static int
-qp_recover(struct mlx5_crypto_qp *qp)
+mlx5_crypto_qp_recover(struct mlx5_crypto_qp *qp)
 {
 	struct mlx5_devx_cq *cq = &qp->cq;
-	struct sq_cursor cur;
+	struct mlx5_crypto_sq_cursor cur;
 	uint32_t k;
 	int ret;
 
@@ -832,24 +844,26 @@ qp_recover(struct mlx5_crypto_qp *qp)
 		cq->ci++;
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
 	/* From the send counter as to_rts restarted it. */
-	qp_cursor(qp, &cur);
+	mlx5_crypto_qp_cursor(qp, &cur);
 	for (k = qp->ci + 1; k != qp->pi; k++) {
 		struct mlx5_crypto_op_slot *slot =
 			&qp->slots[k & (qp->entries - 1)];
 
 		if (slot->bbs != 0) {
 			slot->wqe_pi = cur.pi;
-			slot->bbs = op_post(qp, slot->op, slot->mkey, &cur);
+			slot->bbs = mlx5_crypto_op_post(qp, slot->op,
+							slot->mkey, &cur);
 		}
 	}
 	if (cur.last != NULL)
-		qp_ring(qp, &cur);
+		mlx5_crypto_qp_ring(qp, &cur);
 	return 0;
 }
 
 static __rte_noinline void
-op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
-	 volatile struct mlx5_cqe64 *cqe)
+mlx5_crypto_op_error(struct mlx5_crypto_qp *qp,
+		     struct mlx5_crypto_op_slot *slot,
+		     volatile struct mlx5_cqe64 *cqe)
 {
 	const volatile struct mlx5_err_cqe *err = (const volatile void *)cqe;
 
@@ -858,7 +872,7 @@ op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
 	DRV_LOG(DEBUG, "QP %u: error completion, syndrome 0x%x, WQE %u",
 		qp->qp_id, err->syndrome, rte_be_to_cpu_16(err->wqe_counter));
 	slot->bbs = 0;
-	if (qp_recover(qp) != 0) {
+	if (mlx5_crypto_qp_recover(qp) != 0) {
 		uint32_t k;
 
 		/* Nothing of theirs will complete: fail them at once. */
@@ -880,7 +894,8 @@ op_error(struct mlx5_crypto_qp *qp, struct mlx5_crypto_op_slot *slot,
  * names the last operation of a burst, usually the last one posted.
  */
 static inline uint32_t
-op_of_wqe(const struct mlx5_crypto_qp *qp, uint32_t from, uint16_t wqe)
+mlx5_crypto_op_of_wqe(const struct mlx5_crypto_qp *qp, uint32_t from,
+		      uint16_t wqe)
 {
 	uint32_t k;
 
@@ -948,9 +963,11 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		st = mlx5_cqe_status(cqe, cq->log_size, cq_ci);
 		if (st == MLX5_CQE_STATUS_HW_OWN)
 			break;
-		k = op_of_wqe(qp, ci, rte_be_to_cpu_16(cqe->wqe_counter));
+		k = mlx5_crypto_op_of_wqe(qp, ci,
+					  rte_be_to_cpu_16(cqe->wqe_counter));
 		if (unlikely(k == qp->pi)) {
-			DRV_LOG(DEBUG, "QP %u: CQE of WQE %u: no such operation in flight",
+			DRV_LOG(DEBUG,
+				"QP %u: CQE of WQE %u: no such operation in flight",
 				qp->qp_id, rte_be_to_cpu_16(cqe->wqe_counter));
 			cq_ci++;
 			continue;
@@ -969,7 +986,7 @@ mlx5_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 		/* The head failed: recovery works on the QP's counters. */
 		cq->ci = cq_ci + 1;
 		qp->ci = ci;
-		op_error(qp, slot, cqe);
+		mlx5_crypto_op_error(qp, slot, cqe);
 		cq_ci = cq->ci;
 		*free_top++ = slot->mkey;
 		*out++ = slot->op;
