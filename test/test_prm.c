@@ -39,7 +39,7 @@ test_layout_sizes(void)
 static int
 test_layout_offsets(void)
 {
-	/* Offsets in bits, as PRM-FACTS and the kernel's mlx5_ifc.h give them. */
+	/* Offsets in bits, as the kernel's include/linux/mlx5/mlx5_ifc.h gives them. */
 	TEST_ASSERT_EQUAL(BIT_OFF(cmd_hca_cap, vhca_id), 0x30, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(cmd_hca_cap, hca_cap_2), 0x20, "");
 	TEST_ASSERT_EQUAL(BIT_OFF(cmd_hca_cap, dump_fill_mkey), 0xf8, "");

@@ -128,10 +128,13 @@ struct mlx5_common_device {
 	uint32_t users;                    /* API calls in flight (acquire). */
 	rte_spinlock_t lock;               /* Guards the lists below. */
 	TAILQ_HEAD(, mlx5_pp_entry) pp_entries; /* Live pacing entries. */
-	/* For telemetry (mlx5_common_telemetry.c): live DEVX queues. */
+	/*
+	 * What was made on the device, for its readers (telemetry): live
+	 * DEVX queues and class devices (mlx5_common_dev.c).
+	 */
 	TAILQ_HEAD(, mlx5_queue_track) queues;
 	uint32_t queues_untracked;         /* Not listed (no memory). */
-	/* For telemetry: what class drivers made (ethdev, cryptodev). */
+	/* What class drivers made (ethdev, cryptodev). */
 	TAILQ_HEAD(, mlx5_class_dev_info) class_devs;
 	/* Keys handed out by the public API (mlx5_common_keys.c). */
 	pthread_mutex_t keys_lock;

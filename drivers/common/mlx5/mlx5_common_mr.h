@@ -312,14 +312,16 @@ __rte_internal
 int mlx5_mr_stats(struct mlx5_common_device *cdev, struct mlx5_mr_stats *st);
 
 /*
- * Called by the common layer (mlx5_common.c), not exported: create the MR
- * cache once the PD is open (0 or a negative errno, nothing left on
- * failure), destroy it before the PD is closed.
+ * Called by the common layer's probe and remove (mlx5_common.c), not
+ * exported; defined in mlx5_common_mr_cache.c: create the MR cache once the
+ * PD is open (0 or a negative errno, nothing left on failure), destroy it
+ * before the PD is closed.
  */
 int mlx5_mr_cache_create(struct mlx5_common_device *cdev);
 void mlx5_mr_cache_destroy(struct mlx5_common_device *cdev);
 /* A secondary process's cache of @cdev (a secondary record): misses are
- * asked of the primary's cache (mlx5_common_mp.h). */
+ * asked of the primary's cache (mlx5_common_mr_mp.c); -ENOTSUP in a build
+ * without the multi-process layer. */
 int mlx5_mr_cache_create_secondary(struct mlx5_common_device *cdev);
 
 /*

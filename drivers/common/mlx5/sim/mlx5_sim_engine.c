@@ -7,13 +7,13 @@
  * names the QP (the first 8 bytes of a WQE's control segment, handed to
  * the kick with the value stored, so that doorbells of two threads on one
  * UAR are never confused); the engine reads the QP's doorbell record and
- * executes its send WQEs in order, in the caller's thread (the kick of
- * ARCHITECTURE.md), under the card lock. Each WQE is read once, into the
- * engine's own copy, and every read or write of the application's rings
- * and doorbell records runs under the fault guard: memory unmapped under a
- * queue stops that queue (CQ status 0xa, QP in error), never the process.
- * A QP's doorbell takes one guard (mlx5_sim_guard.h), armed only while
- * the ring is copied and while an RDMA WRITE's or READ's bytes move
+ * executes its send WQEs in order, in the caller's thread (the UAR's kick
+ * hook, mlx5_common_dp.h), under the card lock. Each WQE is read once,
+ * into the engine's own copy, and every read or write of the application's
+ * rings and doorbell records runs under the fault guard: memory unmapped
+ * under a queue stops that queue (CQ status 0xa, QP in error), never the
+ * process. A QP's doorbell takes one guard (mlx5_sim_guard.h), armed only
+ * while the ring is copied and while an RDMA WRITE's or READ's bytes move
  * straight between memories: the WQEs posted are read ahead, 2 KiB at a
  * time, WQE by WQE once a read-ahead faulted (mlx5_sim_engine_qp()).
  *
