@@ -28,7 +28,7 @@ PARSERS = {
     # name: (source file, array name)
     "common": ("drivers/common/mlx5/mlx5_common_devargs.c", "keys"),
     "sim": ("drivers/common/mlx5/sim/mlx5_sim_vdev.c", "sim_devarg_keys"),
-    "net": ("drivers/net/mlx5/mlx5_net_ethdev.c", "keys"),
+    "net": ("drivers/net/mlx5/mlx5_net_probe.c", "keys"),
     "crypto": ("drivers/crypto/mlx5/mlx5_crypto.c", "mlx5_crypto_keys"),
 }
 DEFINES_FROM = "drivers/common/mlx5/mlx5_common_private.h"

@@ -33,7 +33,8 @@
 
 extern int mlx5_net_logtype;
 
-#define NET_LOG(level, fmt, ...) \
+/* The PMD's log macro (mlx5_common_log.h says why DRV_LOG everywhere). */
+#define DRV_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5_net_logtype, \
 		"mlx5_net: " fmt "\n", ## __VA_ARGS__)
 
@@ -212,17 +213,26 @@ enum mlx5_net_mp_op {
 	MLX5_NET_MP_TXQ_RECOVER, /* Recover Tx queue @queue. */
 };
 
-/* Secondary processes (mlx5_net_mp.c). */
+/*
+ * Secondary processes: the attach and the primary's half of the requests
+ * (mlx5_net_mp.c, above the ethdev ops it shares with a secondary) ...
+ */
 int mlx5_net_probe_secondary(struct mlx5_common_device *cdev);
 int mlx5_net_remove_secondary(struct rte_eth_dev *eth);
 void mlx5_net_mp_request(struct mlx5_common_device *cdev,
 			 struct mlx5_mp_class_msg *msg);
-/* In a secondary process: ask the primary; 0 or a negative errno. */
+/*
+ * ... and the secondary's own state and half (mlx5_net_proc.c, below
+ * everything that asks). In a secondary process: ask the primary; 0 or a
+ * negative errno.
+ */
 int mlx5_net_mp_ask(uint16_t port_id, enum mlx5_net_mp_op op,
 		    uint16_t queue, uint64_t *val);
 /* A secondary's MR cache of queue @idx (made if need be), or NULL. */
 struct mlx5_mr_ctrl *mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx,
 				      uint16_t idx, int socket);
+/* Free a secondary's state of a port (MR caches, imported UAR). */
+void mlx5_net_proc_free(struct mlx5_net_proc *pp);
 uint16_t mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts,
 				     uint16_t n);
 uint16_t mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts,
@@ -248,13 +258,25 @@ int mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    const struct rte_eth_rxconf *conf,
 			    struct rte_mempool *mp);
 void mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+/*
+ * Queue recovery, in the bursts' file (mlx5_net_rxtx.c): a burst starts
+ * it after an error completion, queue start/stop reuse its steps. Rx: fill
+ * every WQE with the mbufs the queue holds and post them all; take every
+ * CQE the device wrote; bring the RQ back (asked of the primary in a
+ * secondary).
+ */
+int mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq);
+void mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq);
 int mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq);
 int mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    uint16_t nb_desc, unsigned int socket,
 			    const struct rte_eth_txconf *conf);
 void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
 void mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end);
-/* Bring an SQ back after an error (asked of the primary in a secondary). */
+/*
+ * Bring an SQ back after an error (asked of the primary in a secondary;
+ * mlx5_net_rxtx.c).
+ */
 int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
 /*
@@ -282,7 +304,14 @@ uint16_t mlx5_net_tx_max_segs(uint16_t inline_hdr);
 uint16_t mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 
-/* Port (mlx5_net_ethdev.c). */
+/*
+ * Port (mlx5_net_ethdev.c): the ethdev ops, the default RSS key, the
+ * release of a port's resources; probe and remove (mlx5_net_probe.c) use
+ * them.
+ */
 int mlx5_net_steering_apply(struct mlx5_net_priv *priv);
+extern const struct eth_dev_ops mlx5_net_ops;
+extern const uint8_t mlx5_net_rss_key_default[MLX5_RSS_HASH_KEY_LEN];
+void mlx5_net_release(struct mlx5_net_priv *priv);
 
 #endif /* MLX5_NET_H_ */

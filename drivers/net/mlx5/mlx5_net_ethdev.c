@@ -3,11 +3,12 @@
  */
 
 /*
- * The ethdev port: probe as the eth class driver of a common device,
- * configuration, start/stop (the RQ table, the RSS TIR and the steering
- * rules exist while the port runs), link, statistics, promiscuous and
- * all-multicast modes, MAC address, MTU, RSS and RETA, per-queue rate
- * limits.
+ * The ethdev ops of a port: configuration, start/stop (the RQ table, the
+ * RSS TIR and the steering rules exist while the port runs), link,
+ * statistics, promiscuous and all-multicast modes, MAC address, MTU, RSS
+ * and RETA, per-queue rate limits, queue start/stop and info. Above the
+ * queues (mlx5_net_rxq.c, mlx5_net_txq.c) and the bursts; probe
+ * (mlx5_net_probe.c) installs them.
  */
 
 #include <errno.h>
@@ -21,10 +22,8 @@
 
 #include "mlx5_net.h"
 
-RTE_LOG_REGISTER_DEFAULT(mlx5_net_logtype, NOTICE)
-
 /* The default Toeplitz key (the one of Microsoft's RSS specification). */
-static const uint8_t mlx5_net_rss_key_default[MLX5_RSS_HASH_KEY_LEN] = {
+const uint8_t mlx5_net_rss_key_default[MLX5_RSS_HASH_KEY_LEN] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
 	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
 	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
@@ -65,7 +64,7 @@ mlx5_net_mtu_apply(struct rte_eth_dev *dev, uint16_t mtu)
 		return 0;
 	ret = mlx5_port_mtu_set(priv->cdev, priv->phys_port, mtu);
 	if (ret != 0)
-		NET_LOG(ERR, "port %u: the device refused MTU %u: %s",
+		DRV_LOG(ERR, "port %u: the device refused MTU %u: %s",
 			dev->data->port_id, mtu, rte_strerror(rte_errno));
 	return ret;
 }
@@ -81,14 +80,14 @@ mlx5_net_configure(struct rte_eth_dev *dev)
 
 	if (dev->data->nb_rx_queues > MLX5_NET_MAX_QUEUES ||
 	    dev->data->nb_tx_queues > MLX5_NET_MAX_QUEUES) {
-		NET_LOG(ERR, "port %u: %u Rx and %u Tx queues: at most %u each",
+		DRV_LOG(ERR, "port %u: %u Rx and %u Tx queues: at most %u each",
 			dev->data->port_id, dev->data->nb_rx_queues,
 			dev->data->nb_tx_queues, MLX5_NET_MAX_QUEUES);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (rss->rss_key != NULL && rss->rss_key_len != MLX5_RSS_HASH_KEY_LEN) {
-		NET_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
+		DRV_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
 			dev->data->port_id, rss->rss_key_len,
 			MLX5_RSS_HASH_KEY_LEN);
 		rte_errno = EINVAL;
@@ -247,7 +246,7 @@ mlx5_net_reta_rqns(struct mlx5_net_priv *priv, uint32_t *rqns)
 		struct mlx5_net_rxq *rxq = data->rx_queues[priv->reta[i]];
 
 		if (priv->reta[i] >= data->nb_rx_queues || rxq == NULL) {
-			NET_LOG(ERR, "port %u: RETA entry %u names Rx queue %u,"
+			DRV_LOG(ERR, "port %u: RETA entry %u names Rx queue %u,"
 				" which is not set up", data->port_id, i,
 				priv->reta[i]);
 			rte_errno = EINVAL;
@@ -315,7 +314,7 @@ mlx5_net_start(struct rte_eth_dev *dev)
 	int ret;
 
 	if (dev->data->nb_rx_queues == 0 || dev->data->nb_tx_queues == 0) {
-		NET_LOG(ERR, "port %u: no Rx or no Tx queue",
+		DRV_LOG(ERR, "port %u: no Rx or no Tx queue",
 			dev->data->port_id);
 		rte_errno = EINVAL;
 		return -EINVAL;
@@ -324,7 +323,7 @@ mlx5_net_start(struct rte_eth_dev *dev)
 		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
 
 		if (txq == NULL) {
-			NET_LOG(ERR, "port %u: Tx queue %u is not set up",
+			DRV_LOG(ERR, "port %u: Tx queue %u is not set up",
 				dev->data->port_id, i);
 			rte_errno = EINVAL;
 			return -EINVAL;
@@ -378,7 +377,7 @@ mlx5_net_start(struct rte_eth_dev *dev)
 	return 0;
 error:
 	ret = -rte_errno;
-	NET_LOG(ERR, "port %u: start failed: %s", dev->data->port_id,
+	DRV_LOG(ERR, "port %u: start failed: %s", dev->data->port_id,
 		rte_strerror(rte_errno));
 	priv->started = false;
 	mlx5_net_rx_path_destroy(priv);
@@ -403,7 +402,7 @@ mlx5_net_stop(struct rte_eth_dev *dev)
 }
 
 /* Free everything the port holds on the device. */
-static void
+void
 mlx5_net_release(struct mlx5_net_priv *priv)
 {
 	struct rte_eth_dev_data *data = priv->eth->data;
@@ -486,7 +485,7 @@ mlx5_net_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *mac)
 	int ret;
 
 	if (!rte_is_unicast_ether_addr(mac)) {
-		NET_LOG(ERR, "port %u: a MAC address must be unicast",
+		DRV_LOG(ERR, "port %u: a MAC address must be unicast",
 			dev->data->port_id);
 		return -EINVAL;
 	}
@@ -510,7 +509,7 @@ mlx5_net_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 
 		if (rxq != NULL &&
 		    frame > (rxq->seg_len << rxq->log_sges)) {
-			NET_LOG(ERR, "port %u: MTU %u: frames would not fit the"
+			DRV_LOG(ERR, "port %u: MTU %u: frames would not fit the"
 				" buffers of Rx queue %u (%u bytes): set the"
 				" queues up again", dev->data->port_id, mtu, i,
 				rxq->seg_len << rxq->log_sges);
@@ -721,13 +720,13 @@ mlx5_net_rss_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 
 	if (conf->rss_key != NULL &&
 	    conf->rss_key_len != MLX5_RSS_HASH_KEY_LEN) {
-		NET_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
+		DRV_LOG(ERR, "port %u: RSS key of %u bytes: it takes %u",
 			dev->data->port_id, conf->rss_key_len,
 			MLX5_RSS_HASH_KEY_LEN);
 		return -EINVAL;
 	}
 	if (conf->rss_hf & ~MLX5_NET_RSS_HF) {
-		NET_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
+		DRV_LOG(ERR, "port %u: RSS types 0x%" PRIx64 " not supported",
 			dev->data->port_id, conf->rss_hf & ~MLX5_NET_RSS_HF);
 		return -EINVAL;
 	}
@@ -786,7 +785,7 @@ mlx5_net_reta_update(struct rte_eth_dev *dev,
 	int ret;
 
 	if (size != priv->reta_size) {
-		NET_LOG(ERR, "port %u: RETA of %u entries: it has %u",
+		DRV_LOG(ERR, "port %u: RETA of %u entries: it has %u",
 			dev->data->port_id, size, priv->reta_size);
 		return -EINVAL;
 	}
@@ -799,7 +798,7 @@ mlx5_net_reta_update(struct rte_eth_dev *dev,
 		if (!(c->mask & RTE_BIT64(b)))
 			continue;
 		if (c->reta[b] >= dev->data->nb_rx_queues) {
-			NET_LOG(ERR, "port %u: RETA entry %u: Rx queue %u of"
+			DRV_LOG(ERR, "port %u: RETA entry %u: Rx queue %u of"
 				" %u", dev->data->port_id, i, c->reta[b],
 				dev->data->nb_rx_queues);
 			memcpy(priv->reta, old, sizeof(old));
@@ -848,7 +847,7 @@ mlx5_net_rate_limit(struct rte_eth_dev *dev, uint16_t idx, uint32_t mbps)
 	/* ethdev lets idx == nb_tx_queues through in 22.11. */
 	if (idx >= dev->data->nb_tx_queues ||
 	    dev->data->tx_queues[idx] == NULL) {
-		NET_LOG(ERR, "port %u: Tx queue %u does not exist",
+		DRV_LOG(ERR, "port %u: Tx queue %u does not exist",
 			dev->data->port_id, idx);
 		return -EINVAL;
 	}
@@ -873,7 +872,7 @@ mlx5_net_queue_ctl(struct rte_eth_dev *dev, uint16_t q, bool rx, bool start)
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		NET_LOG(ERR, "port %u: %s queue %u %s is done by the primary process",
+		DRV_LOG(ERR, "port %u: %s queue %u %s is done by the primary process",
 			dev->data->port_id, rx ? "Rx" : "Tx", q,
 			start ? "start" : "stop");
 		rte_errno = ENOTSUP;
@@ -929,7 +928,7 @@ mlx5_net_addrs_apply(struct mlx5_net_priv *priv, void (*undo)(
 	int ret = mlx5_net_steering_apply(priv);
 
 	if (ret != 0) {
-		NET_LOG(ERR, "port %u: the device refused the receive rules of the new addresses: %s",
+		DRV_LOG(ERR, "port %u: the device refused the receive rules of the new addresses: %s",
 			priv->eth->data->port_id, rte_strerror(rte_errno));
 		undo(priv, saved);
 		mlx5_net_steering_apply(priv);
@@ -953,7 +952,7 @@ mlx5_net_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *mac,
 	RTE_SET_USED(vmdq);
 	if (index == 0 || index >= MLX5_NET_MAX_MAC ||
 	    !rte_is_unicast_ether_addr(mac)) {
-		NET_LOG(ERR, "port %u: MAC address index %u (1..%u) or a group address",
+		DRV_LOG(ERR, "port %u: MAC address index %u (1..%u) or a group address",
 			dev->data->port_id, index, MLX5_NET_MAX_MAC - 1);
 		rte_errno = EINVAL;
 		return -EINVAL;
@@ -1000,14 +999,14 @@ mlx5_net_set_mc_addr_list(struct rte_eth_dev *dev,
 	uint32_t i;
 
 	if (n > MLX5_NET_MAX_MC || (n != 0 && list == NULL)) {
-		NET_LOG(ERR, "port %u: %u multicast addresses: at most %u",
+		DRV_LOG(ERR, "port %u: %u multicast addresses: at most %u",
 			dev->data->port_id, n, MLX5_NET_MAX_MC);
 		rte_errno = ENOSPC;
 		return -ENOSPC;
 	}
 	for (i = 0; i < n; i++)
 		if (!rte_is_multicast_ether_addr(&list[i])) {
-			NET_LOG(ERR, "port %u: multicast list entry %u is not a group address",
+			DRV_LOG(ERR, "port %u: multicast list entry %u is not a group address",
 				dev->data->port_id, i);
 			rte_errno = EINVAL;
 			return -EINVAL;
@@ -1028,7 +1027,7 @@ mlx5_net_link_set(struct rte_eth_dev *dev, bool up)
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		NET_LOG(ERR, "port %u: link up/down is done by the primary process",
+		DRV_LOG(ERR, "port %u: link up/down is done by the primary process",
 			dev->data->port_id);
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
@@ -1110,7 +1109,7 @@ mlx5_net_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 	return 0;
 }
 
-static const struct eth_dev_ops mlx5_net_ops = {
+const struct eth_dev_ops mlx5_net_ops = {
 	.dev_configure = mlx5_net_configure,
 	.dev_infos_get = mlx5_net_infos_get,
 	.dev_start = mlx5_net_start,
@@ -1152,182 +1151,3 @@ static const struct eth_dev_ops mlx5_net_ops = {
 	.rx_burst_mode_get = mlx5_net_rx_burst_mode_get,
 	.tx_burst_mode_get = mlx5_net_tx_burst_mode_get,
 };
-
-/*
- * The Tx queues' TISes: one per port of a LAG device that lets a TIS
- * choose its port (lag_tx_port_affinity 1..n), else one for any port.
- */
-static int
-mlx5_net_tis_create(struct mlx5_net_priv *priv)
-{
-	const struct mlx5_hca_attr *caps = &priv->cdev->caps;
-	unsigned int n = caps->num_lag_ports > 1 && caps->lag_tx_port_affinity ?
-			 RTE_MIN(caps->num_lag_ports, MLX5_NET_MAX_TIS) : 1;
-
-	for (unsigned int i = 0; i < n; i++) {
-		struct mlx5_devx_obj *tis = mlx5_devx_cmd_create_tis(priv->cdev,
-			&(struct mlx5_devx_tis_attr){
-				.transport_domain = priv->td->id,
-				.lag_tx_port_affinity = n > 1 ? i + 1 : 0,
-			});
-
-		if (tis == NULL)
-			return -rte_errno;
-		priv->tis[priv->n_tis++] = tis;
-	}
-	if (n > 1)
-		NET_LOG(INFO, "%s: LAG of %u ports: Tx queue i leaves by port 1 + i %% %u",
-			priv->cdev->dev->name, n, n);
-	return 0;
-}
-
-/* Devargs of the PMD (the names DPDK's net/mlx5 gives them). */
-static int
-mlx5_net_devarg(const char *key, const char *value, void *opaque)
-{
-	struct mlx5_net_priv *priv = opaque;
-	uint64_t v;
-	int ret;
-
-	if (strcmp(key, "txq_inline_min") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0,
-					    MLX5_NET_TX_INLINE_MAX, &v);
-		priv->txq_inline_min = (uint16_t)v;
-		return ret;
-	}
-	rte_errno = EINVAL;
-	return -EINVAL;
-}
-
-static int
-mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
-{
-	static const char *const keys[] = { "txq_inline_min", NULL };
-	struct mlx5_nic_vport_info vport;
-	struct mlx5_port_link link;
-	struct mlx5_net_priv *priv;
-	struct rte_eth_dev *eth;
-	int ret;
-
-	if (cdev->secondary)
-		return mlx5_net_probe_secondary(cdev);
-	if (!cdev->caps.eth.sup) {
-		NET_LOG(ERR, "%s: the device has no Ethernet offloads block",
-			cdev->dev->name);
-		rte_errno = ENOTSUP;
-		return -ENOTSUP;
-	}
-	eth = rte_eth_dev_allocate(cdev->dev->name);
-	if (eth == NULL) {
-		NET_LOG(ERR, "%s: no ethdev port left", cdev->dev->name);
-		rte_errno = ENOMEM;
-		return -ENOMEM;
-	}
-	priv = rte_zmalloc("mlx5_net_priv", sizeof(*priv), RTE_CACHE_LINE_SIZE);
-	eth->data->mac_addrs = rte_zmalloc("mlx5_net_mac",
-		sizeof(struct rte_ether_addr) * MLX5_NET_MAX_MAC, 0);
-	if (priv == NULL || eth->data->mac_addrs == NULL) {
-		rte_free(priv);
-		rte_errno = ENOMEM;
-		ret = -ENOMEM;
-		goto error;
-	}
-	eth->data->dev_private = priv;
-	priv->cdev = cdev;
-	priv->eth = eth;
-	priv->phys_port = 1;
-	priv->ts_offset = -1;
-	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
-	if (ret != 0)
-		goto error;
-	NET_LOG(DEBUG, "%s: devargs: txq_inline_min %u", cdev->dev->name,
-		priv->txq_inline_min);
-	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
-	if (ret != 0)
-		goto error;
-	memcpy(priv->mac.addr_bytes, vport.mac, RTE_ETHER_ADDR_LEN);
-	rte_ether_addr_copy(&priv->mac, eth->data->mac_addrs);
-	ret = mlx5_port_link_get(cdev, priv->phys_port, &link);
-	if (ret != 0)
-		goto error;
-	eth->data->mtu = link.mtu;
-	ret = mlx5_uar_prepare(cdev, &priv->uar);
-	if (ret != 0)
-		goto error;
-	priv->td = mlx5_devx_cmd_alloc_td(cdev);
-	if (priv->td == NULL) {
-		ret = -rte_errno;
-		goto error;
-	}
-	ret = mlx5_net_tis_create(priv);
-	if (ret != 0)
-		goto error;
-	/* Drops for want of a WQE (imissed); a device without any: none. */
-	priv->qcnt = mlx5_devx_cmd_queue_counter_alloc(cdev);
-	if (priv->qcnt == NULL && rte_errno != ENOTSUP) {
-		ret = -rte_errno;
-		goto error;
-	}
-	memcpy(priv->rss_key, mlx5_net_rss_key_default, sizeof(priv->rss_key));
-	eth->device = cdev->dev;
-	eth->dev_ops = &mlx5_net_ops;
-	eth->rx_pkt_burst = mlx5_net_rx_burst;
-	eth->tx_pkt_burst = mlx5_net_tx_burst;
-	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
-	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
-	rte_eth_dev_probing_finish(eth);
-	/* Telemetry's /mlx5/queues names the port of the device. */
-	mlx5_class_dev_info_add(cdev, MLX5_CLASS_ETH, "ethdev",
-				eth->data->name, eth->data->port_id);
-	NET_LOG(INFO, "%s: port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", MTU %u,"
-		" %u Mb/s", cdev->dev->name, eth->data->port_id,
-		RTE_ETHER_ADDR_BYTES(&priv->mac), link.mtu, link.speed_mbps);
-	return 0;
-error:
-	if (priv != NULL && eth->data->dev_private == priv)
-		mlx5_net_release(priv);
-	NET_LOG(ERR, "%s: eth probe failed: %s", cdev->dev->name,
-		rte_strerror(-ret));
-	rte_eth_dev_release_port(eth);
-	rte_errno = -ret;
-	return ret;
-}
-
-static int
-mlx5_net_remove(struct mlx5_common_device *cdev)
-{
-	struct rte_eth_dev *eth = rte_eth_dev_allocated(cdev->dev->name);
-
-	if (eth == NULL)
-		return 0;
-	if (cdev->secondary)
-		return mlx5_net_remove_secondary(eth);
-	mlx5_class_dev_info_del(cdev, MLX5_CLASS_ETH, eth->data->port_id);
-	if (eth->state != RTE_ETH_DEV_UNUSED && eth->data->dev_private != NULL)
-		mlx5_net_release(eth->data->dev_private);
-	return rte_eth_dev_release_port(eth);
-}
-
-static struct mlx5_class_driver mlx5_net_driver = {
-	.drv_class = MLX5_CLASS_ETH,
-	.name = "mlx5_eth",
-	.probe = mlx5_net_probe,
-	.remove = mlx5_net_remove,
-	.secondary = true,
-	.mp_request = mlx5_net_mp_request,
-};
-
-RTE_INIT(mlx5_net_init)
-{
-	mlx5_class_driver_register(&mlx5_net_driver);
-}
-
-/*
- * PMD info (dpdk-pmdinfo.py). A class driver of the common device, not an
- * EAL driver: named as DPDK's own mlx5 class drivers are, with the devargs
- * it takes besides the common ones of the device's bus driver.
- */
-RTE_PMD_EXPORT_NAME(mlx5_eth, __COUNTER__);
-RTE_PMD_REGISTER_PARAM_STRING(mlx5_eth,
-	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) ">");
-RTE_PMD_REGISTER_KMOD_DEP(mlx5_eth, "* ib_uverbs & mlx5_core & mlx5_ib");

@@ -12,6 +12,11 @@
  * primary (mlx5_mp_class_request()): the queue counter (imissed) and queue
  * recovery after an error completion. Configuration (configure, queue
  * setup, start/stop, MTU, MAC, RSS, modes) stays with the primary.
+ *
+ * This file: a secondary's attach (its ethdev ops are a subset of the
+ * primary's, mlx5_net_ethdev.c) and the primary's answers to requests.
+ * The secondary's own state and its half of the requests, which the bursts
+ * and queues call, are below, in mlx5_net_proc.c.
  */
 
 #include <errno.h>
@@ -56,50 +61,6 @@ static const struct eth_dev_ops mlx5_net_secondary_ops = {
 	.dev_supported_ptypes_get = mlx5_net_ptypes,
 };
 
-struct mlx5_mr_ctrl *
-mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx, uint16_t idx, int socket)
-{
-	struct mlx5_mr_ctrl **slot;
-	struct mlx5_mr_ctrl *mr;
-
-	if (idx >= MLX5_NET_MAX_QUEUES)
-		return NULL;
-	slot = tx ? &pp->txq_mr[idx] : &pp->rxq_mr[idx];
-	if (*slot != NULL)
-		return *slot;
-	mr = mlx5_malloc(pp->cdev, MLX5_MEM_SYS | MLX5_MEM_ZERO, sizeof(*mr),
-			 RTE_CACHE_LINE_SIZE, socket);
-	if (mr == NULL) {
-		NET_LOG(ERR, "%s: no memory for the MR cache of %s queue %u",
-			pp->cdev->dev->name, tx ? "Tx" : "Rx", idx);
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	if (mlx5_mr_ctrl_init(mr, pp->cdev, socket) != 0) {
-		mlx5_free(mr);
-		return NULL;
-	}
-	*slot = mr;
-	return mr;
-}
-
-static void
-mlx5_net_proc_free(struct mlx5_net_proc *pp)
-{
-	for (unsigned int i = 0; i < MLX5_NET_MAX_QUEUES; i++) {
-		if (pp->rxq_mr[i] != NULL) {
-			mlx5_mr_ctrl_free(pp->rxq_mr[i]);
-			mlx5_free(pp->rxq_mr[i]);
-		}
-		if (pp->txq_mr[i] != NULL) {
-			mlx5_mr_ctrl_free(pp->txq_mr[i]);
-			mlx5_free(pp->txq_mr[i]);
-		}
-	}
-	mlx5_uar_unimport(pp->cdev, &pp->uar);
-	mlx5_free(pp);
-}
-
 int
 mlx5_net_probe_secondary(struct mlx5_common_device *cdev)
 {
@@ -110,7 +71,7 @@ mlx5_net_probe_secondary(struct mlx5_common_device *cdev)
 
 	eth = rte_eth_dev_attach_secondary(cdev->dev->name);
 	if (eth == NULL) {
-		NET_LOG(ERR, "%s: the primary process has no port of this device",
+		DRV_LOG(ERR, "%s: the primary process has no port of this device",
 			cdev->dev->name);
 		rte_errno = ENODEV;
 		return -ENODEV;
@@ -135,11 +96,11 @@ mlx5_net_probe_secondary(struct mlx5_common_device *cdev)
 	eth->tx_pkt_burst = mlx5_net_tx_burst_secondary;
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	rte_eth_dev_probing_finish(eth);
-	NET_LOG(INFO, "%s: port %u attached (secondary process)",
+	DRV_LOG(INFO, "%s: port %u attached (secondary process)",
 		cdev->dev->name, eth->data->port_id);
 	return 0;
 error:
-	NET_LOG(ERR, "%s: cannot attach to the primary's port: %s",
+	DRV_LOG(ERR, "%s: cannot attach to the primary's port: %s",
 		cdev->dev->name, rte_strerror(-ret));
 	rte_eth_dev_release_port(eth);
 	rte_errno = -ret;
@@ -155,34 +116,6 @@ mlx5_net_remove_secondary(struct rte_eth_dev *eth)
 	}
 	/* In a secondary process this releases this process's view only. */
 	return rte_eth_dev_release_port(eth);
-}
-
-int
-mlx5_net_mp_ask(uint16_t port_id, enum mlx5_net_mp_op op, uint16_t queue,
-		uint64_t *val)
-{
-	struct mlx5_net_proc *pp = rte_eth_devices[port_id].process_private;
-	struct mlx5_mp_class_msg msg = {
-		.op = op,
-		.port = port_id,
-		.queue = queue,
-	};
-	int ret;
-
-	if (pp == NULL) {
-		rte_errno = ENODEV;
-		return -ENODEV;
-	}
-	ret = mlx5_mp_class_request(pp->cdev, MLX5_CLASS_ETH, &msg);
-	if (ret == 0)
-		ret = msg.result;
-	if (ret != 0) {
-		rte_errno = -ret;
-		return ret;
-	}
-	if (val != NULL)
-		*val = msg.val;
-	return 0;
 }
 
 void

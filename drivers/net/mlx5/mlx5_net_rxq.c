@@ -8,7 +8,8 @@
  * scattered Rx). The descriptor count is the number of mbufs, rounded up
  * to a power of two. The mempool is registered with the device at setup;
  * every WQE is posted at setup, so frames are received as soon as a rule
- * steers them to the queue (at start).
+ * steers them to the queue (at start). Above the bursts (mlx5_net_rxtx.c),
+ * whose posting and recovery it reuses; below the ethdev ops.
  */
 
 #include <errno.h>
@@ -21,20 +22,6 @@
 
 #include "mlx5_net.h"
 
-/* Point segment @s of WQE @w at @m. */
-static inline void
-mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
-		    struct rte_mbuf *m, uint32_t lkey)
-{
-	struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
-		((size_t)w << rxq->rq.log_stride) + 16 * s);
-
-	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
-	d->lkey = rte_cpu_to_be_32(lkey);
-	/* The Rx bursts set data_off when the mbuf goes up. */
-	d->addr = rte_cpu_to_be_64((uintptr_t)m->buf_addr +
-				   RTE_PKTMBUF_HEADROOM);
-}
 
 /*
  * The first 8 bytes from rearm_data of a received mbuf, written in one
@@ -54,32 +41,6 @@ mlx5_net_rxq_rearm(uint16_t port_id)
 	return rearm;
 }
 
-/* Fill every WQE with the mbufs of elts and post them all. */
-static int
-mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
-{
-	uint32_t n = 1u << rxq->log_wqe_n, sges = 1u << rxq->log_sges, w, s;
-
-	for (w = 0; w < n; w++)
-		for (s = 0; s < sges; s++) {
-			struct rte_mbuf *m = rxq->elts[w * sges + s];
-			uint32_t lkey = mlx5_net_rx_buf_lkey(&rxq->mr, m);
-
-			if (lkey == MLX5_MR_LKEY_INVALID) {
-				NET_LOG(ERR, "port %u Rx queue %u: no key for"
-					" the mempool's memory: %s",
-					rxq->port_id, rxq->idx,
-					rte_strerror(rte_errno));
-				return -rte_errno;
-			}
-			mlx5_net_rx_seg_set(rxq, w, s, m, lkey);
-		}
-	rxq->pi = (uint16_t)n;
-	rte_io_wmb();
-	rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
-	return 0;
-}
-
 static void
 mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
 {
@@ -88,10 +49,10 @@ mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
 	if (rxq == NULL)
 		return;
 	if (rxq->rq.obj != NULL && mlx5_devx_rq_destroy(&rxq->rq) != 0)
-		NET_LOG(ERR, "port %u Rx queue %u: the RQ stays: %s",
+		DRV_LOG(ERR, "port %u Rx queue %u: the RQ stays: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
 	if (rxq->cq.obj != NULL && mlx5_devx_cq_destroy(&rxq->cq) != 0)
-		NET_LOG(ERR, "port %u Rx queue %u: the CQ stays: %s",
+		DRV_LOG(ERR, "port %u Rx queue %u: the CQ stays: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
 	if (rxq->stash_n != 0)
 		rte_mempool_put_bulk(rxq->mp, (void **)rxq->stash, rxq->stash_n);
@@ -123,7 +84,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	int ret;
 
 	if (mp == NULL || desc > MLX5_NET_MAX_DESC) {
-		NET_LOG(ERR, "port %u Rx queue %u: %u descriptors (at most %u)"
+		DRV_LOG(ERR, "port %u Rx queue %u: %u descriptors (at most %u)"
 			" or no mempool", dev->data->port_id, idx, nb_desc,
 			MLX5_NET_MAX_DESC);
 		rte_errno = EINVAL;
@@ -131,14 +92,14 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	}
 	seg_len = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
 	if (rte_pktmbuf_data_room_size(mp) <= RTE_PKTMBUF_HEADROOM) {
-		NET_LOG(ERR, "port %u Rx queue %u: mbufs of mempool %s hold no"
+		DRV_LOG(ERR, "port %u Rx queue %u: mbufs of mempool %s hold no"
 			" data", dev->data->port_id, idx, mp->name);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	sges = (frame + seg_len - 1) / seg_len;
 	if (sges > 1 && !(offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
-		NET_LOG(ERR, "port %u Rx queue %u: frames of MTU %u do not fit"
+		DRV_LOG(ERR, "port %u Rx queue %u: frames of MTU %u do not fit"
 			" in one mbuf of %u bytes: enable the scatter offload"
 			" or use larger mbufs", dev->data->port_id, idx,
 			dev->data->mtu, seg_len);
@@ -147,14 +108,14 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	}
 	sges = rte_align32pow2(sges);
 	if (sges > MLX5_NET_MAX_RX_SEGS || sges > desc) {
-		NET_LOG(ERR, "port %u Rx queue %u: %u mbufs of %u bytes per"
+		DRV_LOG(ERR, "port %u Rx queue %u: %u mbufs of %u bytes per"
 			" frame: at most %u", dev->data->port_id, idx, sges,
 			seg_len, RTE_MIN(desc, (uint32_t)MLX5_NET_MAX_RX_SEGS));
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (desc != nb_desc)
-		NET_LOG(INFO, "port %u Rx queue %u: %u descriptors, not %u"
+		DRV_LOG(INFO, "port %u Rx queue %u: %u descriptors, not %u"
 			" (a power of two, at least %u)", dev->data->port_id,
 			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
 	mlx5_net_rx_queue_release(dev, idx);
@@ -181,7 +142,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		if (priv->ts_offset < 0 &&
 		    rte_mbuf_dyn_rx_timestamp_register(&priv->ts_offset,
 						       &priv->ts_flag) != 0) {
-			NET_LOG(ERR, "port %u Rx queue %u: no timestamp"
+			DRV_LOG(ERR, "port %u Rx queue %u: no timestamp"
 				" field: %s", dev->data->port_id, idx,
 				rte_strerror(rte_errno));
 			rte_free(rxq);
@@ -205,7 +166,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		goto error;
 	}
 	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, desc) != 0) {
-		NET_LOG(ERR, "port %u Rx queue %u: %u mbufs from %s: pool"
+		DRV_LOG(ERR, "port %u Rx queue %u: %u mbufs from %s: pool"
 			" too small", rxq->port_id, idx, desc, mp->name);
 		memset(rxq->elts, 0, sizeof(*rxq->elts) * desc);
 		rte_errno = ENOMEM;
@@ -232,7 +193,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	dev->data->rx_queues[idx] = rxq;
 	return 0;
 error:
-	NET_LOG(ERR, "port %u Rx queue %u: setup failed: %s",
+	DRV_LOG(ERR, "port %u Rx queue %u: setup failed: %s",
 		dev->data->port_id, idx, rte_strerror(rte_errno));
 	ret = -rte_errno;
 	mlx5_net_rxq_free(rxq);
@@ -251,43 +212,6 @@ mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	mlx5_net_rxq_free(rxq);
 }
 
-/*
- * After an error completion that moved the RQ to ERR: every CQE there is
- * taken (flushes), the RQ goes through RST back to RDY and its WQEs are
- * posted again with the mbufs they hold.
- */
-/* Take every CQE the device wrote (flushes, frames not handed up). */
-static void
-mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
-{
-	struct mlx5_devx_cq *cq = &rxq->cq;
-
-	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
-			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
-		cq->ci++;
-	mlx5_cq_db_update(cq->db_rec, cq->ci);
-}
-
-int
-mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
-{
-	int ret;
-
-	mlx5_net_rxq_cq_drain(rxq);
-	/* In a secondary process, the device's part is the primary's. */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
-				       rxq->idx, NULL);
-	ret = mlx5_devx_rq_recover(&rxq->rq);
-	if (ret != 0) {
-		NET_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",
-			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
-		return ret;
-	}
-	rxq->st.recoveries++;
-	return mlx5_net_rxq_post_all(rxq);
-}
-
 int
 mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq)
 {
@@ -299,7 +223,7 @@ mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq)
 		ret = mlx5_devx_cmd_modify_rq(rxq->rq.obj, rxq->rq.state,
 					      MLX5_WQ_STATE_RST);
 		if (ret != 0) {
-			NET_LOG(ERR, "port %u Rx queue %u: stop failed: %s",
+			DRV_LOG(ERR, "port %u Rx queue %u: stop failed: %s",
 				rxq->port_id, rxq->idx,
 				rte_strerror(rte_errno));
 			return ret;
@@ -324,7 +248,7 @@ mlx5_net_rxq_start(struct mlx5_net_rxq *rxq)
 	if (ret == 0)
 		ret = mlx5_net_rxq_post_all(rxq);
 	if (ret != 0) {
-		NET_LOG(ERR, "port %u Rx queue %u: start failed: %s",
+		DRV_LOG(ERR, "port %u Rx queue %u: start failed: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
 		return ret;
 	}

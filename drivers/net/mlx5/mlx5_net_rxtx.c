@@ -248,7 +248,7 @@ mlx5_net_err_note(struct mlx5_net_qstats *st, bool tx, uint16_t port,
 		st->log_suppressed++;
 		return;
 	}
-	NET_LOG(WARNING,
+	DRV_LOG(WARNING,
 		"port %u %s queue %u: error completion of WQE %u: syndrome 0x%02x (%s), vendor syndrome 0x%02x; %" PRIu64 " more since the last line",
 		port, tx ? "Tx" : "Rx", queue,
 		rte_be_to_cpu_16(err->wqe_counter), synd,
@@ -720,7 +720,7 @@ mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 	}
 	txq->general_pending = false;
 	if (mlx5_net_txq_recover(txq) != 0) {
-		NET_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
+		DRV_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
 			rte_strerror(rte_errno));
 		return;
 	}
@@ -875,7 +875,7 @@ mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
 		uint32_t ds = mlx5_net_tx_wqe_ds(txq, pkts[i], piova);
 
 		if (ds * 16 > MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB) {
-			NET_LOG(DEBUG,
+			DRV_LOG(DEBUG,
 				"port %u Tx queue %u: packet of %u segments needs %u WQE segments, at most %u (txq_inline_min %u)",
 				txq->port_id, txq->idx, pkts[i]->nb_segs, ds,
 				MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB / 16,
@@ -1131,4 +1131,119 @@ mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 			return 0;
 	}
 	return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n);
+}
+
+/*
+ * Queue recovery: what a burst does after an error completion, also asked
+ * by a secondary process (mlx5_net_mp.c) and used by queue start/stop.
+ */
+
+/* Point segment @s of WQE @w at @m. */
+static inline void
+mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
+		    struct rte_mbuf *m, uint32_t lkey)
+{
+	struct mlx5_wqe_data_seg *d = (void *)(rxq->rq.wqes +
+		((size_t)w << rxq->rq.log_stride) + 16 * s);
+
+	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
+	d->lkey = rte_cpu_to_be_32(lkey);
+	/* The Rx bursts set data_off when the mbuf goes up. */
+	d->addr = rte_cpu_to_be_64((uintptr_t)m->buf_addr +
+				   RTE_PKTMBUF_HEADROOM);
+}
+
+/* Fill every WQE with the mbufs of elts and post them all. */
+int
+mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
+{
+	uint32_t n = 1u << rxq->log_wqe_n, sges = 1u << rxq->log_sges, w, s;
+
+	for (w = 0; w < n; w++)
+		for (s = 0; s < sges; s++) {
+			struct rte_mbuf *m = rxq->elts[w * sges + s];
+			uint32_t lkey = mlx5_net_rx_buf_lkey(&rxq->mr, m);
+
+			if (lkey == MLX5_MR_LKEY_INVALID) {
+				DRV_LOG(ERR, "port %u Rx queue %u: no key for"
+					" the mempool's memory: %s",
+					rxq->port_id, rxq->idx,
+					rte_strerror(rte_errno));
+				return -rte_errno;
+			}
+			mlx5_net_rx_seg_set(rxq, w, s, m, lkey);
+		}
+	rxq->pi = (uint16_t)n;
+	rte_io_wmb();
+	rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	return 0;
+}
+
+/*
+ * After an error completion that moved the RQ to ERR: every CQE there is
+ * taken (flushes), the RQ goes through RST back to RDY and its WQEs are
+ * posted again with the mbufs they hold.
+ */
+/* Take every CQE the device wrote (flushes, frames not handed up). */
+void
+mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+
+	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
+			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
+		cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+}
+
+int
+mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
+{
+	int ret;
+
+	mlx5_net_rxq_cq_drain(rxq);
+	/* In a secondary process, the device's part is the primary's. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
+				       rxq->idx, NULL);
+	ret = mlx5_devx_rq_recover(&rxq->rq);
+	if (ret != 0) {
+		DRV_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		return ret;
+	}
+	rxq->st.recoveries++;
+	return mlx5_net_rxq_post_all(rxq);
+}
+
+/*
+ * After an error completion that moved the SQ to ERR: back to RDY from
+ * block 0 (through RST), its rate limit set again.
+ */
+int
+mlx5_net_txq_recover(struct mlx5_net_txq *txq)
+{
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(txq->port_id, MLX5_NET_MP_TXQ_RECOVER,
+				       txq->idx, NULL);
+	ret = mlx5_devx_sq_recover(&txq->sq);
+	if (ret != 0)
+		return ret;
+	if (txq->pp != NULL) {
+		/* RST forgot the rate: set it again. */
+		struct mlx5_devx_sq_modify mod = {
+			.cur_state = MLX5_WQ_STATE_RDY,
+			.new_state = MLX5_WQ_STATE_RDY,
+			.set_rate = true,
+			.rate_index = txq->pp->index,
+		};
+
+		if (mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod) != 0)
+			DRV_LOG(WARNING, "port %u Tx queue %u: its rate limit is lost after recovery: %s",
+				txq->port_id, txq->idx,
+				rte_strerror(rte_errno));
+	}
+	return 0;
 }

@@ -7,6 +7,8 @@
  * rounded up to a power of two), sending through the port's TIS. A
  * per-queue rate limit is a packet-pacing entry of the device, shared
  * with other queues of the same rate, set on the SQ while it is ready.
+ * Above the bursts (mlx5_net_rxtx.c: completions, recovery); below the
+ * ethdev ops.
  */
 
 #include <errno.h>
@@ -46,10 +48,10 @@ mlx5_net_txq_free(struct mlx5_net_txq *txq)
 		return;
 	pi = txq->sq.pi;
 	if (txq->sq.obj != NULL && mlx5_devx_sq_destroy(&txq->sq) != 0)
-		NET_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
+		DRV_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
 	if (txq->cq.obj != NULL && mlx5_devx_cq_destroy(&txq->cq) != 0)
-		NET_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
+		DRV_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
 	if (txq->elts != NULL) {
 		mlx5_net_txq_drain(txq, pi);
@@ -74,13 +76,13 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	int ret;
 
 	if (desc > MLX5_NET_MAX_DESC) {
-		NET_LOG(ERR, "port %u Tx queue %u: %u descriptors (at most %u)",
+		DRV_LOG(ERR, "port %u Tx queue %u: %u descriptors (at most %u)",
 			dev->data->port_id, idx, nb_desc, MLX5_NET_MAX_DESC);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (desc != nb_desc)
-		NET_LOG(INFO, "port %u Tx queue %u: %u descriptors, not %u"
+		DRV_LOG(INFO, "port %u Tx queue %u: %u descriptors, not %u"
 			" (a power of two, at least %u)", dev->data->port_id,
 			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
 	mlx5_net_tx_queue_release(dev, idx);
@@ -129,7 +131,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	dev->data->tx_queues[idx] = txq;
 	return 0;
 error:
-	NET_LOG(ERR, "port %u Tx queue %u: setup failed: %s",
+	DRV_LOG(ERR, "port %u Tx queue %u: setup failed: %s",
 		dev->data->port_id, idx, rte_strerror(rte_errno));
 	ret = -rte_errno;
 	mlx5_net_txq_free(txq);
@@ -146,39 +148,6 @@ mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 		return;
 	dev->data->tx_queues[idx] = NULL;
 	mlx5_net_txq_free(txq);
-}
-
-/*
- * Set the queue's rate on its SQ: a pacing entry for rate_mbps (shared by
- * the queues of that rate), or none for 0; the previous entry is released
- * once the SQ no longer names it.
- */
-int
-mlx5_net_txq_recover(struct mlx5_net_txq *txq)
-{
-	int ret;
-
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mlx5_net_mp_ask(txq->port_id, MLX5_NET_MP_TXQ_RECOVER,
-				       txq->idx, NULL);
-	ret = mlx5_devx_sq_recover(&txq->sq);
-	if (ret != 0)
-		return ret;
-	if (txq->pp != NULL) {
-		/* RST forgot the rate: set it again. */
-		struct mlx5_devx_sq_modify mod = {
-			.cur_state = MLX5_WQ_STATE_RDY,
-			.new_state = MLX5_WQ_STATE_RDY,
-			.set_rate = true,
-			.rate_index = txq->pp->index,
-		};
-
-		if (mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod) != 0)
-			NET_LOG(WARNING, "port %u Tx queue %u: its rate limit is lost after recovery: %s",
-				txq->port_id, txq->idx,
-				rte_strerror(rte_errno));
-	}
-	return 0;
 }
 
 int
@@ -198,7 +167,7 @@ mlx5_net_txq_stop(struct mlx5_net_txq *txq)
 	if (txq->sq.state != MLX5_WQ_STATE_RST) {
 		ret = mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod);
 		if (ret != 0) {
-			NET_LOG(ERR, "port %u Tx queue %u: stop failed: %s",
+			DRV_LOG(ERR, "port %u Tx queue %u: stop failed: %s",
 				txq->port_id, txq->idx,
 				rte_strerror(rte_errno));
 			return ret;
@@ -220,7 +189,7 @@ mlx5_net_txq_start(struct mlx5_net_txq *txq)
 	/* RST to RDY from block 0, its rate limit set again. */
 	ret = mlx5_net_txq_recover(txq);
 	if (ret != 0) {
-		NET_LOG(ERR, "port %u Tx queue %u: start failed: %s",
+		DRV_LOG(ERR, "port %u Tx queue %u: start failed: %s",
 			txq->port_id, txq->idx, rte_strerror(rte_errno));
 		return ret;
 	}
@@ -230,6 +199,11 @@ mlx5_net_txq_start(struct mlx5_net_txq *txq)
 	return 0;
 }
 
+/*
+ * Set the queue's rate on its SQ: a pacing entry for rate_mbps (shared by
+ * the queues of that rate), or none for 0; the previous entry is released
+ * once the SQ no longer names it.
+ */
 int
 mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
 {
