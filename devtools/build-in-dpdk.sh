@@ -11,6 +11,7 @@
 # and sent packets with no error.
 #
 # Usage: devtools/build-in-dpdk.sh [--dpdk-src DIR] [--build-dir DIR] [--keep]
+#          [--help]
 #   --dpdk-src DIR   an extracted DPDK 22.11 source tree (default: Debian's
 #                    source package of the installed libdpdk-dev, fetched
 #                    with `apt-get source` once into a cache,
@@ -26,6 +27,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/devtools/cli.sh"
 src=
 work=
 keep=0
@@ -34,8 +36,8 @@ while [ $# -gt 0 ]; do
 	--dpdk-src) src=${2:?--dpdk-src needs a folder}; shift 2 ;;
 	--build-dir) work=${2:?--build-dir needs a folder}; keep=1; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
-	*) echo "build-in-dpdk: unknown argument $1" >&2; exit 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
 	esac
 done
 
@@ -184,8 +186,8 @@ done
 # devices wired together (same card), start tx_first.
 testpmd="$work/build/app/dpdk-testpmd"
 out="$work/testpmd.log"
-# shellcheck source=devtools/testpmd-lib.sh
-. "$top/devtools/testpmd-lib.sh"
+# shellcheck source=test/testpmd-lib.sh
+. "$top/test/testpmd-lib.sh"
 testpmd_ready="testpmd_moved 10000"
 # shellcheck disable=SC2086
 { testpmd_feed "start tx_first" "show port stats all" "stop"; sleep 1;
@@ -198,17 +200,6 @@ stat() { testpmd_stat "$@"; }
 
 # A check's test may fail: it is counted, it does not end the script.
 set +e
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-		echo "  ok: $2"
-	else
-		failed=$((failed + 1))
-		echo "  FAILED: $2"
-	fi
-}
 # Each distinct warning once, with how many times it was printed (a
 # header's warning repeats in every file that includes it).
 if [ "$ours" != 0 ]; then

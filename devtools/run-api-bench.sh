@@ -8,19 +8,21 @@
 # call under callgrind (stable), cycles per call natively (TSC, median of 9
 # runs; a shared host makes them a hint). Printed, never asserted.
 #
-# Usage: devtools/run-api-bench.sh [--build-dir DIR] [--calls N]
+# Usage: devtools/run-api-bench.sh [--build-dir DIR] [--help] [--calls N]
 # Also run by `meson test -C build --benchmark --suite api`.
 set -eu
 
 cd "$(dirname "$0")/.."
+. devtools/cli.sh
 BUILD_DIR=build
 CALLS=1000000
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
 	--calls) CALLS=$2; shift 2 ;;
 	--help) sed -n 3,12p "$0"; exit 0 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--calls N]" >&2; exit 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-api/dpdk-test-mlx5-api

@@ -22,12 +22,13 @@
 #
 # --devargs KEY=VALUE,...: more devargs of the device (qp_mkeys=64, ...).
 #
-# Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--ops N] [--runs N]
+# Usage: devtools/run-crypto-bench.sh [--build-dir DIR] [--help] [--ops N] [--runs N]
 #        [--bufs N] [--invocations K] [--devargs KEY=VALUE,...]
 # Also run by `meson test -C build --benchmark --suite crypto`.
 set -eu
 
 cd "$(dirname "$0")/.."
+. devtools/cli.sh
 BUILD_DIR=build
 OPS=100000
 RUNS=5
@@ -36,13 +37,14 @@ INVOCATIONS=1
 DEVARGS=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
 	--ops) OPS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
 	--bufs) BUFS=$2; shift 2 ;;
 	--invocations) INVOCATIONS=$2; shift 2 ;;
 	--devargs) DEVARGS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--ops N] [--runs N] [--bufs N] [--invocations K] [--devargs KEY=VALUE,...]" >&2; exit 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-crypto/dpdk-test-mlx5-crypto

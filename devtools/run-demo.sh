@@ -8,12 +8,19 @@
 # checks every byte, the host revokes and the next frames fail), then the
 # tour of the common layer (examples/mlx5_sim_demo: capabilities, mkeys,
 # pacing, a refused command, MR lookups).
-# Extra arguments go to both programs' EAL.
+#
+# Usage: devtools/run-demo.sh [--build-dir DIR] [--help] [-- EAL options]
+#   what follows -- goes to every program's EAL
+# Environment (fallback): BUILD_DIR.
 set -eu
 
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build}
-devtools/setup.sh >/dev/null
+. devtools/cli.sh
+CLI_BUILD_DIR=${BUILD_DIR:-build}
+cli_parse "$0" "" "$@"
+BUILD_DIR=$CLI_BUILD_DIR
+eval "set -- $CLI_REST"
+devtools/setup.sh --build-dir "$BUILD_DIR" >/dev/null
 EAL="--no-huge -m 256 --no-pci --no-shconf -l 0 --log-level=pmd.common.mlx5*:notice"
 echo "== examples/cross_vhca =="
 # shellcheck disable=SC2086

@@ -3,9 +3,13 @@
 # Copyright (c) 2026 The dpdk-mlx5-common authors
 #
 # Build the libFuzzer targets (test/fuzz) with clang, ASan and UBSan into
-# ./build-fuzz and run each for a bounded time on a copy of its seed corpus.
+# their own build folder and run each for a bounded time on a copy of its
+# seed corpus.
 #
-#   devtools/run-fuzz.sh [seconds-per-target]     (default 60)
+# Usage: devtools/run-fuzz.sh [--build-dir DIR] [--seconds N] [--help]
+#   --build-dir DIR  the fuzzing build (default build-fuzz; the SDK headers
+#                    are the normal build's, build/sdk-include)
+#   --seconds N      seconds per target (default 60)
 #
 # One line per target, "fuzz <name>: <N> executions, <M> crashes", then
 # "fuzz: N targets, N executions, N crashes". Exit code 0 only if no target
@@ -15,29 +19,37 @@
 # trace it). New inputs stay in a temporary folder: the committed corpus
 # is never written.
 #
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_JOBS (targets run
+# Environment: FUZZ_BUILD_DIR (fallback for --build-dir), FUZZ_JOBS (targets run
 # at once, default the number of CPUs), FUZZ_TARGETS (default
 # "devargs sim_cmd api"), FUZZ_WORK_DIR (default a new folder under
 # TMPDIR, removed when nothing failed).
 set -eu
 
 cd "$(dirname "$0")/.."
-SECONDS_PER_TARGET=${1:-60}
+. devtools/cli.sh
+SECONDS_PER_TARGET=60
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
+	--seconds) SECONDS_PER_TARGET=${2:?--seconds needs a number}; shift 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
+	esac
+done
 TARGETS=${FUZZ_TARGETS:-devargs sim_cmd api}
 JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 case $SECONDS_PER_TARGET in
 ''|*[!0-9]*)
-	echo "usage: $0 [seconds-per-target]" >&2
-	exit 2
+	cli_bad "$0" "--seconds $SECONDS_PER_TARGET"
 	;;
 esac
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 
 # The SDK headers of the normal build; setup.sh fetches them (as root).
 if [ ! -f build/sdk-include/bus_vdev_driver.h ]; then
-	devtools/setup.sh </dev/null
+	devtools/setup.sh --build-dir build </dev/null
 fi
 SDK="$(pwd)/build/sdk-include"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

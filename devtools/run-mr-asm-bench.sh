@@ -8,13 +8,25 @@
 # (its "C" columns) beside DPDK 22.11's. Figures only: the exit code says
 # whether it ran.
 #
-# Usage: devtools/run-mr-asm-bench.sh [run-mr-bench.sh options]
-# Environment: BUILD_DIR (default build), PORTABLE_DIR.
+# Usage: devtools/run-mr-asm-bench.sh [--build-dir DIR] [--portable DIR]
+#          [--help] [-- run-mr-bench.sh options]
+#   --portable DIR  the -DMLX5_MR_PORTABLE build (default build-mr-portable)
+# Environment (fallbacks): BUILD_DIR, PORTABLE_DIR.
 set -eu
 
 cd "$(dirname "$0")/.."
+. devtools/cli.sh
 BUILD_DIR=${BUILD_DIR:-build}
 PORTABLE_DIR=${PORTABLE_DIR:-build-mr-portable}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
+	--portable) PORTABLE_DIR=${2:?--portable needs a folder}; shift 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	--) shift; break ;;
+	*) cli_bad "$0" "$1" ;;
+	esac
+done
 SDK="$(pwd)/build/sdk-include"
 [ -d "$SDK" ] || devtools/setup.sh
 if [ ! -f "$PORTABLE_DIR/build.ninja" ]; then

@@ -14,7 +14,7 @@
 # registration of a 1M-mbuf mempool. Figures are reported, never asserted:
 # the exit code says only whether the benchmark ran.
 #
-# Usage: devtools/run-mr-bench.sh [--build-dir DIR] [--portable DIR]
+# Usage: devtools/run-mr-bench.sh [--build-dir DIR] [--help] [--portable DIR]
 #          [--repeats N] [--lookups N] [--mt SECONDS] [--mbufs N] [--no-dpdk]
 #   --mbufs 0 skips the mempool part (1M mbufs need about 4.3 GB of memory,
 #   since EAL runs without hugepages); --mt 0 the threads.
@@ -22,6 +22,7 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. devtools/cli.sh
 BUILD_DIR=build
 PORTABLE=
 MBUFS=1048576
@@ -31,15 +32,15 @@ MT=1
 DPDK=yes
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
 	--portable) PORTABLE=$2; shift 2 ;;
 	--mbufs) MBUFS=$2; shift 2 ;;
 	--lookups) LOOKUPS=$2; shift 2 ;;
 	--repeats) REPEATS=$2; shift 2 ;;
 	--mt) MT=$2; shift 2 ;;
 	--no-dpdk) DPDK=; shift ;;
-	*) echo "usage: $0 [--build-dir DIR] [--portable DIR] [--repeats N] [--lookups N] [--mt SECONDS] [--mbufs N] [--no-dpdk]" >&2
-	   exit 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-mr/dpdk-test-mlx5-mr

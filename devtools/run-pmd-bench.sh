@@ -13,17 +13,19 @@
 # Figures are reported, never asserted: the exit code says only whether it
 # ran.
 #
-# Usage: devtools/run-pmd-bench.sh [--build-dir DIR] [--bursts N]
+# Usage: devtools/run-pmd-bench.sh [--build-dir DIR] [--help] [--bursts N]
 set -eu
 
 cd "$(dirname "$0")/.."
+. devtools/cli.sh
 BUILD_DIR=build
 BURSTS=2048
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-dir) BUILD_DIR=$2; shift 2 ;;
+	--build-dir) BUILD_DIR=${2:?--build-dir needs a folder}; shift 2 ;;
 	--bursts) BURSTS=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--bursts N]" >&2; exit 2 ;;
+	--help) cli_usage "$0"; exit 0 ;;
+	*) cli_bad "$0" "$1" ;;
 	esac
 done
 bench=$BUILD_DIR/app/test-mlx5-engine/dpdk-test-mlx5-engine

@@ -1,13 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Set up, build and run the whole test suite (meson test). The last line is
-# "tests: N passed, N failed". Exit code 0 only when every test passed.
+# Set up, build and run the whole test suite (meson test), then the extra
+# builds (clang, dlopen, portable without telemetry, ASan+UBSan, TSan) and
+# the fuzzers. The last line is "tests: N passed, N failed, N skipped".
+# Exit code 0 only when every test passed. .ci/run runs it.
+#
+# Usage: devtools/run-tests.sh [--build-dir DIR] [--help] [-- meson test args]
+#   what follows -- goes to every `meson test` (e.g. test names)
+# Environment (fallback): BUILD_DIR; SKIP_VALGRIND, SKIP_CLANG, SKIP_DLOPEN,
+# SKIP_PORTABLE, SKIP_ASAN, SKIP_TSAN, SKIP_FUZZ, SKIP_HUGEPAGES=1 leave a
+# part out; FUZZ_SECONDS (default 60).
 set -eu
 
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build}
-devtools/setup.sh
+. devtools/cli.sh
+CLI_BUILD_DIR=${BUILD_DIR:-build}
+cli_parse "$0" "" "$@"
+BUILD_DIR=$CLI_BUILD_DIR
+eval "set -- $CLI_REST"
+devtools/setup.sh --build-dir "$BUILD_DIR"
 SDK="$(cd "$BUILD_DIR" && pwd)/sdk-include"
 # Count only this run's results (the sanitizer builds' too).
 rm -f "$BUILD_DIR"/meson-logs/testlog*.json \
@@ -328,7 +340,7 @@ fi
 # a crash, leak or timeout fails the run.
 if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_FUZZ:-}" ]; then
 	if ! FUZZ_BUILD_DIR="$BUILD_DIR-fuzz" \
-			devtools/run-fuzz.sh "${FUZZ_SECONDS:-60}" </dev/null; then
+			devtools/run-fuzz.sh --seconds "${FUZZ_SECONDS:-60}" </dev/null; then
 		echo "fuzz: FAILED"
 		rc=1
 	fi

@@ -1,15 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Install what the project needs on Debian 12 and build it into ./build.
-# Idempotent: packages already present are not reinstalled, an existing
-# build folder is reused. Run as root (or with sudo available).
+# Install what the project needs on Debian 12 and build it (default into
+# ./build). Idempotent: packages already present are not reinstalled, an
+# existing build folder is reused. Run as root (or with sudo available).
 #
-# Environment: BUILD_DIR (default build), MESON_OPTS (extra meson options).
+# Usage: devtools/setup.sh [--build-dir DIR] [--help]
+# Environment: BUILD_DIR (fallback for --build-dir), MESON_OPTS (extra
+# meson options).
 set -eu
 
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build}
+. devtools/cli.sh
+CLI_BUILD_DIR=${BUILD_DIR:-build}
+cli_parse "$0" "" "$@"
+BUILD_DIR=$CLI_BUILD_DIR
 
 PACKAGES="libdpdk-dev dpdk-dev dpdk libibverbs-dev rdma-core ibverbs-providers
 meson ninja-build python3-pyelftools pkg-config libnuma-dev libssl-dev

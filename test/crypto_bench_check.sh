@@ -8,10 +8,16 @@
 # it with the driver's log naming it; bad arguments are refused. Its
 # figures are the benchmark's (devtools/run-crypto-bench.sh), not judged.
 #
-# Usage: crypto_bench_check.sh BENCH
+# The test `crypto_bench`.
+#
+# Usage: test/crypto_bench_check.sh [--build-dir DIR] [--help]
 set -u
 
-bench=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+bench=$build/app/test-mlx5-crypto/dpdk-test-mlx5-crypto
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 fail() {

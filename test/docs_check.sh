@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # The guides build without a single Sphinx warning.
-# Usage: docs_check.sh SOURCE_ROOT BUILD_ROOT
+# The test `docs`; the HTML goes to <build dir>/doc-html.
+#
+# Usage: test/docs_check.sh [--build-dir DIR] [--help]
 set -eu
-src=$1
-out=$2/doc-html
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+out=$build/doc-html
 if ! /usr/bin/python3 -c 'import sphinx' 2>/dev/null; then
 	echo "Sphinx is not installed (python3-sphinx)"
 	exit 77

@@ -11,8 +11,8 @@ With --guide, also check that every function a guide's "Where is it
 decided" section names (``name()``) is defined in the objects (the model's
 included).
 
-Usage: file_cycles.py --build-dir DIR [--allow FILE] [--guide RST] [--graph]
-                      [--self-test] [--help]
+Usage: test/file_cycles.py [--build-dir DIR] [--allow FILE] [--guide RST]
+                      [--graph] [--self-test] [--help]
   --build-dir DIR  a configured and built meson folder (compile_commands.json)
   --allow FILE     edges "a.c -> b.c" (paths under drivers/) to tolerate;
                    default: test/file_cycles.allow beside this script
@@ -220,12 +220,15 @@ def main():
     ap = argparse.ArgumentParser(
         description="Fail on a dependency cycle between driver files "
         "(nm of the built objects).")
-    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--build-dir", default="build",
+                    help="meson build folder (default: build, relative to "
+                    "the repository root)")
     ap.add_argument("--allow", default=os.path.join(here, "file_cycles.allow"))
     ap.add_argument("--guide")
     ap.add_argument("--graph", action="store_true")
     ap.add_argument("--self-test", action="store_true")
     args = ap.parse_args()
+    args.build_dir = os.path.join(os.path.dirname(here), args.build_dir)
     rc = 0
     if args.self_test:
         rc |= self_test()

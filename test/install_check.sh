@@ -12,13 +12,21 @@
 # The prefix lives in the build folder (a configure of its own, so that
 # the installed rpaths are those of that prefix), never in the checkout.
 #
-# Usage: install_check.sh SOURCE_ROOT BUILD_ROOT SDK_HEADERS_DIR CC
+# The test `install`.
+#
+# Usage: test/install_check.sh [--build-dir DIR] [--sdk DIR] [--cc CC] [--help]
+#   --sdk DIR  the DPDK driver SDK headers (default <build dir>/sdk-include)
+#   --cc CC    the compiler of the build (default cc)
 set -eu
 
-src=$(cd "$1" && pwd)
-build=$(cd "$2" && pwd)
-sdk=$(cd "$3" && pwd)
-cc=$4
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "--sdk: --cc:" "$@"
+build=$CLI_BUILD
+sdk=${cli_sdk:-}
+cc=${cli_cc:-}
+sdk=$(cd "${sdk:-$build/sdk-include}" && pwd)
+cc=${cc:-cc}
 work=$build/install-check
 prefix=$work/prefix
 

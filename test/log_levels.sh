@@ -6,9 +6,15 @@
 # classes, and each component's message appears only at the level that
 # shows it. dump_log_types shows the four types and the levels asked for.
 #
-# Usage: log_levels.sh BUILD_DRIVERS_DIR
+# The test `log_levels`.
+#
+# Usage: test/log_levels.sh [--build-dir DIR] [--help]
 set -u
 
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
 dpdk_test=$(command -v dpdk-test || true)
 if [ -z "$dpdk_test" ]; then
 	echo "dpdk-test not installed (package dpdk-dev)"
@@ -16,7 +22,7 @@ if [ -z "$dpdk_test" ]; then
 fi
 # shellcheck source=test/plugin_dir.sh
 . "$(dirname "$0")/plugin_dir.sh"
-safe_plugin_dir "$1"
+safe_plugin_dir "$build/drivers"
 dir=$plugin_dir
 trap remove_plugin_copy EXIT
 

@@ -4,7 +4,7 @@
 
 /*
  * A DPDK secondary process sending from memory of its own
- * (devtools/run-multiprocess.sh): a mempool it creates, unknown to the
+ * (test/run-multiprocess.sh): a mempool it creates, unknown to the
  * primary, so that each of its mbufs' keys must be registered by the
  * primary on request (IPC). Then the pool is freed and another one made,
  * likely at the same addresses: a key of the freed memory used again

@@ -8,11 +8,15 @@
 # and run: EAL probes a software device (-d the plugindir variable) and the
 # program uses symbols only our header declares.
 #
-# Usage: pkgconfig_uninstalled.sh SOURCE_DIR BUILD_DIR
+# The test `pkgconfig_uninstalled`.
+#
+# Usage: test/pkgconfig_uninstalled.sh [--build-dir DIR] [--help]
 set -eu
 
-src=$(cd "${1:?usage: $0 SOURCE_DIR BUILD_DIR}" && pwd)
-build=$(cd "${2:?usage: $0 SOURCE_DIR BUILD_DIR}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
 PKG_CONFIG_PATH=$build/meson-uninstalled
 export PKG_CONFIG_PATH
 work=$(mktemp -d "$build/pkgconfig-check.XXXXXX")

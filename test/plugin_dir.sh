@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Sourced by the tools tests that load our drivers into a stock DPDK
+# Sourced, not run: by the tools tests that load our drivers into a stock DPDK
 # application with -d. EAL refuses a plugin path that is world-writable or
 # under a world-writable directory (a checkout in /tmp): safe_plugin_dir
 # sets plugin_dir to the directory itself when EAL takes it, otherwise to

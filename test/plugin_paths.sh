@@ -12,11 +12,16 @@
 #      pmd_perf_autotest through test/pmd_perf_check.sh on it: it must pass,
 #      and the helper's private copy must be gone afterwards.
 #
-# Usage: plugin_paths.sh SOURCE_DIR BUILD_DRIVERS_DIR
+# The test `plugin_paths`.
+#
+# Usage: test/plugin_paths.sh [--build-dir DIR] [--help]
 set -u
 
-src=$(cd "${1:?usage: $0 SOURCE_DIR BUILD_DRIVERS_DIR}" && pwd)
-drivers=$(cd "${2:?usage: $0 SOURCE_DIR BUILD_DRIVERS_DIR}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+drivers=$(cd "$build/drivers" && pwd)
 fail=0
 
 # 1. The -d users: a line passing -d "$dir" (or $drivers, $plugin_dir, ...).
@@ -30,7 +35,8 @@ for f in "$src"/test/*.sh "$src"/devtools/*.sh; do
 done
 [ "$fail" = 0 ] && echo "  ok: every -d user of test/ and devtools/ goes through safe_plugin_dir"
 
-# 2. The drivers under a world-writable folder of /tmp.
+# 2. The drivers under a world-writable folder of /tmp (a build folder
+#    there holding only drivers/).
 if ! command -v dpdk-test >/dev/null 2>&1; then
 	echo "dpdk-test not installed (package dpdk-dev): part 2 skipped"
 	exit $fail
@@ -43,7 +49,7 @@ for f in "$drivers"/*.so*; do
 	[ -d "$f" ] || cp -P "$f" "$tmp/drivers/"
 done
 before=$(ls -d "${HOME:-/root}"/.cache/mlx5-plugins.* 2>/dev/null | wc -l)
-if ! sh "$src/test/pmd_perf_check.sh" "$tmp/drivers"; then
+if ! sh "$src/test/pmd_perf_check.sh" --build-dir "$tmp"; then
 	echo "FAIL: pmd_perf_check.sh with the drivers under $tmp (world-writable)"
 	fail=1
 else

@@ -6,13 +6,19 @@
 # and print its cycles per packet. The figure is printed, never judged
 # (devtools/run-pmd-bench.sh sets it beside net_ring's and the target).
 #
-# Usage: pmd_perf_check.sh BUILD_DRIVERS_DIR
+# The test `pmd_perf`.
+#
+# Usage: test/pmd_perf_check.sh [--build-dir DIR] [--help]
 set -u
 
 # EAL refuses plugins under a world-writable directory: the one helper.
 # shellcheck source=test/plugin_dir.sh
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
 . "$(dirname "$0")/plugin_dir.sh"
-safe_plugin_dir "${1:-build/drivers}"
+safe_plugin_dir "$build/drivers"
 drivers=$plugin_dir
 if ! command -v dpdk-test >/dev/null 2>&1; then
 	echo "dpdk-test not installed (package dpdk-dev)"

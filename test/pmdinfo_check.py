@@ -10,10 +10,13 @@ The expected keys are each parser's own table in the source, so a key
 added to a parser and not registered in RTE_PMD_REGISTER_PARAM_STRING (or
 the reverse) fails.
 
-Usage: pmdinfo_check.py <build>/drivers <source dir>
+The test `pmdinfo`.
+
+Usage: test/pmdinfo_check.py [--build-dir DIR] [--help]
 Exit 77 (skip) when dpdk-pmdinfo.py is not installed.
 """
 
+import argparse
 import json
 import os
 import re
@@ -80,8 +83,14 @@ def find_pmdinfo():
 
 
 def main():
-    drivers_dir = sys.argv[1]
-    src = sys.argv[2]
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--build-dir", default="build",
+                    help="meson build folder (default: build, relative to "
+                    "the repository root)")
+    args = ap.parse_args()
+    drivers_dir = os.path.join(src, args.build_dir, "drivers")
     tool = find_pmdinfo()
     if tool is None:
         print("dpdk-pmdinfo.py not installed (Debian package dpdk): skipped")

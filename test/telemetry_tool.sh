@@ -13,11 +13,18 @@
 # Each application gets its own --file-prefix and a private runtime folder
 # (RUNTIME_DIRECTORY, which EAL and dpdk-telemetry.py both honour).
 #
-# Usage: telemetry_tool.sh BUILD_DRIVERS_DIR TELEMETRY_APP
+# The test `telemetry_tool`.
+#
+# Usage: test/telemetry_tool.sh [--build-dir DIR] [--help]
+#   (the drivers of DIR/drivers, the application DIR/test/telemetry_app)
 set -u
 
-drivers=$1
-app=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+drivers=$build/drivers
+app=$build/test/telemetry_app
 testpmd=$(command -v dpdk-testpmd || true)
 teltool=/usr/bin/dpdk-telemetry.py
 py=/usr/bin/python3

@@ -4,10 +4,16 @@
 # The stock Debian dpdk-testpmd loads our drivers with -d, probes the software
 # device, and exits cleanly.
 #
-# Usage: testpmd_smoke.sh BUILD_DRIVERS_DIR
+# The test `testpmd_smoke`.
+#
+# Usage: test/testpmd_smoke.sh [--build-dir DIR] [--help]
 set -u
 
-drivers=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+drivers=$build/drivers
 testpmd=$(command -v dpdk-testpmd || true)
 if [ -z "$testpmd" ]; then
 	echo "dpdk-testpmd not installed (package dpdk-dev)"

@@ -6,7 +6,7 @@
  * Internal model of the software device, shared by the sim/ files.
  *
  * The model is the hardware (kernel + firmware): it includes no driver
- * header and calls no driver function (devtools/check-sim-model.sh, run by
+ * header and calls no driver function (test/check-sim-model.sh, run by
  * the test command, enforces it). It speaks the PRM (mlx5_prm*.h) and
  * rdma-core's types; the vdev bus driver and the backend operations table
  * that connect it to the common layer are the adapter beside it

@@ -22,25 +22,18 @@
 # pages it needs (640 MB), and gives both back at the end. Exit 77 (skipped) when it cannot: not root,
 # no hugepages, or the kernel refuses the pages.
 #
-# Usage: devtools/run-multiprocess.sh [BUILD_DRIVERS_DIR [MP_SECONDARY_APP]]
-#   (defaults build/drivers, build/test/mp_secondary_app)
+# The test `multiprocess`.
+#
+# Usage: test/run-multiprocess.sh [--build-dir DIR] [--help]
+#   (the drivers of DIR/drivers, the application DIR/test/mp_secondary_app)
 # MLX5_MP_LOG=<level> adds --log-level=pmd.*mlx5*:<level> to every process.
 set -u
 
-# Paths given relative to where we were called from (meson passes the
-# application relative to the build directory, its working directory).
-here=$(pwd)
-abs() {
-	case $1 in
-	/*) echo "$1" ;;
-	*) echo "$here/$1" ;;
-	esac
-}
-drivers=${1:+$(abs "$1")}
-app=${2:+$(abs "$2")}
 cd "$(dirname "$0")/.."
-drivers=${drivers:-build/drivers}
-app=${app:-build/test/mp_secondary_app}
+. devtools/cli.sh
+cli_parse "$0" "" "$@"
+drivers=$CLI_BUILD/drivers
+app=$CLI_BUILD/test/mp_secondary_app
 testpmd=$(command -v dpdk-testpmd || true)
 procinfo=$(command -v dpdk-proc-info || true)
 if [ -z "$testpmd" ] || [ -z "$procinfo" ]; then
@@ -122,17 +115,6 @@ if [ -n "${MLX5_MP_LOG:-}" ]; then
 fi
 eal="--huge-dir $mnt --file-prefix $prefix --no-pci -d $dir $logs"
 
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-		echo "  ok: $2"
-	else
-		failed=$((failed + 1))
-		echo "  FAILED: $2"
-	fi
-}
 # The value of xstat $2 of port $1 in file $3 (testpmd-lib.sh).
 xstat() { testpmd_xstat "$@"; }
 # Wait (30 s at most) until file $1 has line $2.
@@ -145,8 +127,8 @@ wait_for() {
 	done
 }
 
-# shellcheck source=devtools/testpmd-lib.sh
-. "$(pwd)/devtools/testpmd-lib.sh"
+# shellcheck source=test/testpmd-lib.sh
+. "$(pwd)/test/testpmd-lib.sh"
 # The primary reads its commands from a fifo held open by a sleeper.
 mkfifo "$work/in"
 sleep 600 >"$work/in" &

@@ -8,11 +8,15 @@
 # The flags are those an application gets from pkg-config libdpdk, after
 # the header's own folder: Debian's libdpdk-dev installs DPDK's own
 # rte_pmd_mlx5.h in /usr/include/dpdk, which would be taken otherwise.
+# The test `public_header`; its files go to <build dir>/check-public-header.
 #
-# Usage: check-public-header.sh SOURCE_ROOT BUILD_ROOT
+# Usage: test/check-public-header.sh [--build-dir DIR] [--help]
 set -eu
-src=$1
-out=$2/check-public-header
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+out=$build/check-public-header
 hdr_dir=$src/drivers/common/mlx5
 hdr=rte_pmd_mlx5.h
 cflags=$(pkg-config --cflags libdpdk)

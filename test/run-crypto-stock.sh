@@ -13,19 +13,15 @@
 # --vdev=mlx5_sim0,class=crypto. crypto-perf picks devices by their EAL
 # driver's name: the software device's is mlx5_sim (--devtype mlx5_sim);
 # dpdk-test finds the cryptodev driver crypto_mlx5 by name.
-# Exit code 0 only when all three ran and nothing failed.
+# Exit code 0 only when all three ran and nothing failed. The test
+# `crypto_stock`.
 #
-# Usage: devtools/run-crypto-stock.sh [--build-dir DIR]
+# Usage: test/run-crypto-stock.sh [--build-dir DIR] [--help]
 set -eu
 
 cd "$(dirname "$0")/.."
-BUILD_DIR=build
-while [ $# -gt 0 ]; do
-	case $1 in
-	--build-dir) BUILD_DIR=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR]" >&2; exit 2 ;;
-	esac
-done
+. devtools/cli.sh
+cli_parse "$0" "" "$@"
 for tool in dpdk-test dpdk-test-crypto-perf; do
 	if ! command -v $tool >/dev/null 2>&1; then
 		echo "$tool not found (apt-get install dpdk dpdk-dev)"
@@ -35,12 +31,12 @@ done
 # EAL refuses plugins under a world-writable directory: the one helper.
 # shellcheck source=test/plugin_dir.sh
 . test/plugin_dir.sh
-safe_plugin_dir "$BUILD_DIR/drivers"
+safe_plugin_dir "$CLI_BUILD/drivers"
 drivers=$plugin_dir
 trap remove_plugin_copy EXIT
 # EAL refuses plugins under a world-writable folder: keep the work files
 # in the build tree.
-work=$(cd "$BUILD_DIR" && pwd)/crypto-stock
+work=$(cd "$CLI_BUILD" && pwd)/crypto-stock
 rm -rf "$work"
 mkdir -p "$work"
 eal="--no-huge -m 1024 --no-pci -d $drivers --vdev=mlx5_sim0,class=crypto"

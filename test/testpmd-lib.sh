@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Shell functions for the scripts that drive an interactive dpdk-testpmd
-# through a pipe (run-testpmd.sh, build-in-dpdk.sh, run-multiprocess.sh);
-# sourced, not run.
+# Sourced, not run: shell functions for the scripts that drive an
+# interactive dpdk-testpmd through a pipe (test/run-testpmd.sh,
+# test/run-multiprocess.sh, devtools/build-in-dpdk.sh).
 # They set $out (testpmd's output file) and $testpmd_ready (a command that
 # succeeds once the traffic being checked is there).
 #
@@ -15,6 +15,20 @@
 
 # shellcheck disable=SC2034,SC2154  # set here, used by the sourcing script
 TESTPMD_WAIT_MAX=${TESTPMD_WAIT_MAX:-60}
+
+# check <status> <what>: count a check (0: passed) and print it; the
+# sourcing script prints "<name>: $passed checks passed, $failed failed".
+passed=0
+failed=0
+check() {
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1))
+		echo "  ok: $2"
+	else
+		failed=$((failed + 1))
+		echo "  FAILED: $2"
+	fi
+}
 
 # testpmd's stdout line-buffered (the checks read it while it runs), when
 # coreutils' stdbuf is there; without it the wait runs to its end.

@@ -6,13 +6,16 @@ kernel's include/linux/mlx5/mlx5_ifc.h: every named field of ours that the
 kernel also names must sit at the same bit offset with the same width, and
 every struct the kernel also has must have the same size.
 
-  devtools/check-prm-layouts.py /path/to/mlx5_ifc.h
+  test/check-prm-layouts.py [--ifc /path/to/mlx5_ifc.h] [--build-dir DIR]
 
 (Debian: the linux-headers-*-common package holds it, under
-/usr/src/linux-headers-*-common/include/linux/mlx5/.) Fields the kernel
-leaves reserved (the DEVX umem fields) are listed, not judged. Exit code 1
-on any mismatch.
+/usr/src/linux-headers-*-common/include/linux/mlx5/, where --ifc looks by
+default.) Fields the kernel leaves reserved (the DEVX umem fields) are
+listed, not judged. Exit code 1 on any mismatch. It reads sources only:
+--build-dir is taken for the convention's sake and not used. Run by hand
+(not in the test command: the kernel's header is not a build dependency).
 """
+import argparse
 import glob
 import os
 import re
@@ -107,9 +110,20 @@ class Layouts:
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    kernel = Layouts(open(sys.argv[1]).read())
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument('--ifc', help="the kernel's mlx5_ifc.h")
+    ap.add_argument('--build-dir', default='build', help='(not used)')
+    args = ap.parse_args()
+    ifc = args.ifc
+    if ifc is None:
+        found = sorted(glob.glob('/usr/src/linux-headers-*-common/include/'
+                                 'linux/mlx5/mlx5_ifc.h'))
+        if not found:
+            sys.exit('check-prm-layouts: no mlx5_ifc.h found; install a '
+                     'linux-headers-*-common package or give --ifc PATH')
+        ifc = found[-1]
+    kernel = Layouts(open(ifc).read())
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
                         'drivers', 'common', 'mlx5')
     ours = Layouts('\n'.join(open(p).read() for p in

@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Formatting per the checked-in .clang-format (clang-format, Debian
-# package clang-format) of the files listed in devtools/format-files.txt:
+# package clang-format) of the files listed in test/format-files.txt:
 # prints clang-format's diff of every file that differs and fails.
-# Fix with: clang-format -i FILE.
+# Fix with: clang-format -i FILE. The test `format`. It reads sources only:
+# --build-dir is taken for the convention's sake and not used.
 #
-# Usage: check-format.sh [SOURCE_ROOT]
+# Usage: test/check-format.sh [--build-dir DIR] [--help]
 set -eu
-cd "${1:-$(dirname "$0")/..}"
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+cd "$src"
 if ! command -v clang-format >/dev/null 2>&1; then
 	echo "FAIL: no clang-format (Debian package clang-format; devtools/setup.sh installs it)"
 	exit 1
@@ -16,7 +20,7 @@ fi
 files=
 missing=0
 # shellcheck disable=SC2013
-for pattern in $(sed -e 's/#.*//' devtools/format-files.txt); do
+for pattern in $(sed -e 's/#.*//' test/format-files.txt); do
 	found=0
 	for f in $pattern; do
 		[ -f "$f" ] || continue
@@ -24,7 +28,7 @@ for pattern in $(sed -e 's/#.*//' devtools/format-files.txt); do
 		found=1
 	done
 	if [ "$found" = 0 ]; then
-		echo "FAIL: devtools/format-files.txt: $pattern matches no file"
+		echo "FAIL: test/format-files.txt: $pattern matches no file"
 		missing=1
 	fi
 done

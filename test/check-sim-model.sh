@@ -10,11 +10,15 @@
 #    driver) and the model's own (mlx5_sim*.h); the PRM headers include
 #    only each other;
 #  - calls: the model's compiled objects reference no mlx5_ symbol that is
-#    not the model's own (mlx5_sim_*).
-# Usage: check-sim-model.sh SOURCE_ROOT [BUILD_ROOT]
+#    not the model's own (mlx5_sim_*), in the build folder given.
+# The test `sim_model`.
+#
+# Usage: test/check-sim-model.sh [--build-dir DIR] [--help]
 set -eu
-src=$1
-build=${2:-}
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
 sim=$src/drivers/common/mlx5/sim
 bad=0
 

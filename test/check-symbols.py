@@ -28,9 +28,12 @@
 # The rdma-core glue module of a -Dibverbs_link=dlopen build is checked
 # against linux/mlx5_glue.map when present.
 #
-# Usage: check-symbols.py SOURCE_ROOT BUILD_ROOT
+# The test `symbols`.
+#
+# Usage: test/check-symbols.py [--build-dir DIR] [--help]
 # Prints one line per finding, then a summary; exit 1 on any finding.
 
+import argparse
 import glob
 import os
 import re
@@ -243,9 +246,15 @@ def check_lib(lib, mapfile, label):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit('usage: check-symbols.py SOURCE_ROOT BUILD_ROOT')
-    src, build = sys.argv[1], sys.argv[2]
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(
+        description='Exported symbols of the driver libraries against the '
+        'version maps and the headers.')
+    ap.add_argument('--build-dir', default='build',
+                    help='meson build folder (default: build, relative to '
+                    'the repository root)')
+    args = ap.parse_args()
+    build = os.path.join(src, args.build_dir)
     os.chdir(src)
     all_nodes = {}
     for d in DRIVERS:

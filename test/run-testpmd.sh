@@ -8,13 +8,16 @@
 #      ports carries traffic (RSS), no error;
 #   3. txonly with `set port 0 queue 0 rate 100` (pace_clock=wall): port 0
 #      sends at most 100 Mb/s, port 1 (not limited) faster.
-# Prints each run's figures and "testpmd: N checks passed, N failed".
+# Prints each run's figures and "testpmd: N checks passed, N failed". The
+# test `testpmd_traffic`.
 #
-# Usage: devtools/run-testpmd.sh [BUILD_DRIVERS_DIR]   (default build/drivers)
+# Usage: test/run-testpmd.sh [--build-dir DIR] [--help]
 set -u
 
 cd "$(dirname "$0")/.."
-drivers=${1:-build/drivers}
+. devtools/cli.sh
+cli_parse "$0" "" "$@"
+drivers=$CLI_BUILD/drivers
 testpmd=$(command -v dpdk-testpmd || true)
 if [ -z "$testpmd" ]; then
 	echo "dpdk-testpmd not installed (package dpdk)"
@@ -27,20 +30,9 @@ safe_plugin_dir "$drivers"
 dir=$plugin_dir
 trap remove_plugin_copy EXIT
 
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-		echo "  ok: $2"
-	else
-		failed=$((failed + 1))
-		echo "  FAILED: $2"
-	fi
-}
 
-# shellcheck source=devtools/testpmd-lib.sh
-. "$(pwd)/devtools/testpmd-lib.sh"
+# shellcheck source=test/testpmd-lib.sh
+. "$(pwd)/test/testpmd-lib.sh"
 out=$(mktemp)
 trap 'rm -f "$out"; remove_plugin_copy' EXIT
 

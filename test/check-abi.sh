@@ -3,29 +3,25 @@
 #
 # The public API's ABI (rte_pmd_mlx5.h, the rte_pmd_* functions of
 # librte_common_mlx5) against the dump recorded in
-# devtools/abi/librte_common_mlx5.abi, with libabigail (Debian package
+# test/abi/librte_common_mlx5.abi, with libabigail (Debian package
 # abigail-tools): abidw dumps the built library, abidiff compares. Any
 # difference fails, additions included: an ABI change is announced by
-# recording the new dump in the same change,
+# recording the new dump in the same change (--update), so that the
+# dump's diff shows it in review (see doc/guides/platform/mlx5.rst,
+# "Checks"). The library needs debug info (-g, as the default
+# debugoptimized build has). The test `abi`.
 #
-#     devtools/check-abi.sh --update [SOURCE_ROOT BUILD_ROOT]
-#
-# so that the dump's diff shows it in review (see doc/guides/platform/
-# mlx5.rst, "Checks"). The library needs debug info (-g, as the default
-# debugoptimized build has).
-#
-# Usage: check-abi.sh [--update] [SOURCE_ROOT BUILD_ROOT]
+# Usage: test/check-abi.sh [--build-dir DIR] [--update] [--help]
+#   --update  record the built library's ABI as the new reference
 set -eu
-update=
-if [ "${1:-}" = --update ]; then
-	update=1
-	shift
-fi
-src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
-build=$(cd "${2:-$src/build}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "--update" "$@"
+build=$CLI_BUILD
+update=${cli_update:-}
 lib=$build/drivers/librte_common_mlx5.so
-ref=$src/devtools/abi/librte_common_mlx5.abi
-supp=$src/devtools/abi/public-api.supp
+ref=$src/test/abi/librte_common_mlx5.abi
+supp=$src/test/abi/public-api.supp
 out=$build/abi
 hdr_dir=$src/drivers/common/mlx5
 
@@ -60,7 +56,7 @@ if [ -n "$update" ]; then
 	exit 0
 fi
 if [ ! -f "$ref" ]; then
-	echo "FAIL: no recorded ABI ${ref#"$src"/} (record it with devtools/check-abi.sh --update)"
+	echo "FAIL: no recorded ABI ${ref#"$src"/} (record it with test/check-abi.sh --update)"
 	exit 1
 fi
 set +e
@@ -79,5 +75,5 @@ elif [ $((rc & 8)) != 0 ]; then
 else
 	echo "abi: FAILED, change of the public ABI (above), not recorded in ${ref#"$src"/}"
 fi
-echo "If the change is intended, announce it: devtools/check-abi.sh --update $src $build, and commit the new dump with the change."
+echo "If the change is intended, announce it: test/check-abi.sh --update --build-dir $build, and commit the new dump with the change."
 exit 1
