@@ -987,8 +987,8 @@ int mlx5_sim_xfer_q(struct mlx5_sim_vhca *vhca, struct mlx5_sim_xcache *xc,
 		    uint32_t key, uint32_t pdn, uint64_t addr, void *buf,
 		    size_t len, uint32_t flags);
 /*
- * One side of a memory-to-memory transfer (mlx5_sim_xfer_mem()): a key,
- * the PD it is checked against, the address, MLX5_SIM_XFER_* flags.
+ * One side of a memory-to-memory transfer (mlx5_sim_xfer_mem_prep()): a
+ * key, the PD it is checked against, the address, MLX5_SIM_XFER_* flags.
  */
 struct mlx5_sim_xside {
 	uint32_t key;
