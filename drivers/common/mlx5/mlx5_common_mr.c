@@ -225,34 +225,6 @@ mlx5_mr_mem_event_cb(enum rte_mem_event type, const void *addr, size_t len,
 				   "memory freed by EAL");
 }
 
-/* The global table's range over @addr and the generation (lock held). */
-static __rte_always_inline int
-mlx5_mr_table_get(const struct mlx5_mr_cache *cache, uintptr_t addr,
-		  struct mlx5_mr_range *r, uint32_t *gen)
-{
-	int32_t i = mlx5_mr_table_find(&cache->table, addr);
-
-	if (i < 0)
-		return -ENOENT;
-	r->start = cache->table.starts[i];
-	r->end = cache->table.ends[i];
-	r->lkey = cache->table.lkeys[i];
-	*gen = cache->gen;
-	return 0;
-}
-
-int
-mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
-		      struct mlx5_mr_range *r, uint32_t *gen)
-{
-	int ret;
-
-	rte_rwlock_read_lock(&cache->rwlock);
-	ret = mlx5_mr_table_get(cache, addr, r, gen);
-	rte_rwlock_read_unlock(&cache->rwlock);
-	return ret;
-}
-
 /*
  * The chunk of DPDK memory an on-demand MR for @addr covers: the run of
  * allocated memory segments around it (mr_ext_memseg_en) or its segment.

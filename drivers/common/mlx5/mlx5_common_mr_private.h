@@ -18,6 +18,7 @@
 #ifndef MLX5_COMMON_MR_PRIVATE_H_
 #define MLX5_COMMON_MR_PRIVATE_H_
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
@@ -348,8 +349,6 @@ void mlx5_mr_mem_events_unsubscribe(struct mlx5_mr_cache *cache);
 int mlx5_mr_lookup_below(struct mlx5_mr_cache *cache, uintptr_t addr,
 			 struct rte_mempool *mp, struct mlx5_mr_range *r,
 			 uint32_t *gen);
-int mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
-			  struct mlx5_mr_range *r, uint32_t *gen);
 int mlx5_mr_register_addr(struct mlx5_mr_cache *cache, uintptr_t addr,
 			  struct mlx5_mr_range *r, uint32_t *gen);
 struct mlx5_mr_cache *mlx5_mr_cache_of(struct mlx5_common_device *cdev,
@@ -362,5 +361,34 @@ void mlx5_mr_mempool_release_all(struct mlx5_mr_cache *cache);
 int mlx5_mr_mempool_lookup(struct mlx5_mr_cache *cache, struct rte_mempool *mp,
 			   uintptr_t addr, struct mlx5_mr_range *r,
 			   uint32_t *gen);
+
+/* The global table's range over @addr and the generation (lock held). */
+static __rte_always_inline int
+mlx5_mr_table_get(const struct mlx5_mr_cache *cache, uintptr_t addr,
+		  struct mlx5_mr_range *r, uint32_t *gen)
+{
+	int32_t i = mlx5_mr_table_find(&cache->table, addr);
+
+	if (i < 0)
+		return -ENOENT;
+	r->start = cache->table.starts[i];
+	r->end = cache->table.ends[i];
+	r->lkey = cache->table.lkeys[i];
+	*gen = cache->gen;
+	return 0;
+}
+
+/* The same under the cache's read lock (the miss path of every queue). */
+static inline int
+mlx5_mr_lookup_global(struct mlx5_mr_cache *cache, uintptr_t addr,
+		      struct mlx5_mr_range *r, uint32_t *gen)
+{
+	int ret;
+
+	rte_rwlock_read_lock(&cache->rwlock);
+	ret = mlx5_mr_table_get(cache, addr, r, gen);
+	rte_rwlock_read_unlock(&cache->rwlock);
+	return ret;
+}
 
 #endif /* MLX5_COMMON_MR_PRIVATE_H_ */
