@@ -215,7 +215,7 @@ test_unmapped_after_registration(void)
 			  "read of an unmapped page");
 	TEST_ASSERT_EQUAL(syn, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 			  "a local protection error CQE");
-	TEST_ASSERT_EQUAL(rte_errno, EFAULT, "");
+	TEST_ASSERT_EQUAL(errno, EFAULT, "the device's test interface sets errno");
 	syn = 0;
 	TEST_ASSERT_EQUAL(dma(host_cdev, iova, mem + 2 * PAGE, buf,
 			      sizeof(buf), true, &syn), -EFAULT,

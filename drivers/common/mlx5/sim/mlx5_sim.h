@@ -230,7 +230,7 @@ struct mlx5_sim_port_stats {
  * Frame counters of port @p port (1 or 2) of a vHCA.
  *
  * @return
- *   0, or -ENODEV (no such vHCA or port) with rte_errno set.
+ *   0, or -ENODEV (no such vHCA or port) with errno set.
  */
 __rte_internal
 int mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
@@ -265,7 +265,7 @@ int mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
  *   MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR for a length above 2^31), 0 on success.
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set;
+ *   0 on success, a negative errno value otherwise and errno is set;
  *   nothing is copied on failure:
  *   -EINVAL @p ctx is not a sim context or @p buf is NULL with @p len > 0;
  *   -ENOENT the key, or a key it leads to, does not exist (destroyed, wrong
@@ -295,7 +295,7 @@ int mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
  *   PRM status the failing command returns (non-zero).
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA, -EINVAL bad opcode or status 0.
  */
 __rte_internal
@@ -306,7 +306,7 @@ int mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode,
  * Disarm fault injection on a vHCA.
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA.
  */
 __rte_internal
@@ -316,7 +316,7 @@ int mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id);
  * Read the live object counts and command counters of a vHCA.
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA, -EINVAL @p st is NULL.
  */
 __rte_internal
@@ -332,7 +332,7 @@ int mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id,
  *   Optional; receives the vHCA id.
  *
  * @return
- *   0 on success, a negative errno value otherwise and rte_errno is set:
+ *   0 on success, a negative errno value otherwise and errno is set:
  *   -EINVAL @p ctx is not an open sim context.
  */
 __rte_internal
@@ -343,7 +343,7 @@ int mlx5_sim_vhca_id_of_ctx(struct ibv_context *ctx, uint16_t *card,
  * Tell whether a context was opened (or imported) by the sim backend.
  *
  * @return
- *   true for an open sim context, false otherwise (rte_errno untouched).
+ *   true for an open sim context, false otherwise (errno untouched).
  */
 __rte_internal
 bool mlx5_sim_is_ctx(struct ibv_context *ctx);
@@ -371,5 +371,36 @@ enum mlx5_sim_pin_check {
  */
 __rte_internal
 void mlx5_sim_pin_check_set(enum mlx5_sim_pin_check how);
+
+/**
+ * Levels of the device's log lines: the numbers of syslog, which are also
+ * rte_log's (RTE_LOG_ERR ... RTE_LOG_DEBUG).
+ */
+enum mlx5_sim_log_level {
+	MLX5_SIM_LOG_ERR = 4,
+	MLX5_SIM_LOG_WARNING = 5,
+	MLX5_SIM_LOG_NOTICE = 6,
+	MLX5_SIM_LOG_INFO = 7,
+	MLX5_SIM_LOG_DEBUG = 8,
+};
+
+/** A front's sink of the device's log lines (one line, ending with \n). */
+typedef void (mlx5_sim_log_sink_t)(int level, const char *line);
+/** Whether a front wants lines of @level (checked before formatting). */
+typedef bool (mlx5_sim_log_enabled_t)(int level);
+
+/**
+ * Where the device's log lines go: a front (the vdev adapter: rte_log on
+ * the log type pmd.common.mlx5.sim) installs its sink and level check.
+ * NULL for either restores the default: lines up to WARNING on stderr.
+ * The model itself calls nothing of EAL.
+ */
+__rte_internal
+void mlx5_sim_log_set(mlx5_sim_log_sink_t *sink,
+		      mlx5_sim_log_enabled_t *enabled);
+
+/** Whether lines of @level go anywhere (the installed check). */
+__rte_internal
+bool mlx5_sim_log_enabled(int level);
 
 #endif /* MLX5_SIM_H_ */

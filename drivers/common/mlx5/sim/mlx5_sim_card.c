@@ -16,12 +16,8 @@
 #include <strings.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
-#include <rte_log.h>
 
 #include "mlx5_sim_priv.h"
-
-RTE_LOG_REGISTER(mlx5_sim_logtype, pmd.common.mlx5.sim, NOTICE);
 
 static struct {
 	pthread_mutex_t lock;
@@ -630,7 +626,7 @@ mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
 	int ret = 0;
 
 	if (card_id > MLX5_SIM_MAX_CARD) {
-		rte_errno = EINVAL;
+		errno = EINVAL;
 		return -EINVAL;
 	}
 	mlx5_sim_registry_lock();
@@ -677,7 +673,7 @@ mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
 out:
 	mlx5_sim_registry_unlock();
 	if (ret < 0)
-		rte_errno = -ret;
+		errno = -ret;
 	return ret;
 }
 
@@ -741,14 +737,14 @@ mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode, uint32_t nth,
 	struct mlx5_sim_vhca *vhca;
 
 	if (opcode < -1 || opcode > UINT16_MAX || status == 0) {
-		rte_errno = EINVAL;
+		errno = EINVAL;
 		return -EINVAL;
 	}
 	mlx5_sim_registry_lock();
 	vhca = sim_vhca_lookup(card, vhca_id);
 	mlx5_sim_registry_unlock();
 	if (vhca == NULL) {
-		rte_errno = ENOENT;
+		errno = ENOENT;
 		return -ENOENT;
 	}
 	mlx5_sim_vhca_fault_arm(vhca, &fault);
@@ -765,7 +761,7 @@ mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id)
 	vhca = sim_vhca_lookup(card, vhca_id);
 	mlx5_sim_registry_unlock();
 	if (vhca == NULL) {
-		rte_errno = ENOENT;
+		errno = ENOENT;
 		return -ENOENT;
 	}
 	mlx5_sim_vhca_fault_arm(vhca, &fault);
@@ -779,14 +775,14 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	const struct mlx5_sim_live *live;
 
 	if (st == NULL) {
-		rte_errno = EINVAL;
+		errno = EINVAL;
 		return -EINVAL;
 	}
 	mlx5_sim_registry_lock();
 	vhca = sim_vhca_lookup(card, vhca_id);
 	mlx5_sim_registry_unlock();
 	if (vhca == NULL) {
-		rte_errno = ENOENT;
+		errno = ENOENT;
 		return -ENOENT;
 	}
 	mlx5_sim_vhca_lock(vhca);

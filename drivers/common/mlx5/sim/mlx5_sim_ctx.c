@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
 
 #include "mlx5_sim_priv.h"
 
@@ -51,7 +50,7 @@ mlx5_sim_vhca_id_of_ctx(struct ibv_context *ctx, uint16_t *card,
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 
 	if (sctx == NULL) {
-		rte_errno = EINVAL;
+		errno = EINVAL;
 		return -EINVAL;
 	}
 	if (card != NULL)

@@ -22,7 +22,6 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_errno.h>
 
 #include "mlx5_sim_priv.h"
 #include "mlx5_sim_wqe.h"
@@ -581,6 +580,6 @@ out:
 	if (cqe_syndrome != NULL)
 		*cqe_syndrome = synd;
 	if (ret < 0)
-		rte_errno = -ret;
+		errno = -ret;
 	return ret;
 }

@@ -549,7 +549,7 @@ sim_rqt_modify(struct mlx5_sim_file *file, const void *in, size_t inlen)
 	if (rqt == NULL)
 		return MLX5_SIM_SYND_ETH_UNKNOWN;
 	/* Created with at most 2^SIM_LOG_MAX_RQT entries: the list fits. */
-	RTE_VERIFY(rqt->max <= RTE_DIM(list));
+	MLX5_SIM_VERIFY(rqt->max <= RTE_DIM(list));
 	if (MLX5_GET64(modify_rqt_in, in, bitmask) !=
 	    MLX5_MODIFY_RQT_BITMASK_RQN_LIST)
 		return MLX5_SIM_SYND_ETH_BITMASK;

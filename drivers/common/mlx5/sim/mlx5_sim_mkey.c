@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
 
 #include "mlx5_sim_priv.h"
 

@@ -40,7 +40,6 @@
 #include <rte_bitops.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_log.h>
 
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
@@ -48,8 +47,6 @@
 /* The PRM layouts: the spec the device implements, shared with the driver. */
 #include "mlx5_prm.h"
 #include "mlx5_sim.h"
-
-extern int mlx5_sim_logtype;
 
 /*
  * The sim object that embeds rdma-core's public struct at @member. Unlike
@@ -60,9 +57,20 @@ extern int mlx5_sim_logtype;
 #define MLX5_SIM_OF(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
+/*
+ * The device's log lines, through the sink its front installed
+ * (mlx5_sim_log_set(), mlx5_sim_log.c): the model calls nothing of EAL.
+ */
 #define SIM_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, mlx5_sim_logtype, \
-		"mlx5_sim: " fmt "\n", ## __VA_ARGS__)
+	mlx5_sim_log(MLX5_SIM_LOG_ ## level, "mlx5_sim: " fmt "\n", \
+		     ## __VA_ARGS__)
+void mlx5_sim_log(int level, const char *fmt, ...) __rte_format_printf(2, 3);
+/* Abort with a log line when @cond, an invariant of the model, fails. */
+#define MLX5_SIM_VERIFY(cond) do { \
+	if (unlikely(!(cond))) \
+		mlx5_sim_die(__FILE__, __LINE__, #cond); \
+} while (0)
+__rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 
 /* Ports of a vHCA. */
 #define MLX5_SIM_MAX_PORTS 2

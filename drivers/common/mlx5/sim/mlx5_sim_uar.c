@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
 
 #include "mlx5_sim_priv.h"
 

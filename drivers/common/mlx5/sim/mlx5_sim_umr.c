@@ -43,7 +43,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_log.h>
 #if defined(RTE_ARCH_X86) && defined(__SSSE3__) && !defined(MLX5_SIM_PORTABLE)
 #include <rte_vect.h>
 #endif
@@ -412,7 +411,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 				     mkey->u.klm.entries[0].mkey, mkey->pdn);
 	/* The first UMR of a key only: a crypto PMD's keys take one per op. */
 	if (unlikely(mkey->umr_gen == 1) &&
-	    rte_log_can_log(mlx5_sim_logtype, RTE_LOG_DEBUG))
+	    mlx5_sim_log_enabled(MLX5_SIM_LOG_DEBUG))
 		SIM_LOG(DEBUG, "%s: QP 0x%x: first UMR on mkey index 0x%x%s",
 			vhca->ibdev.name, qp->qpn, mkey->index,
 			nbsf != 0 ? ", crypto BSF" : "");

@@ -136,6 +136,7 @@
 
 #include <rte_common.h>
 #include <rte_eal.h>
+#include <rte_log.h>
 #include <rte_errno.h>
 #include <rte_string_fns.h>
 #include <bus_vdev_driver.h>
@@ -145,6 +146,29 @@
 #include "mlx5_common_mr.h"
 #include "mlx5_common_private.h"
 #include "mlx5_sim_adapter.h"
+
+/*
+ * The device's log lines on rte_log: the log type pmd.common.mlx5.sim is
+ * the adapter's, the model only formats (mlx5_sim_log_set()).
+ */
+RTE_LOG_REGISTER(mlx5_sim_logtype, pmd.common.mlx5.sim, NOTICE);
+
+static void
+mlx5_sim_rte_log(int level, const char *line)
+{
+	rte_log((uint32_t)level, mlx5_sim_logtype, "%s", line);
+}
+
+static bool
+mlx5_sim_rte_log_enabled(int level)
+{
+	return rte_log_can_log(mlx5_sim_logtype, (uint32_t)level);
+}
+
+RTE_INIT(mlx5_sim_adapter_log_init)
+{
+	mlx5_sim_log_set(mlx5_sim_rte_log, mlx5_sim_rte_log_enabled);
+}
 
 #define SIM_DEFAULT_PP_TABLE_SIZE 128
 #define SIM_DEFAULT_PP_MIN_RATE 1000

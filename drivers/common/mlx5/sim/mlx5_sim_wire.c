@@ -48,7 +48,6 @@
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_errno.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_tcp.h>
@@ -1289,7 +1288,7 @@ mlx5_sim_ports_cable(struct mlx5_sim_vhca *vhca, uint32_t given)
 			continue;
 		sim_cable_end(vhca, p, &far, &err);
 		if (err != 0) {
-			rte_errno = -err;
+			errno = -err;
 			return err;
 		}
 	}
@@ -1434,7 +1433,7 @@ mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
 
 	if (vhca == NULL || st == NULL || port < 1 ||
 	    port > vhca->caps.nports) {
-		rte_errno = ENODEV;
+		errno = ENODEV;
 		return -ENODEV;
 	}
 	mlx5_sim_vhca_lock(vhca);
