@@ -73,6 +73,22 @@ if [ -n "$build" ]; then
 	fi
 	echo "check-sim-model: $n model objects call no driver function"
 fi
+# The model's library: plain C, pthreads and OpenSSL, so none of DPDK's
+# libraries (EAL included) nor rdma-core's.
+model=$build/drivers/libmlx5_sim_model.so
+if [ -f "$model" ]; then
+	needed=$(readelf -d "$model" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+	for n in $needed; do
+		case $n in
+		libc.so.*|libcrypto.so.*|ld-linux*|libpthread.so.*) ;;
+		*) echo "check-sim-model: libmlx5_sim_model.so needs $n"; bad=1 ;;
+		esac
+	done
+	echo "check-sim-model: libmlx5_sim_model.so needs only:" $needed
+else
+	echo "check-sim-model: no $model (built with -Dsim=false?)"
+	bad=1
+fi
 if [ "$bad" != 0 ]; then
 	echo "check-sim-model: FAILED"
 	exit 1

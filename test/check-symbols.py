@@ -40,7 +40,7 @@ import re
 import subprocess
 import sys
 
-DRIVERS = ['common/mlx5', 'net/mlx5', 'crypto/mlx5']
+DRIVERS = ['common/mlx5', 'common/mlx5/sim', 'net/mlx5', 'crypto/mlx5']
 PUBLIC_HEADER = 'drivers/common/mlx5/rte_pmd_mlx5.h'
 
 errors = []

@@ -41,11 +41,14 @@ def objects(build, excluded=EXCLUDED):
     with open(os.path.join(build, "compile_commands.json")) as f:
         cmds = json.load(f)
     out = {}
+    build = os.path.realpath(build)
     for c in cmds:
         obj = c["output"]
-        if "_objs.a.p/" not in obj:
+        src = os.path.realpath(os.path.join(c["directory"], c["file"]))
+        # The drivers' own sources (the PMD info files are generated).
+        if ("_objs.a.p/" not in obj and "libmlx5_sim_model" not in obj) or \
+                src.startswith(build + os.sep) or "/drivers/" not in src:
             continue
-        src = os.path.normpath(os.path.join(c["directory"], c["file"]))
         key = src.split("/drivers/", 1)[-1]
         if key.startswith(excluded):
             continue

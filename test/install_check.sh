@@ -49,8 +49,24 @@ echo "installed:"
 (cd "$prefix" && find . -name '*.so*' -o -name '*.pc' -o -name 'rte_pmd_mlx5.h' | sort | sed 's/^/  /')
 plugindir=$(pkg-config --variable=plugindir libdpdk-mlx5-common)
 echo "plugindir: $plugindir"
-[ -f "$plugindir/librte_common_mlx5.so" ] ||
-	{ echo "FAIL: librte_common_mlx5.so not in $plugindir"; exit 1; }
+for f in librte_common_mlx5.so librte_common_mlx5_sim.so libmlx5_sim_model.so; do
+	[ -f "$plugindir/$f" ] || { echo "FAIL: $f not in $plugindir"; exit 1; }
+done
+# The production library holds no software device and needs no libcrypto:
+# the model is a library of its own, reached only by its adapter.
+if ldd "$plugindir/librte_common_mlx5.so" | grep -E 'libcrypto|libmlx5_sim_model'; then
+	echo "FAIL: the installed librte_common_mlx5.so needs the above"
+	exit 1
+fi
+echo "  ok: the installed librte_common_mlx5.so needs neither libcrypto nor the device model"
+# The software device's adapter is a plugin like the drivers: the programs
+# below take it with -d (a private copy when the folder is under a
+# world-writable one, test/plugin_dir.sh).
+# shellcheck source=test/plugin_dir.sh
+. "$src/test/plugin_dir.sh"
+safe_plugin_dir "$plugindir"
+dir=$plugin_dir
+trap remove_plugin_copy EXIT
 
 # Nothing of the checkout or of the build folders may leak into the flags.
 for p in libdpdk-mlx5-common libdpdk-mlx5-common-driver; do
@@ -95,7 +111,7 @@ echo "build: $cc -DALLOW_EXPERIMENTAL_API public_api.c \$(pkg-config --cflags --
 # shellcheck disable=SC2046
 "$cc" -Wall -Wextra -Werror -DALLOW_EXPERIMENTAL_API -o "$work/public_api" \
 	"$work/public_api.c" $(pkg-config --cflags --libs libdpdk-mlx5-common)
-"$work/public_api" --no-huge -m 256 --no-pci --no-shconf -l 0 \
+"$work/public_api" --no-huge -m 256 --no-pci --no-shconf -l 0 -d "$dir" \
 	--vdev=mlx5_sim0,card=9,vhca_id=7 --log-level=lib.eal:error
 echo "  ok: public API application built and ran"
 
@@ -110,17 +126,12 @@ if ! ldd "$work/cross_vhca" | grep -q "librte_common_mlx5.so.* => $plugindir/"; 
 	exit 1
 fi
 out=$("$work/cross_vhca" --no-huge -m 256 --no-pci --no-shconf -l 0 \
-	--log-level=lib.eal:error 2>&1) || { echo "$out"; echo "FAIL: cross_vhca"; exit 1; }
+	-d "$dir" --log-level=lib.eal:error 2>&1) || { echo "$out"; echo "FAIL: cross_vhca"; exit 1; }
 echo "$out" | tail -n 3
 echo "  ok: examples/cross_vhca built from the installed files and ran"
 
 # The installed plugin directory in a stock application.
 if command -v dpdk-test >/dev/null 2>&1; then
-	# shellcheck source=test/plugin_dir.sh
-	. "$src/test/plugin_dir.sh"
-	safe_plugin_dir "$plugindir"
-	dir=$plugin_dir
-	trap remove_plugin_copy EXIT
 	out=$(printf 'quit\n' | timeout 60 dpdk-test --no-huge -m 256 --no-pci \
 		--no-shconf -l 0 -d "$dir" --vdev=mlx5_sim0 \
 		--log-level=pmd.net.mlx5:info 2>&1) || true
@@ -131,4 +142,20 @@ if command -v dpdk-test >/dev/null 2>&1; then
 	fi
 	echo "  ok: dpdk-test -d <plugindir> probed the software device"
 fi
+# -Dsim=false: the drivers a ConnectX or BlueField needs, and nothing of
+# the software device installed.
+echo "meson configure -Dsim=false, meson install into another prefix"
+meson configure "$work/build" -Dsim=false --prefix="$prefix-nosim" \
+	>"$work/setup-nosim.log" 2>&1 || { cat "$work/setup-nosim.log"; exit 1; }
+meson install -C "$work/build" >"$work/install-nosim.log" 2>&1 ||
+	{ cat "$work/install-nosim.log"; exit 1; }
+found=$(find "$prefix-nosim" -name '*mlx5_sim*')
+if [ -n "$found" ]; then
+	echo "$found"
+	echo "FAIL: -Dsim=false installed the above"
+	exit 1
+fi
+[ -n "$(find "$prefix-nosim" -name 'librte_net_mlx5.so*')" ] ||
+	{ echo "FAIL: -Dsim=false installed no net driver"; exit 1; }
+echo "  ok: -Dsim=false installs the drivers and nothing of the software device"
 echo "install_check: OK"

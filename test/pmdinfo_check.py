@@ -59,6 +59,9 @@ def expected(src):
         "librte_common_mlx5.so": {
             "mlx5c_pci": (common, True, True),
             "mlx5c_auxiliary": (common, True, False),
+        },
+        # The software device's adapter, a driver of its own.
+        "librte_common_mlx5_sim.so": {
             "mlx5_sim": (parser_keys(src, "sim") + common, False, False),
         },
         "librte_net_mlx5.so": {

@@ -324,13 +324,18 @@ void mlx5_mr_cache_destroy(struct mlx5_common_device *cdev);
  * without the multi-process layer. */
 int mlx5_mr_cache_create_secondary(struct mlx5_common_device *cdev);
 
-/*
+/**
  * DMA map/unmap of a bus driver (rte_dev_dma_map()/rte_dev_dma_unmap()):
  * mlx5_mr_ext_register()/mlx5_mr_ext_unregister() on the device's common
  * device; the IOVA is not used (mlx5 devices translate virtual addresses).
+ * For the bus drivers of the backends (the rdma-core backend's, the
+ * software device's adapter).
  */
+__rte_internal
 int mlx5_mr_dev_dma_map(struct rte_device *dev, void *addr, uint64_t iova,
 			size_t len);
+/** Undo mlx5_mr_dev_dma_map(). */
+__rte_internal
 int mlx5_mr_dev_dma_unmap(struct rte_device *dev, void *addr, uint64_t iova,
 			  size_t len);
 

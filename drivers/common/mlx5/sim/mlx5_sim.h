@@ -5,6 +5,10 @@
 /*
  * The software mlx5 device ("sim" backend): the interface that tests and the
  * datapath engine use next to the backend operations table (mlx5_glue.h).
+ * In this project's build the model is a library of its own
+ * (libmlx5_sim_model: plain C, pthreads, OpenSSL; nothing of EAL), which
+ * exports these functions; the vdev adapter (librte_common_mlx5_sim) is
+ * its DPDK front.
  *
  * The device is a model of mlx5 hardware at the PRM level. A process holds
  * cards 0..255; a card holds vHCAs (vhca_id 0..65535), each created the first
@@ -20,8 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <rte_compat.h>
 
 #include <infiniband/verbs.h>
 
@@ -232,7 +234,6 @@ struct mlx5_sim_port_stats {
  * @return
  *   0, or -ENODEV (no such vHCA or port) with errno set.
  */
-__rte_internal
 int mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
 			struct mlx5_sim_port_stats *st);
 
@@ -278,7 +279,6 @@ int mlx5_sim_port_stats(uint16_t card, uint16_t vhca_id, uint8_t port,
  *   -EMSGSIZE @p len is above 2^31;
  *   -ENOMEM no memory for the translation list.
  */
-__rte_internal
 int mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
 		 uint64_t addr, void *buf, size_t len, bool to_memory,
 		 uint8_t *cqe_syndrome);
@@ -298,7 +298,6 @@ int mlx5_sim_dma(struct ibv_context *ctx, uint32_t pdn, uint32_t lkey,
  *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA, -EINVAL bad opcode or status 0.
  */
-__rte_internal
 int mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode,
 		       uint32_t nth, uint8_t status);
 
@@ -309,7 +308,6 @@ int mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode,
  *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA.
  */
-__rte_internal
 int mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id);
 
 /**
@@ -319,7 +317,6 @@ int mlx5_sim_fault_clear(uint16_t card, uint16_t vhca_id);
  *   0 on success, a negative errno value otherwise and errno is set:
  *   -ENOENT unknown card/vHCA, -EINVAL @p st is NULL.
  */
-__rte_internal
 int mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id,
 			struct mlx5_sim_stats *st);
 
@@ -335,7 +332,6 @@ int mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id,
  *   0 on success, a negative errno value otherwise and errno is set:
  *   -EINVAL @p ctx is not an open sim context.
  */
-__rte_internal
 int mlx5_sim_vhca_id_of_ctx(struct ibv_context *ctx, uint16_t *card,
 			    uint16_t *vhca_id);
 
@@ -345,7 +341,6 @@ int mlx5_sim_vhca_id_of_ctx(struct ibv_context *ctx, uint16_t *card,
  * @return
  *   true for an open sim context, false otherwise (errno untouched).
  */
-__rte_internal
 bool mlx5_sim_is_ctx(struct ibv_context *ctx);
 
 /**
@@ -354,7 +349,6 @@ bool mlx5_sim_is_ctx(struct ibv_context *ctx);
  * @return
  *   A static string; "unknown syndrome" for values not in the table.
  */
-__rte_internal
 const char *mlx5_sim_syndrome_text(uint32_t syndrome);
 
 /** How registrations check that the kernel could pin their pages. */
@@ -369,7 +363,6 @@ enum mlx5_sim_pin_check {
  * Choose how registrations check their pages (process-wide; tests run
  * both paths). The rules are the same either way.
  */
-__rte_internal
 void mlx5_sim_pin_check_set(enum mlx5_sim_pin_check how);
 
 /**
@@ -395,12 +388,10 @@ typedef bool (mlx5_sim_log_enabled_t)(int level);
  * NULL for either restores the default: lines up to WARNING on stderr.
  * The model itself calls nothing of EAL.
  */
-__rte_internal
 void mlx5_sim_log_set(mlx5_sim_log_sink_t *sink,
 		      mlx5_sim_log_enabled_t *enabled);
 
 /** Whether lines of @level go anywhere (the installed check). */
-__rte_internal
 bool mlx5_sim_log_enabled(int level);
 
 #endif /* MLX5_SIM_H_ */

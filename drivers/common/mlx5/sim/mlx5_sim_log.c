@@ -55,7 +55,8 @@ mlx5_sim_log(int level, const char *fmt, ...)
 void
 mlx5_sim_die(const char *file, int line, const char *what)
 {
-	mlx5_sim_log(MLX5_SIM_LOG_ERR, "mlx5_sim: %s:%d: invariant broken: %s\n",
-		     file, line, what);
+	mlx5_sim_log(MLX5_SIM_LOG_ERR,
+		     "mlx5_sim: %s:%d: invariant broken: %s\n", file, line,
+		     what);
 	abort();
 }
