@@ -24,8 +24,8 @@
  * with WR_FLUSH_ERR. Every byte moves after the same key, PD, rights and
  * range checks as mlx5_sim_dma(). An RDMA WRITE or READ whose local and
  * remote sides each translate to one host range goes straight from one
- * memory to the other (mlx5_sim_xfer_write_crypto() for a crypto PMD's
- * WRITE, inline, else mlx5_sim_xfer_mem_prep(): one cipher through a
+ * memory to the other (mlx5_sim_xfer_write_crypto() for a WRITE into a
+ * crypto key, inline, else mlx5_sim_xfer_mem_prep(): one cipher through a
  * crypto key, no device buffer, under the doorbell's guard); otherwise,
  * or when that path declines, through a device buffer, one
  * mlx5_sim_xfer() per side. The rule kept: a check that fails (either

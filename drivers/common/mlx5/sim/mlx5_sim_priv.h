@@ -1463,7 +1463,7 @@ mlx5_sim_half_over(const uint8_t *s, const uint8_t *d, size_t len)
 }
 
 /*
- * A crypto PMD's operation: an RDMA WRITE of @len bytes from [@laddr, ..)
+ * A WRITE into a crypto key: an RDMA WRITE of @len bytes from [@laddr, ..)
  * of key @lkey (PD @lpdn), a key of the queue's cache @xc (never a crypto
  * key: the cache takes none), to [@raddr, ..) of crypto key @rkey (the
  * peer's PD @rpdn) a UMR configured, with every check

@@ -311,7 +311,7 @@ sim_umr_mkc_set(struct mlx5_sim_mkey *mkey, const void *mkc, uint64_t mask)
 		mkey->bsf_en = SIM_PRM_FLAG(mkc, mkc, bsf_en);
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE)
 		mkey->free = SIM_PRM_FLAG(mkc, mkc, free);
-	/* A crypto PMD's UMR stops here; the rest, one test. */
+	/* A UMR that sets no rights stops here; the rest, one test. */
 	if (!(mask & SIM_UMR_MASK_KEY_RIGHTS))
 		return;
 	if (mask & MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY)
@@ -348,9 +348,9 @@ sim_umr_target(const struct mlx5_sim_qp *qp, const struct mlx5_sim_mkey *mkey,
  * The UMR WQE @wqe of @ds segments whose UMR control segment says @flags,
  * @nklm KLM and @nbsf BSF octowords and @mask: 0 or a CQE syndrome.
  * Inline twice (mlx5_sim_umr_exec()): once for any WQE, once with the
- * shape of mlx5_umr_crypto_wqe_build()'s one-entry WQE as constants, so
- * that a crypto PMD's usual UMR runs the same checks without the loops
- * and mask tests the constants decide.
+ * shape of a one-KLM UMR with a crypto BSF as constants (the most frequent
+ * UMR a device sees from a crypto workload), so that it runs the same
+ * checks without the loops and mask tests the constants decide.
  */
 static __rte_always_inline uint8_t
 sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
@@ -409,7 +409,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		 mkey->klm_xc.key != mkey->u.klm.entries[0].mkey)
 		mlx5_sim_xcache_fill(vhca, &mkey->klm_xc,
 				     mkey->u.klm.entries[0].mkey, mkey->pdn);
-	/* The first UMR of a key only: a crypto PMD's keys take one per op. */
+	/* The first UMR of a key only: a key may take one per operation. */
 	if (unlikely(mkey->umr_gen == 1) &&
 	    mlx5_sim_log_enabled(MLX5_SIM_LOG_DEBUG))
 		SIM_LOG(DEBUG, "%s: QP 0x%x: first UMR on mkey index 0x%x%s",
@@ -420,7 +420,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 
 /* A one-entry KLM list, padded to 64 bytes: its octowords. */
 #define SIM_UMR_KLM_ONE_OCTOWORDS 4
-/* The mask of mlx5_umr_crypto_wqe_build()'s WQE. */
+/* The mask of a one-KLM UMR with a crypto BSF: length, start, free, BSF. */
 #define SIM_UMR_CRYPTO_MASK ((uint64_t)MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN | \
 			     MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR | \
 			     MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE | \
@@ -429,7 +429,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
  * The first 8 bytes of a UMR control segment as a big-endian number: the
  * flags (its top byte), three reserved bytes, the KLM and BSF octowords
  * (its low 16-bit halves, at these offsets); the bits of the three fields,
- * and their values in mlx5_umr_crypto_wqe_build()'s WQE.
+ * and their values in an inline one-KLM UMR with a crypto BSF.
  */
 #define SIM_UMR_HEAD_KLM 4
 #define SIM_UMR_HEAD_BSF 6
