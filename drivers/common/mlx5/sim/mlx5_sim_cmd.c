@@ -36,104 +36,349 @@ enum sim_cmd_class {
 	SIM_CMD_MODIFY,   /* devx_obj_modify on the object it names. */
 	SIM_CMD_DESTROY,  /* Issued by devx_obj_destroy only. */
 	SIM_CMD_KERNEL,   /* Issued by the kernel for verbs-style calls. */
+	SIM_CMD_NONE,     /* Admitted by the kernel, not implemented. */
 };
 
+/* Entry points of the kernel that admit an opcode. */
+#define SIM_K_GENERAL RTE_BIT32(0)  /* devx_general_cmd. */
+#define SIM_K_NO_DEVX RTE_BIT32(1)  /* ... also without DEVX (whitelist). */
+#define SIM_K_CREATE RTE_BIT32(2)   /* devx_obj_create. */
+#define SIM_K_QUERY RTE_BIT32(3)    /* devx_obj_query. */
+#define SIM_K_MODIFY RTE_BIT32(4)   /* devx_obj_modify. */
+/* SET_FLOW_TABLE_ENTRY: create with op_mod 0, modify with op_mod 1. */
+#define SIM_K_FTE RTE_BIT32(5)
+
+/*
+ * One row per opcode the kernel admits or the device implements: its name,
+ * the kernel's entry points that let it through (SIM_K_*), how the device
+ * issues it (SIM_CMD_*; SIM_CMD_NONE: the device does not implement it, a
+ * DEVX user gets BAD_OPCODE), the lengths of its layouts (shorter is the
+ * device's BAD_INPUT_LEN/BAD_OUTPUT_LEN), its handler (NULL: issued by the
+ * kernel's own paths, a DEVX user gets BAD_OPCODE), and what the kernel
+ * rewrites in a DEVX mailbox before the device sees it.
+ */
+typedef uint32_t (sim_cmd_run_t)(struct mlx5_sim_file *file, uint16_t opcode,
+				 const void *in, size_t inlen, void *out,
+				 size_t outlen, struct mlx5_sim_devx_obj *obj);
 struct sim_cmd_desc {
 	uint16_t opcode;
 	const char *name;
+	uint8_t admit;     /* SIM_K_*: the kernel's entry points. */
 	enum sim_cmd_class cls;
 	uint32_t in_min;   /* Bytes of the input layout. */
 	uint32_t out_min;  /* Bytes of the output layout. */
+	sim_cmd_run_t *run;
+	void (*kernel_fix)(void *in);
 };
 
-#define SIM_CMD(op, cls, in_t, out_t) \
-	{ MLX5_CMD_OP_ ## op, #op, cls, MLX5_ST_SZ_BYTES(in_t), \
-	  MLX5_ST_SZ_BYTES(out_t) }
+#define SIM_ROW_X(opnum, op_name, admit_, cls_, in_t, out_t, run_, fix_) \
+	{ opnum, op_name, admit_, cls_, MLX5_ST_SZ_BYTES(in_t), \
+	  MLX5_ST_SZ_BYTES(out_t), run_, fix_ }
+#define SIM_ROW(op, admit_, cls_, in_t, out_t, run_, fix_) \
+	SIM_ROW_X(MLX5_CMD_OP_ ## op, #op, admit_, cls_, in_t, out_t, run_, \
+		  fix_)
+#define SIM_KERNEL_ONLY(opnum, op_name, admit_) \
+	{ opnum, op_name, admit_, SIM_CMD_NONE, 0, 0, NULL, NULL }
+
+/* The handlers, one shape for the table. */
+static uint32_t sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca,
+				      const void *in, void *out);
+#define SIM_RUN(name, call) \
+static uint32_t \
+sim_run_ ## name(struct mlx5_sim_file *file, uint16_t opcode __rte_unused, \
+		 const void *in __rte_unused, size_t inlen __rte_unused, \
+		 void *out __rte_unused, size_t outlen __rte_unused, \
+		 struct mlx5_sim_devx_obj *obj __rte_unused) \
+{ \
+	return call; \
+}
+SIM_RUN(query_hca_cap, sim_cmd_query_hca_cap(file->vhca, in, out))
+SIM_RUN(create_mkey, mlx5_sim_cmd_create_mkey(file, in, inlen, out, obj))
+SIM_RUN(query_mkey, mlx5_sim_cmd_query_mkey(file, in, out, outlen))
+SIM_RUN(destroy_mkey, mlx5_sim_cmd_destroy_mkey(file, in))
+SIM_RUN(create_gobj,
+	mlx5_sim_cmd_create_gobj(file, in, inlen, out, outlen, obj))
+SIM_RUN(query_gobj, mlx5_sim_cmd_query_gobj(file, in, out, outlen))
+SIM_RUN(modify_gobj, mlx5_sim_cmd_modify_gobj(file, in))
+SIM_RUN(destroy_gobj, mlx5_sim_cmd_destroy_gobj(file, in))
+SIM_RUN(allow_access, mlx5_sim_cmd_allow_access(file, in))
+SIM_RUN(alloc_pd, mlx5_sim_cmd_alloc_pd(file, out, obj))
+SIM_RUN(dealloc_pd, mlx5_sim_cmd_dealloc_pd(file, in))
+SIM_RUN(create_cq, mlx5_sim_cmd_create_cq(file, in, out, obj))
+SIM_RUN(destroy_cq, mlx5_sim_cmd_destroy_cq(file, in))
+SIM_RUN(query_cq, mlx5_sim_cmd_query_cq(file, in, out))
+SIM_RUN(modify_cq, mlx5_sim_cmd_modify_cq(file, in))
+SIM_RUN(create_qp, mlx5_sim_cmd_create_qp(file, in, out, obj))
+SIM_RUN(destroy_qp, mlx5_sim_cmd_destroy_qp(file, in))
+SIM_RUN(modify_qp, mlx5_sim_cmd_modify_qp(file, opcode, in))
+SIM_RUN(query_qp, mlx5_sim_cmd_query_qp(file, in, out))
+SIM_RUN(eth, mlx5_sim_cmd_eth(file, opcode, in, inlen, out, obj))
+SIM_RUN(qcnt, mlx5_sim_cmd_qcnt(file, opcode, in, out, obj))
+SIM_RUN(query_rqt, mlx5_sim_rqt_query(file, in, out, outlen))
+SIM_RUN(rmp, mlx5_sim_cmd_rmp(file, opcode, in, out))
+SIM_RUN(query_lag, mlx5_sim_cmd_query_lag(file, out))
+
+/*
+ * devx_handle_mkey_create(): the kernel sets mkey_umem_valid for every
+ * access mode but KLM and KSM, so a DEVX user need not; devx_set_umem_valid():
+ * for the queue creates it also marks the ring and doorbell umems valid (a
+ * DEVX user has no physical addresses to give). The device judges the
+ * mailbox so rewritten.
+ */
+static void
+sim_kernel_fix_mkey(void *in)
+{
+	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
+				       memory_key_mkey_entry);
+	uint32_t mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
+			MLX5_GET(mkc, mkc, access_mode_4_2) << 2;
+
+	if (mode != MLX5_MKC_ACCESS_MODE_KLM &&
+	    mode != MLX5_MKC_ACCESS_MODE_KSM)
+		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
+}
+
+static void
+sim_kernel_fix_cq(void *in)
+{
+	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
+	MLX5_SET(create_cq_in, in, cq_context.dbr_umem_valid, 1);
+}
+
+static void
+sim_kernel_fix_qp(void *in)
+{
+	MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
+	MLX5_SET(create_qp_in, in, qpc.dbr_umem_valid, 1);
+}
+
+static void
+sim_kernel_fix_sq(void *in)
+{
+	MLX5_SET(create_sq_in, in, ctx.wq.wq_umem_valid, 1);
+	MLX5_SET(create_sq_in, in, ctx.wq.dbr_umem_valid, 1);
+}
+
+static void
+sim_kernel_fix_rq(void *in)
+{
+	MLX5_SET(create_rq_in, in, ctx.wq.wq_umem_valid, 1);
+	MLX5_SET(create_rq_in, in, ctx.wq.dbr_umem_valid, 1);
+}
 
 static const struct sim_cmd_desc sim_cmds[] = {
-	SIM_CMD(QUERY_HCA_CAP, SIM_CMD_GENERAL, query_hca_cap_in,
-		query_hca_cap_out),
-	SIM_CMD(CREATE_MKEY, SIM_CMD_CREATE, create_mkey_in, create_mkey_out),
-	SIM_CMD(QUERY_MKEY, SIM_CMD_QUERY, query_mkey_in, query_mkey_out),
-	SIM_CMD(DESTROY_MKEY, SIM_CMD_DESTROY, destroy_mkey_in,
-		destroy_mkey_out),
-	SIM_CMD(QUERY_SPECIAL_CONTEXTS, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(SET_PP_RATE_LIMIT, SIM_CMD_KERNEL, set_pp_rate_limit_in,
-		set_pp_rate_limit_out),
-	SIM_CMD(QUERY_RATE_LIMIT, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(ALLOC_PD, SIM_CMD_CREATE, alloc_pd_in, alloc_pd_out),
-	SIM_CMD(DEALLOC_PD, SIM_CMD_DESTROY, dealloc_pd_in, mbox_out),
-	SIM_CMD(ALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(DEALLOC_UAR, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(CREATE_GENERAL_OBJECT, SIM_CMD_CREATE, general_obj_in_cmd_hdr,
-		general_obj_out_cmd_hdr),
-	SIM_CMD(MODIFY_GENERAL_OBJECT, SIM_CMD_MODIFY, general_obj_in_cmd_hdr,
-		general_obj_out_cmd_hdr),
-	SIM_CMD(QUERY_GENERAL_OBJECT, SIM_CMD_QUERY, general_obj_in_cmd_hdr,
-		general_obj_out_cmd_hdr),
-	SIM_CMD(DESTROY_GENERAL_OBJECT, SIM_CMD_DESTROY,
-		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr),
-	{ MLX5_SIM_CMD_OP_CREATE_UCTX, "CREATE_UCTX", SIM_CMD_KERNEL,
-	  MLX5_ST_SZ_BYTES(mbox_in), MLX5_ST_SZ_BYTES(mbox_out) },
-	{ MLX5_SIM_CMD_OP_DESTROY_UCTX, "DESTROY_UCTX", SIM_CMD_KERNEL,
-	  MLX5_ST_SZ_BYTES(mbox_in), MLX5_ST_SZ_BYTES(mbox_out) },
-	SIM_CMD(CREATE_UMEM, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(DESTROY_UMEM, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(ALLOW_OTHER_VHCA_ACCESS, SIM_CMD_GENERAL,
-		allow_other_vhca_access_in, allow_other_vhca_access_out),
-	SIM_CMD(CREATE_CQ, SIM_CMD_CREATE, create_cq_in, create_cq_out),
-	SIM_CMD(DESTROY_CQ, SIM_CMD_DESTROY, destroy_cq_in, empty_out),
-	SIM_CMD(QUERY_CQ, SIM_CMD_QUERY, query_cq_in, query_cq_out),
-	SIM_CMD(CREATE_QP, SIM_CMD_CREATE, create_qp_in, create_qp_out),
-	SIM_CMD(DESTROY_QP, SIM_CMD_DESTROY, destroy_qp_in, destroy_qp_out),
-	SIM_CMD(RST2INIT_QP, SIM_CMD_MODIFY, rst2init_qp_in, rst2init_qp_out),
-	SIM_CMD(INIT2RTR_QP, SIM_CMD_MODIFY, init2rtr_qp_in, init2rtr_qp_out),
-	SIM_CMD(RTR2RTS_QP, SIM_CMD_MODIFY, rtr2rts_qp_in, rtr2rts_qp_out),
-	SIM_CMD(RTS2RTS_QP, SIM_CMD_MODIFY, rts2rts_qp_in, rts2rts_qp_out),
-	SIM_CMD(2ERR_QP, SIM_CMD_MODIFY, qp_2err_in, qp_2err_out),
-	SIM_CMD(2RST_QP, SIM_CMD_MODIFY, qp_2rst_in, qp_2rst_out),
-	SIM_CMD(QUERY_QP, SIM_CMD_QUERY, query_qp_in, query_qp_out),
-	SIM_CMD(QUERY_VPORT_STATE, SIM_CMD_GENERAL, query_vport_state_in,
-		query_vport_state_out),
-	SIM_CMD(QUERY_NIC_VPORT_CONTEXT, SIM_CMD_GENERAL,
-		query_nic_vport_context_in, query_nic_vport_context_out),
-	SIM_CMD(ALLOC_TRANSPORT_DOMAIN, SIM_CMD_CREATE,
-		alloc_transport_domain_in, alloc_transport_domain_out),
-	SIM_CMD(DEALLOC_TRANSPORT_DOMAIN, SIM_CMD_DESTROY,
-		dealloc_transport_domain_in, dealloc_transport_domain_out),
-	SIM_CMD(CREATE_TIS, SIM_CMD_CREATE, create_tis_in, create_tis_out),
-	SIM_CMD(DESTROY_TIS, SIM_CMD_DESTROY, destroy_tis_in, destroy_tis_out),
-	SIM_CMD(CREATE_SQ, SIM_CMD_CREATE, create_sq_in, create_sq_out),
-	SIM_CMD(MODIFY_SQ, SIM_CMD_MODIFY, modify_sq_in, modify_sq_out),
-	SIM_CMD(QUERY_SQ, SIM_CMD_QUERY, query_sq_in, query_sq_out),
-	SIM_CMD(DESTROY_SQ, SIM_CMD_DESTROY, destroy_sq_in, destroy_sq_out),
-	SIM_CMD(CREATE_RQ, SIM_CMD_CREATE, create_rq_in, create_rq_out),
-	SIM_CMD(MODIFY_RQ, SIM_CMD_MODIFY, modify_rq_in, modify_rq_out),
-	SIM_CMD(QUERY_RQ, SIM_CMD_QUERY, query_rq_in, query_rq_out),
-	SIM_CMD(DESTROY_RQ, SIM_CMD_DESTROY, destroy_rq_in, destroy_rq_out),
-	SIM_CMD(CREATE_RQT, SIM_CMD_CREATE, create_rqt_in, create_rqt_out),
-	SIM_CMD(MODIFY_RQT, SIM_CMD_MODIFY, modify_rqt_in, modify_rqt_out),
-	SIM_CMD(DESTROY_RQT, SIM_CMD_DESTROY, destroy_rqt_in, destroy_rqt_out),
-	SIM_CMD(CREATE_TIR, SIM_CMD_CREATE, create_tir_in, create_tir_out),
-	SIM_CMD(DESTROY_TIR, SIM_CMD_DESTROY, destroy_tir_in, destroy_tir_out),
-	SIM_CMD(ALLOC_Q_COUNTER, SIM_CMD_CREATE, alloc_q_counter_in,
-		alloc_q_counter_out),
-	SIM_CMD(DEALLOC_Q_COUNTER, SIM_CMD_DESTROY, dealloc_q_counter_in,
-		dealloc_q_counter_out),
-	SIM_CMD(QUERY_Q_COUNTER, SIM_CMD_QUERY, query_q_counter_in,
-		query_q_counter_out),
-	/* Verbs queue objects (mlx5_sim_verbs.c, mlx5_sim_srq.c). */
-	SIM_CMD(QUERY_RQT, SIM_CMD_QUERY, query_rqt_in, query_rqt_out),
-	SIM_CMD(MODIFY_CQ, SIM_CMD_MODIFY, modify_cq_in, modify_cq_out),
-	SIM_CMD(CREATE_RMP, SIM_CMD_KERNEL, create_rmp_in, create_rmp_out),
-	SIM_CMD(QUERY_RMP, SIM_CMD_QUERY, query_rmp_in, query_rmp_out),
-	SIM_CMD(MODIFY_RMP, SIM_CMD_MODIFY, modify_rmp_in, modify_rmp_out),
-	SIM_CMD(DESTROY_RMP, SIM_CMD_KERNEL, destroy_rmp_in, destroy_rmp_out),
-	SIM_CMD(QUERY_LAG, SIM_CMD_GENERAL, query_lag_in, query_lag_out),
-	/* Issued by the kernel for mlx5dv_create_flow()/ibv_destroy_flow(). */
-	SIM_CMD(SET_FLOW_TABLE_ENTRY, SIM_CMD_KERNEL, mbox_in, mbox_out),
-	SIM_CMD(DELETE_FLOW_TABLE_ENTRY, SIM_CMD_KERNEL, mbox_in, mbox_out),
+	SIM_ROW(QUERY_HCA_CAP, SIM_K_GENERAL | SIM_K_NO_DEVX, SIM_CMD_GENERAL,
+		query_hca_cap_in, query_hca_cap_out, sim_run_query_hca_cap,
+		NULL),
+	SIM_KERNEL_ONLY(0x101, "QUERY_ADAPTER", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x10a, "QUERY_ISSI", SIM_K_GENERAL),
+	SIM_ROW(CREATE_MKEY, SIM_K_CREATE, SIM_CMD_CREATE, create_mkey_in,
+		create_mkey_out, sim_run_create_mkey, sim_kernel_fix_mkey),
+	SIM_ROW(QUERY_MKEY, SIM_K_QUERY, SIM_CMD_QUERY, query_mkey_in,
+		query_mkey_out, sim_run_query_mkey, NULL),
+	SIM_ROW(DESTROY_MKEY, 0, SIM_CMD_DESTROY, destroy_mkey_in,
+		destroy_mkey_out, sim_run_destroy_mkey, NULL),
+	SIM_ROW(QUERY_SPECIAL_CONTEXTS, 0, SIM_CMD_KERNEL, mbox_in, mbox_out,
+		NULL, NULL),
+	SIM_ROW(CREATE_CQ, SIM_K_CREATE, SIM_CMD_CREATE, create_cq_in,
+		create_cq_out, sim_run_create_cq, sim_kernel_fix_cq),
+	SIM_ROW(DESTROY_CQ, 0, SIM_CMD_DESTROY, destroy_cq_in, empty_out,
+		sim_run_destroy_cq, NULL),
+	SIM_ROW(QUERY_CQ, SIM_K_QUERY, SIM_CMD_QUERY, query_cq_in, query_cq_out,
+		sim_run_query_cq, NULL),
+	SIM_ROW(MODIFY_CQ, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_cq_in,
+		modify_cq_out, sim_run_modify_cq, NULL),
+	SIM_ROW(CREATE_QP, SIM_K_CREATE, SIM_CMD_CREATE, create_qp_in,
+		create_qp_out, sim_run_create_qp, sim_kernel_fix_qp),
+	SIM_ROW(DESTROY_QP, 0, SIM_CMD_DESTROY, destroy_qp_in, destroy_qp_out,
+		sim_run_destroy_qp, NULL),
+	SIM_ROW(RST2INIT_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, rst2init_qp_in,
+		rst2init_qp_out, sim_run_modify_qp, NULL),
+	SIM_ROW(INIT2RTR_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, init2rtr_qp_in,
+		init2rtr_qp_out, sim_run_modify_qp, NULL),
+	SIM_ROW(RTR2RTS_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, rtr2rts_qp_in,
+		rtr2rts_qp_out, sim_run_modify_qp, NULL),
+	SIM_ROW(RTS2RTS_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, rts2rts_qp_in,
+		rts2rts_qp_out, sim_run_modify_qp, NULL),
+	SIM_KERNEL_ONLY(0x506, "SQERR2RTS_QP", SIM_K_MODIFY),
+	SIM_ROW(2ERR_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, qp_2err_in, qp_2err_out,
+		sim_run_modify_qp, NULL),
+	SIM_ROW(2RST_QP, SIM_K_MODIFY, SIM_CMD_MODIFY, qp_2rst_in, qp_2rst_out,
+		sim_run_modify_qp, NULL),
+	SIM_ROW(QUERY_QP, SIM_K_QUERY, SIM_CMD_QUERY, query_qp_in, query_qp_out,
+		sim_run_query_qp, NULL),
+	SIM_KERNEL_ONLY(0x600, "CREATE_PSV", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x700, "CREATE_SRQ", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x702, "QUERY_SRQ", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x703, "ARM_RQ", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x705, "CREATE_XRC_SRQ", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x707, "QUERY_XRC_SRQ", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x708, "ARM_XRC_SRQ", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x710, "CREATE_DCT", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x713, "QUERY_DCT", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x714, "ARM_DCT_FOR_KEY_VIOLATION", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x717, "CREATE_XRQ", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x719, "QUERY_XRQ", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x71a, "ARM_XRQ", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x725, "QUERY_XRQ_DC_PARAMS_ENTRY", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x726, "SET_XRQ_DC_PARAMS_ENTRY", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x727, "QUERY_XRQ_ERROR_PARAMS", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x729, "RELEASE_XRQ_ERROR", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x72a, "MODIFY_XRQ", SIM_K_MODIFY),
+	SIM_ROW(QUERY_VPORT_STATE, SIM_K_GENERAL, SIM_CMD_GENERAL,
+		query_vport_state_in, query_vport_state_out, sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x752, "QUERY_ESW_VPORT_CONTEXT",
+		SIM_K_GENERAL | SIM_K_NO_DEVX),
+	SIM_ROW(QUERY_NIC_VPORT_CONTEXT, SIM_K_GENERAL, SIM_CMD_GENERAL,
+		query_nic_vport_context_in, query_nic_vport_context_out,
+		sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x760, "QUERY_ROCE_ADDRESS", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x762, "QUERY_HCA_VPORT_CONTEXT",
+		SIM_K_GENERAL | SIM_K_NO_DEVX),
+	SIM_KERNEL_ONLY(0x76f, "QUERY_VNIC_ENV", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x770, "QUERY_VPORT_COUNTER", SIM_K_GENERAL),
+	SIM_ROW(ALLOC_Q_COUNTER, SIM_K_CREATE, SIM_CMD_CREATE,
+		alloc_q_counter_in, alloc_q_counter_out, sim_run_qcnt, NULL),
+	SIM_ROW(DEALLOC_Q_COUNTER, 0, SIM_CMD_DESTROY, dealloc_q_counter_in,
+		dealloc_q_counter_out, sim_run_qcnt, NULL),
+	SIM_ROW(QUERY_Q_COUNTER, SIM_K_QUERY, SIM_CMD_QUERY, query_q_counter_in,
+		query_q_counter_out, sim_run_qcnt, NULL),
+	SIM_ROW(SET_PP_RATE_LIMIT, 0, SIM_CMD_KERNEL, set_pp_rate_limit_in,
+		set_pp_rate_limit_out, NULL, NULL),
+	SIM_ROW(QUERY_RATE_LIMIT, 0, SIM_CMD_KERNEL, mbox_in, mbox_out, NULL,
+		NULL),
+	SIM_KERNEL_ONLY(0x782, "CREATE_SCHEDULING_ELEMENT", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x784, "QUERY_SCHEDULING_ELEMENT", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x785, "MODIFY_SCHEDULING_ELEMENT", SIM_K_MODIFY),
+	SIM_ROW(ALLOC_PD, SIM_K_CREATE, SIM_CMD_CREATE, alloc_pd_in,
+		alloc_pd_out, sim_run_alloc_pd, NULL),
+	SIM_ROW(DEALLOC_PD, 0, SIM_CMD_DESTROY, dealloc_pd_in, mbox_out,
+		sim_run_dealloc_pd, NULL),
+	SIM_ROW(ALLOC_UAR, 0, SIM_CMD_KERNEL, mbox_in, mbox_out, NULL, NULL),
+	SIM_ROW(DEALLOC_UAR, 0, SIM_CMD_KERNEL, mbox_in, mbox_out, NULL, NULL),
+	SIM_KERNEL_ONLY(0x806, "ATTACH_TO_MCG", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x80a, "GET_DROPPED_PACKET_LOG", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x80d, "NOP", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x80e, "ALLOC_XRCD", SIM_K_CREATE),
+	SIM_ROW(ALLOC_TRANSPORT_DOMAIN, SIM_K_CREATE, SIM_CMD_CREATE,
+		alloc_transport_domain_in, alloc_transport_domain_out,
+		sim_run_eth, NULL),
+	SIM_ROW(DEALLOC_TRANSPORT_DOMAIN, 0, SIM_CMD_DESTROY,
+		dealloc_transport_domain_in, dealloc_transport_domain_out,
+		sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x822, "QUERY_CONG_STATUS", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x824, "QUERY_CONG_PARAMS", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x826, "QUERY_CONG_STATISTICS", SIM_K_GENERAL),
+	SIM_KERNEL_ONLY(0x827, "ADD_VXLAN_UDP_DPORT",
+		SIM_K_CREATE | SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x829, "SET_L2_TABLE_ENTRY",
+		SIM_K_CREATE | SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x82a, "QUERY_L2_TABLE_ENTRY", SIM_K_QUERY),
+	SIM_ROW(QUERY_LAG, SIM_K_GENERAL, SIM_CMD_GENERAL, query_lag_in,
+		query_lag_out, sim_run_query_lag, NULL),
+	SIM_ROW(CREATE_TIR, SIM_K_CREATE, SIM_CMD_CREATE, create_tir_in,
+		create_tir_out, sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x901, "MODIFY_TIR", SIM_K_MODIFY),
+	SIM_ROW(DESTROY_TIR, 0, SIM_CMD_DESTROY, destroy_tir_in,
+		destroy_tir_out, sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x903, "QUERY_TIR", SIM_K_QUERY),
+	SIM_ROW(CREATE_SQ, SIM_K_CREATE, SIM_CMD_CREATE, create_sq_in,
+		create_sq_out, sim_run_eth, sim_kernel_fix_sq),
+	SIM_ROW(MODIFY_SQ, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_sq_in,
+		modify_sq_out, sim_run_eth, NULL),
+	SIM_ROW(DESTROY_SQ, 0, SIM_CMD_DESTROY, destroy_sq_in, destroy_sq_out,
+		sim_run_eth, NULL),
+	SIM_ROW(QUERY_SQ, SIM_K_QUERY, SIM_CMD_QUERY, query_sq_in, query_sq_out,
+		sim_run_eth, NULL),
+	SIM_ROW(CREATE_RQ, SIM_K_CREATE, SIM_CMD_CREATE, create_rq_in,
+		create_rq_out, sim_run_eth, sim_kernel_fix_rq),
+	SIM_ROW(MODIFY_RQ, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_rq_in,
+		modify_rq_out, sim_run_eth, NULL),
+	SIM_ROW(DESTROY_RQ, 0, SIM_CMD_DESTROY, destroy_rq_in, destroy_rq_out,
+		sim_run_eth, NULL),
+	SIM_ROW(QUERY_RQ, SIM_K_QUERY, SIM_CMD_QUERY, query_rq_in, query_rq_out,
+		sim_run_eth, NULL),
+	SIM_ROW(CREATE_RMP, SIM_K_CREATE, SIM_CMD_KERNEL, create_rmp_in,
+		create_rmp_out, NULL, NULL),
+	SIM_ROW(MODIFY_RMP, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_rmp_in,
+		modify_rmp_out, sim_run_rmp, NULL),
+	SIM_ROW(DESTROY_RMP, 0, SIM_CMD_KERNEL, destroy_rmp_in, destroy_rmp_out,
+		NULL, NULL),
+	SIM_ROW(QUERY_RMP, SIM_K_QUERY, SIM_CMD_QUERY, query_rmp_in,
+		query_rmp_out, sim_run_rmp, NULL),
+	SIM_ROW(CREATE_TIS, SIM_K_CREATE, SIM_CMD_CREATE, create_tis_in,
+		create_tis_out, sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x913, "MODIFY_TIS", SIM_K_MODIFY),
+	SIM_ROW(DESTROY_TIS, 0, SIM_CMD_DESTROY, destroy_tis_in,
+		destroy_tis_out, sim_run_eth, NULL),
+	SIM_KERNEL_ONLY(0x915, "QUERY_TIS", SIM_K_QUERY),
+	SIM_ROW(CREATE_RQT, SIM_K_CREATE, SIM_CMD_CREATE, create_rqt_in,
+		create_rqt_out, sim_run_eth, NULL),
+	SIM_ROW(MODIFY_RQT, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_rqt_in,
+		modify_rqt_out, sim_run_eth, NULL),
+	SIM_ROW(DESTROY_RQT, 0, SIM_CMD_DESTROY, destroy_rqt_in,
+		destroy_rqt_out, sim_run_eth, NULL),
+	SIM_ROW(QUERY_RQT, SIM_K_QUERY, SIM_CMD_QUERY, query_rqt_in,
+		query_rqt_out, sim_run_query_rqt, NULL),
+	SIM_KERNEL_ONLY(0x930, "CREATE_FLOW_TABLE", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x932, "QUERY_FLOW_TABLE", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x933, "CREATE_FLOW_GROUP", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x935, "QUERY_FLOW_GROUP", SIM_K_QUERY),
+	SIM_ROW(SET_FLOW_TABLE_ENTRY, SIM_K_FTE, SIM_CMD_KERNEL, mbox_in,
+		mbox_out, NULL, NULL),
+	SIM_KERNEL_ONLY(0x937, "QUERY_FLOW_TABLE_ENTRY", SIM_K_QUERY),
+	SIM_ROW(DELETE_FLOW_TABLE_ENTRY, 0, SIM_CMD_KERNEL, mbox_in, mbox_out,
+		NULL, NULL),
+	SIM_KERNEL_ONLY(0x939, "ALLOC_FLOW_COUNTER", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x93b, "QUERY_FLOW_COUNTER", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x93c, "MODIFY_FLOW_TABLE", SIM_K_MODIFY),
+	SIM_KERNEL_ONLY(0x93d, "ALLOC_PACKET_REFORMAT_CONTEXT", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x93f, "QUERY_PACKET_REFORMAT_CONTEXT", SIM_K_QUERY),
+	SIM_KERNEL_ONLY(0x940, "ALLOC_MODIFY_HEADER_CONTEXT", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x942, "QUERY_MODIFY_HEADER_CONTEXT", SIM_K_QUERY),
+	SIM_ROW(CREATE_GENERAL_OBJECT, SIM_K_CREATE, SIM_CMD_CREATE,
+		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr,
+		sim_run_create_gobj, NULL),
+	SIM_ROW(MODIFY_GENERAL_OBJECT, SIM_K_MODIFY, SIM_CMD_MODIFY,
+		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr,
+		sim_run_modify_gobj, NULL),
+	SIM_ROW(QUERY_GENERAL_OBJECT, SIM_K_QUERY, SIM_CMD_QUERY,
+		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr,
+		sim_run_query_gobj, NULL),
+	SIM_ROW(DESTROY_GENERAL_OBJECT, 0, SIM_CMD_DESTROY,
+		general_obj_in_cmd_hdr, general_obj_out_cmd_hdr,
+		sim_run_destroy_gobj, NULL),
+	SIM_ROW_X(MLX5_SIM_CMD_OP_CREATE_UCTX, "CREATE_UCTX", 0, SIM_CMD_KERNEL,
+		mbox_in, mbox_out, NULL, NULL),
+	SIM_ROW_X(MLX5_SIM_CMD_OP_DESTROY_UCTX, "DESTROY_UCTX", 0,
+		SIM_CMD_KERNEL, mbox_in, mbox_out, NULL, NULL),
+	SIM_ROW(CREATE_UMEM, 0, SIM_CMD_KERNEL, mbox_in, mbox_out, NULL, NULL),
+	SIM_ROW(DESTROY_UMEM, 0, SIM_CMD_KERNEL, mbox_in, mbox_out, NULL, NULL),
+	SIM_ROW(ALLOW_OTHER_VHCA_ACCESS, 0, SIM_CMD_GENERAL,
+		allow_other_vhca_access_in, allow_other_vhca_access_out,
+		sim_run_allow_access, NULL),
 };
+
+/* The row of @opcode, or NULL. */
+static const struct sim_cmd_desc *
+sim_cmd_row(uint16_t opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_cmds); i++)
+		if (sim_cmds[i].opcode == opcode)
+			return &sim_cmds[i];
+	return NULL;
+}
+
+/* The row of a command the device implements, or NULL. */
+static const struct sim_cmd_desc *
+sim_cmd_desc(uint16_t opcode)
+{
+	const struct sim_cmd_desc *row = sim_cmd_row(opcode);
+
+	return row != NULL && row->cls != SIM_CMD_NONE ? row : NULL;
+}
 
 /*
  * The kernel's DEVX front (drivers/infiniband/hw/mlx5/devx.c): mailboxes of
@@ -152,115 +397,6 @@ static const struct sim_cmd_desc sim_cmds[] = {
 #define SIM_DEVX_GENERAL_START 0xb00
 #define SIM_DEVX_GENERAL_END 0xd00
 
-/* Entry points of the kernel that admit an opcode. */
-#define SIM_K_GENERAL RTE_BIT32(0)  /* devx_general_cmd. */
-#define SIM_K_NO_DEVX RTE_BIT32(1)  /* ... also without DEVX (whitelist). */
-#define SIM_K_CREATE RTE_BIT32(2)   /* devx_obj_create. */
-#define SIM_K_QUERY RTE_BIT32(3)    /* devx_obj_query. */
-#define SIM_K_MODIFY RTE_BIT32(4)   /* devx_obj_modify. */
-/* SET_FLOW_TABLE_ENTRY: create with op_mod 0, modify with op_mod 1. */
-#define SIM_K_FTE RTE_BIT32(5)
-
-/* The kernel's lists of admitted opcodes, outside the general range. */
-static const struct {
-	uint16_t opcode;
-	uint8_t admit;
-} sim_kernel_admits[] = {
-	{ 0x100, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_HCA_CAP */
-	{ 0x101, SIM_K_GENERAL },                 /* QUERY_ADAPTER */
-	{ 0x10a, SIM_K_GENERAL },                 /* QUERY_ISSI */
-	{ 0x200, SIM_K_CREATE },                  /* CREATE_MKEY */
-	{ 0x201, SIM_K_QUERY },                   /* QUERY_MKEY */
-	{ 0x400, SIM_K_CREATE },                  /* CREATE_CQ */
-	{ 0x402, SIM_K_QUERY },                   /* QUERY_CQ */
-	{ 0x403, SIM_K_MODIFY },                  /* MODIFY_CQ */
-	{ 0x500, SIM_K_CREATE },                  /* CREATE_QP */
-	{ 0x502, SIM_K_MODIFY },                  /* RST2INIT_QP */
-	{ 0x503, SIM_K_MODIFY },                  /* INIT2RTR_QP */
-	{ 0x504, SIM_K_MODIFY },                  /* RTR2RTS_QP */
-	{ 0x505, SIM_K_MODIFY },                  /* RTS2RTS_QP */
-	{ 0x506, SIM_K_MODIFY },                  /* SQERR2RTS_QP */
-	{ 0x507, SIM_K_MODIFY },                  /* 2ERR_QP */
-	{ 0x50a, SIM_K_MODIFY },                  /* 2RST_QP */
-	{ 0x50b, SIM_K_QUERY },                   /* QUERY_QP */
-	{ 0x600, SIM_K_CREATE },                  /* CREATE_PSV */
-	{ 0x700, SIM_K_CREATE },                  /* CREATE_SRQ */
-	{ 0x702, SIM_K_QUERY },                   /* QUERY_SRQ */
-	{ 0x703, SIM_K_MODIFY },                  /* ARM_RQ */
-	{ 0x705, SIM_K_CREATE },                  /* CREATE_XRC_SRQ */
-	{ 0x707, SIM_K_QUERY },                   /* QUERY_XRC_SRQ */
-	{ 0x708, SIM_K_MODIFY },                  /* ARM_XRC_SRQ */
-	{ 0x710, SIM_K_CREATE },                  /* CREATE_DCT */
-	{ 0x713, SIM_K_QUERY },                   /* QUERY_DCT */
-	{ 0x714, SIM_K_MODIFY },                  /* ARM_DCT_FOR_KEY_VIOLATION */
-	{ 0x717, SIM_K_CREATE },                  /* CREATE_XRQ */
-	{ 0x719, SIM_K_QUERY },                   /* QUERY_XRQ */
-	{ 0x71a, SIM_K_MODIFY },                  /* ARM_XRQ */
-	{ 0x725, SIM_K_QUERY },                   /* QUERY_XRQ_DC_PARAMS_ENTRY */
-	{ 0x726, SIM_K_MODIFY },                  /* SET_XRQ_DC_PARAMS_ENTRY */
-	{ 0x727, SIM_K_QUERY },                   /* QUERY_XRQ_ERROR_PARAMS */
-	{ 0x729, SIM_K_MODIFY },                  /* RELEASE_XRQ_ERROR */
-	{ 0x72a, SIM_K_MODIFY },                  /* MODIFY_XRQ */
-	{ 0x750, SIM_K_GENERAL },                 /* QUERY_VPORT_STATE */
-	{ 0x752, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_ESW_VPORT_CONTEXT */
-	{ 0x754, SIM_K_GENERAL },                 /* QUERY_NIC_VPORT_CONTEXT */
-	{ 0x760, SIM_K_GENERAL },                 /* QUERY_ROCE_ADDRESS */
-	{ 0x762, SIM_K_GENERAL | SIM_K_NO_DEVX }, /* QUERY_HCA_VPORT_CONTEXT */
-	{ 0x76f, SIM_K_GENERAL },                 /* QUERY_VNIC_ENV */
-	{ 0x770, SIM_K_GENERAL },                 /* QUERY_VPORT_COUNTER */
-	{ 0x771, SIM_K_CREATE },                  /* ALLOC_Q_COUNTER */
-	{ 0x773, SIM_K_QUERY },                   /* QUERY_Q_COUNTER */
-	{ 0x782, SIM_K_CREATE },                  /* CREATE_SCHEDULING_ELEMENT */
-	{ 0x784, SIM_K_QUERY },                   /* QUERY_SCHEDULING_ELEMENT */
-	{ 0x785, SIM_K_MODIFY },                  /* MODIFY_SCHEDULING_ELEMENT */
-	{ 0x800, SIM_K_CREATE },                  /* ALLOC_PD */
-	{ 0x806, SIM_K_CREATE },                  /* ATTACH_TO_MCG */
-	{ 0x80a, SIM_K_GENERAL },                 /* GET_DROPPED_PACKET_LOG */
-	{ 0x80d, SIM_K_GENERAL },                 /* NOP */
-	{ 0x80e, SIM_K_CREATE },                  /* ALLOC_XRCD */
-	{ 0x816, SIM_K_CREATE },                  /* ALLOC_TRANSPORT_DOMAIN */
-	{ 0x822, SIM_K_GENERAL },                 /* QUERY_CONG_STATUS */
-	{ 0x824, SIM_K_GENERAL },                 /* QUERY_CONG_PARAMS */
-	{ 0x826, SIM_K_GENERAL },                 /* QUERY_CONG_STATISTICS */
-	{ 0x827, SIM_K_CREATE | SIM_K_MODIFY },   /* ADD_VXLAN_UDP_DPORT */
-	{ 0x829, SIM_K_CREATE | SIM_K_MODIFY },   /* SET_L2_TABLE_ENTRY */
-	{ 0x82a, SIM_K_QUERY },                   /* QUERY_L2_TABLE_ENTRY */
-	{ 0x842, SIM_K_GENERAL },                 /* QUERY_LAG */
-	{ 0x900, SIM_K_CREATE },                  /* CREATE_TIR */
-	{ 0x901, SIM_K_MODIFY },                  /* MODIFY_TIR */
-	{ 0x903, SIM_K_QUERY },                   /* QUERY_TIR */
-	{ 0x904, SIM_K_CREATE },                  /* CREATE_SQ */
-	{ 0x905, SIM_K_MODIFY },                  /* MODIFY_SQ */
-	{ 0x907, SIM_K_QUERY },                   /* QUERY_SQ */
-	{ 0x908, SIM_K_CREATE },                  /* CREATE_RQ */
-	{ 0x909, SIM_K_MODIFY },                  /* MODIFY_RQ */
-	{ 0x90b, SIM_K_QUERY },                   /* QUERY_RQ */
-	{ 0x90c, SIM_K_CREATE },                  /* CREATE_RMP */
-	{ 0x90d, SIM_K_MODIFY },                  /* MODIFY_RMP */
-	{ 0x90f, SIM_K_QUERY },                   /* QUERY_RMP */
-	{ 0x912, SIM_K_CREATE },                  /* CREATE_TIS */
-	{ 0x913, SIM_K_MODIFY },                  /* MODIFY_TIS */
-	{ 0x915, SIM_K_QUERY },                   /* QUERY_TIS */
-	{ 0x916, SIM_K_CREATE },                  /* CREATE_RQT */
-	{ 0x917, SIM_K_MODIFY },                  /* MODIFY_RQT */
-	{ 0x919, SIM_K_QUERY },                   /* QUERY_RQT */
-	{ 0x930, SIM_K_CREATE },                  /* CREATE_FLOW_TABLE */
-	{ 0x932, SIM_K_QUERY },                   /* QUERY_FLOW_TABLE */
-	{ 0x933, SIM_K_CREATE },                  /* CREATE_FLOW_GROUP */
-	{ 0x935, SIM_K_QUERY },                   /* QUERY_FLOW_GROUP */
-	{ 0x936, SIM_K_FTE },                     /* SET_FLOW_TABLE_ENTRY */
-	{ 0x937, SIM_K_QUERY },                   /* QUERY_FLOW_TABLE_ENTRY */
-	{ 0x939, SIM_K_CREATE },                  /* ALLOC_FLOW_COUNTER */
-	{ 0x93b, SIM_K_QUERY },                   /* QUERY_FLOW_COUNTER */
-	{ 0x93c, SIM_K_MODIFY },                  /* MODIFY_FLOW_TABLE */
-	{ 0x93d, SIM_K_CREATE },          /* ALLOC_PACKET_REFORMAT_CONTEXT */
-	{ 0x93f, SIM_K_QUERY },           /* QUERY_PACKET_REFORMAT_CONTEXT */
-	{ 0x940, SIM_K_CREATE },          /* ALLOC_MODIFY_HEADER_CONTEXT */
-	{ 0x942, SIM_K_QUERY },           /* QUERY_MODIFY_HEADER_CONTEXT */
-	{ 0xa00, SIM_K_CREATE },                  /* CREATE_GENERAL_OBJECT */
-	{ 0xa01, SIM_K_MODIFY },                  /* MODIFY_GENERAL_OBJECT */
-	{ 0xa02, SIM_K_QUERY },                   /* QUERY_GENERAL_OBJECT */
-};
 
 /* Does the kernel let @in through entry point @cls of a (non-)DEVX file? */
 static bool
@@ -268,12 +404,8 @@ sim_kernel_admits_cmd(enum sim_cmd_class cls, bool devx, const void *in)
 {
 	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
 	uint16_t op_mod = MLX5_GET(mbox_in, in, op_mod);
-	uint8_t admit = 0;
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(sim_kernel_admits); i++)
-		if (sim_kernel_admits[i].opcode == opcode)
-			admit = sim_kernel_admits[i].admit;
+	const struct sim_cmd_desc *row = sim_cmd_row(opcode);
+	uint8_t admit = row != NULL ? row->admit : 0;
 	if (admit & SIM_K_FTE)
 		admit = op_mod == 0 ? SIM_K_CREATE :
 			op_mod == 1 ? SIM_K_MODIFY : 0;
@@ -306,16 +438,6 @@ static const char *const sim_cmd_class_names[] = {
 	[SIM_CMD_KERNEL] = "the kernel",
 };
 
-static const struct sim_cmd_desc *
-sim_cmd_desc(uint16_t opcode)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(sim_cmds); i++)
-		if (sim_cmds[i].opcode == opcode)
-			return &sim_cmds[i];
-	return NULL;
-}
 
 const char *
 mlx5_sim_opcode_name(uint16_t opcode)
@@ -334,7 +456,8 @@ mlx5_sim_opcode_parse(const char *name, uint16_t *opcode)
 	if (strncasecmp(name, prefix, sizeof(prefix) - 1) == 0)
 		name += sizeof(prefix) - 1;
 	for (i = 0; i < RTE_DIM(sim_cmds); i++)
-		if (strcasecmp(sim_cmds[i].name, name) == 0) {
+		if (sim_cmds[i].cls != SIM_CMD_NONE &&
+		    strcasecmp(sim_cmds[i].name, name) == 0) {
 			*opcode = sim_cmds[i].opcode;
 			return 0;
 		}
@@ -457,93 +580,6 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 	}
 }
 
-/* Run the handler of a command whose lengths were checked. */
-static uint32_t
-sim_cmd_exec(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
-	     size_t inlen, void *out, size_t outlen,
-	     struct mlx5_sim_devx_obj *obj)
-{
-	switch (opcode) {
-	case MLX5_CMD_OP_QUERY_HCA_CAP:
-		return sim_cmd_query_hca_cap(file->vhca, in, out);
-	case MLX5_CMD_OP_CREATE_MKEY:
-		return mlx5_sim_cmd_create_mkey(file, in, inlen, out, obj);
-	case MLX5_CMD_OP_QUERY_MKEY:
-		return mlx5_sim_cmd_query_mkey(file, in, out, outlen);
-	case MLX5_CMD_OP_DESTROY_MKEY:
-		return mlx5_sim_cmd_destroy_mkey(file, in);
-	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
-		return mlx5_sim_cmd_create_gobj(file, in, inlen, out, outlen,
-						obj);
-	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
-		return mlx5_sim_cmd_query_gobj(file, in, out, outlen);
-	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
-		return mlx5_sim_cmd_modify_gobj(file, in);
-	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
-		return mlx5_sim_cmd_destroy_gobj(file, in);
-	case MLX5_CMD_OP_ALLOW_OTHER_VHCA_ACCESS:
-		return mlx5_sim_cmd_allow_access(file, in);
-	case MLX5_CMD_OP_ALLOC_PD:
-		return mlx5_sim_cmd_alloc_pd(file, out, obj);
-	case MLX5_CMD_OP_DEALLOC_PD:
-		return mlx5_sim_cmd_dealloc_pd(file, in);
-	case MLX5_CMD_OP_CREATE_CQ:
-		return mlx5_sim_cmd_create_cq(file, in, out, obj);
-	case MLX5_CMD_OP_DESTROY_CQ:
-		return mlx5_sim_cmd_destroy_cq(file, in);
-	case MLX5_CMD_OP_QUERY_CQ:
-		return mlx5_sim_cmd_query_cq(file, in, out);
-	case MLX5_CMD_OP_CREATE_QP:
-		return mlx5_sim_cmd_create_qp(file, in, out, obj);
-	case MLX5_CMD_OP_DESTROY_QP:
-		return mlx5_sim_cmd_destroy_qp(file, in);
-	case MLX5_CMD_OP_RST2INIT_QP:
-	case MLX5_CMD_OP_INIT2RTR_QP:
-	case MLX5_CMD_OP_RTR2RTS_QP:
-	case MLX5_CMD_OP_RTS2RTS_QP:
-	case MLX5_CMD_OP_2ERR_QP:
-	case MLX5_CMD_OP_2RST_QP:
-		return mlx5_sim_cmd_modify_qp(file, opcode, in);
-	case MLX5_CMD_OP_QUERY_QP:
-		return mlx5_sim_cmd_query_qp(file, in, out);
-	case MLX5_CMD_OP_QUERY_VPORT_STATE:
-	case MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT:
-	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
-	case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
-	case MLX5_CMD_OP_CREATE_TIS:
-	case MLX5_CMD_OP_DESTROY_TIS:
-	case MLX5_CMD_OP_CREATE_SQ:
-	case MLX5_CMD_OP_MODIFY_SQ:
-	case MLX5_CMD_OP_QUERY_SQ:
-	case MLX5_CMD_OP_DESTROY_SQ:
-	case MLX5_CMD_OP_CREATE_RQ:
-	case MLX5_CMD_OP_MODIFY_RQ:
-	case MLX5_CMD_OP_QUERY_RQ:
-	case MLX5_CMD_OP_DESTROY_RQ:
-	case MLX5_CMD_OP_CREATE_RQT:
-	case MLX5_CMD_OP_MODIFY_RQT:
-	case MLX5_CMD_OP_DESTROY_RQT:
-	case MLX5_CMD_OP_CREATE_TIR:
-	case MLX5_CMD_OP_DESTROY_TIR:
-		return mlx5_sim_cmd_eth(file, opcode, in, inlen, out, obj);
-	case MLX5_CMD_OP_ALLOC_Q_COUNTER:
-	case MLX5_CMD_OP_DEALLOC_Q_COUNTER:
-	case MLX5_CMD_OP_QUERY_Q_COUNTER:
-		return mlx5_sim_cmd_qcnt(file, opcode, in, out, obj);
-	case MLX5_CMD_OP_QUERY_RQT:
-		return mlx5_sim_rqt_query(file, in, out, outlen);
-	case MLX5_CMD_OP_MODIFY_CQ:
-		return mlx5_sim_cmd_modify_cq(file, in);
-	case MLX5_CMD_OP_QUERY_RMP:
-	case MLX5_CMD_OP_MODIFY_RMP:
-		return mlx5_sim_cmd_rmp(file, opcode, in, out);
-	case MLX5_CMD_OP_QUERY_LAG:
-		return mlx5_sim_cmd_query_lag(file, out);
-	default:
-		return MLX5_SIM_SYND_BAD_OPCODE;
-	}
-}
-
 /*
  * One DEVX command through the device: counted, maybe injected, length
  * checked, executed; the object handle of a create/destroy is linked or
@@ -571,9 +607,11 @@ sim_devx_run(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 			synd = MLX5_SIM_SYND_IN_LEN;
 		else if (outlen < desc->out_min)
 			synd = MLX5_SIM_SYND_OUT_LEN;
+		else if (desc->run == NULL)
+			synd = MLX5_SIM_SYND_BAD_OPCODE;
 		else
-			synd = sim_cmd_exec(file, opcode, in, inlen, out,
-					    outlen, obj);
+			synd = desc->run(file, opcode, in, inlen, out, outlen,
+					 obj);
 	}
 	status = mlx5_sim_cmd_finish(vhca, opcode, synd, status);
 	if (status != MLX5_CMD_STAT_OK) {
@@ -623,57 +661,6 @@ sim_devx_front(struct mlx5_sim_file *file, enum sim_cmd_class cls,
 	SIM_LOG(DEBUG, "%s: %s: %s: EINVAL", file->vhca->ibdev.name,
 		sim_cmd_class_names[cls], why);
 	return EINVAL;
-}
-
-/*
- * devx_handle_mkey_create(): the kernel sets mkey_umem_valid for every
- * access mode but KLM and KSM, so a DEVX user need not; the device judges
- * the mailbox so rewritten.
- */
-static void
-sim_kernel_mkey_umem_valid(void *in)
-{
-	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
-				       memory_key_mkey_entry);
-	uint32_t mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
-			MLX5_GET(mkc, mkc, access_mode_4_2) << 2;
-
-	if (mode != MLX5_MKC_ACCESS_MODE_KLM &&
-	    mode != MLX5_MKC_ACCESS_MODE_KSM)
-		MLX5_SET(create_mkey_in, in, mkey_umem_valid, 1);
-}
-
-/*
- * devx_set_umem_valid(): for the queue creates the kernel also marks the
- * ring and doorbell umems valid (a DEVX user has no physical addresses to
- * give).
- */
-static void
-sim_kernel_umem_valid(uint16_t opcode, void *in)
-{
-	switch (opcode) {
-	case MLX5_CMD_OP_CREATE_MKEY:
-		sim_kernel_mkey_umem_valid(in);
-		break;
-	case MLX5_CMD_OP_CREATE_CQ:
-		MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
-		MLX5_SET(create_cq_in, in, cq_context.dbr_umem_valid, 1);
-		break;
-	case MLX5_CMD_OP_CREATE_QP:
-		MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
-		MLX5_SET(create_qp_in, in, qpc.dbr_umem_valid, 1);
-		break;
-	case MLX5_CMD_OP_CREATE_SQ:
-		MLX5_SET(create_sq_in, in, ctx.wq.wq_umem_valid, 1);
-		MLX5_SET(create_sq_in, in, ctx.wq.dbr_umem_valid, 1);
-		break;
-	case MLX5_CMD_OP_CREATE_RQ:
-		MLX5_SET(create_rq_in, in, ctx.wq.wq_umem_valid, 1);
-		MLX5_SET(create_rq_in, in, ctx.wq.dbr_umem_valid, 1);
-		break;
-	default:
-		break;
-	}
 }
 
 int
@@ -726,8 +713,8 @@ mlx5_sim_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 	memcpy(kin, in, inlen);
 	/* Past the device's length check only: the kernel writes in place. */
 	desc = sim_cmd_desc(opcode);
-	if (desc != NULL && inlen >= desc->in_min)
-		sim_kernel_umem_valid(opcode, kin);
+	if (desc != NULL && desc->kernel_fix != NULL && inlen >= desc->in_min)
+		desc->kernel_fix(kin);
 	obj->magic = MLX5_SIM_MAGIC_OBJ;
 	obj->file = sctx->file;
 	ret = sim_devx_run(sctx->file, opcode, kin, inlen, out, outlen, obj);

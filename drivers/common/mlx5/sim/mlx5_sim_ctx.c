@@ -241,59 +241,84 @@ mlx5_sim_import_device(int cmd_fd)
 	return &sctx->ibctx;
 }
 
-/* Free what a file still owns: the kernel's cleanup at last close. */
+/*
+ * The kernel's cleanup at a file's last close, one object family at a
+ * time, in the order of sim_reclaim_order[]: each family goes before the
+ * families its objects name (a steering rule names a TIR, a TIR an RQT, an
+ * RQT its RQs, a queue its CQ and umems, a key its PD and umem, ...), so
+ * that nothing is freed while something still names it.
+ */
+
+/* Steering rules: they name TIRs. */
 static void
-sim_file_reclaim(struct mlx5_sim_file *file)
+sim_reclaim_flows(struct mlx5_sim_file *file)
+{
+	mlx5_sim_flow_reclaim(file);
+}
+
+/*
+ * DEVX queue objects, in passes of what nothing left names: QPs and TIRs,
+ * then RQTs and SQs, then RQs and TISes, then CQs and transport domains.
+ */
+static const struct {
+	uint8_t kind;
+	uint8_t pass;
+	void (*reclaim)(struct mlx5_sim_vhca *vhca,
+			const struct mlx5_sim_devx_obj *obj);
+} sim_reclaim_queue_kinds[] = {
+	{ MLX5_SIM_OBJ_QP, 0, mlx5_sim_queue_reclaim },
+	{ MLX5_SIM_OBJ_TIR, 0, mlx5_sim_eth_reclaim },
+	{ MLX5_SIM_OBJ_RQT, 1, mlx5_sim_eth_reclaim },
+	{ MLX5_SIM_OBJ_SQ, 1, mlx5_sim_eth_reclaim },
+	{ MLX5_SIM_OBJ_RQ, 2, mlx5_sim_eth_reclaim },
+	{ MLX5_SIM_OBJ_TIS, 2, mlx5_sim_eth_reclaim },
+	{ MLX5_SIM_OBJ_CQ, 3, mlx5_sim_queue_reclaim },
+	{ MLX5_SIM_OBJ_TD, 3, mlx5_sim_eth_reclaim },
+};
+#define SIM_RECLAIM_QUEUE_PASSES 4
+
+static void
+sim_reclaim_devx_queues(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_devx_obj *obj;
+
+	for (unsigned int pass = 0; pass < SIM_RECLAIM_QUEUE_PASSES; pass++)
+		TAILQ_FOREACH(obj, &file->objs, next)
+			for (unsigned int k = 0;
+			     k < RTE_DIM(sim_reclaim_queue_kinds); k++)
+				if (sim_reclaim_queue_kinds[k].kind ==
+				    obj->kind &&
+				    sim_reclaim_queue_kinds[k].pass == pass)
+					sim_reclaim_queue_kinds[k].reclaim(
+						file->vhca, obj);
+}
+
+/* Verbs objects: DEVX ones may name them, not the reverse. */
+static void
+sim_reclaim_verbs(struct mlx5_sim_file *file)
+{
+	mlx5_sim_verbs_reclaim(file);
+}
+
+/*
+ * The other DEVX objects and every handle: DEKs, queue counters (the RQs
+ * counting on them went above), keys (they hold umems and PDs); a DEVX PD
+ * goes with the file's PDs below.
+ */
+static void
+sim_reclaim_devx_rest(struct mlx5_sim_file *file)
 {
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	struct mlx5_sim_devx_obj *obj;
-	struct mlx5_sim_dv_mkey *dvmk;
-	struct mlx5_sim_mr *mr;
-	struct mlx5_sim_umem *umem;
-	struct mlx5_sim_uar *uar;
-	struct mlx5_sim_pd *pd;
-	struct mlx5_sim_pd_obj *pd_obj;
 	struct mlx5_sim_mkey *mkey;
 
-	/* Steering rules first: they name TIRs. */
-	mlx5_sim_flow_reclaim(file);
-	/*
-	 * Queues first, each pass what nothing left names: QPs and TIRs,
-	 * then RQTs and SQs, then RQs and TISes, then CQs and transport
-	 * domains. Then keys.
-	 */
-	{
-		static const uint8_t passes[][2] = {
-			{ MLX5_SIM_OBJ_QP, MLX5_SIM_OBJ_TIR },
-			{ MLX5_SIM_OBJ_RQT, MLX5_SIM_OBJ_SQ },
-			{ MLX5_SIM_OBJ_RQ, MLX5_SIM_OBJ_TIS },
-			{ MLX5_SIM_OBJ_CQ, MLX5_SIM_OBJ_TD },
-		};
-
-		for (unsigned int i = 0; i < RTE_DIM(passes); i++)
-			TAILQ_FOREACH(obj, &file->objs, next) {
-				if (obj->kind != passes[i][0] &&
-				    obj->kind != passes[i][1])
-					continue;
-				if (obj->kind == MLX5_SIM_OBJ_QP ||
-				    obj->kind == MLX5_SIM_OBJ_CQ)
-					mlx5_sim_queue_reclaim(vhca, obj);
-				else
-					mlx5_sim_eth_reclaim(vhca, obj);
-			}
-	}
-	/* Verbs objects after: DEVX ones may name them, not the reverse. */
-	mlx5_sim_verbs_reclaim(file);
-	/* Keys next: they hold the umems and PDs. */
 	while ((obj = TAILQ_FIRST(&file->objs)) != NULL) {
-		/* A DEVX PD goes with the file's PDs below. */
 		mkey = obj->kind == MLX5_SIM_OBJ_MKEY ||
 		       obj->kind == MLX5_SIM_OBJ_ALIAS ?
 		       mlx5_sim_mkey_at(vhca, obj->index) : NULL;
 		if (obj->kind == MLX5_SIM_OBJ_DEK &&
 		    mlx5_sim_dek_destroy(file, obj->index) == MLX5_SIM_SYND_OK)
 			vhca->reclaimed++;
-		/* Queue counters: the RQs counting on them went above. */
 		if (obj->kind == MLX5_SIM_OBJ_QCNT)
 			mlx5_sim_qcnt_reclaim(vhca, obj);
 		if (mkey != NULL && mkey->serial == obj->serial)
@@ -302,6 +327,16 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		obj->magic = MLX5_SIM_MAGIC_DEAD;
 		free(obj);
 	}
+}
+
+/* Keys of mlx5dv_create_mkey(). */
+static void
+sim_reclaim_dv_mkeys(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_dv_mkey *dvmk;
+	struct mlx5_sim_mkey *mkey;
+
 	while ((dvmk = TAILQ_FIRST(&file->dv_mkeys)) != NULL) {
 		mkey = mlx5_sim_mkey_at(vhca, dvmk->index);
 		if (mkey != NULL && mkey->serial == dvmk->serial)
@@ -310,6 +345,16 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		dvmk->magic = MLX5_SIM_MAGIC_DEAD;
 		free(dvmk);
 	}
+}
+
+/* Memory regions (ibv_reg_mr()). */
+static void
+sim_reclaim_mrs(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_mkey *mkey;
+	struct mlx5_sim_mr *mr;
+
 	while ((mr = TAILQ_FIRST(&file->mrs)) != NULL) {
 		mkey = mlx5_sim_mkey_at(vhca, mr->index);
 		if (mkey != NULL && mkey->serial == mr->serial)
@@ -318,7 +363,22 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		mr->magic = MLX5_SIM_MAGIC_DEAD;
 		free(mr);
 	}
+}
+
+/* Packet-pacing entries. */
+static void
+sim_reclaim_pp(struct mlx5_sim_file *file)
+{
 	mlx5_sim_pp_reclaim(file);
+}
+
+/* umems: every queue and key that named one went above. */
+static void
+sim_reclaim_umems(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_umem *umem;
+
 	while ((umem = TAILQ_FIRST(&file->umems)) != NULL) {
 		TAILQ_REMOVE(&file->umems, umem, next);
 		vhca->live.umems--;
@@ -327,6 +387,15 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		umem->magic = MLX5_SIM_MAGIC_DEAD;
 		free(umem);
 	}
+}
+
+/* UARs: their pages unmapped. */
+static void
+sim_reclaim_uars(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_uar *uar;
+
 	while ((uar = TAILQ_FIRST(&file->uars)) != NULL) {
 		TAILQ_REMOVE(&file->uars, uar, next);
 		vhca->live.uars--;
@@ -336,6 +405,16 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		uar->magic = MLX5_SIM_MAGIC_DEAD;
 		free(uar);
 	}
+}
+
+/* PDs last: every object above may have named one. */
+static void
+sim_reclaim_pds(struct mlx5_sim_file *file)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_pd_obj *pd_obj;
+	struct mlx5_sim_pd *pd;
+
 	while ((pd = TAILQ_FIRST(&file->pds)) != NULL) {
 		TAILQ_REMOVE(&file->pds, pd, next);
 		pd->magic = MLX5_SIM_MAGIC_DEAD;
@@ -350,6 +429,27 @@ sim_file_reclaim(struct mlx5_sim_file *file)
 		}
 		free(pd_obj);
 	}
+}
+
+/* The families in destroy order. */
+static void (*const sim_reclaim_order[])(struct mlx5_sim_file *file) = {
+	sim_reclaim_flows,
+	sim_reclaim_devx_queues,
+	sim_reclaim_verbs,
+	sim_reclaim_devx_rest,
+	sim_reclaim_dv_mkeys,
+	sim_reclaim_mrs,
+	sim_reclaim_pp,
+	sim_reclaim_umems,
+	sim_reclaim_uars,
+	sim_reclaim_pds,
+};
+
+static void
+sim_file_reclaim(struct mlx5_sim_file *file)
+{
+	for (unsigned int i = 0; i < RTE_DIM(sim_reclaim_order); i++)
+		sim_reclaim_order[i](file);
 }
 
 int
