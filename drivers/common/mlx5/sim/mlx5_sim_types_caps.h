@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The model's types: a vHCA's capabilities and fault-injection setting.
+ */
+
+#ifndef MLX5_SIM_TYPES_CAPS_H_
+#define MLX5_SIM_TYPES_CAPS_H_
+
+#include "mlx5_sim_base.h"
+
+/* Capabilities, fixed when the vHCA is created. */
+struct mlx5_sim_caps {
+	bool hca_cap_2;
+	bool crossing;     /* Cross-vHCA caps (effective only with hca_cap_2). */
+	bool pacing;
+	bool pp_uid;       /* packet_pacing_uid: the PP object exists. */
+	bool signature;    /* Signature offload (BLOCK_SIGNATURE mkeys). */
+	/*
+	 * What this vHCA's firmware requires of one of its mkeys before a
+	 * crossing mkey of another vHCA may target it (MLX5_SIM_CROSS_*): no
+	 * public source settles it, so it is a setting.
+	 */
+	uint8_t cross_rule;
+	/*
+	 * Complete every alias CREATE with this alias_context.status (0:
+	 * none): firmware can create an alias it cannot use, and the driver
+	 * must tell.
+	 */
+	uint8_t alias_status;
+	bool update_tag;
+	bool crypto;
+	bool odp;          /* On-demand paging, implicit ODP included. */
+	uint16_t pp_table_size;
+	uint32_t pp_min_rate;
+	uint32_t pp_max_rate;
+	/*
+	 * Pacing in wall-clock time: a paced SQ's WQE waits for its time
+	 * (a later doorbell sends it) and CQEs carry wall-clock times;
+	 * otherwise (default) time is the wire's virtual clock.
+	 */
+	bool pace_wall;
+	uint32_t speed_mbps;       /* Link speed of the ports at creation. */
+	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
+	uint8_t nports;
+	uint32_t wire[MLX5_SIM_MAX_PORTS];
+};
+
+/*
+ * What a port is cabled to: looped back to itself, nothing (link down),
+ * or a port of another vHCA of the card (MLX5_SIM_WIRE_PEER()).
+ */
+#define MLX5_SIM_WIRE_LOOPBACK 0u
+#define MLX5_SIM_WIRE_NONE 1u
+#define MLX5_SIM_WIRE_PEER_FLAG RTE_BIT32(31)
+#define MLX5_SIM_WIRE_PEER(vhca_id, port) \
+	(MLX5_SIM_WIRE_PEER_FLAG | (uint32_t)(vhca_id) << 8 | (port))
+#define MLX5_SIM_WIRE_IS_PEER(w) (((w) & MLX5_SIM_WIRE_PEER_FLAG) != 0)
+#define MLX5_SIM_WIRE_VHCA(w) ((uint16_t)((w) >> 8))
+#define MLX5_SIM_WIRE_PORT(w) ((uint8_t)((w) & 0xff))
+
+/* Requirements of a crossing target (struct mlx5_sim_caps.cross_rule). */
+#define MLX5_SIM_CROSS_GRANT RTE_BIT32(0) /* ALLOW_OTHER_VHCA_ACCESS. */
+#define MLX5_SIM_CROSS_MARK RTE_BIT32(1)  /* mkc.crossed_side_mkey. */
+#define MLX5_SIM_CROSS_BOTH (MLX5_SIM_CROSS_GRANT | MLX5_SIM_CROSS_MARK)
+
+/* Fault injection setting. */
+struct mlx5_sim_fault {
+	bool armed;
+	int opcode;        /* -1: any. */
+	uint32_t nth;      /* 0: every matching command. */
+	uint8_t status;
+	uint32_t seen;     /* Matching commands since arming. */
+};
+
+#endif /* MLX5_SIM_TYPES_CAPS_H_ */

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The model's types: queues and the objects around them (CQs, QPs, TDs,
+ * TISes, SQs, RQs, RMPs, verbs queue objects, queue counters, RQTs, TIRs,
+ * DEKs).
+ */
+
+#ifndef MLX5_SIM_TYPES_QUEUE_H_
+#define MLX5_SIM_TYPES_QUEUE_H_
+
+#include "mlx5_sim_types_mem.h"
+
+/* A numbered table of objects (CQs, QPs): numbers 1..max-1. */
+struct mlx5_sim_idtab {
+	void **slot;
+	uint32_t size;             /* Slots allocated. */
+	uint32_t max;              /* Numbers below max. */
+	uint32_t next;             /* Where the next search starts. */
+	uint32_t count;
+};
+
+/* A memory range of a umem a queue uses (ring or doorbell record). */
+struct mlx5_sim_umem_ref {
+	struct mlx5_sim_umem *umem;
+	uint8_t *host;             /* umem->addr + offset. */
+};
+
+/* A completion queue. */
+struct mlx5_sim_cq {
+	uint32_t cqn;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_umem_ref ring;
+	struct mlx5_sim_umem_ref dbr;  /* [0]: consumer counter (BE). */
+	uint32_t log_size;
+	uint32_t uar_page;
+	uint32_t eqn;
+	bool oi;                   /* Overrun ignore. */
+	uint8_t status;            /* 0 OK, MLX5_SIM_CQ_STATUS_OVERFLOW. */
+	uint32_t pi;               /* CQEs written. */
+	uint32_t ci_seen;          /* The consumer counter read last. */
+	uint32_t users;            /* QPs completing here. */
+	uint64_t lost;             /* CQEs dropped (overrun). */
+	uint16_t cq_period;        /* Moderation (MODIFY_CQ), kept only. */
+	uint16_t cq_max_count;
+};
+
+#define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9
+#define MLX5_SIM_CQ_STATUS_WRITE_FAIL 0xa
+
+/*
+ * QPs, SQs and RQs share one number space (a doorbell names a QP or an
+ * SQ by that number): each starts with its kind.
+ */
+enum mlx5_sim_qkind {
+	MLX5_SIM_Q_QP = 1,
+	MLX5_SIM_Q_SQ,
+	MLX5_SIM_Q_RQ,
+	MLX5_SIM_Q_RMP,            /* The RMP of a verbs SRQ. */
+};
+
+/* An RC queue pair. */
+struct mlx5_sim_qp {
+	uint8_t qkind;             /* MLX5_SIM_Q_QP. */
+	uint32_t qpn;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t pdn;
+	uint8_t state;             /* enum mlx5_qp_state. */
+	uint32_t cqn_snd, cqn_rcv;
+	uint32_t uar_page;
+	struct mlx5_sim_umem_ref ring; /* RQ, then SQ. */
+	struct mlx5_sim_umem_ref dbr;  /* [0]: receive, [1]: send (BE). */
+	uint32_t log_sq_size;      /* WQE basic blocks. */
+	uint32_t log_rq_size;
+	uint32_t log_rq_stride;
+	bool no_rq;
+	uint8_t ts_format;
+	uint16_t sq_ci;            /* hw_sq_wqebb_counter. */
+	uint32_t rq_ci;            /* hw_rq_counter. */
+	/* Set by the transitions. */
+	uint32_t remote_qpn;
+	bool fl;                   /* Force loopback. */
+	bool rre, rwe, rae;
+	uint8_t port;
+	uint8_t mtu;
+	uint8_t log_msg_max;
+	uint8_t retry_count, rnr_retry;
+	uint8_t lag_port;          /* lag_tx_port_affinity, 0: none. */
+	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
+	uint64_t msg_max;          /* 2^log_msg_max bytes, 2^31 at most. */
+	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS]; /* Local keys. */
+};
+
+/* A transport domain and a TIS. */
+struct mlx5_sim_td {
+	uint32_t tdn;
+	struct mlx5_sim_file *file;
+	uint32_t users;            /* TISes and TIRs in it. */
+};
+
+struct mlx5_sim_tis {
+	uint32_t tisn;
+	struct mlx5_sim_file *file;
+	uint32_t tdn;
+	struct mlx5_sim_pd_obj *pd; /* NULL: none. */
+	uint8_t prio;
+	uint8_t lag_tx_port_affinity;
+	uint32_t users;            /* SQs sending through it. */
+};
+
+
+/* The work queue of an SQ or RQ. */
+struct mlx5_sim_wq {
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint32_t pdn;
+	uint32_t cqn;
+	uint32_t uar_page;
+	uint32_t user_index;
+	struct mlx5_sim_umem_ref ring;
+	/* The doorbell record: an RQ's counter at [0], an SQ's at [1] (BE). */
+	struct mlx5_sim_umem_ref dbr;
+	uint8_t wq_type;
+	uint8_t log_wq_stride;
+	uint8_t log_wq_sz;
+	uint8_t state;             /* enum mlx5_wq_state. */
+	uint32_t hw_counter;
+	bool flush_in_error_en;
+	uint8_t ts_format;         /* Of its CQEs' timestamps. */
+	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS];
+};
+
+struct mlx5_sim_sq {
+	uint8_t qkind;             /* MLX5_SIM_Q_SQ. */
+	uint32_t sqn;
+	struct mlx5_sim_wq wq;
+	uint32_t tisn;
+	uint16_t rate_index;       /* Pacing entry, 0: none. */
+	uint8_t min_wqe_inline_mode;
+	uint64_t vt_next_ns;       /* Paced: the earliest next departure. */
+};
+
+struct mlx5_sim_rq {
+	uint8_t qkind;             /* MLX5_SIM_Q_RQ. */
+	uint32_t rqn;
+	struct mlx5_sim_wq wq;
+	bool vsd, scatter_fcs;
+	uint8_t counter_set_id;
+	uint32_t users;            /* RQT entries and direct TIRs naming it. */
+};
+
+/*
+ * A receive memory pool: what the kernel makes of a verbs SRQ on a device
+ * of ISSI 1 (mlx5_sim_srq.c). Its number is from the QP number space.
+ */
+struct mlx5_sim_rmp {
+	uint8_t qkind;             /* MLX5_SIM_Q_RMP. */
+	uint32_t rmpn;
+	struct mlx5_sim_wq wq;     /* No CQ; state is rmpc.state. */
+	uint16_t lwm;              /* Limit watermark: the SRQ limit. */
+	uint32_t users;            /* QPs receiving through it. */
+};
+
+/*
+ * A verbs queue object (mlx5_sim_verbs.c): the caller's handle, the
+ * device object behind it (@kind, @num) and the ring memory the provider
+ * library allocated, pinned by the kernel as @mem (a umem of no number,
+ * on no list, counted nowhere: the kernel's, not the caller's).
+ */
+struct mlx5_sim_vobj {
+	uint32_t magic;            /* MLX5_SIM_MAGIC_VERBS. */
+	enum mlx5_sim_obj_kind kind; /* CQ, QP, RQ (a WQ), RQT, SRQ. */
+	struct mlx5_sim_file *file;
+	uint32_t num;              /* cqn, qpn, rqn, rqtn or rmpn. */
+	uint32_t users;            /* The kernel's use count (EBUSY). */
+	struct mlx5_sim_vobj **uses; /* Objects it counts on (n_uses). */
+	uint32_t n_uses;
+	struct mlx5_sim_pd_obj *pd; /* Verbs user of this PD, or NULL. */
+	uint8_t kstate;            /* The kernel's QP state (enum ibv_qp_state). */
+	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
+	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
+	TAILQ_ENTRY(mlx5_sim_vobj) next;
+	union {
+		struct ibv_cq cq;
+		struct ibv_qp qp;
+		struct ibv_srq srq;
+		struct ibv_wq wq;
+		struct ibv_rwq_ind_table ind_tbl;
+	} ib;
+};
+
+/* A queue counter set (mlx5_sim_qcnt.c): qcnts[id - 1] of its vHCA. */
+struct mlx5_sim_qcnt {
+	struct mlx5_sim_file *file; /* NULL: not allocated. */
+	uint32_t users;            /* RQs counting on it. */
+	uint32_t out_of_buffer;    /* Wraps at 32 bits, as the PRM's. */
+};
+
+/* An RQ table and a TIR. */
+struct mlx5_sim_rqt {
+	uint32_t rqtn;
+	struct mlx5_sim_file *file;
+	uint16_t max;
+	uint16_t n;
+	uint32_t *rqns;
+	uint32_t users;            /* TIRs spreading over it. */
+};
+
+struct mlx5_sim_tir {
+	uint32_t tirn;
+	struct mlx5_sim_file *file;
+	uint8_t disp_type;
+	uint32_t inline_rqn;
+	uint32_t rqtn;
+	uint8_t hash_fn;
+	bool symmetric;
+	uint8_t key[MLX5_RSS_HASH_KEY_LEN];
+	uint8_t l3_prot_type, l4_prot_type;
+	uint32_t fields;
+	uint32_t tdn;
+	uint8_t self_lb_block;
+	uint32_t flows;            /* Steering rules sending to it. */
+};
+
+/* A DEK (general object 0xc). */
+struct mlx5_sim_dek {
+	uint32_t id;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_pd_obj *pd;
+	uint8_t key_size;          /* MLX5_DEK_KEY_SIZE_*. */
+	bool has_keytag;
+	uint64_t opaque;
+	uint8_t key[MLX5_FLD_SZ_BYTES(dek, key)];
+	/* The cipher's contexts (EVP_CIPHER_CTX): decryption, encryption. */
+	void *xts[2];
+};
+
+/* The QP, SQ or RQ with number @n, or NULL (card lock held). */
+static inline void *
+mlx5_sim_qnum_get(const struct mlx5_sim_idtab *t, uint32_t n, uint8_t kind)
+{
+	const uint8_t *k = n < t->size ? t->slot[n] : NULL;
+
+	return k != NULL && *k == kind ? (void *)(uintptr_t)k : NULL;
+}
+
+#endif /* MLX5_SIM_TYPES_QUEUE_H_ */

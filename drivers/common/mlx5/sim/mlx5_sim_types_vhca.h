@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The model's types: pacing entries, contexts and files, ports, steering,
+ * and the vHCA and card that hold them all.
+ */
+
+#ifndef MLX5_SIM_TYPES_VHCA_H_
+#define MLX5_SIM_TYPES_VHCA_H_
+
+#include "mlx5_sim_types_queue.h"
+
+/* Packet pacing: table entries per vHCA, handles per file. */
+struct mlx5_sim_pp_entry {
+	uint32_t refcount;
+	bool dedicated;
+	uint16_t uid;
+	uint8_t ctx[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
+};
+
+struct mlx5_sim_pp {
+	struct mlx5dv_pp dv;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	TAILQ_ENTRY(mlx5_sim_pp) next;
+};
+
+/* A context handed to the caller. */
+struct mlx5_sim_ctx {
+	struct ibv_context ibctx;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	TAILQ_ENTRY(mlx5_sim_ctx) next;
+};
+
+/* The model of a uverbs file: what contexts share and objects belong to. */
+struct mlx5_sim_file {
+	TAILQ_ENTRY(mlx5_sim_file) next;       /* In the registry. */
+	TAILQ_ENTRY(mlx5_sim_file) vhca_next;  /* In vhca->files. */
+	struct mlx5_sim_vhca *vhca;
+	dev_t st_dev;
+	ino_t st_ino;
+	bool devx;             /* A DEVX uid (uctx) was created. */
+	uint16_t uid;
+	uint32_t next_pd_handle;
+	TAILQ_HEAD(, mlx5_sim_ctx) ctxs;
+	TAILQ_HEAD(, mlx5_sim_pd_obj) pd_objs;
+	TAILQ_HEAD(, mlx5_sim_pd) pds;
+	TAILQ_HEAD(, mlx5_sim_mr) mrs;
+	TAILQ_HEAD(, mlx5_sim_devx_obj) objs;
+	TAILQ_HEAD(, mlx5_sim_dv_mkey) dv_mkeys;
+	TAILQ_HEAD(, mlx5_sim_umem) umems;
+	TAILQ_HEAD(, mlx5_sim_uar) uars;
+	TAILQ_HEAD(, mlx5_sim_pp) pps;
+	TAILQ_HEAD(, mlx5_sim_vobj) vobjs;   /* Verbs queue objects. */
+	uint32_t tx_port_affinity; /* The kernel's round robin (RST2INIT). */
+	TAILQ_HEAD(, mlx5_sim_matcher) matchers;
+	TAILQ_HEAD(, mlx5_sim_flow) flows;
+};
+
+/* Live object counts of a vHCA (guarded by the card lock). */
+struct mlx5_sim_live {
+	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
+	uint64_t pp_entries, allowed;
+	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
+	uint64_t flows;
+	uint64_t q_counters;
+	uint64_t srqs;
+};
+
+/* A port: its cable, link speed, virtual wire clock and counters. */
+struct mlx5_sim_port {
+	uint32_t wire;             /* MLX5_SIM_WIRE_*, as cabled. */
+	bool wire_given;           /* Cabled by a devarg (not by default). */
+	struct mlx5_sim_vhca *peer; /* MLX5_SIM_WIRE_PEER: the far end. */
+	uint8_t peer_port;         /* Its index (0-based). */
+	/* Set administratively down (the netdev's `ip link set down`). */
+	bool admin_down;
+	uint32_t speed_mbps;
+	/*
+	 * The wire's virtual time (ns): each frame leaves when the wire and
+	 * its SQ's pacing allow and occupies the wire for its length at the
+	 * link speed. It is the time CQEs report; no wall clock is read.
+	 */
+	uint64_t vclock_ns;
+	struct mlx5_sim_port_stats st;
+};
+
+/* A flow matcher (the kernel's object: no firmware command). */
+struct mlx5_sim_matcher {
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	uint16_t priority;
+	uint8_t criteria;          /* match_criteria_enable. */
+	bool any;                  /* An empty mask: every frame matches. */
+	uint8_t mask[MLX5_ST_SZ_BYTES(fte_match_param)];
+	uint32_t users;            /* Rules made with it. */
+	TAILQ_ENTRY(mlx5_sim_matcher) next;
+};
+
+/* A steering rule of the NIC receive table: frames matching go to a TIR. */
+struct mlx5_sim_flow {
+	struct ibv_flow ibflow;
+	uint32_t magic;
+	struct mlx5_sim_file *file;
+	struct mlx5_sim_matcher *matcher;
+	uint8_t value[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)];
+	uint32_t tirn;
+	TAILQ_ENTRY(mlx5_sim_flow) next;     /* In file->flows. */
+	TAILQ_ENTRY(mlx5_sim_flow) vnext;    /* In vhca->flows, by priority. */
+};
+
+struct mlx5_sim_vhca {
+	struct ibv_device ibdev;               /* Name mlx5_sim_c<card>_v<id>. */
+	TAILQ_ENTRY(mlx5_sim_vhca) next;       /* In the registry. */
+	TAILQ_ENTRY(mlx5_sim_vhca) card_next;  /* In card->vhcas. */
+	struct mlx5_sim_card *card;
+	uint16_t vhca_id;
+	struct mlx5_sim_caps caps;
+	struct mlx5_sim_fault fault;
+	TAILQ_HEAD(, mlx5_sim_file) files;
+	/* Mkey table: slots[index], grown on demand up to the table size. */
+	struct mlx5_sim_mkey **mkeys;
+	uint32_t mkey_slots;
+	uint32_t mkey_hint;
+	uint32_t mkey_count;
+	uint64_t next_serial;
+	uint8_t next_variant;
+	/* Number spaces. */
+	uint32_t next_pdn;
+	uint32_t next_umem_id;
+	uint32_t next_uar_page;
+	uint16_t next_uid;
+	uint32_t pd_count, umem_count, uar_count, uctx_count;
+	/* Queues. */
+	struct mlx5_sim_idtab cqs;
+	struct mlx5_sim_idtab qps;     /* QPs, SQs and RQs: one space. */
+	struct mlx5_sim_idtab tiss;
+	struct mlx5_sim_idtab tds;
+	struct mlx5_sim_idtab deks;
+	struct mlx5_sim_idtab rqts;
+	struct mlx5_sim_idtab tirs;
+	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
+	uint8_t qcnt_next;         /* Where the next search starts. */
+	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
+	/* Translation generation (struct mlx5_sim_xcache), from 1. */
+	uint64_t xgen;
+	/* Ports and the vport: software MTU, steering rules by priority. */
+	struct mlx5_sim_port port[MLX5_SIM_MAX_PORTS];
+	uint16_t mtu;
+	TAILQ_HEAD(, mlx5_sim_flow) flows;
+	/* Packet pacing table: entries[i] is index i + 1. */
+	struct mlx5_sim_pp_entry *pp;
+	/* Accounting. */
+	struct mlx5_sim_live live;
+	uint64_t reclaimed;
+	uint64_t commands;
+	uint64_t failed_commands;
+};
+
+struct mlx5_sim_card {
+	uint16_t id;
+	pthread_mutex_t lock;
+	TAILQ_HEAD(, mlx5_sim_vhca) vhcas;
+};
+
+#endif /* MLX5_SIM_TYPES_VHCA_H_ */
