@@ -505,7 +505,7 @@ static struct mlx5_class_driver mlx5_crypto_class_driver = {
 	.remove = mlx5_crypto_remove,
 };
 
-static struct cryptodev_driver mlx5_cryptodev_driver;
+static struct cryptodev_driver mlx5_crypto_cryptodev_driver;
 
 static const struct rte_driver mlx5_crypto_rte_driver = {
 	.name = RTE_STR(MLX5_CRYPTO_DRIVER_NAME),
@@ -517,8 +517,8 @@ RTE_INIT(mlx5_crypto_init)
 	mlx5_class_driver_register(&mlx5_crypto_class_driver);
 }
 
-RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5_cryptodev_driver, mlx5_crypto_rte_driver,
-			       mlx5_crypto_driver_id);
+RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5_crypto_cryptodev_driver,
+			       mlx5_crypto_rte_driver, mlx5_crypto_driver_id);
 /*
  * PMD info (dpdk-pmdinfo.py). A class driver of the common device, not an
  * EAL driver: named as DPDK's own mlx5 class drivers are, with the devargs

@@ -206,8 +206,8 @@ static int
 mlx5_crypto_qp_mkeys_create(struct mlx5_crypto_qp *qp)
 {
 	/* Room for the longest list; a UMR fills it. */
-	static const struct mlx5_klm none[MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(
-		MLX5_UMR_CRYPTO_KLM_MAX)];
+	static const struct mlx5_klm mlx5_crypto_klm_none
+		[MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(MLX5_UMR_CRYPTO_KLM_MAX)];
 	struct mlx5_crypto_priv *priv = qp->priv;
 	struct mlx5_devx_mkey_attr attr = {
 		.access_mode = MLX5_MKC_ACCESS_MODE_KLM,
@@ -216,7 +216,7 @@ mlx5_crypto_qp_mkeys_create(struct mlx5_crypto_qp *qp)
 		.umr_en = true,
 		.crypto_en = true,
 		.free = true,
-		.klm_array = none,
+		.klm_array = mlx5_crypto_klm_none,
 		.klm_num = MLX5_UMR_CRYPTO_KLM_OCTOWORDS_N(priv->cfg.max_segs),
 	};
 	uint32_t i;
