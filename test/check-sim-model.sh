@@ -7,8 +7,9 @@
 #  - includes: a model source (drivers/common/mlx5/sim, except the adapter:
 #    mlx5_sim_vdev.c, mlx5_sim_adapter.h) includes, of the project's
 #    headers, only the PRM layouts (mlx5_prm*.h, the spec shared with the
-#    driver) and the model's own (mlx5_sim*.h); the PRM headers include
-#    only each other;
+#    driver), the header-only parsing helpers (mlx5_parse.h) and the
+#    model's own (mlx5_sim*.h); the PRM headers include only each other,
+#    mlx5_parse.h none of the project's;
 #  - calls: the model's compiled objects reference no mlx5_ symbol that is
 #    not the model's own (mlx5_sim_*), in the build folder given.
 # The test `sim_model`.
@@ -33,7 +34,7 @@ for f in "$sim"/*.c "$sim"/*.h; do
 	is_adapter "$f" && continue
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case $inc in
-		mlx5_prm*.h|mlx5_sim*.h)
+		mlx5_prm*.h|mlx5_parse.h|mlx5_sim*.h)
 			[ "$inc" != mlx5_sim_adapter.h ] && continue ;;
 		esac
 		echo "check-sim-model: ${f#$src/} includes \"$inc\", a header of the driver or the adapter"
@@ -44,6 +45,10 @@ for f in "$sim"/*.c "$sim"/*.h; do
 		bad=1
 	fi
 done
+if grep -n '^#include "' "$src/drivers/common/mlx5/mlx5_parse.h"; then
+	echo "check-sim-model: drivers/common/mlx5/mlx5_parse.h includes a header of the project"
+	bad=1
+fi
 for f in "$src"/drivers/common/mlx5/mlx5_prm*.h; do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case $inc in

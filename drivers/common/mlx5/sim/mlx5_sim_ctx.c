@@ -33,7 +33,7 @@ mlx5_sim_ctx_get(struct ibv_context *ctx)
 	/* Only a context opened on a sim device may be read as ours. */
 	if (ctx == NULL || mlx5_sim_vhca_of_device(ctx->device) == NULL)
 		return NULL;
-	sctx = MLX5_SIM_OF(ctx, struct mlx5_sim_ctx, ibctx);
+	sctx = MLX5_SIM_OF(ctx, struct mlx5_sim_ctx, vctx.context);
 	return sctx->magic == MLX5_SIM_MAGIC_CTX ? sctx : NULL;
 }
 
@@ -71,15 +71,17 @@ sim_ctx_new(struct mlx5_sim_vhca *vhca)
 		return NULL;
 	}
 	/* The async event fd exists (callers poll it); nothing is posted. */
-	sctx->ibctx.async_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (sctx->ibctx.async_fd < 0) {
+	sctx->vctx.context.async_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (sctx->vctx.context.async_fd < 0) {
 		free(sctx);
 		return NULL;
 	}
-	sctx->ibctx.device = &vhca->ibdev;
-	sctx->ibctx.cmd_fd = -1;
-	sctx->ibctx.num_comp_vectors = 1;
-	pthread_mutex_init(&sctx->ibctx.mutex, NULL);
+	sctx->vctx.context.device = &vhca->ibdev;
+	sctx->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
+	sctx->vctx.sz = sizeof(sctx->vctx);
+	sctx->vctx.context.cmd_fd = -1;
+	sctx->vctx.context.num_comp_vectors = 1;
+	pthread_mutex_init(&sctx->vctx.context.mutex, NULL);
 	sctx->magic = MLX5_SIM_MAGIC_CTX;
 	return sctx;
 }
@@ -87,10 +89,10 @@ sim_ctx_new(struct mlx5_sim_vhca *vhca)
 static void
 sim_ctx_free(struct mlx5_sim_ctx *sctx)
 {
-	if (sctx->ibctx.cmd_fd >= 0)
-		close(sctx->ibctx.cmd_fd);
-	close(sctx->ibctx.async_fd);
-	pthread_mutex_destroy(&sctx->ibctx.mutex);
+	if (sctx->vctx.context.cmd_fd >= 0)
+		close(sctx->vctx.context.cmd_fd);
+	close(sctx->vctx.context.async_fd);
+	pthread_mutex_destroy(&sctx->vctx.context.mutex);
 	sctx->magic = MLX5_SIM_MAGIC_DEAD;
 	free(sctx);
 }
@@ -171,7 +173,7 @@ mlx5_sim_open_device(struct ibv_device *device,
 		sim_ctx_free(sctx);
 		return NULL;
 	}
-	sctx->ibctx.cmd_fd = fd;
+	sctx->vctx.context.cmd_fd = fd;
 	file = sim_file_new(vhca, fd);
 	if (file == NULL) {
 		sim_ctx_free(sctx);
@@ -205,7 +207,7 @@ mlx5_sim_open_device(struct ibv_device *device,
 	vhca->live.contexts++;
 	mlx5_sim_vhca_unlock(vhca);
 	mlx5_sim_registry_unlock();
-	return &sctx->ibctx;
+	return &sctx->vctx.context;
 }
 
 struct ibv_context *
@@ -233,12 +235,12 @@ mlx5_sim_import_device(int cmd_fd)
 	}
 	mlx5_sim_vhca_lock(file->vhca);
 	sctx->file = file;
-	sctx->ibctx.cmd_fd = cmd_fd; /* Owned from now on, closed at close. */
+	sctx->vctx.context.cmd_fd = cmd_fd; /* Owned from now on, closed at close. */
 	TAILQ_INSERT_TAIL(&file->ctxs, sctx, next);
 	file->vhca->live.contexts++;
 	mlx5_sim_vhca_unlock(file->vhca);
 	mlx5_sim_registry_unlock();
-	return &sctx->ibctx;
+	return &sctx->vctx.context;
 }
 
 /*

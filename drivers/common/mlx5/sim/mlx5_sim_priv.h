@@ -79,6 +79,36 @@ enum {
 	MLX5_SIM_CAP_PACE_CLOCK = RTE_BIT32(16),
 	MLX5_SIM_CAP_SPEED = RTE_BIT32(17),
 };
+
+/*
+ * The shape of a vHCA (mlx5_sim_shape.c): what the key=value settings of
+ * one probe or host entry say (mlx5_sim_shape_keys[] lists the keys).
+ */
+struct mlx5_sim_shape {
+	uint16_t card;
+	bool vhca_id_set;
+	uint16_t vhca_id;
+	struct mlx5_sim_caps caps;
+	uint32_t caps_given;        /* MLX5_SIM_CAP_* keys present. */
+	bool fail_cmd_set;
+	uint16_t fail_cmd;
+	bool fail_nth_set;
+	uint32_t fail_nth;
+	bool fail_status_set;
+	uint8_t fail_status;
+};
+
+extern const char *const mlx5_sim_shape_keys[];
+/* The defaults: card 0, every capability, one port. */
+void mlx5_sim_shape_init(struct mlx5_sim_shape *sh);
+/* One key; -EINVAL (logged) for an unknown key or a bad value. */
+int mlx5_sim_shape_set(struct mlx5_sim_shape *sh, const char *key,
+		       const char *value);
+/* "key=value,key=value": each as mlx5_sim_shape_set(). */
+int mlx5_sim_shape_parse(struct mlx5_sim_shape *sh, const char *text);
+/* Create the vHCA (or check it against an existing one), arm its fault. */
+int mlx5_sim_shape_apply(const struct mlx5_sim_shape *sh,
+			 struct mlx5_sim_vhca **vhca);
 /* Effective cross-vHCA capability. */
 static inline bool
 mlx5_sim_vhca_crossing(const struct mlx5_sim_vhca *vhca)

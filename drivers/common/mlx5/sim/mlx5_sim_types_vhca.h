@@ -27,9 +27,14 @@ struct mlx5_sim_pp {
 	TAILQ_ENTRY(mlx5_sim_pp) next;
 };
 
-/* A context handed to the caller. */
+/*
+ * A context handed to the caller: an extended verbs context, as a provider
+ * allocates it (abi_compat marks it so), whose operation tables a front
+ * fills (the rdma-core front: libibverbs' inline calls go through them);
+ * the vdev adapter calls the model's functions and leaves them empty.
+ */
 struct mlx5_sim_ctx {
-	struct ibv_context ibctx;
+	struct verbs_context vctx;
 	uint32_t magic;
 	struct mlx5_sim_file *file;
 	TAILQ_ENTRY(mlx5_sim_ctx) next;

@@ -170,238 +170,14 @@ RTE_INIT(mlx5_sim_adapter_log_init)
 	mlx5_sim_log_set(mlx5_sim_rte_log, mlx5_sim_rte_log_enabled);
 }
 
-#define SIM_DEFAULT_PP_TABLE_SIZE 128
-#define SIM_DEFAULT_PP_MIN_RATE 1000
-#define SIM_DEFAULT_PP_MAX_RATE 100000000
-
-static const char *const sim_devarg_keys[] = {
-	"card", "vhca_id", "crossing", "hca_cap_2", "pacing", "pp_uid",
-	"pp_table_size",
-	"pp_min_rate", "pp_max_rate", "update_tag", "crypto", "signature",
-	"cross_rule", "alias_status",
-	"odp", "ports", "wire", "wire2", "pace_clock", "speed",
-	"fail_cmd", "fail_nth", "fail_status", NULL,
-};
-
-/* What the devargs of one probe say. */
-struct sim_devargs {
-	uint16_t card;
-	bool vhca_id_set;
-	uint16_t vhca_id;
-	struct mlx5_sim_caps caps;
-	uint32_t caps_given;        /* MLX5_SIM_CAP_* keys present. */
-	bool fail_cmd_set;
-	uint16_t fail_cmd;
-	bool fail_nth_set;
-	uint32_t fail_nth;
-	bool fail_status_set;
-	uint8_t fail_status;
-};
-
-/* A 0|1 capability devarg. */
-static int
-sim_parse_bool(const char *key, const char *value, bool *result)
-{
-	uint64_t v;
-	int ret = mlx5_kvarg_parse_uint(key, value, 0, 1, &v);
-
-	if (ret == 0)
-		*result = v != 0;
-	return ret;
-}
-
-/*
- * A cable devarg: loopback, none, or <vhca_id>[:<port>] (a port of
- * another vHCA of the card; port 1 if not given).
- */
-static int
-sim_parse_wire(const char *key, const char *value, uint32_t *wire)
-{
-	unsigned long id, port = 1;
-	char *end = NULL;
-
-	if (value != NULL && strcmp(value, "loopback") == 0) {
-		*wire = MLX5_SIM_WIRE_LOOPBACK;
-		return 0;
-	}
-	if (value != NULL && strcmp(value, "none") == 0) {
-		*wire = MLX5_SIM_WIRE_NONE;
-		return 0;
-	}
-	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-		errno = 0;
-		id = strtoul(value, &end, 0);
-		if (errno == 0 && *end == ':' && end[1] >= '0' &&
-		    end[1] <= '9')
-			port = strtoul(end + 1, &end, 0);
-		if (errno == 0 && *end == '\0' && id <= MLX5_SIM_MAX_VHCA_ID &&
-		    port >= 1 && port <= MLX5_SIM_MAX_PORTS) {
-			*wire = MLX5_SIM_WIRE_PEER(id, port);
-			return 0;
-		}
-	}
-	SIM_LOG(ERR, "devarg %s=%s: expected loopback, none, or <vhca_id>"
-		" or <vhca_id>:<port> (port 1..%u) of a vHCA of the same card",
-		key, value != NULL ? value : "", MLX5_SIM_MAX_PORTS);
-	rte_errno = EINVAL;
-	return -EINVAL;
-}
-
-static int
-sim_parse_fail_cmd(const char *key, const char *value, uint16_t *opcode)
-{
-	uint64_t v;
-
-	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-		if (mlx5_kvarg_parse_uint(key, value, 0, UINT16_MAX, &v) < 0)
-			return -EINVAL;
-		*opcode = (uint16_t)v;
-		return 0;
-	}
-	if (value != NULL && mlx5_sim_opcode_parse(value, opcode) == 0)
-		return 0;
-	SIM_LOG(ERR, "devarg %s=%s: expected an opcode (0..0xffff) or a"
-		" command name such as CREATE_MKEY", key,
-		value != NULL ? value : "");
-	rte_errno = EINVAL;
-	return -EINVAL;
-}
-
-static int
-sim_parse_fail_status(const char *key, const char *value, uint8_t *status)
-{
-	uint64_t v;
-
-	if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-		if (mlx5_kvarg_parse_uint(key, value, 1, UINT8_MAX, &v) < 0)
-			return -EINVAL;
-		*status = (uint8_t)v;
-		return 0;
-	}
-	if (value != NULL && mlx5_sim_status_parse(value, status) == 0 &&
-	    *status != MLX5_CMD_STAT_OK)
-		return 0;
-	SIM_LOG(ERR, "devarg %s=%s: expected a non-zero status (1..255) or a"
-		" status name such as BAD_PARAM", key,
-		value != NULL ? value : "");
-	rte_errno = EINVAL;
-	return -EINVAL;
-}
-
+/* A devarg of the device's shape: the model parses it. */
 static int
 sim_devarg_handler(const char *key, const char *value, void *opaque)
 {
-	struct sim_devargs *da = opaque;
-	struct mlx5_sim_caps *caps = &da->caps;
-	uint64_t v;
-	int ret;
+	int ret = mlx5_sim_shape_set(opaque, key, value);
 
-	if (strcmp(key, "card") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, MLX5_SIM_MAX_CARD, &v);
-		da->card = (uint16_t)v;
-	} else if (strcmp(key, "vhca_id") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, MLX5_SIM_MAX_VHCA_ID, &v);
-		da->vhca_id = (uint16_t)v;
-		da->vhca_id_set = true;
-	} else if (strcmp(key, "crossing") == 0) {
-		ret = sim_parse_bool(key, value, &caps->crossing);
-		da->caps_given |= MLX5_SIM_CAP_CROSSING;
-	} else if (strcmp(key, "hca_cap_2") == 0) {
-		ret = sim_parse_bool(key, value, &caps->hca_cap_2);
-		da->caps_given |= MLX5_SIM_CAP_HCA_CAP_2;
-	} else if (strcmp(key, "pacing") == 0) {
-		ret = sim_parse_bool(key, value, &caps->pacing);
-		da->caps_given |= MLX5_SIM_CAP_PACING;
-	} else if (strcmp(key, "pp_uid") == 0) {
-		ret = sim_parse_bool(key, value, &caps->pp_uid);
-		da->caps_given |= MLX5_SIM_CAP_PP_UID;
-	} else if (strcmp(key, "pp_table_size") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT16_MAX, &v);
-		caps->pp_table_size = (uint16_t)v;
-		da->caps_given |= MLX5_SIM_CAP_PP_TABLE_SIZE;
-	} else if (strcmp(key, "pp_min_rate") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT32_MAX, &v);
-		caps->pp_min_rate = (uint32_t)v;
-		da->caps_given |= MLX5_SIM_CAP_PP_MIN_RATE;
-	} else if (strcmp(key, "pp_max_rate") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT32_MAX, &v);
-		caps->pp_max_rate = (uint32_t)v;
-		da->caps_given |= MLX5_SIM_CAP_PP_MAX_RATE;
-	} else if (strcmp(key, "update_tag") == 0) {
-		ret = sim_parse_bool(key, value, &caps->update_tag);
-		da->caps_given |= MLX5_SIM_CAP_UPDATE_TAG;
-	} else if (strcmp(key, "cross_rule") == 0) {
-		ret = 0;
-		if (value != NULL && strcmp(value, "grant") == 0) {
-			caps->cross_rule = MLX5_SIM_CROSS_GRANT;
-		} else if (value != NULL && strcmp(value, "mark") == 0) {
-			caps->cross_rule = MLX5_SIM_CROSS_MARK;
-		} else if (value != NULL && strcmp(value, "both") == 0) {
-			caps->cross_rule = MLX5_SIM_CROSS_BOTH;
-		} else {
-			SIM_LOG(ERR, "devarg %s=%s: expected grant, mark or both",
-				key, value != NULL ? value : "");
-			ret = -EINVAL;
-		}
-		da->caps_given |= MLX5_SIM_CAP_CROSS_RULE;
-	} else if (strcmp(key, "alias_status") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 0, 7, &v);
-		caps->alias_status = (uint8_t)v;
-		da->caps_given |= MLX5_SIM_CAP_ALIAS_STATUS;
-	} else if (strcmp(key, "signature") == 0) {
-		ret = sim_parse_bool(key, value, &caps->signature);
-		da->caps_given |= MLX5_SIM_CAP_SIGNATURE;
-	} else if (strcmp(key, "crypto") == 0) {
-		ret = sim_parse_bool(key, value, &caps->crypto);
-		da->caps_given |= MLX5_SIM_CAP_CRYPTO;
-	} else if (strcmp(key, "odp") == 0) {
-		ret = sim_parse_bool(key, value, &caps->odp);
-		da->caps_given |= MLX5_SIM_CAP_ODP;
-	} else if (strcmp(key, "ports") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 1, MLX5_SIM_MAX_PORTS,
-					    &v);
-		caps->nports = (uint8_t)v;
-		da->caps_given |= MLX5_SIM_CAP_PORTS;
-	} else if (strcmp(key, "wire") == 0) {
-		ret = sim_parse_wire(key, value, &caps->wire[0]);
-		da->caps_given |= MLX5_SIM_CAP_WIRE1;
-	} else if (strcmp(key, "speed") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 10, 800000, &v);
-		caps->speed_mbps = (uint32_t)v;
-		da->caps_given |= MLX5_SIM_CAP_SPEED;
-	} else if (strcmp(key, "pace_clock") == 0) {
-		ret = 0;
-		if (value != NULL && strcmp(value, "virtual") == 0) {
-			caps->pace_wall = false;
-		} else if (value != NULL && strcmp(value, "wall") == 0) {
-			caps->pace_wall = true;
-		} else {
-			SIM_LOG(ERR, "devarg %s=%s: expected virtual or wall",
-				key, value != NULL ? value : "");
-			rte_errno = EINVAL;
-			ret = -EINVAL;
-		}
-		da->caps_given |= MLX5_SIM_CAP_PACE_CLOCK;
-	} else if (strcmp(key, "wire2") == 0) {
-		ret = sim_parse_wire(key, value, &caps->wire[1]);
-		da->caps_given |= MLX5_SIM_CAP_WIRE2;
-	} else if (strcmp(key, "fail_cmd") == 0) {
-		ret = sim_parse_fail_cmd(key, value, &da->fail_cmd);
-		da->fail_cmd_set = true;
-	} else if (strcmp(key, "fail_nth") == 0) {
-		ret = mlx5_kvarg_parse_uint(key, value, 1, UINT32_MAX, &v);
-		da->fail_nth = (uint32_t)v;
-		da->fail_nth_set = true;
-	} else if (strcmp(key, "fail_status") == 0) {
-		ret = sim_parse_fail_status(key, value, &da->fail_status);
-		da->fail_status_set = true;
-	} else {
-		/* mlx5_kvargs_process() passes only the keys listed. */
-		SIM_LOG(ERR, "devarg %s=%s: not a sim key", key,
-			value != NULL ? value : "");
-		rte_errno = EINVAL;
-		ret = -EINVAL;
-	}
+	if (ret < 0)
+		rte_errno = -ret;
 	return ret;
 }
 
@@ -512,12 +288,13 @@ sim_remote_kick(struct mlx5dv_devx_uar *dv, uint64_t db)
 /* The vHCA the devargs name, without creating it (see sim_find_device). */
 static int
 sim_parse_vhca(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
-	       struct sim_devargs *da)
+	       struct mlx5_sim_shape *da)
 {
 	const char *name = cdev->dev != NULL ? cdev->dev->name : NULL;
 	int ret;
 
-	ret = mlx5_kvargs_process(kv, sim_devarg_keys, sim_devarg_handler, da);
+	ret = mlx5_kvargs_process(kv, mlx5_sim_shape_keys, sim_devarg_handler,
+				  da);
 	if (ret < 0)
 		return ret;
 	if (!da->vhca_id_set &&
@@ -592,27 +369,7 @@ static int
 sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 		struct ibv_device **ibv_dev)
 {
-	struct sim_devargs da = {
-		.card = 0,
-		.caps = {
-			.hca_cap_2 = true,
-			.crossing = true,
-			.pacing = true,
-			.pp_uid = true,
-			.update_tag = true,
-			.crypto = true,
-			.signature = true,
-			.cross_rule = MLX5_SIM_CROSS_BOTH,
-			.odp = true,
-			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,
-			.pp_min_rate = SIM_DEFAULT_PP_MIN_RATE,
-			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
-			.nports = 1,
-			.speed_mbps = 100000,
-		},
-		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
-	};
-	struct mlx5_sim_fault fault = { .armed = false, .opcode = -1 };
+	struct mlx5_sim_shape da;
 	const char *name = cdev->dev != NULL ? cdev->dev->name : NULL;
 	struct mlx5_sim_vhca *vhca;
 	int ret;
@@ -620,39 +377,15 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 	ret = sim_mp_primary_init();
 	if (ret < 0)
 		return ret;
+	mlx5_sim_shape_init(&da);
 	ret = sim_parse_vhca(cdev, kv, &da);
 	if (ret < 0)
 		return ret;
-	if (da.caps.pp_min_rate > da.caps.pp_max_rate) {
-		SIM_LOG(ERR, "devargs pp_min_rate=%u pp_max_rate=%u: the"
-			" minimum rate is above the maximum",
-			da.caps.pp_min_rate, da.caps.pp_max_rate);
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	if ((da.caps_given & MLX5_SIM_CAP_WIRE2) && da.caps.nports < 2) {
-		SIM_LOG(ERR, "devarg wire2: the vHCA has one port (ports=2"
-			" gives it a second)");
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	if (da.fail_status_set && !da.fail_cmd_set && !da.fail_nth_set) {
-		SIM_LOG(ERR, "devarg fail_status=%s: needs fail_cmd or fail_nth",
-			mlx5_sim_status_name(da.fail_status));
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	ret = mlx5_sim_vhca_get(da.card, da.vhca_id, &da.caps, da.caps_given,
-				&vhca);
-	if (ret < 0)
+	ret = mlx5_sim_shape_apply(&da, &vhca);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return ret;
-	if (da.fail_cmd_set || da.fail_nth_set) {
-		fault.armed = true;
-		fault.opcode = da.fail_cmd_set ? da.fail_cmd : -1;
-		fault.nth = da.fail_nth_set ? da.fail_nth : 0;
-		fault.status = da.fail_status;
 	}
-	mlx5_sim_vhca_fault_arm(vhca, &fault);
 	*ibv_dev = &vhca->ibdev;
 	/* For secondary processes (sim_attach_secondary()). */
 	RTE_BUILD_BUG_ON(sizeof(struct sim_secondary) >
