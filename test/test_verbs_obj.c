@@ -915,7 +915,39 @@ test_reclaim_at_remove(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * What query_device_ex reports of a two-port function: the numbers
+ * rdma-core's tests (test_device's verify_device_attr) and every verbs
+ * program size themselves by, as mlx5_ib reports them (none may be 0).
+ */
+static int
+test_device_attr(void)
+{
+	struct ibv_device_attr_ex attr;
+	struct ibv_device_attr *a = &attr.orig_attr;
+
+	TEST_ASSERT_SUCCESS(cdev->glue->query_device_ex(cdev->ctx, NULL, &attr),
+			    "");
+	TEST_ASSERT(a->phys_port_cnt >= 1, "ports");
+	TEST_ASSERT_EQUAL(attr.phys_port_cnt_ex, a->phys_port_cnt, "ports");
+	TEST_ASSERT(a->node_guid != 0 && a->sys_image_guid != 0, "GUIDs");
+	TEST_ASSERT_EQUAL(a->vendor_id, 0x02c9, "Mellanox");
+	TEST_ASSERT(a->vendor_part_id != 0, "the PCI device id");
+	TEST_ASSERT(a->max_qp > 0 && a->max_qp_wr > 0 && a->max_sge > 0,
+		    "QP limits");
+	TEST_ASSERT(a->max_cq > 0 && a->max_cqe > 0, "CQ limits");
+	TEST_ASSERT(a->max_mr > 0 && a->max_pd > 0 && a->max_pkeys > 0,
+		    "MR, PD and P_Key limits");
+	if (!tdev_hw()) {
+		TEST_ASSERT_EQUAL(a->phys_port_cnt, 2, "ports=2");
+		TEST_ASSERT_EQUAL(a->vendor_part_id, 0x101d,
+				  "ConnectX-6 Dx unless device_id says");
+	}
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case v_cases[] = {
+	{ "device_attr", test_device_attr },
 	{ "cq", test_cq },
 	{ "qp_states", test_qp_states },
 	{ "qp_pd_in_use", test_qp_pd_in_use },

@@ -71,6 +71,13 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 #define MLX5_SIM_LOG_MAX_CQ_SZ 22
 #define MLX5_SIM_LOG_MAX_QP_SZ 15
 #define MLX5_SIM_LOG_MAX_MSG 31
+/*
+ * Scatter/gather entries per WQE the kernel reports for a 512-byte WQE:
+ * (512 - control and address segments) / 16 (mlx5_ib's MLX5_MAX_SGE_RD).
+ */
+#define MLX5_SIM_MAX_SGE 30
+/* P_Key table entries of a function (pkey_table_size: 128). */
+#define MLX5_SIM_MAX_PKEYS 128
 /* Completion vectors, each with its event queue (EQN base + vector). */
 #define MLX5_SIM_NUM_COMP_VECTORS 4
 #define MLX5_SIM_EQN_BASE 0x20

@@ -505,6 +505,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->pace_wall;
 	case MLX5_SIM_CAP_SPEED:
 		return caps->speed_mbps;
+	case MLX5_SIM_CAP_DEVICE_ID:
+		return caps->device_id;
 	default:
 		return caps->crypto;
 	}
@@ -538,6 +540,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_WIRE2, "wire2" },
 		{ MLX5_SIM_CAP_PACE_CLOCK, "pace_clock" },
 		{ MLX5_SIM_CAP_SPEED, "speed" },
+		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
 	};
 	unsigned int i;
 
@@ -675,6 +678,35 @@ out:
 	if (ret < 0)
 		errno = -ret;
 	return ret;
+}
+
+uint64_t
+mlx5_sim_vhca_guid(const struct mlx5_sim_vhca *vhca)
+{
+	return 0x0002c90300000000ULL | ((uint64_t)vhca->card->id << 16) |
+	       vhca->vhca_id;
+}
+
+uint64_t
+mlx5_sim_card_guid(const struct mlx5_sim_vhca *vhca)
+{
+	return 0x0002c90300000000ULL | ((uint64_t)vhca->card->id << 16) |
+	       0xffff;
+}
+
+int
+mlx5_sim_vhca_ibdev_set(struct mlx5_sim_vhca *vhca, const char *name,
+			const char *ibdev_path)
+{
+	if (strlen(name) >= sizeof(vhca->ibdev.name) ||
+	    strlen(ibdev_path) >= sizeof(vhca->ibdev.ibdev_path))
+		return -ENAMETOOLONG;
+	mlx5_sim_registry_lock();
+	snprintf(vhca->ibdev.name, sizeof(vhca->ibdev.name), "%s", name);
+	snprintf(vhca->ibdev.ibdev_path, sizeof(vhca->ibdev.ibdev_path), "%s",
+		 ibdev_path);
+	mlx5_sim_registry_unlock();
+	return 0;
 }
 
 struct ibv_device **

@@ -8,6 +8,7 @@
  * MRs, umems and UARs have files of their own.
  */
 
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,13 +525,24 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	memset(attr, 0, sizeof(*attr));
 	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
 		 "sim");
+	attr->orig_attr.node_guid = htobe64(mlx5_sim_vhca_guid(vhca));
+	attr->orig_attr.sys_image_guid = htobe64(mlx5_sim_card_guid(vhca));
 	attr->orig_attr.vendor_id = 0x02c9; /* Mellanox. */
+	attr->orig_attr.vendor_part_id = vhca->caps.device_id;
 	attr->orig_attr.max_mr_size = UINT64_MAX;
 	attr->orig_attr.page_size_cap = mlx5_sim_page_size();
+	/* The object tables' sizes, as mlx5_ib reports them from the caps. */
+	attr->orig_attr.max_qp = MLX5_SIM_MAX_QPS - 1;
+	attr->orig_attr.max_qp_wr = 1 << MLX5_SIM_LOG_MAX_QP_SZ;
+	attr->orig_attr.max_sge = MLX5_SIM_MAX_SGE;
+	attr->orig_attr.max_sge_rd = MLX5_SIM_MAX_SGE;
+	attr->orig_attr.max_cq = MLX5_SIM_MAX_CQS - 1;
+	attr->orig_attr.max_cqe = (1 << MLX5_SIM_LOG_MAX_CQ_SZ) - 1;
 	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE - 1;
 	attr->orig_attr.max_pd = MLX5_SIM_MAX_PDS;
-	attr->orig_attr.phys_port_cnt = 1;
-	attr->phys_port_cnt_ex = 1;
+	attr->orig_attr.max_pkeys = MLX5_SIM_MAX_PKEYS;
+	attr->orig_attr.phys_port_cnt = vhca->caps.nports;
+	attr->phys_port_cnt_ex = vhca->caps.nports;
 	if (vhca->caps.odp) {
 		attr->odp_caps.general_caps = IBV_ODP_SUPPORT |
 					      IBV_ODP_SUPPORT_IMPLICIT;

@@ -811,13 +811,20 @@ sim_vport_query(struct mlx5_sim_file *file, uint16_t opcode, const void *in,
 	MLX5_SET(nic_vport_context, ctx, mtu, mlx5_sim_vport_hw_mtu(vhca));
 	mac = (uint8_t *)MLX5_ADDR_OF(nic_vport_context, ctx,
 				      permanent_address) + 2;
+	mlx5_sim_vhca_mac(vhca, mac);
+	return MLX5_SIM_SYND_OK;
+}
+
+void
+mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6])
+{
+	/* Locally administered: 02:00:00:<card>:<vhca_id>. */
 	mac[0] = 0x02;
 	mac[1] = 0x00;
 	mac[2] = 0x00;
 	mac[3] = (uint8_t)vhca->card->id;
 	mac[4] = (uint8_t)(vhca->vhca_id >> 8);
 	mac[5] = (uint8_t)vhca->vhca_id;
-	return MLX5_SIM_SYND_OK;
 }
 
 uint32_t

@@ -55,6 +55,20 @@ struct mlx5_sim_vhca *mlx5_sim_vhca_of_device(struct ibv_device *dev);
 int mlx5_sim_vhca_get(uint16_t card, uint16_t vhca_id,
 		      const struct mlx5_sim_caps *caps, uint32_t caps_given,
 		      struct mlx5_sim_vhca **vhca);
+/*
+ * Give a vHCA the name and sysfs path the host's kernel gave its RDMA
+ * device (the rdma-core front: mlx5_0 under its host tree); -ENAMETOOLONG.
+ */
+int mlx5_sim_vhca_ibdev_set(struct mlx5_sim_vhca *vhca, const char *name,
+			    const char *ibdev_path);
+/*
+ * The vHCA's node GUID and its card's system image GUID (host order):
+ * Mellanox's OUI, then card and vHCA (the card's: vHCA bits all set).
+ */
+uint64_t mlx5_sim_vhca_guid(const struct mlx5_sim_vhca *vhca);
+uint64_t mlx5_sim_card_guid(const struct mlx5_sim_vhca *vhca);
+/* The permanent MAC address of a vHCA's vport (mlx5_sim_eth.c). */
+void mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6]);
 /* Replace the fault setting of a vHCA. */
 void mlx5_sim_vhca_fault_arm(struct mlx5_sim_vhca *vhca,
 			     const struct mlx5_sim_fault *fault);
@@ -78,6 +92,7 @@ enum {
 	MLX5_SIM_CAP_WIRE2 = RTE_BIT32(15),
 	MLX5_SIM_CAP_PACE_CLOCK = RTE_BIT32(16),
 	MLX5_SIM_CAP_SPEED = RTE_BIT32(17),
+	MLX5_SIM_CAP_DEVICE_ID = RTE_BIT32(18),
 };
 
 /*

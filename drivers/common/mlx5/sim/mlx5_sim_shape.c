@@ -228,6 +228,10 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 		ret = sim_parse_uint(key, value, 10, 800000, &v);
 		caps->speed_mbps = (uint32_t)v;
 		da->caps_given |= MLX5_SIM_CAP_SPEED;
+	} else if (strcmp(key, "device_id") == 0) {
+		ret = sim_parse_uint(key, value, 1, UINT16_MAX, &v);
+		caps->device_id = (uint16_t)v;
+		da->caps_given |= MLX5_SIM_CAP_DEVICE_ID;
 	} else if (strcmp(key, "pace_clock") == 0) {
 		ret = 0;
 		if (value != NULL && strcmp(value, "virtual") == 0) {
@@ -282,6 +286,7 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.pp_max_rate = SIM_DEFAULT_PP_MAX_RATE,
 			.nports = 1,
 			.speed_mbps = 100000,
+			.device_id = 0x101d, /* ConnectX-6 Dx. */
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

@@ -43,6 +43,11 @@ struct mlx5_sim_caps {
 	 */
 	bool pace_wall;
 	uint32_t speed_mbps;       /* Link speed of the ports at creation. */
+	/*
+	 * PCI device id of the function (query_device's vendor_part_id):
+	 * 0x101d ConnectX-6 Dx (default), 0xa2d6 BlueField-2, ...
+	 */
+	uint16_t device_id;
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The rdma-core front of the software device: libraries with rdma-core
+ * 44's sonames, symbol versions and struct layouts (libibverbs.so.1,
+ * libmlx5.so.1) over the device model, so that a program written for
+ * rdma-core (pyverbs, rdma-core's tests, DPDK's mlx5 drivers, ours through
+ * the linux/ backend) runs on it unchanged. The front plays the host's
+ * part: the kernel's uverbs and mlx5_ib (device list, names, sysfs, port
+ * and GID answers) and the provider libmlx5 (the operation tables behind
+ * libibverbs' inline calls); the model is the device.
+ *
+ * The host: $MLX5_SIM_HOST names a folder whose devices.conf lists one
+ * device a line, "<ibdev> <pci address> <netdev> <shape>" (shape: the
+ * model's key=value list, as the vdev's devargs: card=0,vhca_id=1,...;
+ * "-" for no PCI function or no netdev), and whose sys/ is the
+ * sysfs-shaped tree devtools/sim-host.py builds from it. Without
+ * $MLX5_SIM_HOST the front has one device, mlx5_0, card 0 vHCA 0.
+ */
+
+#ifndef SIM_RDMA_H_
+#define SIM_RDMA_H_
+
+#include <net/if.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include "mlx5_sim_priv.h"
+
+#define SIM_RDMA_LOG(level, fmt, ...) \
+	mlx5_sim_log(MLX5_SIM_LOG_##level, "mlx5_sim rdma: " fmt "\n", \
+		     ##__VA_ARGS__)
+
+/* Exported from libibverbs.so.1 for libmlx5.so.1 (node SIM_RDMA_PRIVATE). */
+#define SIM_RDMA_EXPORT __attribute__((visibility("default")))
+
+/* A device of the host. */
+struct sim_rdma_dev {
+	struct ibv_device *ibdev;   /* The model's (its vHCA's). */
+	struct mlx5_sim_vhca *vhca;
+	char pci[16];               /* PCI address, "" if none. */
+	char netdev[IF_NAMESIZE];   /* Its netdev, "" if none. */
+	int index;                  /* Kernel index (the list's order). */
+};
+
+/* The host's devices (loaded once); NULL with errno on a bad host file. */
+SIM_RDMA_EXPORT struct sim_rdma_dev *sim_rdma_devs(int *count);
+/* The host device of a model device, or NULL. */
+SIM_RDMA_EXPORT struct sim_rdma_dev *sim_rdma_dev_of(struct ibv_device *ib);
+/*
+ * A context the model opened, made an rdma-core one: its operation tables
+ * filled (libibverbs' inline calls go through them). Returns @ctx.
+ */
+SIM_RDMA_EXPORT struct ibv_context *sim_rdma_ctx_init(struct ibv_context *ctx);
+
+#endif /* SIM_RDMA_H_ */

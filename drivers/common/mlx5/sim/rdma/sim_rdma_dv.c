@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * libmlx5.so.1 of the rdma-core front: the mlx5 direct-verbs calls
+ * (DEVX commands and objects, umems, UARs, mkeys, pacing entries,
+ * mlx5dv_init_obj, the flow calls) over the device model.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "sim_rdma.h"
+
+bool
+mlx5dv_is_supported(struct ibv_device *device)
+{
+	return sim_rdma_dev_of(device) != NULL;
+}
+
+struct ibv_context *
+mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
+{
+	struct ibv_context *ctx;
+
+	if (sim_rdma_dev_of(device) == NULL) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ctx = mlx5_sim_open_device(device, attr);
+	return ctx != NULL ? sim_rdma_ctx_init(ctx) : NULL;
+}
+
+int
+mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
+{
+	uint64_t asked = attrs->comp_mask;
+
+	if (mlx5_sim_ctx_get(ctx) == NULL)
+		return EINVAL;
+	memset(attrs, 0, sizeof(*attrs));
+	attrs->version = 0;
+	/* CQE version 1; enhanced multi-packet send as the PMDs ask for. */
+	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1 |
+		       MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
+		       MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	/* Of the optional fields, those the model can answer. */
+	attrs->comp_mask = asked & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS;
+	if (attrs->comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
+		attrs->num_lag_ports = 0;
+	return 0;
+}
+
+int
+mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
+{
+	return mlx5_sim_dv_init_obj(obj, obj_type);
+}
+
+int
+mlx5dv_devx_general_cmd(struct ibv_context *ctx, const void *in, size_t inlen,
+			void *out, size_t outlen)
+{
+	return mlx5_sim_general_cmd(ctx, in, inlen, out, outlen);
+}
+
+struct mlx5dv_devx_obj *
+mlx5dv_devx_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
+		       void *out, size_t outlen)
+{
+	return mlx5_sim_obj_create(ctx, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
+		      size_t inlen, void *out, size_t outlen)
+{
+	return mlx5_sim_obj_query(obj, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
+		       size_t inlen, void *out, size_t outlen)
+{
+	return mlx5_sim_obj_modify(obj, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_obj_destroy(struct mlx5dv_devx_obj *obj)
+{
+	return mlx5_sim_obj_destroy(obj);
+}
+
+struct mlx5dv_devx_umem *
+mlx5dv_devx_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
+		     uint32_t access)
+{
+	return mlx5_sim_umem_reg(ctx, addr, size, access);
+}
+
+struct mlx5dv_devx_umem *
+mlx5dv_devx_umem_reg_ex(struct ibv_context *ctx,
+			struct mlx5dv_devx_umem_in *in)
+{
+	/* A dma-buf umem needs a dma-buf exporter: the host has none. */
+	if (in->comp_mask & MLX5DV_UMEM_MASK_DMABUF) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (in->comp_mask != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return mlx5_sim_umem_reg(ctx, in->addr, in->size, in->access);
+}
+
+int
+mlx5dv_devx_umem_dereg(struct mlx5dv_devx_umem *umem)
+{
+	return mlx5_sim_umem_dereg(umem);
+}
+
+struct mlx5dv_devx_uar *
+mlx5dv_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags)
+{
+	return mlx5_sim_alloc_uar(ctx, flags);
+}
+
+void
+mlx5dv_devx_free_uar(struct mlx5dv_devx_uar *uar)
+{
+	mlx5_sim_free_uar(uar);
+}
+
+int
+mlx5dv_devx_query_eqn(struct ibv_context *ctx, uint32_t vector, uint32_t *eqn)
+{
+	return mlx5_sim_query_eqn(ctx, vector, eqn);
+}
+
+struct mlx5dv_mkey *
+mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
+{
+	return mlx5_sim_dv_create_mkey(attr);
+}
+
+int
+mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey)
+{
+	return mlx5_sim_dv_destroy_mkey(mkey);
+}
+
+struct mlx5dv_pp *
+mlx5dv_pp_alloc(struct ibv_context *ctx, size_t pp_context_sz,
+		const void *pp_context, uint32_t flags)
+{
+	return mlx5_sim_pp_alloc(ctx, pp_context_sz, pp_context, flags);
+}
+
+void
+mlx5dv_pp_free(struct mlx5dv_pp *pp)
+{
+	mlx5_sim_pp_free(pp);
+}
+
+int
+mlx5dv_devx_qp_query(struct ibv_qp *qp, const void *in, size_t inlen,
+		     void *out, size_t outlen)
+{
+	return mlx5_sim_qp_query(qp, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
+		      void *out, size_t outlen)
+{
+	return mlx5_sim_qp_modify(qp, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_cq_query(struct ibv_cq *cq, const void *in, size_t inlen,
+		     void *out, size_t outlen)
+{
+	return mlx5_sim_cq_query(cq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_cq_modify(struct ibv_cq *cq, const void *in, size_t inlen,
+		      void *out, size_t outlen)
+{
+	return mlx5_sim_cq_modify(cq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_srq_query(struct ibv_srq *srq, const void *in, size_t inlen,
+		      void *out, size_t outlen)
+{
+	return mlx5_sim_srq_query(srq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen,
+		       void *out, size_t outlen)
+{
+	return mlx5_sim_srq_modify(srq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_wq_query(struct ibv_wq *wq, const void *in, size_t inlen,
+		     void *out, size_t outlen)
+{
+	return mlx5_sim_wq_query(wq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_wq_modify(struct ibv_wq *wq, const void *in, size_t inlen,
+		      void *out, size_t outlen)
+{
+	return mlx5_sim_wq_modify(wq, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+			  size_t inlen, void *out, size_t outlen)
+{
+	return mlx5_sim_ind_tbl_query(ind_tbl, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_devx_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl, const void *in,
+			   size_t inlen, void *out, size_t outlen)
+{
+	return mlx5_sim_ind_tbl_modify(ind_tbl, in, inlen, out, outlen);
+}
+
+int
+mlx5dv_query_qp_lag_port(struct ibv_qp *qp, uint8_t *port_num,
+			 uint8_t *active_port_num)
+{
+	return mlx5_sim_query_qp_lag_port(qp, port_num, active_port_num);
+}
+
+int
+mlx5dv_modify_qp_lag_port(struct ibv_qp *qp, uint8_t port_num)
+{
+	return mlx5_sim_modify_qp_lag_port(qp, port_num);
+}
+
+int
+mlx5dv_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport)
+{
+	return mlx5_sim_modify_qp_udp_sport(qp, udp_sport);
+}
+
+struct mlx5dv_flow_matcher *
+mlx5dv_create_flow_matcher(struct ibv_context *ctx,
+			   struct mlx5dv_flow_matcher_attr *attr)
+{
+	return mlx5_sim_flow_matcher_create(ctx, attr);
+}
+
+int
+mlx5dv_destroy_flow_matcher(struct mlx5dv_flow_matcher *matcher)
+{
+	return mlx5_sim_flow_matcher_destroy(matcher);
+}
+
+struct ibv_flow *
+mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
+		   struct mlx5dv_flow_match_parameters *value,
+		   size_t num_actions, struct mlx5dv_flow_action_attr actions[])
+{
+	return mlx5_sim_flow_create(matcher, value, num_actions, actions);
+}
