@@ -683,7 +683,36 @@ test_service_needs_pp_uid(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The software device's default rate range: rdma-core's own test_mlx5_pp
+ * allocates a 4-byte context of 100 kb/s as "an arbitrary valid rate" of
+ * the hardware it runs on; a device with the default shape must take it.
+ */
+static int
+test_default_min_rate(void)
+{
+	const struct mlx5_glue *g;
+	struct mlx5_common_device *dflt;
+	uint8_t ctx[4] = { 0, 0, 0, 100 }; /* rate_limit, big-endian. */
+	struct mlx5dv_pp *pp;
+
+	if (tdev_hw())
+		return TEST_SKIPPED;
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=21"), "default shape");
+	dflt = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(dflt, "");
+	g = dflt->glue;
+	TEST_ASSERT(dflt->caps.qos.min_rate_kbps <= 100,
+		    "packet_pacing_min_rate %u kb/s",
+		    dflt->caps.qos.min_rate_kbps);
+	pp = g->dv_pp_alloc(dflt->ctx, sizeof(ctx), ctx, 0);
+	TEST_ASSERT_NOT_NULL(pp, "100 kb/s: errno %d", errno);
+	g->dv_pp_free(pp);
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case pp_cases[] = {
+	{ "default_min_rate", test_default_min_rate },
 	{ "backend_rules", test_backend_rules },
 	{ "backend_shared_dedicated", test_backend_shared_dedicated },
 	{ "backend_dedicated_not_shared", test_backend_dedicated_not_shared },

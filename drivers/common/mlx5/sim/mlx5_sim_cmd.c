@@ -975,6 +975,19 @@ sim_cmd_obj_id(uint16_t opcode, const void *in)
 }
 
 int
+mlx5_sim_cmd_kernel_query(struct mlx5_sim_file *file, const void *in,
+			  size_t inlen, void *out, size_t outlen)
+{
+	uint16_t opcode = MLX5_GET(mbox_in, in, opcode);
+	const struct sim_cmd_desc *desc = sim_cmd_desc(opcode);
+
+	/* The kernel's own queries: no DEVX admission, no object handle. */
+	if (desc == NULL || desc->cls != SIM_CMD_QUERY)
+		return EINVAL;
+	return sim_devx_run(file, opcode, in, inlen, out, outlen, NULL);
+}
+
+int
 mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
 			uint16_t create_op, uint32_t num, const void *in,
 			size_t inlen, void *out, size_t outlen)

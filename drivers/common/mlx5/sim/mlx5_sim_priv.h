@@ -494,6 +494,13 @@ void mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file);
  * checks, then the mailbox must name the object (@create_op, @num) the
  * handle stands for, else EINVAL; then the command.
  */
+/*
+ * A query command the kernel issues on its own behalf (a verbs query):
+ * counted and answered as firmware does, without DEVX's admission.
+ * 0, EREMOTEIO (status and syndrome in @out) or EINVAL (not a query).
+ */
+int mlx5_sim_cmd_kernel_query(struct mlx5_sim_file *file, const void *in,
+			      size_t inlen, void *out, size_t outlen);
 int mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
 			    uint16_t create_op, uint32_t num, const void *in,
 			    size_t inlen, void *out, size_t outlen);
@@ -888,6 +895,8 @@ struct ibv_cq *mlx5_sim_create_cq(struct ibv_context *ctx, int cqe,
 int mlx5_sim_destroy_cq(struct ibv_cq *cq);
 struct ibv_qp *mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 				     struct ibv_qp_init_attr_ex *attr);
+int mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+		      struct ibv_qp_init_attr *init);
 int mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		       int attr_mask);
 int mlx5_sim_destroy_qp(struct ibv_qp *qp);

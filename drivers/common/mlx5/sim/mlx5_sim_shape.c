@@ -46,7 +46,11 @@ sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
 }
 
 #define SIM_DEFAULT_PP_TABLE_SIZE 128
-#define SIM_DEFAULT_PP_MIN_RATE 1000
+/*
+ * 100 kb/s: rdma-core's own test_mlx5_pp allocates an entry of that rate
+ * as "an arbitrary valid rate" of the hardware it runs on.
+ */
+#define SIM_DEFAULT_PP_MIN_RATE 100
 #define SIM_DEFAULT_PP_MAX_RATE 100000000
 
 const char *const mlx5_sim_shape_keys[] = {

@@ -181,6 +181,7 @@ struct mlx5_sim_vobj {
 	struct mlx5_sim_pd_obj *pd; /* Verbs user of this PD, or NULL. */
 	uint8_t kstate;            /* The kernel's QP state (enum ibv_qp_state). */
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
+	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */
 	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
 	TAILQ_ENTRY(mlx5_sim_vobj) next;
 	union {

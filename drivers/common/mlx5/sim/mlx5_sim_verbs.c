@@ -445,6 +445,7 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		return NULL;
 	}
 	v->kstate = IBV_QPS_RESET;
+	v->qp_cap = attr->cap;
 	v->ib.qp.context = ctx;
 	v->ib.qp.qp_context = attr->qp_context;
 	v->ib.qp.pd = attr->pd;
@@ -902,6 +903,53 @@ mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_QP,
 				       v->num, in, inlen, out, outlen);
+}
+
+/*
+ * The kernel's QUERY_QP verb (mlx5_ib_query_qp): the firmware's QP
+ * context through QUERY_QP, and the capacities the kernel granted.
+ */
+int
+mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+		  struct ibv_qp_init_attr *init)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_qp_out)] = { 0 };
+	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	void *qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
+	int ret;
+
+	RTE_SET_USED(mask); /* As the kernel: every field is answered. */
+	if (v == NULL || attr == NULL || init == NULL)
+		return EINVAL;
+	MLX5_SET(query_qp_in, in, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, in, qpn, v->num);
+	ret = mlx5_sim_cmd_kernel_query(v->file, in, sizeof(in), out,
+					sizeof(out));
+	if (ret != 0)
+		return ret == EREMOTEIO ? EINVAL : ret;
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	attr->qp_state = (enum ibv_qp_state)v->kstate;
+	attr->cur_qp_state = attr->qp_state;
+	/* The PRM's MTU encoding is IBTA's (1: 256 .. 5: 4096). */
+	attr->path_mtu = (enum ibv_mtu)MLX5_GET(qpc, qpc, mtu);
+	attr->path_mig_state = IBV_MIG_MIGRATED;
+	attr->dest_qp_num = MLX5_GET(qpc, qpc, remote_qpn);
+	attr->qp_access_flags =
+		(MLX5_GET(qpc, qpc, rre) ? IBV_ACCESS_REMOTE_READ : 0) |
+		(MLX5_GET(qpc, qpc, rwe) ? IBV_ACCESS_REMOTE_WRITE : 0) |
+		(MLX5_GET(qpc, qpc, rae) ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+	attr->cap = v->qp_cap;
+	attr->port_num = MLX5_GET(qpc, qpc, primary_address_path.vhca_port_num);
+	attr->retry_cnt = MLX5_GET(qpc, qpc, retry_count);
+	attr->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
+	init->qp_context = qp->qp_context;
+	init->send_cq = qp->send_cq;
+	init->recv_cq = qp->recv_cq;
+	init->cap = v->qp_cap;
+	init->qp_type = qp->qp_type;
+	return 0;
 }
 
 int

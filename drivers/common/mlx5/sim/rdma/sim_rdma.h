@@ -40,11 +40,11 @@
 
 /* A device of the host. */
 struct sim_rdma_dev {
-	struct ibv_device *ibdev;   /* The model's (its vHCA's). */
+	struct ibv_device *ibdev; /* The model's (its vHCA's). */
 	struct mlx5_sim_vhca *vhca;
-	char pci[16];               /* PCI address, "" if none. */
-	char netdev[IF_NAMESIZE];   /* Its netdev, "" if none. */
-	int index;                  /* Kernel index (the list's order). */
+	char pci[16];		  /* PCI address, "" if none. */
+	char netdev[IF_NAMESIZE]; /* Its netdev, "" if none. */
+	int index;		  /* Kernel index (the list's order). */
 };
 
 /* The host's devices (loaded once); NULL with errno on a bad host file. */

@@ -73,8 +73,8 @@ mlx5dv_devx_obj_create(struct ibv_context *ctx, const void *in, size_t inlen,
 }
 
 int
-mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
-		      size_t inlen, void *out, size_t outlen)
+mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
+		      void *out, size_t outlen)
 {
 	return mlx5_sim_obj_query(obj, in, inlen, out, outlen);
 }
@@ -100,8 +100,7 @@ mlx5dv_devx_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 }
 
 struct mlx5dv_devx_umem *
-mlx5dv_devx_umem_reg_ex(struct ibv_context *ctx,
-			struct mlx5dv_devx_umem_in *in)
+mlx5dv_devx_umem_reg_ex(struct ibv_context *ctx, struct mlx5dv_devx_umem_in *in)
 {
 	/* A dma-buf umem needs a dma-buf exporter: the host has none. */
 	if (in->comp_mask & MLX5DV_UMEM_MASK_DMABUF) {
@@ -165,8 +164,8 @@ mlx5dv_pp_free(struct mlx5dv_pp *pp)
 }
 
 int
-mlx5dv_devx_qp_query(struct ibv_qp *qp, const void *in, size_t inlen,
-		     void *out, size_t outlen)
+mlx5dv_devx_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
+		     size_t outlen)
 {
 	return mlx5_sim_qp_query(qp, in, inlen, out, outlen);
 }
@@ -179,8 +178,8 @@ mlx5dv_devx_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
 }
 
 int
-mlx5dv_devx_cq_query(struct ibv_cq *cq, const void *in, size_t inlen,
-		     void *out, size_t outlen)
+mlx5dv_devx_cq_query(struct ibv_cq *cq, const void *in, size_t inlen, void *out,
+		     size_t outlen)
 {
 	return mlx5_sim_cq_query(cq, in, inlen, out, outlen);
 }
@@ -207,8 +206,8 @@ mlx5dv_devx_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen,
 }
 
 int
-mlx5dv_devx_wq_query(struct ibv_wq *wq, const void *in, size_t inlen,
-		     void *out, size_t outlen)
+mlx5dv_devx_wq_query(struct ibv_wq *wq, const void *in, size_t inlen, void *out,
+		     size_t outlen)
 {
 	return mlx5_sim_wq_query(wq, in, inlen, out, outlen);
 }

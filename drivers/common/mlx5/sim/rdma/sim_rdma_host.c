@@ -41,25 +41,30 @@ sim_rdma_host_add(const char *host, const char *name, const char *pci,
 	mlx5_sim_shape_init(&sh);
 	ret = mlx5_sim_shape_parse(&sh, shape);
 	if (ret < 0) {
-		SIM_RDMA_LOG(ERR, "devices.conf line %d: device %s: bad shape"
-			     " \"%s\"", line, name, shape);
+		SIM_RDMA_LOG(ERR,
+			     "devices.conf line %d: device %s: bad shape"
+			     " \"%s\"",
+			     line, name, shape);
 		return ret;
 	}
 	if (!sh.vhca_id_set)
 		sh.vhca_id = (uint16_t)sim_rdma_host_count;
 	ret = mlx5_sim_shape_apply(&sh, &dev->vhca);
 	if (ret < 0) {
-		SIM_RDMA_LOG(ERR, "devices.conf line %d: device %s: shape"
-			     " \"%s\" refused: %s", line, name, shape,
-			     strerror(-ret));
+		SIM_RDMA_LOG(ERR,
+			     "devices.conf line %d: device %s: shape"
+			     " \"%s\" refused: %s",
+			     line, name, shape, strerror(-ret));
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s",
 		 host != NULL ? host : "", name);
 	ret = mlx5_sim_vhca_ibdev_set(dev->vhca, name, path);
 	if (ret < 0) {
-		SIM_RDMA_LOG(ERR, "devices.conf line %d: device name %s is too"
-			     " long", line, name);
+		SIM_RDMA_LOG(ERR,
+			     "devices.conf line %d: device name %s is too"
+			     " long",
+			     line, name);
 		return ret;
 	}
 	dev->ibdev = &dev->vhca->ibdev;
@@ -98,7 +103,8 @@ sim_rdma_host_read(const char *host)
 		n = sscanf(buf, "%63s %31s %31s %383s", name, pci, netdev,
 			   shape);
 		if (n < 3) {
-			SIM_RDMA_LOG(ERR, "%s line %d: expected \"<ibdev>"
+			SIM_RDMA_LOG(ERR,
+				     "%s line %d: expected \"<ibdev>"
 				     " <pci address|-> <netdev|-> [shape]\"",
 				     file, line);
 			ret = -EINVAL;

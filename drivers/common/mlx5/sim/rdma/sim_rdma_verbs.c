@@ -30,7 +30,11 @@
 /* The GID table's size (mlx5_ib: the roce_address_table_size cap). */
 #define SIM_RDMA_GID_TBL_LEN 255
 
-static int sim_rdma_unsupported_int(void) { return EOPNOTSUPP; }
+static int
+sim_rdma_unsupported_int(void)
+{
+	return EOPNOTSUPP;
+}
 
 /* Legacy operations the model does not carry yet: EOPNOTSUPP. */
 static int
@@ -87,8 +91,7 @@ sim_rdma_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 }
 
 static int
-sim_rdma_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
-		 struct ibv_mw_bind *bind)
+sim_rdma_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *bind)
 {
 	(void)qp;
 	(void)mw;
@@ -116,8 +119,8 @@ sim_rdma_query_device_ex(struct ibv_context *ctx,
 	ret = mlx5_sim_query_device_ex(ctx, input, &full);
 	if (ret != 0)
 		return ret;
-	memcpy(attr, &full, attr_size < sizeof(full) ? attr_size :
-	       sizeof(full));
+	memcpy(attr, &full,
+	       attr_size < sizeof(full) ? attr_size : sizeof(full));
 	return 0;
 }
 
@@ -341,8 +344,7 @@ sim_rdma_gid(struct ibv_context *ctx, uint32_t port, uint32_t index,
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	uint8_t mac[6];
 
-	if (sctx == NULL || port < 1 ||
-	    port > sctx->file->vhca->caps.nports ||
+	if (sctx == NULL || port < 1 || port > sctx->file->vhca->caps.nports ||
 	    index >= SIM_RDMA_GID_TBL_LEN)
 		return EINVAL;
 	if (index >= SIM_RDMA_GIDS_USED)
@@ -406,7 +408,7 @@ ibv_query_gid_type(struct ibv_context *ctx, uint8_t port, unsigned int index,
 	int ret = sim_rdma_gid(ctx, port, index, &gid, &t);
 
 	if (ret == ENODATA)
-		ret = 0;  /* sysfs shows RoCE v1 for an empty entry. */
+		ret = 0; /* sysfs shows RoCE v1 for an empty entry. */
 	if (ret != 0) {
 		errno = ret;
 		return -1;
@@ -434,7 +436,8 @@ _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port, uint32_t index,
 	e.gid_index = index;
 	e.port_num = port;
 	e.ndev_ifindex = dev != NULL && dev->netdev[0] != '\0' ?
-			 if_nametoindex(dev->netdev) : 0;
+				 if_nametoindex(dev->netdev) :
+				 0;
 	memcpy(entry, &e, sizeof(e));
 	return 0;
 }
@@ -457,10 +460,10 @@ _ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *entries,
 
 			if (n == max_entries)
 				return -EINVAL;
-			e = (struct ibv_gid_entry *)((char *)entries +
-						     n * entry_size);
-			if (_ibv_query_gid_ex(ctx, port, i, e, 0,
-					      entry_size) != 0)
+			/* entry_size may exceed the struct: step bytes. */
+			e = (void *)((char *)entries + n * entry_size);
+			if (_ibv_query_gid_ex(ctx, port, i, e, 0, entry_size) !=
+			    0)
 				return -EINVAL;
 			n++;
 		}
@@ -468,8 +471,7 @@ _ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *entries,
 }
 
 int
-ibv_query_pkey(struct ibv_context *ctx, uint8_t port, int index,
-	       __be16 *pkey)
+ibv_query_pkey(struct ibv_context *ctx, uint8_t port, int index, __be16 *pkey)
 {
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 
@@ -518,13 +520,11 @@ ibv_unimport_pd(struct ibv_pd *pd)
 }
 
 /* Access flags reg_mr takes (the kernel's IB_ACCESS_SUPPORTED). */
-#define SIM_RDMA_MR_ACCESS (IBV_ACCESS_LOCAL_WRITE | \
-			    IBV_ACCESS_REMOTE_WRITE | \
-			    IBV_ACCESS_REMOTE_READ | \
-			    IBV_ACCESS_REMOTE_ATOMIC | \
-			    IBV_ACCESS_MW_BIND | IBV_ACCESS_ZERO_BASED | \
-			    IBV_ACCESS_ON_DEMAND | IBV_ACCESS_HUGETLB | \
-			    IBV_ACCESS_RELAXED_ORDERING)
+#define SIM_RDMA_MR_ACCESS \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
+	 IBV_ACCESS_MW_BIND | IBV_ACCESS_ZERO_BASED | IBV_ACCESS_ON_DEMAND | \
+	 IBV_ACCESS_HUGETLB | IBV_ACCESS_RELAXED_ORDERING)
 
 struct ibv_mr *
 ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
@@ -579,6 +579,13 @@ int
 ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 {
 	return mlx5_sim_modify_qp(qp, attr, attr_mask);
+}
+
+int
+ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+	     struct ibv_qp_init_attr *init_attr)
+{
+	return mlx5_sim_query_qp(qp, attr, attr_mask, init_attr);
 }
 
 int
@@ -785,16 +792,14 @@ ibv_get_sysfs_path(char *buf, size_t size)
 }
 
 int
-ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
-		    size_t size)
+ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 	ssize_t len;
 	int fd;
 
-	if (size == 0 ||
-	    snprintf(path, sizeof(path), "%s/%s", dir, file) >=
-	    (int)sizeof(path))
+	if (size == 0 || snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+				 (int)sizeof(path))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
