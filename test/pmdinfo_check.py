@@ -30,7 +30,7 @@ KMOD = ("mlx5_core", "mlx5_ib", "ib_uverbs")
 PARSERS = {
     # name: (source file, array name)
     "common": ("drivers/common/mlx5/mlx5_common_devargs.c", "keys"),
-    "sim": ("drivers/common/mlx5/sim/mlx5_sim_vdev.c", "sim_devarg_keys"),
+    "sim": ("drivers/common/mlx5/sim/mlx5_sim_shape.c", "mlx5_sim_shape_keys"),
     "net": ("drivers/net/mlx5/mlx5_net_probe.c", "keys"),
     "crypto": ("drivers/crypto/mlx5/mlx5_crypto.c", "mlx5_crypto_keys"),
 }

@@ -942,6 +942,12 @@ test_device_attr(void)
 		TEST_ASSERT_EQUAL(a->phys_port_cnt, 2, "ports=2");
 		TEST_ASSERT_EQUAL(a->vendor_part_id, 0x101d,
 				  "ConnectX-6 Dx unless device_id says");
+		TEST_ASSERT_SUCCESS(tdev_probe(1, "card=62,device_id=0xa2d6"),
+				    "a BlueField-2");
+		TEST_ASSERT_SUCCESS(tdev_cdev(1)->glue->query_device_ex(
+			tdev_cdev(1)->ctx, NULL, &attr), "");
+		TEST_ASSERT_EQUAL(a->vendor_part_id, 0xa2d6, "device_id");
+		TEST_ASSERT_EQUAL(a->phys_port_cnt, 1, "one port by default");
 	}
 	return TEST_SUCCESS;
 }

@@ -59,7 +59,8 @@ const char *const mlx5_sim_shape_keys[] = {
 	"pp_max_rate", "update_tag",   "crypto",	"signature",
 	"cross_rule",  "alias_status", "odp",		"ports",
 	"wire",	       "wire2",	       "pace_clock",	"speed",
-	"fail_cmd",    "fail_nth",     "fail_status",	NULL,
+	"device_id",   "fail_cmd",     "fail_nth",	"fail_status",
+	NULL,
 };
 
 /* A 0|1 capability devarg. */

@@ -536,6 +536,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"wire2=<loopback|none|vhca_id[:port]> "
 	"speed=<10-800000> "
 	"pace_clock=<virtual|wall> "
+	"device_id=<1-0xffff> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "
