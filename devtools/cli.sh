@@ -26,6 +26,11 @@ cli_dir() {
 	esac
 }
 
+# cli_keep ARG: ARG appended to CLI_REST, quoted for eval.
+cli_keep() {
+	CLI_REST="$CLI_REST '$(printf '%s' "$1" | sed "s/'/'\\\\''/g")'"
+}
+
 # cli_parse SCRIPT SPEC [ARG...]: the whole command line of a script whose
 # options are --build-dir, --help and those of SPEC, a space-separated
 # list of names, "--name" for a flag (sets cli_name=1) or "--name:" for an
@@ -34,7 +39,9 @@ cli_dir() {
 # on entry, else "build"; and CLI_BUILD, that folder as an absolute path (a
 # relative one is under the repository root, the folder above SCRIPT's).
 # What follows "--" is kept, quoted, in CLI_REST: `eval "set -- $CLI_REST"`
-# gives it back as arguments.
+# gives it back as arguments. A SPEC holding the word "ARGS" also takes
+# arguments that are not options (not starting with "-"), kept in CLI_REST
+# the same way.
 cli_parse() {
 	_script=$1
 	_spec=$2
@@ -46,8 +53,7 @@ cli_parse() {
 		--)
 			shift
 			for _a in "$@"; do
-				CLI_REST="$CLI_REST '$(printf '%s' "$_a" |
-					sed "s/'/'\\\\''/g")'"
+				cli_keep "$_a"
 			done
 			break ;;
 		--build-dir)
@@ -73,7 +79,13 @@ cli_parse() {
 			_known=1
 			break
 		done
-		[ -n "$_known" ] || cli_bad "$_script" "$1"
+		if [ -z "$_known" ]; then
+			case " $_spec :$1" in
+			*" ARGS "*:[!-]*)
+				cli_keep "$1" ;;
+			*) cli_bad "$_script" "$1" ;;
+			esac
+		fi
 		shift
 	done
 	CLI_BUILD=$(cli_dir "$(cd "$(dirname "$_script")/.." && pwd)" \

@@ -25,23 +25,16 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"
 
+cli_parse "$0" "ARGS" "$@"
+eval "set -- $CLI_REST"
 modules=
-while [ $# -gt 0 ]; do
-	case $1 in
-	--build-dir)
-		CLI_BUILD_DIR=${2:?--build-dir needs a folder}
-		shift 2 ;;
-	--help)
-		cli_usage "$0"
-		exit 0 ;;
-	test_*)
-		modules="$modules $1"
-		shift ;;
-	*)
-		cli_bad "$0" "$1" ;;
+for m in "$@"; do
+	case $m in
+	test_*) modules="$modules $m" ;;
+	*) cli_bad "$0" "$m" ;;
 	esac
 done
-build=$(cli_dir "$src" "${CLI_BUILD_DIR:-build}")
+build=$CLI_BUILD
 [ -n "$modules" ] || modules="test_device test_pd test_mr test_cq test_qp
 test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey"
 front=$build/drivers/common/mlx5/sim/rdma

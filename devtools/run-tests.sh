@@ -177,6 +177,16 @@ if [ -z "${SKIP_DLOPEN:-}" ]; then
 			fi
 			mv "$glue.hidden" "$glue"
 			hidden_glue=
+			# The glue over the rdma-core front: our backend's PCI
+			# probe and the C suites on the software device.
+			if test/run-rdma-front.sh --build-dir "$dl" \
+					>"$dl/rdma-front.log" 2>&1; then
+				echo "dlopen build: $(tail -n 1 "$dl/rdma-front.log") (rdma-core front)"
+			else
+				cat "$dl/rdma-front.log"
+				echo "dlopen build: FAILED on the rdma-core front"
+				rc=1
+			fi
 		fi
 	fi
 fi

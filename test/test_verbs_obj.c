@@ -925,6 +925,8 @@ test_device_attr(void)
 {
 	struct ibv_device_attr_ex attr;
 	struct ibv_device_attr *a = &attr.orig_attr;
+	uint32_t eqn;
+	int nvec;
 
 	TEST_ASSERT_SUCCESS(cdev->glue->query_device_ex(cdev->ctx, NULL, &attr),
 			    "");
@@ -938,6 +940,16 @@ test_device_attr(void)
 	TEST_ASSERT(a->max_cq > 0 && a->max_cqe > 0, "CQ limits");
 	TEST_ASSERT(a->max_mr > 0 && a->max_pd > 0 && a->max_pkeys > 0,
 		    "MR, PD and P_Key limits");
+	/*
+	 * The context's completion vectors are the function's completion
+	 * EQs: the last one has an EQ, the one past it none.
+	 */
+	nvec = cdev->ctx->num_comp_vectors;
+	TEST_ASSERT(nvec >= 1, "completion vectors");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_query_eqn(cdev->ctx, nvec - 1,
+						       &eqn), "last vector");
+	TEST_ASSERT(cdev->glue->devx_query_eqn(cdev->ctx, nvec, &eqn) != 0,
+		    "no vector %d", nvec);
 	if (!tdev_hw()) {
 		TEST_ASSERT_EQUAL(a->phys_port_cnt, 2, "ports=2");
 		TEST_ASSERT_EQUAL(a->vendor_part_id, 0x101d,

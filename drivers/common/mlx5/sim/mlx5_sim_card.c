@@ -709,6 +709,18 @@ mlx5_sim_vhca_ibdev_set(struct mlx5_sim_vhca *vhca, const char *name,
 	return 0;
 }
 
+void
+mlx5_sim_vhca_foreach(void (*fn)(struct mlx5_sim_vhca *vhca, void *arg),
+		      void *arg)
+{
+	struct mlx5_sim_vhca *vhca;
+
+	mlx5_sim_registry_lock();
+	TAILQ_FOREACH(vhca, &sim_registry.vhcas, next)
+		fn(vhca, arg);
+	mlx5_sim_registry_unlock();
+}
+
 struct ibv_device **
 mlx5_sim_get_device_list(int *num_devices)
 {
@@ -911,8 +923,9 @@ RTE_FINI(mlx5_sim_registry_fini)
 {
 	unsigned int i;
 
-	/* The device's pacing thread touches vHCAs: it goes first. */
+	/* The device's threads touch vHCAs: they go first. */
 	mlx5_sim_pace_stop();
+	mlx5_sim_doorbell_stop();
 	mlx5_sim_registry_lock();
 	for (i = 0; i <= MLX5_SIM_MAX_CARD; i++) {
 		struct mlx5_sim_card *card = sim_registry.cards[i];

@@ -81,7 +81,8 @@ sim_ctx_new(struct mlx5_sim_vhca *vhca)
 	sctx->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
 	sctx->vctx.sz = sizeof(sctx->vctx);
 	sctx->vctx.context.cmd_fd = -1;
-	sctx->vctx.context.num_comp_vectors = 1;
+	/* As the kernel: one per completion EQ of the function. */
+	sctx->vctx.context.num_comp_vectors = MLX5_SIM_NUM_COMP_VECTORS;
 	pthread_mutex_init(&sctx->vctx.context.mutex, NULL);
 	sctx->magic = MLX5_SIM_MAGIC_CTX;
 	return sctx;

@@ -69,6 +69,9 @@ uint64_t mlx5_sim_vhca_guid(const struct mlx5_sim_vhca *vhca);
 uint64_t mlx5_sim_card_guid(const struct mlx5_sim_vhca *vhca);
 /* The permanent MAC address of a vHCA's vport (mlx5_sim_eth.c). */
 void mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6]);
+/* Call @fn on every vHCA of the process (registry lock held). */
+void mlx5_sim_vhca_foreach(void (*fn)(struct mlx5_sim_vhca *vhca, void *arg),
+			   void *arg);
 /* Replace the fault setting of a vHCA. */
 void mlx5_sim_vhca_fault_arm(struct mlx5_sim_vhca *vhca,
 			     const struct mlx5_sim_fault *fault);
@@ -571,6 +574,30 @@ void mlx5_sim_q_counter_out_of_buffer(struct mlx5_sim_vhca *vhca,
 void mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq);
 /* Stop the pacing thread of pace_clock=wall (at exit). */
 void mlx5_sim_pace_stop(void);
+/*
+ * A thread of the device (the pacing thread, the doorbell thread): its
+ * lock and condition, started once, stopped (and joined) at exit.
+ */
+struct mlx5_sim_thread {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t thread;
+	bool started, stop;
+};
+#define MLX5_SIM_THREAD_INIT { .lock = PTHREAD_MUTEX_INITIALIZER, \
+			       .cond = PTHREAD_COND_INITIALIZER }
+/* Start @t on @fn, @t's lock held: 0, or a positive errno (logged). */
+int mlx5_sim_thread_start_locked(struct mlx5_sim_thread *t,
+				 void *(*fn)(void *), const char *what);
+/* Stop @t and wait for it. */
+void mlx5_sim_thread_stop(struct mlx5_sim_thread *t);
+/*
+ * The device's doorbell thread (mlx5_sim_doorbell.c): started by a front
+ * whose programs ring doorbells as plain stores (0, or a negative errno),
+ * stopped at exit.
+ */
+int mlx5_sim_doorbell_watch(void);
+void mlx5_sim_doorbell_stop(void);
 /* Ports of a new vHCA, as its caps say (before it is listed). */
 void mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca);
 /*

@@ -838,15 +838,12 @@ struct sim_pace_ent {
 };
 
 static struct {
-	pthread_mutex_t lock;      /* After a card lock, never before. */
-	pthread_cond_t cond;
-	pthread_t thread;
-	bool started, stop, full_logged;
+	struct mlx5_sim_thread t;  /* Its lock after a card lock, never before. */
+	bool full_logged;
 	unsigned int n;
 	struct sim_pace_ent ent[SIM_PACE_MAX];
 } sim_pace = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.cond = PTHREAD_COND_INITIALIZER,
+	.t = MLX5_SIM_THREAD_INIT,
 };
 
 static void *
@@ -855,8 +852,8 @@ sim_pace_main(void *arg)
 	struct sim_pace_ent due[SIM_PACE_MAX];
 
 	RTE_SET_USED(arg);
-	pthread_mutex_lock(&sim_pace.lock);
-	while (!sim_pace.stop) {
+	pthread_mutex_lock(&sim_pace.t.lock);
+	while (!sim_pace.t.stop) {
 		uint64_t now = sim_wall_ns(), first = UINT64_MAX;
 		unsigned int i, nd = 0;
 
@@ -876,13 +873,13 @@ sim_pace_main(void *arg)
 			};
 
 			if (first == UINT64_MAX)
-				pthread_cond_wait(&sim_pace.cond, &sim_pace.lock);
+				pthread_cond_wait(&sim_pace.t.cond, &sim_pace.t.lock);
 			else
-				pthread_cond_timedwait(&sim_pace.cond,
-						       &sim_pace.lock, &ts);
+				pthread_cond_timedwait(&sim_pace.t.cond,
+						       &sim_pace.t.lock, &ts);
 			continue;
 		}
-		pthread_mutex_unlock(&sim_pace.lock);
+		pthread_mutex_unlock(&sim_pace.t.lock);
 		for (i = 0; i < nd; i++) {
 			struct mlx5_sim_sq *sq;
 
@@ -893,9 +890,9 @@ sim_pace_main(void *arg)
 				mlx5_sim_engine_sq(due[i].vhca, sq);
 			mlx5_sim_vhca_unlock(due[i].vhca);
 		}
-		pthread_mutex_lock(&sim_pace.lock);
+		pthread_mutex_lock(&sim_pace.t.lock);
 	}
-	pthread_mutex_unlock(&sim_pace.lock);
+	pthread_mutex_unlock(&sim_pace.t.lock);
 	return NULL;
 }
 
@@ -906,19 +903,12 @@ sim_pace_arm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
 {
 	unsigned int i;
 
-	pthread_mutex_lock(&sim_pace.lock);
-	if (sim_pace.stop)
+	pthread_mutex_lock(&sim_pace.t.lock);
+	if (sim_pace.t.stop)
 		goto out;
-	if (!sim_pace.started) {
-		if (pthread_create(&sim_pace.thread, NULL, sim_pace_main,
-				   NULL) != 0) {
-			SIM_LOG(ERR, "cannot start the pacing thread: paced"
-				" SQs progress at doorbells only");
-			sim_pace.stop = true;
-			goto out;
-		}
-		sim_pace.started = true;
-	}
+	if (mlx5_sim_thread_start_locked(&sim_pace.t, sim_pace_main,
+			"the pacing thread: paced SQs progress at doorbells only") != 0)
+		goto out;
 	for (i = 0; i < sim_pace.n; i++)
 		if (sim_pace.ent[i].vhca == vhca &&
 		    sim_pace.ent[i].sqn == sq->sqn)
@@ -937,23 +927,15 @@ sim_pace_arm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_sq *sq,
 	sim_pace.ent[i] = (struct sim_pace_ent){
 		.vhca = vhca, .sqn = sq->sqn, .due = due,
 	};
-	pthread_cond_signal(&sim_pace.cond);
+	pthread_cond_signal(&sim_pace.t.cond);
 out:
-	pthread_mutex_unlock(&sim_pace.lock);
+	pthread_mutex_unlock(&sim_pace.t.lock);
 }
 
 void
 mlx5_sim_pace_stop(void)
 {
-	bool started;
-
-	pthread_mutex_lock(&sim_pace.lock);
-	sim_pace.stop = true;
-	started = sim_pace.started;
-	pthread_cond_signal(&sim_pace.cond);
-	pthread_mutex_unlock(&sim_pace.lock);
-	if (started)
-		pthread_join(sim_pace.thread, NULL);
+	mlx5_sim_thread_stop(&sim_pace.t);
 }
 
 /* The rate of pacing entry @index (kb/s), 0 for none. */

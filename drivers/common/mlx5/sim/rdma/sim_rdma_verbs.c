@@ -223,6 +223,9 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 	struct verbs_context *vctx = verbs_get_ctx(ctx);
 	struct ibv_context_ops *ops = &ctx->ops;
 
+	/* Programs of this front ring doorbells as plain stores. */
+	mlx5_sim_doorbell_watch();
+
 	ops->poll_cq = sim_rdma_poll_cq;
 	ops->req_notify_cq = sim_rdma_req_notify_cq;
 	ops->post_send = sim_rdma_post_send;
@@ -646,11 +649,7 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 {
 	struct ibv_cq *cq;
 
-	if (cqe < 1 || comp_vector < 0 ||
-	    comp_vector >= ctx->num_comp_vectors) {
-		errno = EINVAL;
-		return NULL;
-	}
+	/* The kernel's checks (the vector, the size) are the model's. */
 	cq = mlx5_sim_create_cq(ctx, cqe, cq_context, channel, comp_vector);
 	if (cq != NULL && channel != NULL)
 		__atomic_fetch_add(&channel->refcnt, 1, __ATOMIC_RELAXED);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Our rdma-core backend (drivers/common/mlx5/linux) on the software device
+# through its rdma-core front: a host of two PCI functions of a ConnectX-6
+# Dx (devtools/sim-host.sh), found by EAL's PCI bus through
+# SYSFS_PCI_DEVICES, probed by the PCI driver mlx5c_pci (no vdev), each
+# matched to its RDMA device through <ibdev_path>/device, opened with
+# libibverbs.so.1/libmlx5.so.1 of the front. The C suites run on them as on
+# real devices (MLX5_TEST_DEVICE, MLX5_TEST_DEVICE2 = the PCI addresses):
+# every case passes or skips with the reason a real device would give.
+# Last line "rdma-front: N suites passed, N failed".
+#
+# Usage: test/run-rdma-front.sh [--build-dir DIR]
+# Time: about 30 s. The test rdma_front_probe; the test command also runs
+# it on its -Dibverbs_link=dlopen build.
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/devtools/cli.sh"
+cli_parse "$0" "" "$@"
+build=$CLI_BUILD
+
+host=$build/rdma-front-host
+eval "$("$src/devtools/sim-host.sh" --build-dir "$build" "$host")"
+export MLX5_TEST_DEVICE=0000:08:00.0 MLX5_TEST_DEVICE2=0000:08:00.1
+
+pass=0
+fail=0
+for t in devx pp vhca mr qcnt verbs_obj queue eth crypto crypto_pmd net; do
+	exe=$build/test/test_$t
+	if [ ! -x "$exe" ]; then
+		echo "rdma-front: $t: no $exe (build with -Dsim=true -Dtests=true)"
+		fail=$((fail + 1))
+		continue
+	fi
+	log=$host/$t.log
+	if timeout -k 10 600 "$exe" >"$log" 2>&1 &&
+	   grep -q "^$t: [0-9]* passed, 0 failed" "$log" &&
+	   grep -q "rdma-core device mlx5_0" "$log"; then
+		echo "rdma-front: $(tail -n 1 "$log")"
+		pass=$((pass + 1))
+	else
+		grep -B3 'FAILED$' "$log" | tail -n 40 || true
+		echo "rdma-front: $t: FAILED ($(tail -n 1 "$log"); log $log)"
+		fail=$((fail + 1))
+	fi
+done
+echo "rdma-front: $pass suites passed, $fail failed"
+[ "$fail" -eq 0 ]
