@@ -13,17 +13,27 @@
 #   LD_LIBRARY_PATH=<build>/drivers/common/mlx5/sim/rdma  (the front)
 # so that `eval "$(devtools/sim-host.sh DIR)"` sets it.
 #
-# Usage: devtools/sim-host.sh [--build-dir DIR] [--conf FILE] OUTPUT_DIR
+# With --netdevs, the devices' netdevs are made too, in the current
+# network namespace (CAP_NET_ADMIN: run it in the test's own, `unshare
+# -n`): a veth pair for two devices whose ports are cabled to each other
+# (wire=), a dummy for any other; each up, and listed in sysfs as the
+# function's (net/<ifname>/dev_port 0). The front gives each the vport's
+# MAC and follows its MTU and state (sim_rdma_netdev.c).
+#
+# Usage: devtools/sim-host.sh [--build-dir DIR] [--conf FILE] [--netdevs]
+#                             OUTPUT_DIR
 #   --conf FILE  the devices (default: two functions of a ConnectX-6 Dx,
 #                card 0, vHCAs 0 and 1 at 0000:08:00.0 and 0000:08:00.1,
-#                port 1 of each cabled to the other)
+#                port 1 of each cabled to the other; netdevs simeth0 and
+#                simeth1)
 # Time: instant. Used by the test command (test rdma_front_probe).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"
 
 cli_conf=
-cli_parse "$0" "--conf: ARGS" "$@"
+cli_netdevs=
+cli_parse "$0" "--conf: --netdevs ARGS" "$@"
 eval "set -- $CLI_REST"
 [ $# -eq 1 ] || cli_bad "$0" "${2:-(no OUTPUT_DIR)}"
 out=$1
@@ -38,8 +48,8 @@ if [ -n "$conf" ]; then
 else
 	cat > "$out/devices.conf" <<'EOF'
 # ibdev  PCI address   netdev  shape (the vdev's devargs keys)
-mlx5_0   0000:08:00.0  -       card=0,vhca_id=0,wire=1
-mlx5_1   0000:08:00.1  -       card=0,vhca_id=1
+mlx5_0   0000:08:00.0  simeth0 card=0,vhca_id=0,wire=1
+mlx5_1   0000:08:00.1  simeth1 card=0,vhca_id=1
 EOF
 fi
 
@@ -73,8 +83,47 @@ while read -r ibdev addr netdev shape; do
 	fi
 	if [ "$netdev" != - ] && [ "$addr" != - ]; then
 		mkdir -p "$pci/devices/$addr/net/$netdev"
+		echo 0 > "$pci/devices/$addr/net/$netdev/dev_port"
 	fi
 done
+
+# The netdevs: "<netdev> <card> <vhca_id> <wire target or ->" a line, then
+# a veth for each pair naming each other (or one naming the other), a
+# dummy for the rest.
+if [ -n "$cli_netdevs" ]; then
+	grep -v '^[[:space:]]*\(#\|$\)' "$out/devices.conf" | awk '
+	$3 != "-" {
+		card = 0; id = NR - 1; wire = "-"
+		n = split($4, kv, ",")
+		for (i = 1; i <= n; i++) {
+			split(kv[i], p, "=")
+			if (p[1] == "card") card = p[2] + 0
+			if (p[1] == "vhca_id") id = p[2] + 0
+			if (p[1] == "wire" && p[2] ~ /^[0-9]/) {
+				split(p[2], w, ":"); wire = w[1] + 0
+			}
+		}
+		print $3, card, id, wire
+	}' > "$out/netdevs"
+	made=
+	while read -r nd card id wire; do
+		case " $made " in *" $nd "*) continue ;; esac
+		peer=$(awk -v c="$card" -v i="$id" -v w="$wire" -v me="$nd" '
+			$1 != me && $2 == c && ($3 == w || $4 == i) { print $1; exit }' \
+			"$out/netdevs")
+		ip link del "$nd" 2>/dev/null || true
+		if [ -n "$peer" ]; then
+			ip link del "$peer" 2>/dev/null || true
+			ip link add "$nd" type veth peer name "$peer"
+			ip link set "$peer" up
+			made="$made $peer"
+		else
+			ip link add "$nd" type dummy
+		fi
+		ip link set "$nd" up
+		made="$made $nd"
+	done < "$out/netdevs"
+fi
 
 echo "MLX5_SIM_HOST=$out; export MLX5_SIM_HOST"
 echo "SYSFS_PCI_DEVICES=$pci/devices; export SYSFS_PCI_DEVICES"

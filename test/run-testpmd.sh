@@ -75,16 +75,7 @@ echo "1. io forwarding, start tx_first"
 show="show port stats all"
 testpmd_ready="testpmd_moved 10000"
 run "" -- "start tx_first"
-for p in 0 1; do
-	rx=$(stat $p RX-packets:); tx=$(stat $p TX-packets:)
-	errs=$(( $(stat $p RX-errors:) + $(stat $p TX-errors:) ))
-	echo "  port $p: RX $rx TX $tx errors $errs"
-	# The 32 frames go round for seconds: a stalled queue stops at a few
-	# hundred packets, a working one reaches millions.
-	[ "$rx" -gt 10000 ] && [ "$tx" -gt 10000 ]
-	check $? "port $p moves packets (more than 10,000: no stall)"
-	[ "$errs" -eq 0 ]; check $? "port $p: no error"
-done
+testpmd_check_moving
 
 echo "2. flowgen, --rxq=2 --txq=2"
 show="show port xstats 0;show port xstats 1"

@@ -243,6 +243,8 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 	TEST_ASSERT_SUCCESS(mlx5_flow_rx_create(p->cdev, &p->rule,
 						MLX5_FLOW_RX_ALL, NULL, 8,
 						p->tir), "promiscuous rule");
+	/* rdma-core's ibv_destroy_flow() reaches the rule's context. */
+	TEST_ASSERT(p->rule.flow->context == p->cdev->ctx, "rule's context");
 	return TEST_SUCCESS;
 }
 

@@ -244,6 +244,7 @@ mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 	}
 	m->magic = MLX5_SIM_MAGIC_MATCHER;
 	m->file = sctx->file;
+	m->ctx = ctx;
 	m->priority = attr->priority;
 	m->criteria = attr->match_criteria_enable;
 	memcpy(m->mask, mask, sizeof(m->mask));
@@ -335,7 +336,8 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 	fl->file = m->file;
 	fl->matcher = m;
 	fl->tirn = dest->index;
-	fl->ibflow.context = NULL;
+	/* As rdma-core: ibv_destroy_flow() goes through its context. */
+	fl->ibflow.context = m->ctx;
 	vhca = m->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
 	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);

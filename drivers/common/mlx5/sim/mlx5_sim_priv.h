@@ -615,6 +615,15 @@ int mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
 int mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port,
 			  uint16_t mtu);
 int mlx5_sim_port_link_set(struct ibv_context *ctx, uint8_t port, int up);
+/*
+ * The same three settings by vHCA (a front's host: its netdev's MTU,
+ * administrative state and speed): 0 or EINVAL.
+ */
+int mlx5_sim_vport_mtu_set(struct mlx5_sim_vhca *vhca, uint8_t port,
+			   uint16_t mtu);
+int mlx5_sim_vport_link_set(struct mlx5_sim_vhca *vhca, uint8_t port, int up);
+int mlx5_sim_vport_speed_set(struct mlx5_sim_vhca *vhca, uint8_t port,
+			     uint32_t speed_mbps);
 int mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
 			    uint32_t speed_mbps);
 /* The vport context's MTU field: the software MTU + 22. */

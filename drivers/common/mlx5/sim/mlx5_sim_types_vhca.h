@@ -97,6 +97,7 @@ struct mlx5_sim_port {
 struct mlx5_sim_matcher {
 	uint32_t magic;
 	struct mlx5_sim_file *file;
+	struct ibv_context *ctx;   /* Its rules' context (rdma-core's). */
 	uint16_t priority;
 	uint8_t criteria;          /* match_criteria_enable. */
 	bool any;                  /* An empty mask: every frame matches. */

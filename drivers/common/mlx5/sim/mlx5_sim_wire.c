@@ -1312,25 +1312,28 @@ mlx5_sim_ports_cable(struct mlx5_sim_vhca *vhca, uint32_t given)
 
 /* The vHCA of @ctx, locked, if @port is one of its ports. */
 static struct mlx5_sim_vhca *
-sim_port_vhca(struct ibv_context *ctx, uint8_t port)
+sim_port_vhca(struct mlx5_sim_vhca *vhca, uint8_t port)
 {
-	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
-	struct mlx5_sim_vhca *vhca;
-
-	if (sctx == NULL)
-		return NULL;
-	vhca = sctx->file->vhca;
-	if (port < 1 || port > vhca->caps.nports)
+	if (vhca == NULL || port < 1 || port > vhca->caps.nports)
 		return NULL;
 	mlx5_sim_vhca_lock(vhca);
 	return vhca;
+}
+
+/* The vHCA of a context, or NULL. */
+static struct mlx5_sim_vhca *
+sim_ctx_vhca(struct ibv_context *ctx)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+
+	return sctx != NULL ? sctx->file->vhca : NULL;
 }
 
 int
 mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
 		       uint32_t *speed_mbps, uint16_t *mtu, int *up)
 {
-	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(sim_ctx_vhca(ctx), port);
 
 	if (vhca == NULL)
 		return EINVAL;
@@ -1348,7 +1351,14 @@ mlx5_sim_port_link_get(struct ibv_context *ctx, uint8_t port,
 int
 mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port, uint16_t mtu)
 {
-	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+	return mlx5_sim_vport_mtu_set(sim_ctx_vhca(ctx), port, mtu);
+}
+
+int
+mlx5_sim_vport_mtu_set(struct mlx5_sim_vhca *vhca_in, uint8_t port,
+		       uint16_t mtu)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(vhca_in, port);
 
 	if (vhca == NULL)
 		return EINVAL;
@@ -1371,7 +1381,13 @@ mlx5_sim_port_mtu_set(struct ibv_context *ctx, uint8_t port, uint16_t mtu)
 int
 mlx5_sim_port_link_set(struct ibv_context *ctx, uint8_t port, int up)
 {
-	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+	return mlx5_sim_vport_link_set(sim_ctx_vhca(ctx), port, up);
+}
+
+int
+mlx5_sim_vport_link_set(struct mlx5_sim_vhca *vhca_in, uint8_t port, int up)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(vhca_in, port);
 
 	if (vhca == NULL)
 		return EINVAL;
@@ -1386,7 +1402,14 @@ int
 mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
 			uint32_t speed_mbps)
 {
-	struct mlx5_sim_vhca *vhca = sim_port_vhca(ctx, port);
+	return mlx5_sim_vport_speed_set(sim_ctx_vhca(ctx), port, speed_mbps);
+}
+
+int
+mlx5_sim_vport_speed_set(struct mlx5_sim_vhca *vhca_in, uint8_t port,
+			 uint32_t speed_mbps)
+{
+	struct mlx5_sim_vhca *vhca = sim_port_vhca(vhca_in, port);
 
 	if (vhca == NULL)
 		return EINVAL;

@@ -44,6 +44,7 @@ struct sim_rdma_dev {
 	struct mlx5_sim_vhca *vhca;
 	char pci[16];		  /* PCI address, "" if none. */
 	char netdev[IF_NAMESIZE]; /* Its netdev, "" if none. */
+	int ifindex;		  /* The netdev's, 0 if none. */
 	int index;		  /* Kernel index (the list's order). */
 };
 
@@ -51,6 +52,13 @@ struct sim_rdma_dev {
 SIM_RDMA_EXPORT struct sim_rdma_dev *sim_rdma_devs(int *count);
 /* The host device of a model device, or NULL. */
 SIM_RDMA_EXPORT struct sim_rdma_dev *sim_rdma_dev_of(struct ibv_device *ib);
+/*
+ * Make @dev's netdev its port's (sim_rdma_netdev.c): the vport's MAC on
+ * it, its MTU and state into the vport, followed from then on. A netdev
+ * missing from the namespace leaves the port without one (logged).
+ * 0 or a negative errno.
+ */
+int sim_rdma_netdev_attach(struct sim_rdma_dev *dev);
 /*
  * A context the model opened, made an rdma-core one: its operation tables
  * filled (libibverbs' inline calls go through them). Returns @ctx.

@@ -72,6 +72,11 @@ sim_rdma_host_add(const char *host, const char *name, const char *pci,
 		 strcmp(pci, "-") != 0 ? pci : "");
 	snprintf(dev->netdev, sizeof(dev->netdev), "%s",
 		 strcmp(netdev, "-") != 0 ? netdev : "");
+	if (dev->netdev[0] != '\0') {
+		ret = sim_rdma_netdev_attach(dev);
+		if (ret < 0)
+			return ret;
+	}
 	dev->index = sim_rdma_host_count++;
 	return 0;
 }
