@@ -9,6 +9,8 @@
 # libibverbs.so.1/libmlx5.so.1 of the front. The C suites run on them as on
 # real devices (MLX5_TEST_DEVICE, MLX5_TEST_DEVICE2 = the PCI addresses):
 # every case passes or skips with the reason a real device would give.
+# Then examples/cross_vhca (when built) with the host and DPU vHCAs of a
+# BlueField-2 card probed by PCI address.
 # Last line "rdma-front: N suites passed, N failed".
 #
 # Usage: test/run-rdma-front.sh [--build-dir DIR]
@@ -45,5 +47,28 @@ for t in devx pp vhca mr qcnt verbs_obj queue eth crypto crypto_pmd net; do
 		fail=$((fail + 1))
 	fi
 done
+ex=$build/examples/cross_vhca/cross_vhca
+if [ -x "$ex" ]; then
+	bf=$build/rdma-front-bf2
+	mkdir -p "$bf"
+	printf '%s\n' \
+		"mlx5_0 0000:08:00.0 - card=3,vhca_id=1,device_id=0xa2d6" \
+		"mlx5_1 0000:08:00.1 - card=3,vhca_id=2,device_id=0xa2d6" \
+		> "$bf/devices.conf"
+	eval "$("$src/devtools/sim-host.sh" --build-dir "$build" \
+		--conf "$bf/devices.conf" "$bf")"
+	if timeout -k 10 120 "$ex" --no-huge -m 256 --no-shconf -l 0 \
+			-a 0000:08:00.0 -a 0000:08:00.1 -- 0000:08:00.0 \
+			0000:08:00.1 >"$bf/cross_vhca.log" 2>&1; then
+		echo "rdma-front: cross_vhca: $(tail -n 1 "$bf/cross_vhca.log") (BlueField-2 host and DPU by PCI address)"
+		pass=$((pass + 1))
+	else
+		cat "$bf/cross_vhca.log"
+		echo "rdma-front: cross_vhca: FAILED"
+		fail=$((fail + 1))
+	fi
+else
+	echo "rdma-front: cross_vhca: not built (-Dexamples=false)"
+fi
 echo "rdma-front: $pass suites passed, $fail failed"
 [ "$fail" -eq 0 ]

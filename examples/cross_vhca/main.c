@@ -22,6 +22,12 @@
  *       --vdev=mlx5_sim0,card=0,vhca_id=1 --vdev=mlx5_sim1,card=0,vhca_id=2
  *
  * Without --vdev arguments the program probes exactly these two devices.
+ * Two device names after "--" name the host's and the DPU's devices on any
+ * bus instead, e.g. two PCI functions of a BlueField through the software
+ * device's rdma-core front (doc/guides/platform/mlx5_rdma_front.rst):
+ *
+ *   build/examples/cross_vhca --no-huge -m 256 --no-shconf -l 0 \
+ *       -a 0000:08:00.0 -a 0000:08:00.1 -- 0000:08:00.0 0000:08:00.1
  */
 
 #include <stdio.h>
@@ -30,6 +36,7 @@
 
 #include <rte_bus.h>
 #include <rte_bus_vdev.h>
+#include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
@@ -63,14 +70,32 @@ cmp_name(const struct rte_device *dev, const void *name)
 	return strcmp(dev->name, name);
 }
 
+/* A device EAL probed, on any bus, by name. */
+static struct rte_device *
+find_probed(const char *name)
+{
+	static const char *const buses[] = { "pci", "auxiliary", "vdev" };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(buses); i++) {
+		struct rte_bus *bus = rte_bus_find_by_name(buses[i]);
+		struct rte_device *dev = bus != NULL ?
+			bus->find_device(NULL, cmp_name, name) : NULL;
+
+		if (dev != NULL)
+			return dev;
+	}
+	return NULL;
+}
+
+/* A software device by vdev name, probed here if EAL did not. */
 static struct rte_device *
 find_or_probe(const char *name, const char *args)
 {
-	struct rte_bus *bus = rte_bus_find_by_name("vdev");
-	struct rte_device *dev = bus->find_device(NULL, cmp_name, name);
+	struct rte_device *dev = find_probed(name);
 
 	if (dev == NULL && rte_vdev_init(name, args) == 0)
-		dev = bus->find_device(NULL, cmp_name, name);
+		dev = find_probed(name);
 	return dev;
 }
 
@@ -134,15 +159,29 @@ main(int argc, char **argv)
 	struct rte_mbuf m;
 	char tmp[16];
 
+	int n;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (rte_eal_init(argc, argv) < 0) {
+	n = rte_eal_init(argc, argv);
+	if (n < 0) {
 		printf("EAL init failed\n");
 		return 1;
 	}
-	host = find_or_probe(HOST_NAME, "card=0,vhca_id=1");
-	dpu = find_or_probe(DPU_NAME, "card=0,vhca_id=2");
+	argc -= n;
+	argv += n;
+	if (argc == 3) {
+		host = find_probed(argv[1]);
+		dpu = find_probed(argv[2]);
+	} else if (argc == 1) {
+		host = find_or_probe(HOST_NAME, "card=0,vhca_id=1");
+		dpu = find_or_probe(DPU_NAME, "card=0,vhca_id=2");
+	} else {
+		printf("usage: %s [EAL options] [-- HOST_DEVICE DPU_DEVICE]\n",
+		       argv[0]);
+		return 2;
+	}
 	if (host == NULL || dpu == NULL) {
-		printf("cannot probe %s and %s\n", HOST_NAME, DPU_NAME);
+		printf("cannot find or probe the host's and the DPU's devices\n");
 		return 1;
 	}
 	rte_pmd_mlx5_get_vhca_id(host, &host_vhca);
@@ -210,7 +249,7 @@ main(int argc, char **argv)
 	      "a second release is refused (ENOENT)");
 
 	dpu_dev_fini();
-	CHECK(rte_vdev_uninit(DPU_NAME) == 0 && rte_vdev_uninit(HOST_NAME) == 0,
+	CHECK(rte_dev_remove(dpu) == 0 && rte_dev_remove(host) == 0,
 	      "both devices removed");
 	free(host_buf);
 	rte_eal_cleanup();
