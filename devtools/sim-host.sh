@@ -6,7 +6,11 @@
 # <shape>", the shape in the vdev's devargs keys) and the sysfs-shaped tree
 # beside it (sys/): a PCI function per device (vendor 0x15b3, the shape's
 # device_id, class Ethernet, uevent with PCI_SLOT_NAME, bound to mlx5_core,
-# with infiniband/<ibdev>) and sys/class/infiniband/<ibdev>/device on it.
+# with infiniband/<ibdev>) and sys/class/infiniband/<ibdev>/device on it;
+# an address "auxiliary:mlx5_core.sf.<n>" makes a sub-function instead
+# (sys/bus/auxiliary/devices/<name>: EAL reads it only from
+# /sys/bus/auxiliary/devices, so a test mounts it there in a mount
+# namespace of its own, test/run-rdma-front.sh).
 # Then prints the environment that points programs at it:
 #   MLX5_SIM_HOST=<dir>                     (the front's devices)
 #   SYSFS_PCI_DEVICES=<dir>/sys/bus/pci/devices  (EAL's PCI bus)
@@ -54,12 +58,25 @@ EOF
 fi
 
 pci=$out/sys/bus/pci
-mkdir -p "$pci/devices" "$pci/drivers/mlx5_core" "$out/sys/class/infiniband"
+mkdir -p "$pci/devices" "$pci/drivers/mlx5_core" "$out/sys/class/infiniband" \
+	"$out/sys/bus/auxiliary/devices"
 grep -v '^[[:space:]]*\(#\|$\)' "$out/devices.conf" |
 while read -r ibdev addr netdev shape; do
 	[ -n "$ibdev" ] || continue
 	ibd=$out/sys/class/infiniband/$ibdev
 	mkdir -p "$ibd"
+	case $addr in
+	auxiliary:*)
+		# A sub-function: an auxiliary device with its RDMA device.
+		a=$out/sys/bus/auxiliary/devices/${addr#auxiliary:}
+		mkdir -p "$a/infiniband/$ibdev"
+		echo -1 > "$a/numa_node"
+		printf 'DRIVER=mlx5_core.sf\nMODALIAS=auxiliary:%s\n' \
+			"$(echo "${addr#auxiliary:}" | sed 's/\.[0-9]*$//')" \
+			> "$a/uevent"
+		ln -s "$a" "$ibd/device"
+		continue ;;
+	esac
 	if [ "$addr" != - ]; then
 		d=$pci/devices/$addr
 		id=$(printf '%s\n' "$shape" | tr ',' '\n' |

@@ -10,7 +10,11 @@
 # real devices (MLX5_TEST_DEVICE, MLX5_TEST_DEVICE2 = the PCI addresses):
 # every case passes or skips with the reason a real device would give.
 # Then examples/cross_vhca (when built) with the host and DPU vHCAs of a
-# BlueField-2 card probed by PCI address.
+# BlueField-2 card probed by PCI address, and a sub-function probed by the
+# auxiliary bus (auxiliary:mlx5_core.sf.2: EAL reads /sys/bus/auxiliary
+# only, so that step runs in a mount namespace of its own, unshare -m,
+# with the host tree's devices mounted there; skipped where the machine
+# gives none).
 # Last line "rdma-front: N suites passed, N failed".
 #
 # Usage: test/run-rdma-front.sh [--build-dir DIR]
@@ -69,6 +73,34 @@ if [ -x "$ex" ]; then
 	fi
 else
 	echo "rdma-front: cross_vhca: not built (-Dexamples=false)"
+fi
+sf=$build/rdma-front-sf
+mkdir -p "$sf"
+printf '%s\n' "mlx5_0 0000:08:00.0 - card=5,vhca_id=0" \
+	"mlx5_2 auxiliary:mlx5_core.sf.2 - card=5,vhca_id=5" > "$sf/devices.conf"
+eval "$("$src/devtools/sim-host.sh" --build-dir "$build" \
+	--conf "$sf/devices.conf" "$sf")"
+if ! unshare -m true 2>/dev/null; then
+	echo "rdma-front: auxiliary: skipped: no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+else
+	for t in devx pp vhca; do
+		if MLX5_TEST_DEVICE=auxiliary:mlx5_core.sf.2 MLX5_TEST_DEVICE2= \
+		   unshare -m sh -c '
+			mount -t tmpfs none /sys/bus &&
+			mkdir -p /sys/bus/auxiliary &&
+			ln -s "$1/sys/bus/auxiliary/devices" /sys/bus/auxiliary/devices &&
+			exec timeout -k 10 600 "$2"' sh "$sf" "$build/test/test_$t" \
+				>"$sf/$t.log" 2>&1 &&
+		   grep -q "^$t: [0-9]* passed, 0 failed" "$sf/$t.log" &&
+		   grep -q "mlx5_core.sf.2: rdma-core device mlx5_2" "$sf/$t.log"; then
+			echo "rdma-front: auxiliary mlx5_core.sf.2: $(tail -n 1 "$sf/$t.log")"
+			pass=$((pass + 1))
+		else
+			grep -B3 'FAILED$' "$sf/$t.log" | tail -n 40 || true
+			echo "rdma-front: auxiliary: $t: FAILED ($(tail -n 1 "$sf/$t.log"); log $sf/$t.log)"
+			fail=$((fail + 1))
+		fi
+	done
 fi
 echo "rdma-front: $pass suites passed, $fail failed"
 [ "$fail" -eq 0 ]
