@@ -495,6 +495,57 @@ test_cq_overrun(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A CQ ring must start on a 64-byte boundary: the CQ context counts the
+ * ring's offset in its first page in 64-byte units. 8 bytes off is
+ * refused, 64 bytes off is a ring.
+ */
+static int
+q_cq_ring_align(struct mlx5_uar *uar)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)] = { 0 };
+	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5dv_devx_obj *obj;
+	uint8_t *buf;
+	uint32_t eqn;
+
+	buf = aligned_alloc(4096, 8192);
+	TEST_ASSERT_NOT_NULL(buf, "");
+	memset(buf, 0, 8192);
+	umem = g->devx_umem_reg(cdev->ctx, buf, 8192, IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(umem, "");
+	TEST_ASSERT_SUCCESS(g->devx_query_eqn(cdev->ctx, 0, &eqn), "");
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
+	MLX5_SET(cqc, cqc, log_cq_size, 2);
+	MLX5_SET(cqc, cqc, uar_page, uar->page_id);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5_SET(cqc, cqc, dbr_umem_valid, 1);
+	MLX5_SET(cqc, cqc, dbr_umem_id, umem->umem_id);
+	MLX5_SET64(cqc, cqc, dbr_addr, 4096);
+	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
+	MLX5_SET(create_cq_in, in, cq_umem_id, umem->umem_id);
+	MLX5_SET64(create_cq_in, in, cq_umem_offset, 8);
+	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT(obj == NULL && errno == EREMOTEIO &&
+		    MLX5_GET(create_cq_out, out, status) ==
+		    MLX5_CMD_STAT_BAD_PARAM_ERR,
+		    "a ring 8 bytes off a 64-byte boundary: BAD_PARAM");
+	if (!tdev_hw())
+		TEST_ASSERT_EQUAL(MLX5_GET(create_cq_out, out, syndrome),
+				  MLX5_SIM_SYND_Q_RING_ALIGN, "");
+	MLX5_SET64(create_cq_in, in, cq_umem_offset, 64);
+	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "a ring 64 bytes in");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "");
+	TEST_ASSERT_SUCCESS(g->devx_umem_dereg(umem), "");
+	free(buf);
+	return TEST_SUCCESS;
+}
+
 static int
 test_create_errors(void)
 {
@@ -549,6 +600,7 @@ test_create_errors(void)
 						SOCKET_ID_ANY), "");
 	mlx5_devx_cq_destroy(&cq2);
 	mlx5_devx_cq_destroy(&cq);
+	TEST_ASSERT_SUCCESS(q_cq_ring_align(&uar), "");
 	mlx5_uar_release(cdev, &uar);
 	TDEV_ASSERT_LIVE(0, live0, "");
 	return TEST_SUCCESS;

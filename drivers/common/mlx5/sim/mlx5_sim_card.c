@@ -174,6 +174,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "uar_page is not a UAR page of this context" },
 	{ MLX5_SIM_SYND_Q_UMEM_READ_ONLY, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "ring or doorbell umem registered without local write" },
+	{ MLX5_SIM_SYND_Q_RING_ALIGN, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "CQ ring not 64-byte aligned (cqc's page offset counts 64 bytes)" },
 	{ MLX5_SIM_SYND_QP_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "QP table full" },
 	{ MLX5_SIM_SYND_QP_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,

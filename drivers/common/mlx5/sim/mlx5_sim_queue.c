@@ -150,6 +150,14 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 			    MLX5_GET(create_cq_in, in, cq_umem_id),
 			    MLX5_GET64(create_cq_in, in, cq_umem_offset),
 			    (uint64_t)SIM_CQE_SIZE << log_size, &ring);
+		/*
+		 * The CQ context gives the ring's offset in its first page
+		 * in units of 64 bytes (the kernel's own CQs: page_offset
+		 * quantized by 64): a ring elsewhere cannot be described.
+		 */
+		if (synd == MLX5_SIM_SYND_OK &&
+		    (uintptr_t)ring.host % SIM_CQE_SIZE != 0)
+			synd = MLX5_SIM_SYND_Q_RING_ALIGN;
 		if (synd == MLX5_SIM_SYND_OK)
 			synd = mlx5_sim_umem_ref(file,
 				    MLX5_GET(cqc, cqc, dbr_umem_id),
