@@ -18,7 +18,7 @@ BUILD_DIR=$CLI_BUILD_DIR
 
 PACKAGES="libdpdk-dev dpdk-dev dpdk libibverbs-dev rdma-core ibverbs-providers
 meson ninja-build python3-pyelftools pkg-config libnuma-dev libssl-dev
-dpkg-dev valgrind clang python3-sphinx python3-pyverbs
+dpkg-dev valgrind clang python3-sphinx python3-pyverbs iproute2
 g++ clang-format abigail-tools doxygen"
 
 SUDO=

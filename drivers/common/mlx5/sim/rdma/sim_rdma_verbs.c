@@ -30,12 +30,6 @@
 /* The GID table's size (mlx5_ib: the roce_address_table_size cap). */
 #define SIM_RDMA_GID_TBL_LEN 255
 
-static int
-sim_rdma_unsupported_int(void)
-{
-	return EOPNOTSUPP;
-}
-
 /* Legacy operations the model does not carry yet: EOPNOTSUPP. */
 static int
 sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
@@ -665,14 +659,6 @@ ibv_destroy_cq(struct ibv_cq *cq)
 	if (ret == 0 && channel != NULL)
 		__atomic_fetch_sub(&channel->refcnt, 1, __ATOMIC_RELAXED);
 	return ret;
-}
-
-int
-ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	(void)cq;
-	(void)cqe;
-	return sim_rdma_unsupported_int();
 }
 
 int
