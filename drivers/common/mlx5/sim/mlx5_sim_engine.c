@@ -38,7 +38,7 @@
  * then undefined, as after any error completion of an RDMA WRITE on
  * hardware, which streams a message in packets. UMR WQEs configure crypto
  * mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs its SEND
- * WQEs (mlx5_sim_wire.c). Not modelled on QPs: SEND/receive,
+ * WQEs (mlx5_sim_sq.c). Not modelled on QPs: SEND/receive,
  * inline data, atomics; nor CQ events (a CQ is polled).
  */
 

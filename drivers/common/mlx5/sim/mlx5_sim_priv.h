@@ -570,7 +570,7 @@ void mlx5_sim_q_counter_out_of_buffer(struct mlx5_sim_vhca *vhca,
 #define MLX5_SIM_DBR_RCV 0
 #define MLX5_SIM_DBR_SND 1
 
-/* Ports and the Ethernet datapath (mlx5_sim_wire.c), vHCA lock held. */
+/* Ports and the Ethernet datapath (mlx5_sim_wire.h), vHCA lock held. */
 void mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq);
 /* Stop the pacing thread of pace_clock=wall (at exit). */
 void mlx5_sim_pace_stop(void);

@@ -447,7 +447,7 @@ const struct mlx5_glue mlx5_sim_glue = {
 	.dv_create_flow = mlx5_sim_flow_create,
 	.destroy_flow = mlx5_sim_flow_destroy,
 
-	/* Port attributes: the port model (mlx5_sim_wire.c). */
+	/* Port attributes: the port model (mlx5_sim_port.c). */
 	.port_link_get = mlx5_sim_port_link_get,
 	.port_mtu_set = mlx5_sim_port_mtu_set,
 	.port_speed_set = mlx5_sim_port_speed_set,

@@ -6,7 +6,7 @@
  * The engines' accesses to the application's rings under the one fault
  * guard of a doorbell (mlx5_sim_guard.h): send WQEs read ahead or one by
  * one, armed copies, memory-to-memory moves and CQE writes. Used by the QP engine
- * (mlx5_sim_engine.c) and the Ethernet SQ engine (mlx5_sim_wire.c).
+ * (mlx5_sim_engine.c) and the Ethernet SQ engine (mlx5_sim_sq.c).
  *
  * Each access is a call to a function that is not inlined and arms the
  * guard, which the caller pushed and set its jump on, only around the
