@@ -19,6 +19,8 @@
 #include <stdint.h>
 
 #include <ethdev_driver.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -97,10 +99,17 @@ struct mlx5_net_qstats {
 	uint64_t log_suppressed;
 };
 
+/* Error completions of both bursts (mlx5_net_err.c). */
 /* The cause of an error completion of syndrome @synd. */
 enum mlx5_net_err_cause mlx5_net_err_cause_of(uint8_t synd);
 /* The xstat name suffix of each cause ("err_local_protection", ...). */
 extern const char *const mlx5_net_err_cause_names[MLX5_NET_ERR_CAUSES];
+/*
+ * Count an error completion of @cqe by its cause and log it: at most one
+ * line a second per queue, with the number of lines suppressed since.
+ */
+void mlx5_net_err_note(struct mlx5_net_qstats *st, bool tx, uint16_t port,
+		       uint16_t queue, volatile struct mlx5_cqe64 *cqe);
 
 struct mlx5_net_rxq {
 	struct mlx5_net_priv *priv;
@@ -233,6 +242,7 @@ struct mlx5_mr_ctrl *mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx,
 				      uint16_t idx, int socket);
 /* Free a secondary's state of a port (MR caches, imported UAR). */
 void mlx5_net_proc_free(struct mlx5_net_proc *pp);
+/* A secondary's bursts (mlx5_net_rx.c, mlx5_net_tx.c). */
 uint16_t mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts,
 				     uint16_t n);
 uint16_t mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts,
@@ -259,7 +269,7 @@ int mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    struct rte_mempool *mp);
 void mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
 /*
- * Queue recovery, in the bursts' file (mlx5_net_rxtx.c): a burst starts
+ * Rx queue recovery, in the burst's file (mlx5_net_rx.c): a burst starts
  * it after an error completion, queue start/stop reuse its steps. Rx: fill
  * every WQE with the mbufs the queue holds and post them all; take every
  * CQE the device wrote; bring the RQ back (asked of the primary in a
@@ -275,7 +285,7 @@ void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
 void mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end);
 /*
  * Bring an SQ back after an error (asked of the primary in a secondary;
- * mlx5_net_rxtx.c).
+ * mlx5_net_tx.c).
  */
 int mlx5_net_txq_recover(struct mlx5_net_txq *txq);
 int mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq);
@@ -288,21 +298,35 @@ int mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq);
 int mlx5_net_rxq_start(struct mlx5_net_rxq *rxq);
 int mlx5_net_txq_stop(struct mlx5_net_txq *txq);
 int mlx5_net_txq_start(struct mlx5_net_txq *txq);
-/* Take the Tx completions and free what they cover. */
+/* Take the Tx completions and free what they cover (mlx5_net_tx.c). */
 void mlx5_net_txq_complete(struct mlx5_net_txq *txq);
 
-/* Datapath (mlx5_net_rxtx.c). */
+/*
+ * Take the device's generation once per burst: the bursts then check the
+ * range the queue used last without it (who frees memory under a running
+ * queue races anyway).
+ */
+static __rte_always_inline void
+mlx5_net_mr_gen_check(struct mlx5_mr_ctrl *mr)
+{
+	if (unlikely(__atomic_load_n(mr->dev_gen, __ATOMIC_RELAXED) !=
+		     mr->gen))
+		mlx5_mr_ctrl_flush(mr);
+}
+
+/* Rx burst (mlx5_net_rx.c). */
 /*
  * The key to post fresh Rx mbuf @r with: its pool's own buffer (given back
  * if an application left another in it), never a private-IOVA key.
  */
 uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
 uint16_t mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
+/* Tx burst (mlx5_net_tx.c). */
 uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);
 /* Mbuf segments a packet may have on a queue inlining @inline_hdr bytes. */
 uint16_t mlx5_net_tx_max_segs(uint16_t inline_hdr);
 uint16_t mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
-const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 
 /*
  * Port (mlx5_net_ethdev.c): the ethdev ops, the default RSS key, the

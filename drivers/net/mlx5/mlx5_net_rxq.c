@@ -8,7 +8,7 @@
  * scattered Rx). The descriptor count is the number of mbufs, rounded up
  * to a power of two. The mempool is registered with the device at setup;
  * every WQE is posted at setup, so frames are received as soon as a rule
- * steers them to the queue (at start). Above the bursts (mlx5_net_rxtx.c),
+ * steers them to the queue (at start). Above the Rx burst (mlx5_net_rx.c),
  * whose posting and recovery it reuses; below the ethdev ops.
  */
 

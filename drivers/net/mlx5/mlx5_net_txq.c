@@ -7,7 +7,7 @@
  * rounded up to a power of two), sending through the port's TIS. A
  * per-queue rate limit is a packet-pacing entry of the device, shared
  * with other queues of the same rate, set on the SQ while it is ready.
- * Above the bursts (mlx5_net_rxtx.c: completions, recovery); below the
+ * Above the Tx burst (mlx5_net_tx.c: completions, recovery); below the
  * ethdev ops.
  */
 

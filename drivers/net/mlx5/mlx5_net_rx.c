@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The Rx burst and Rx queue recovery; calls only the log type, the error
+ * completions (mlx5_net_err.c), a secondary's state and requests
+ * (mlx5_net_proc.c) and the common layer. The queues (mlx5_net_rxq.c) and
+ * the ethdev ops use it.
+ *
+ * A CQE per frame names the WQE it filled; its mbufs are handed up
+ * (chained when scattered) and fresh ones posted in their place; checksum
+ * verdicts, packet type and RSS hash come from the CQE. The fast path (a
+ * queue without scatter), with what is constant for a queue or a burst
+ * read once into locals: the frame's mbuf goes up with its fields written
+ * as the CQE says, the fresh one is posted by its address and key only
+ * (the data segment's length never changes; the mbuf's own fields are
+ * written when it goes up). Errors and an empty pool take the general
+ * path, as does every frame of a scattered queue.
+ *
+ * An error completion drops that frame (counted) and the queue recovers:
+ * it keeps a WQE too small for its frame (the RQ stays ready), and
+ * otherwise brings the RQ back with its buffers.
+ */
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_memcpy.h>
+#include <rte_mempool.h>
+
+#include <mlx5_common_dp.h>
+
+#include "mlx5_net.h"
+
+static const uint32_t mlx5_net_ptype_list[] = {
+	RTE_PTYPE_L2_ETHER,
+	RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+	RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+	RTE_PTYPE_L4_TCP,
+	RTE_PTYPE_L4_UDP,
+	RTE_PTYPE_UNKNOWN,
+};
+
+const uint32_t *
+mlx5_net_ptypes(struct rte_eth_dev *dev)
+{
+	RTE_SET_USED(dev);
+	return mlx5_net_ptype_list;
+}
+
+/* The packet type of each value of a CQE's l4_l3_hdr_type byte. */
+static uint32_t mlx5_net_ptype_of[256];
+
+/*
+ * The checksum verdicts of a CQE: index l4_l3_hdr_type << 2 | the L3_OK
+ * and L4_OK bits of hds_ip_ext.
+ */
+#define MLX5_NET_CSUM_IDX(t, ok) \
+	((uint32_t)(t) << 2 | (((ok) & (MLX5_CQE_L3_OK | MLX5_CQE_L4_OK)) >> 1))
+static uint16_t mlx5_net_csum_of[256 << 2];
+
+RTE_INIT(mlx5_net_ptype_init)
+{
+	unsigned int t, ok;
+
+	for (t = 0; t < RTE_DIM(mlx5_net_ptype_of); t++) {
+		uint8_t l3 = (t >> MLX5_CQE_L3_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L3_HDR_TYPE_MASK;
+		uint8_t l4 = (t >> MLX5_CQE_L4_HDR_TYPE_SHIFT) &
+			     MLX5_CQE_L4_HDR_TYPE_MASK;
+		uint32_t ptype = RTE_PTYPE_L2_ETHER;
+
+		if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+			ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
+		else if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV6)
+			ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		if (l4 == MLX5_CQE_L4_HDR_TYPE_UDP)
+			ptype |= RTE_PTYPE_L4_UDP;
+		else if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+			ptype |= RTE_PTYPE_L4_TCP;
+		mlx5_net_ptype_of[t] = ptype;
+		for (ok = 0; ok < 8; ok++) {
+			uint64_t flags = 0;
+
+			if (l3 == MLX5_CQE_L3_HDR_TYPE_IPV4)
+				flags |= (ok & MLX5_CQE_L3_OK) ?
+						 RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+						 RTE_MBUF_F_RX_IP_CKSUM_BAD;
+			if (l4 != MLX5_CQE_L4_HDR_TYPE_NONE)
+				flags |= (ok & MLX5_CQE_L4_OK) ?
+						 RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+						 RTE_MBUF_F_RX_L4_CKSUM_BAD;
+			RTE_VERIFY(flags <= UINT16_MAX);
+			mlx5_net_csum_of[MLX5_NET_CSUM_IDX(t, ok)] =
+				(uint16_t)flags;
+		}
+	}
+}
+
+/*
+ * @n objects of a mempool: from this lcore's cache in one copy (the most
+ * recently freed last, so that popping them from the end hands out the
+ * hottest first), else through rte_mempool_get_bulk().
+ */
+static __rte_always_inline int
+mlx5_net_mp_get(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	struct rte_mempool_cache *cache =
+		rte_mempool_default_cache(mp, rte_lcore_id());
+
+	if (likely(cache != NULL && cache->len >= n)) {
+		cache->len -= n;
+		rte_memcpy(objs, &cache->objs[cache->len], sizeof(void *) * n);
+		return 0;
+	}
+	return rte_mempool_get_bulk(mp, objs, n);
+}
+
+/* Packet type and checksum flags of a receive CQE. */
+static __rte_always_inline void
+mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
+		     const volatile struct mlx5_cqe_eth *cqe,
+		     struct rte_mbuf *m)
+{
+	uint8_t t = cqe->l4_l3_hdr_type;
+	uint64_t flags = 0;
+
+	m->packet_type = mlx5_net_ptype_of[t];
+	if (rxq->csum)
+		flags = mlx5_net_csum_of[MLX5_NET_CSUM_IDX(t, cqe->hds_ip_ext)];
+	if (rxq->rss_hash && cqe->rss_hash_type != 0) {
+		m->hash.rss = rte_be_to_cpu_32(cqe->rss_hash_result);
+		flags |= RTE_MBUF_F_RX_RSS_HASH;
+	}
+	if (rxq->ts_offset >= 0) {
+		*RTE_MBUF_DYNFIELD(m, rxq->ts_offset, rte_mbuf_timestamp_t *) =
+			rte_be_to_cpu_64(cqe->timestamp);
+		flags |= rxq->ts_flag;
+	}
+	m->ol_flags = flags;
+}
+
+/* Post WQE slot @w again with the mbufs it holds (a dropped frame). */
+static __rte_always_inline void
+mlx5_net_rx_repost(struct mlx5_net_rxq *rxq)
+{
+	rxq->pi++;
+}
+
+/*
+ * Fill the queue's stash from the pool in bulk so that it holds at least
+ * @need mbufs: false if the pool has too few. A mempool's mbufs have
+ * refcnt 1, next NULL and nb_segs 1 (rte_pktmbuf_free() keeps that); the
+ * other fields are set when the mbuf is handed up.
+ */
+static __rte_always_inline bool
+mlx5_net_rx_refill(struct mlx5_net_rxq *rxq, uint32_t need)
+{
+	void **room = (void **)&rxq->stash[rxq->stash_n];
+	uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
+
+	if (mlx5_net_mp_get(rxq->mp, room, want) == 0) {
+		rxq->stash_n = MLX5_NET_RX_STASH;
+		return true;
+	}
+	if (need > rxq->stash_n &&
+	    rte_mempool_get_bulk(rxq->mp, room, need - rxq->stash_n) == 0) {
+		rxq->stash_n = (uint16_t)need;
+		return true;
+	}
+	return false;
+}
+
+/* @n fresh mbufs from the queue's stash; false (nothing taken) if none. */
+static __rte_always_inline bool
+mlx5_net_rx_fresh(struct mlx5_net_rxq *rxq, struct rte_mbuf **rep, uint32_t n)
+{
+	uint32_t i;
+
+	if (unlikely(rxq->stash_n < n) && !mlx5_net_rx_refill(rxq, n))
+		return false;
+	for (i = 0; i < n; i++)
+		rep[i] = rxq->stash[--rxq->stash_n];
+	return true;
+}
+
+/* data_off, refcnt, nb_segs and port of an mbuf going up, in one store. */
+static __rte_always_inline void
+mlx5_net_rx_rearm(struct rte_mbuf *m, uint64_t rearm)
+{
+	uintptr_t p = (uintptr_t)&m->rearm_data;
+
+	*(uint64_t *)p = rearm;
+}
+
+/*
+ * Give fresh Rx mbuf @r its pool's own buffer back when it has another:
+ * the stale state of an mbuf that an application pointed elsewhere (e.g.
+ * at another vHCA's memory, flagged private IOVA) and freed. Rx posts
+ * pool memory only, under the pool's key: never a key from buf_iova.
+ */
+static __rte_noinline void
+mlx5_net_rx_own_buffer(struct rte_mbuf *r, uint64_t piova)
+{
+	char *own;
+
+	r->ol_flags &= ~piova;
+	if (!RTE_MBUF_DIRECT(r) || (rte_pktmbuf_priv_flags(r->pool) &
+				    RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
+		return;
+	own = rte_mbuf_buf_addr(r, r->pool);
+	if (r->buf_addr != own) {
+		r->buf_addr = own;
+		r->buf_iova = rte_mempool_virt2iova(r) +
+			      (rte_iova_t)(own - (char *)r);
+		r->buf_len = rte_pktmbuf_data_room_size(r->pool);
+	}
+}
+
+/* The key of fresh Rx mbuf @r's own buffer (repaired if it was not). */
+static __rte_always_inline uint32_t
+mlx5_net_rx_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	if (unlikely((r->ol_flags & mr->private_iova_flag) != 0 ||
+		     (RTE_MBUF_DIRECT(r) &&
+		      r->buf_addr != rte_mbuf_buf_addr(r, r->pool) &&
+		      !(rte_pktmbuf_priv_flags(r->pool) &
+			RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))))
+		mlx5_net_rx_own_buffer(r, mr->private_iova_flag);
+	return mlx5_mr_mb2lkey(mr, r);
+}
+
+uint32_t
+mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	return mlx5_net_rx_lkey(mr, r);
+}
+
+/* Point data segment @d at the data room of fresh mbuf @r. */
+static __rte_always_inline void
+mlx5_net_rx_post(struct mlx5_wqe_data_seg *d, struct rte_mbuf *r,
+		 uint32_t lkey_be)
+{
+	d->lkey = lkey_be;
+	d->addr =
+		rte_cpu_to_be_64((uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM);
+}
+
+/*
+ * The frame of @len bytes in WQE slot @w: its mbufs go up, fresh ones take
+ * their place. NULL (frame dropped, buffers reposted) without mbufs.
+ */
+static struct rte_mbuf *
+mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr, uint32_t w,
+		 uint32_t len)
+{
+	uint32_t sges = 1u << rxq->log_sges;
+	uint32_t used =
+		rxq->scatter ? (len + rxq->seg_len - 1) / rxq->seg_len : 1;
+	struct rte_mbuf **slot = &rxq->elts[w << rxq->log_sges];
+	struct rte_mbuf *rep[MLX5_NET_MAX_RX_SEGS];
+	struct rte_mbuf *head = slot[0], *prev = NULL;
+	uint32_t s, left = len;
+
+	if (used == 0)
+		used = 1;
+	if (unlikely(used > sges) ||
+	    unlikely(!mlx5_net_rx_fresh(rxq, rep, used))) {
+		rxq->st.nombuf++;
+		/* ethdev's data is shared; priv->eth is the primary's. */
+		rte_eth_devices[rxq->port_id].data->rx_mbuf_alloc_failed++;
+		return NULL;
+	}
+	for (s = 0; s < used; s++) {
+		struct rte_mbuf *m = slot[s], *r = rep[s];
+		struct mlx5_wqe_data_seg *d =
+			(void *)(rxq->rq.wqes +
+				 ((size_t)w << rxq->rq.log_stride) + 16 * s);
+
+		/* data_off, refcnt 1, nb_segs 1, port: what the pool left. */
+		mlx5_net_rx_rearm(m, rxq->mbuf_rearm);
+		m->data_len = (uint16_t)RTE_MIN(left, rxq->seg_len);
+		left -= m->data_len;
+		if (prev != NULL)
+			prev->next = m;
+		prev = m;
+		slot[s] = r;
+		mlx5_net_rx_post(d, r,
+				 rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r)));
+	}
+	head->nb_segs = (uint16_t)used;
+	head->pkt_len = len;
+	head->vlan_tci = 0;
+	return head;
+}
+
+/*
+ * The general Rx burst: any queue, error completions, an empty pool. The
+ * fast path hands over to it with the queue's state written back.
+ */
+static __rte_noinline uint16_t
+mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
+	uint64_t bytes = 0;
+	uint16_t got = 0;
+	bool seen = false;
+
+	while (got < n) {
+		volatile struct mlx5_cqe_eth *cqe =
+			(volatile void *)&cq->cqes[cq->ci & cq_mask];
+		enum mlx5_cqe_status st =
+			mlx5_cqe_status((volatile struct mlx5_cqe64 *)cqe,
+					cq->log_size, cq->ci);
+		uint32_t w;
+		struct rte_mbuf *m;
+
+		if (st == MLX5_CQE_STATUS_HW_OWN)
+			break;
+		seen = true;
+		cq->ci++;
+		w = rte_be_to_cpu_16(cqe->wqe_counter) & wqe_mask;
+		if (unlikely(st == MLX5_CQE_STATUS_ERR)) {
+			volatile struct mlx5_err_cqe *ecqe =
+				(volatile void *)cqe;
+			uint8_t synd = ecqe->syndrome;
+
+			rxq->st.errors++;
+			mlx5_net_err_note(&rxq->st, false, rxq->port_id,
+					  rxq->idx,
+					  (volatile struct mlx5_cqe64 *)cqe);
+			if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR) {
+				/* The RQ is still ready: the WQE is reused. */
+				mlx5_net_rx_repost(rxq);
+				continue;
+			}
+			mlx5_cq_db_update(cq->db_rec, cq->ci);
+			if (mlx5_net_rxq_recover(rxq) != 0)
+				break;
+			seen = false;
+			continue;
+		}
+		m = mlx5_net_rx_take(rxq, mr, w,
+				     rte_be_to_cpu_32(cqe->byte_cnt));
+		mlx5_net_rx_repost(rxq);
+		if (unlikely(m == NULL))
+			continue;
+		mlx5_net_rx_cqe_meta(rxq, cqe, m);
+		bytes += m->pkt_len;
+		pkts[got++] = m;
+	}
+	if (seen) {
+		mlx5_cq_db_update(cq->db_rec, cq->ci);
+		rte_io_wmb();
+		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	}
+	rxq->st.packets += got;
+	rxq->st.bytes += bytes;
+	return got;
+}
+
+/*
+ * The offloads of @cnt frames of the fast path, from their CQEs (in a row
+ * from @cqe): checksum verdicts, RSS hash, timestamp.
+ */
+static __rte_noinline void
+mlx5_net_rx_offloads(const struct mlx5_net_rxq *rxq,
+		     const volatile struct mlx5_cqe_eth *cqe,
+		     struct rte_mbuf **pkts, uint32_t cnt)
+{
+	uint32_t i;
+
+	for (i = 0; i < cnt; i++)
+		mlx5_net_rx_cqe_meta(rxq, &cqe[i], pkts[i]);
+}
+
+/*
+ * The MR cache's bottom half for a fresh Rx mbuf (its own buffer given
+ * back first if it had another): its key, big-endian.
+ */
+static __rte_noinline uint32_t
+mlx5_net_rx_lkey_miss(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
+{
+	return rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r));
+}
+
+/*
+ * The Rx burst, with the MR cache of this process. The fast path (one
+ * mbuf per frame) takes runs of good completions that neither wrap the CQ
+ * nor outnumber the stash; anything else is the general path's.
+ */
+static __rte_always_inline uint16_t
+mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		 struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+	const uint32_t cq_n = 1u << cq->log_size;
+	const uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
+	const bool offloads = rxq->csum || rxq->rss_hash || rxq->ts_offset >= 0;
+	uint32_t ci;
+	uint16_t rpi;
+	uint64_t bytes = 0;
+	uint16_t got = 0;
+	bool more = false;
+
+	if (unlikely(rxq->scatter | rxq->stopped))
+		return rxq->stopped ? 0 : mlx5_net_rx_general(rxq, mr, pkts, n);
+	mlx5_net_mr_gen_check(mr);
+	ci = cq->ci;
+	rpi = rxq->pi;
+	while (got < n) {
+		/*
+		 * A cyclic RQ completes its WQEs in order: the next is the
+		 * one the receive counter names (as the CQE's wqe_counter).
+		 */
+		const uint32_t wi = rpi & wqe_mask;
+		volatile struct mlx5_cqe_eth *cqe =
+			(volatile void *)&cq->cqes[ci & (cq_n - 1)];
+		struct mlx5_wqe_data_seg *d =
+			(struct mlx5_wqe_data_seg *)(void *)rxq->rq.wqes + wi;
+		struct rte_mbuf **e = rxq->elts + wi, **stash, **out;
+		const uint64_t rearm = rxq->mbuf_rearm;
+		const uint64_t piova = mr->private_iova_flag;
+		uintptr_t lo = mr->mru_lo[0], hi = mr->mru_end[0];
+		uint32_t lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+		/* A good receive completion of this pass over the CQ. */
+		const uint8_t want =
+			MLX5_CQE_RESP_SEND << 4 | ((ci & cq_n) != 0);
+		uint32_t lim, i;
+
+		if (rxq->stash_n < n - got)
+			mlx5_net_rx_refill(
+				rxq, RTE_MIN((uint32_t)(n - got),
+					     (uint32_t)MLX5_NET_RX_STASH));
+		lim = RTE_MIN((uint32_t)(n - got), (uint32_t)rxq->stash_n);
+		if (unlikely(lim == 0)) {
+			/* An empty pool: the general path drops frames. */
+			more = true;
+			break;
+		}
+		/* Up to the end of the CQ and of the RQ. */
+		lim = RTE_MIN(lim, cq_n - (ci & (cq_n - 1)));
+		lim = RTE_MIN(lim, wqe_mask + 1 - wi);
+		stash = &rxq->stash[rxq->stash_n];
+		out = &pkts[got];
+		for (i = 0; i < lim; i++) {
+			uint8_t op_own = cqe[i].op_own;
+			struct rte_mbuf *m, *r;
+			uint32_t len, lkey;
+			uintptr_t addr;
+
+			if (unlikely((op_own & (0xf0 | MLX5_CQE_OWNER_MASK)) !=
+				     want)) {
+				/* Not the device's, nor a new CQ's: others. */
+				if (((op_own ^ want) & MLX5_CQE_OWNER_MASK) ==
+					    0 &&
+				    (op_own >> 4) != MLX5_CQE_INVALID)
+					more = true;
+				break;
+			}
+			rte_io_rmb();
+			RTE_ASSERT(((rte_be_to_cpu_16(cqe[i].wqe_counter) ^
+				     (wi + i)) &
+				    wqe_mask) == 0);
+			len = rte_be_to_cpu_32(cqe[i].byte_cnt);
+			m = e[i];
+			r = *--stash;
+			addr = (uintptr_t)r->buf_addr;
+			if (likely(addr > lo && addr < hi &&
+				   !(r->ol_flags & piova))) {
+				lkey = lkey_be;
+			} else {
+				/* A stale flag or buffer is repaired there. */
+				lkey = mlx5_net_rx_lkey_miss(mr, r);
+				addr = (uintptr_t)r->buf_addr;
+				lo = mr->mru_lo[0];
+				hi = mr->mru_end[0];
+				lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+			}
+			d[i].lkey = lkey;
+			d[i].addr =
+				rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
+			e[i] = r;
+			mlx5_net_rx_rearm(m, rearm);
+			m->packet_type =
+				mlx5_net_ptype_of[cqe[i].l4_l3_hdr_type];
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->vlan_tci = 0;
+			m->ol_flags = 0;
+			out[i] = m;
+			bytes += len;
+		}
+		rxq->stash_n = (uint16_t)(rxq->stash_n - i);
+		if (unlikely(offloads))
+			mlx5_net_rx_offloads(rxq, cqe, out, i);
+		got = (uint16_t)(got + i);
+		ci += i;
+		rpi = (uint16_t)(rpi + i);
+		if (i != lim)
+			break;
+	}
+	if (ci != cq->ci) {
+		rxq->pi = rpi;
+		cq->ci = ci;
+		mlx5_cq_db_update(cq->db_rec, ci);
+		rte_io_wmb();
+		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	}
+	rxq->st.packets += got;
+	rxq->st.bytes += bytes;
+	if (unlikely(more))
+		got += mlx5_net_rx_general(rxq, mr, pkts + got,
+					   (uint16_t)(n - got));
+	return got;
+}
+
+uint16_t
+mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_rxq *rxq = q;
+
+	return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n);
+}
+
+/*
+ * A secondary process: the queue is the primary's, the MR cache this
+ * process's own (the primary's holds its private addresses).
+ */
+uint16_t
+mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_rxq *rxq = q;
+	struct mlx5_net_proc *pp =
+		rte_eth_devices[rxq->port_id].process_private;
+	struct mlx5_mr_ctrl *mr = pp->rxq_mr[rxq->idx];
+
+	if (unlikely(mr == NULL)) {
+		mr = mlx5_net_proc_mr(pp, false, rxq->idx, SOCKET_ID_ANY);
+		if (mr == NULL)
+			return 0;
+	}
+	return mlx5_net_rx_body(rxq, mr, pkts, n);
+}
+
+/*
+ * Queue recovery: what the burst does after an error completion, also
+ * asked by a secondary process (mlx5_net_mp.c) and used by queue
+ * start/stop.
+ */
+
+static inline void
+mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
+		    struct rte_mbuf *m, uint32_t lkey)
+{
+	struct mlx5_wqe_data_seg *d =
+		(void *)(rxq->rq.wqes + ((size_t)w << rxq->rq.log_stride) +
+			 16 * s);
+
+	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
+	d->lkey = rte_cpu_to_be_32(lkey);
+	/* The Rx bursts set data_off when the mbuf goes up. */
+	d->addr =
+		rte_cpu_to_be_64((uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM);
+}
+
+/* Fill every WQE with the mbufs of elts and post them all. */
+int
+mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
+{
+	uint32_t n = 1u << rxq->log_wqe_n, sges = 1u << rxq->log_sges, w, s;
+
+	for (w = 0; w < n; w++)
+		for (s = 0; s < sges; s++) {
+			struct rte_mbuf *m = rxq->elts[w * sges + s];
+			uint32_t lkey = mlx5_net_rx_buf_lkey(&rxq->mr, m);
+
+			if (lkey == MLX5_MR_LKEY_INVALID) {
+				DRV_LOG(ERR,
+					"port %u Rx queue %u: no key for"
+					" the mempool's memory: %s",
+					rxq->port_id, rxq->idx,
+					rte_strerror(rte_errno));
+				return -rte_errno;
+			}
+			mlx5_net_rx_seg_set(rxq, w, s, m, lkey);
+		}
+	rxq->pi = (uint16_t)n;
+	rte_io_wmb();
+	rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	return 0;
+}
+
+/*
+ * After an error completion that moved the RQ to ERR: every CQE there is
+ * taken (flushes), the RQ goes through RST back to RDY and its WQEs are
+ * posted again with the mbufs they hold.
+ */
+/* Take every CQE the device wrote (flushes, frames not handed up). */
+void
+mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
+{
+	struct mlx5_devx_cq *cq = &rxq->cq;
+
+	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
+			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
+		cq->ci++;
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+}
+
+int
+mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
+{
+	int ret;
+
+	mlx5_net_rxq_cq_drain(rxq);
+	/* In a secondary process, the device's part is the primary's. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
+				       rxq->idx, NULL);
+	ret = mlx5_devx_rq_recover(&rxq->rq);
+	if (ret != 0) {
+		DRV_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		return ret;
+	}
+	rxq->st.recoveries++;
+	return mlx5_net_rxq_post_all(rxq);
+}

@@ -1,0 +1,593 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The Tx burst, Tx preparation, completions and Tx queue recovery; calls
+ * only the log type, the error completions (mlx5_net_err.c), a
+ * secondary's state and requests (mlx5_net_proc.c) and the common layer.
+ * The queues (mlx5_net_txq.c) and the ethdev ops use it.
+ *
+ * One WQE per packet (control segment, Ethernet segment with the checksum
+ * flags and the first txq_inline_min bytes inline, a data segment per
+ * mbuf segment), keys from the queue's MR cache or, for a private-IOVA
+ * mbuf, its buf_iova; a completion asked at least every
+ * MLX5_NET_TX_COMP_THRESH blocks and at the end of each burst; one
+ * doorbell per burst. Completions free the mbufs of every WQE up to the
+ * one they name.
+ *
+ * The fast path, with what is constant for a queue or a burst read once
+ * into locals: a one-segment packet with nothing inline whose buffer is
+ * in the MR range the queue used last is one 64-byte block written as
+ * eight words; a completion is asked by runs of MLX5_NET_TX_COMP_THRESH
+ * blocks rather than checked per packet; completed mbufs go back straight
+ * from the ring (its entries are the packets, in order), to their pool in
+ * one copy with MBUF_FAST_FREE. Any other packet (more segments, inline
+ * header, private IOVA, another MR range, empty) takes the general path,
+ * one WQE at a time.
+ *
+ * An error completion drops that packet (counted) and the queue recovers:
+ * what was posted after it is freed (flushed) and the SQ brought back.
+ */
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <mlx5_common_dp.h>
+
+#include "mlx5_net.h"
+
+/*
+ * Tx: the first 8 bytes of the Ethernet segment (its checksum flags) for
+ * each value of the mbuf's IP_CKSUM and L4 checksum request bits.
+ */
+#define MLX5_NET_TX_CS_SHIFT 52
+static uint64_t mlx5_net_tx_cs_of[8];
+
+/* The Ethernet segment's checksum flags of an mbuf's Tx offload flags. */
+static inline uint8_t
+mlx5_net_tx_cs(uint64_t ol)
+{
+	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+	uint8_t cs = 0;
+
+	if (ol & RTE_MBUF_F_TX_IP_CKSUM)
+		cs |= MLX5_ETH_WQE_L3_CSUM;
+	if (l4 == RTE_MBUF_F_TX_TCP_CKSUM || l4 == RTE_MBUF_F_TX_UDP_CKSUM)
+		cs |= MLX5_ETH_WQE_L4_CSUM;
+	return cs;
+}
+
+RTE_INIT(mlx5_net_tx_cs_init)
+{
+	unsigned int t;
+
+	/* The Tx table's index: IP_CKSUM and the L4 request, 3 bits. */
+	RTE_BUILD_BUG_ON(RTE_MBUF_F_TX_L4_MASK !=
+			 (3ULL << MLX5_NET_TX_CS_SHIFT));
+	RTE_BUILD_BUG_ON(RTE_MBUF_F_TX_IP_CKSUM !=
+			 (4ULL << MLX5_NET_TX_CS_SHIFT));
+	for (t = 0; t < RTE_DIM(mlx5_net_tx_cs_of); t++) {
+		struct mlx5_wqe_eth_seg es;
+
+		memset(&es, 0, sizeof(es));
+		es.cs_flags =
+			mlx5_net_tx_cs((uint64_t)t << MLX5_NET_TX_CS_SHIFT);
+		memcpy(&mlx5_net_tx_cs_of[t], &es, sizeof(uint64_t));
+	}
+}
+
+/*
+ * Free the mbufs of blocks [ci, end) (completed or dropped) straight from
+ * the ring, whose entries in [ci, sq.pi) are the packet a block starts or
+ * NULL. Blocks the general path posted may hold NULLs or chains:
+ * rte_pktmbuf_free_bulk() takes both; otherwise, with MBUF_FAST_FREE (one
+ * pool, refcnt 1), the mbufs go back to their pool in one copy.
+ */
+static __rte_always_inline void
+mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
+{
+	uint32_t mask = txq->wqe_n - 1;
+	uint16_t ci = txq->ci;
+	uint32_t cnt = (uint16_t)(end - ci), first = ci & mask;
+	uint32_t n1 = RTE_MIN(cnt, txq->wqe_n - first);
+	struct rte_mbuf **e = txq->elts;
+
+	if (cnt == 0)
+		return;
+	if (likely(txq->fast_free && !txq->general_pending)) {
+		struct rte_mempool *mp = e[first]->pool;
+
+		rte_mempool_put_bulk(mp, (void **)&e[first], n1);
+		if (unlikely(cnt > n1))
+			rte_mempool_put_bulk(mp, (void **)e, cnt - n1);
+	} else {
+		rte_pktmbuf_free_bulk(&e[first], n1);
+		if (unlikely(cnt > n1))
+			rte_pktmbuf_free_bulk(e, cnt - n1);
+		/* Past the last block the general path posted: fast again. */
+		if ((uint16_t)(txq->general_end - ci) <= cnt)
+			txq->general_pending = false;
+	}
+	txq->ci = end;
+}
+
+/* After an error completion @cqe at block @wc: free, count, recover. */
+static __rte_noinline void
+mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
+		  volatile struct mlx5_cqe64 *cqe)
+{
+	uint32_t mask = txq->wqe_n - 1;
+
+	mlx5_net_err_note(&txq->st, true, txq->port_id, txq->idx, cqe);
+	/* Those before it were sent; it and the rest are not. */
+	mlx5_net_tx_free(txq, wc);
+	/*
+	 * Every packet still posted is lost: the failed one and those posted
+	 * after it, which the device flushes (as hardware does).
+	 */
+	while (txq->ci != txq->sq.pi) {
+		struct rte_mbuf *m = txq->elts[txq->ci & mask];
+
+		if (m != NULL) {
+			if (txq->ci != wc)
+				txq->st.flushed++;
+			txq->st.errors++;
+			txq->st.packets--;
+			txq->st.bytes -= m->pkt_len;
+			rte_pktmbuf_free(m);
+		}
+		txq->ci++;
+	}
+	txq->general_pending = false;
+	if (mlx5_net_txq_recover(txq) != 0) {
+		DRV_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
+			rte_strerror(rte_errno));
+		return;
+	}
+	txq->st.recoveries++;
+	txq->ci = 0;
+	txq->last_comp = 0;
+}
+
+/* Take the completions: free what they cover; recover after an error. */
+static __rte_always_inline void
+mlx5_net_tx_complete(struct mlx5_net_txq *txq)
+{
+	struct mlx5_devx_cq *cq = &txq->cq;
+	const uint32_t log_cq = cq->log_size;
+	const uint32_t cq_mask = (1u << log_cq) - 1;
+	uint32_t ci = cq->ci;
+	uint16_t upto = txq->ci;
+
+	for (;;) {
+		volatile struct mlx5_cqe64 *cqe = &cq->cqes[ci & cq_mask];
+		volatile struct mlx5_cqe64 *err;
+		uint8_t op_own = cqe->op_own;
+		uint16_t wc;
+
+		if ((op_own & MLX5_CQE_OWNER_MASK) != ((ci >> log_cq) & 1))
+			break;
+		if (unlikely(op_own >= (MLX5_CQE_REQ_ERR << 4))) {
+			enum mlx5_cqe_status st =
+				mlx5_cqe_status(cqe, log_cq, ci);
+
+			if (st == MLX5_CQE_STATUS_HW_OWN)
+				break;
+			/* An error: every CQE after it is a flush. */
+			wc = rte_be_to_cpu_16(cqe->wqe_counter);
+			err = cqe;
+			while (mlx5_cqe_status(&cq->cqes[ci & cq_mask], log_cq,
+					       ci) != MLX5_CQE_STATUS_HW_OWN)
+				ci++;
+			cq->ci = ci;
+			mlx5_cq_db_update(cq->db_rec, ci);
+			mlx5_net_tx_error(txq, wc, err);
+			return;
+		}
+		rte_io_rmb();
+		/* The WQE at wc and every one before it are done. */
+		wc = rte_be_to_cpu_16(cqe->wqe_counter);
+		upto = (uint16_t)(wc + 1);
+		ci++;
+	}
+	if (ci == cq->ci)
+		return;
+	cq->ci = ci;
+	mlx5_cq_db_update(cq->db_rec, ci);
+	/* A completed WQE's blocks after its first hold no mbuf. */
+	if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi - txq->ci))
+		mlx5_net_tx_free(txq, upto);
+}
+
+void
+mlx5_net_txq_complete(struct mlx5_net_txq *txq)
+{
+	mlx5_net_tx_complete(txq);
+}
+
+/* Write 16-byte segment @k of the WQE at block @pi (wrapping the ring). */
+static __rte_always_inline void *
+mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
+{
+	uint32_t off = ((uint32_t)pi * MLX5_SEND_WQE_BB + k * 16) &
+		       (txq->wqe_n * MLX5_SEND_WQE_BB - 1);
+
+	return txq->sq.wqes + off;
+}
+
+/* What the general Tx path did with a packet. */
+enum mlx5_net_tx_res {
+	MLX5_NET_TX_POSTED,
+	MLX5_NET_TX_DROPPED,
+	MLX5_NET_TX_FULL,
+};
+
+/*
+ * The bytes of @m's first segment the queue inlines: up to txq_inline_min,
+ * none from a private-IOVA segment (another vHCA's memory, which the CPU
+ * never reads: its bytes go by pointer, under its key).
+ */
+static __rte_always_inline uint32_t
+mlx5_net_tx_inline_len(const struct mlx5_net_txq *txq, const struct rte_mbuf *m,
+		       uint64_t piova)
+{
+	if (m->ol_flags & piova)
+		return 0;
+	return RTE_MIN((uint32_t)txq->inline_hdr, (uint32_t)m->data_len);
+}
+
+/* Inline segments after the Ethernet segment for @inl inlined bytes. */
+static __rte_always_inline uint32_t
+mlx5_net_tx_inline_segs(uint32_t inl)
+{
+	return inl > 2 ? (inl - 2 + 15) / 16 : 0;
+}
+
+/*
+ * The 16-byte segments of @m's WQE: control, Ethernet, inline header and
+ * a data segment per non-empty mbuf segment (after the inlined bytes).
+ */
+static uint32_t
+mlx5_net_tx_wqe_ds(const struct mlx5_net_txq *txq, const struct rte_mbuf *m,
+		   uint64_t piova)
+{
+	uint32_t inl = mlx5_net_tx_inline_len(txq, m, piova);
+	uint32_t ds = 2 + mlx5_net_tx_inline_segs(inl);
+	const struct rte_mbuf *seg;
+
+	for (seg = m; seg != NULL; seg = seg->next)
+		ds += seg->data_len > (seg == m ? inl : 0);
+	return ds;
+}
+
+uint16_t
+mlx5_net_tx_max_segs(uint16_t inline_hdr)
+{
+	return (uint16_t)(MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB / 16 - 2 -
+			  mlx5_net_tx_inline_segs(inline_hdr));
+}
+
+/*
+ * A sent or dropped mbuf loses the private-IOVA flag: an mbuf going back
+ * to its pool never keeps it (one still referenced elsewhere keeps it).
+ */
+static __rte_always_inline void
+mlx5_net_tx_unflag(struct rte_mbuf *m, uint64_t piova)
+{
+	for (; m != NULL; m = m->next)
+		if ((m->ol_flags & piova) && rte_mbuf_refcnt_read(m) == 1)
+			m->ol_flags &= ~piova;
+}
+
+/*
+ * rte_eth_tx_prepare(): refuse what the burst would drop by itself, a
+ * WQE larger than MLX5_NET_TX_MAX_WQE_BBS blocks (too many segments for
+ * the queue's inline header), with rte_errno EINVAL.
+ */
+uint16_t
+mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+	uint64_t piova = txq->mr.private_iova_flag;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t ds = mlx5_net_tx_wqe_ds(txq, pkts[i], piova);
+
+		if (ds * 16 > MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB) {
+			DRV_LOG(DEBUG,
+				"port %u Tx queue %u: packet of %u segments needs %u WQE segments, at most %u (txq_inline_min %u)",
+				txq->port_id, txq->idx, pkts[i]->nb_segs, ds,
+				MLX5_NET_TX_MAX_WQE_BBS * MLX5_SEND_WQE_BB / 16,
+				txq->inline_hdr);
+			rte_errno = EINVAL;
+			break;
+		}
+	}
+	return i;
+}
+
+/*
+ * The general Tx path: one WQE of any shape for @m at txq->sq.pi (a data
+ * segment per mbuf segment, empty ones skipped, the inline header), its
+ * control segment in *@last.
+ */
+static __rte_noinline enum mlx5_net_tx_res
+mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
+		    struct rte_mbuf *m, struct mlx5_wqe_ctrl_seg **last)
+{
+	const uint64_t piova = mr->private_iova_flag;
+	uint32_t mask = txq->wqe_n - 1;
+	uint16_t pi = txq->sq.pi;
+	uint32_t inl = mlx5_net_tx_inline_len(txq, m, piova);
+	uint32_t inl_segs = mlx5_net_tx_inline_segs(inl);
+	uint32_t ds = mlx5_net_tx_wqe_ds(txq, m, piova), bbs, k;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_eth_seg *es;
+	struct rte_mbuf *seg;
+
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	if (unlikely(bbs > MLX5_NET_TX_MAX_WQE_BBS)) {
+		/* More segments than a WQE holds: dropped. */
+		txq->st.errors++;
+		txq->st.refused++;
+		mlx5_net_tx_unflag(m, piova);
+		rte_pktmbuf_free(m);
+		return MLX5_NET_TX_DROPPED;
+	}
+	if (unlikely((uint16_t)(pi - txq->ci) + bbs > txq->wqe_n))
+		return MLX5_NET_TX_FULL;
+	ctrl = mlx5_net_tx_seg(txq, pi, 0);
+	es = mlx5_net_tx_seg(txq, pi, 1);
+	/* No LSO (mss 0), no software parsing: zeroes but the flags. */
+	*(uint64_t *)(void *)es = 0;
+	*((uint32_t *)(void *)es + 2) = 0;
+	es->cs_flags = mlx5_net_tx_cs(m->ol_flags);
+	es->inline_hdr_sz = rte_cpu_to_be_16((uint16_t)inl);
+	if (inl != 0) {
+		const uint8_t *src = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		memcpy(es->inline_hdr_start, src, RTE_MIN(inl, 2u));
+		for (k = 0; k < inl_segs; k++) {
+			uint32_t off = 2 + 16 * k;
+
+			memcpy(mlx5_net_tx_seg(txq, pi, 2 + k), src + off,
+			       RTE_MIN(16u, inl - off));
+		}
+	}
+	ds = 2 + inl_segs;
+	for (seg = m; seg != NULL; seg = seg->next) {
+		uint32_t skip = seg == m ? inl : 0;
+		uint32_t len = seg->data_len - skip;
+		struct mlx5_wqe_data_seg *d;
+		uint32_t lkey;
+
+		if (len == 0)
+			continue;
+		lkey = mlx5_mr_mb2lkey(mr, seg);
+		if (unlikely(lkey == MLX5_MR_LKEY_INVALID))
+			break;
+		d = mlx5_net_tx_seg(txq, pi, ds++);
+		d->byte_count = rte_cpu_to_be_32(len);
+		d->lkey = rte_cpu_to_be_32(lkey);
+		d->addr = rte_cpu_to_be_64(
+			rte_pktmbuf_mtod_offset(seg, uintptr_t, skip));
+	}
+	if (unlikely(seg != NULL)) {
+		/* Memory of no key: the packet cannot be sent. */
+		txq->st.errors++;
+		txq->st.refused++;
+		mlx5_net_tx_unflag(m, piova);
+		rte_pktmbuf_free(m);
+		return MLX5_NET_TX_DROPPED;
+	}
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	ctrl->opmod_idx_opcode =
+		rte_cpu_to_be_32((uint32_t)pi << 8 | MLX5_OPCODE_SEND);
+	ctrl->qpn_ds = rte_cpu_to_be_32(txq->sqn << 8 | ds);
+	ctrl->signature = 0;
+	ctrl->dci_stream_channel_id = 0;
+	ctrl->fm_ce_se = 0;
+	ctrl->imm = 0;
+	if ((uint16_t)(pi + bbs - txq->last_comp) >= MLX5_NET_TX_COMP_THRESH) {
+		ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		txq->last_comp = (uint16_t)(pi + bbs);
+	}
+	/* The packet at its first block, none at the others. */
+	txq->elts[pi & mask] = m;
+	/* Posted: the keys are in the WQE, the flag is done with. */
+	mlx5_net_tx_unflag(m, piova);
+	for (k = 1; k < bbs; k++)
+		txq->elts[(pi + k) & mask] = NULL;
+	txq->sq.pi = (uint16_t)(pi + bbs);
+	txq->general_end = txq->sq.pi;
+	txq->general_pending = true;
+	txq->st.bytes += m->pkt_len;
+	txq->st.packets++;
+	*last = ctrl;
+	return MLX5_NET_TX_POSTED;
+}
+
+/*
+ * The Tx fast path: up to @cnt packets of @pkts, each one segment of data
+ * in the MR range [lo + 1, lo + 1 + span) and nothing inline, from block
+ * @pi on (the run does not wrap the ring), as one block each: control,
+ * Ethernet and data segment, written as words with their zeroes. It stops
+ * at the first other packet: the number posted.
+ */
+static __rte_always_inline uint32_t
+mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
+		 uint16_t pi, uintptr_t lo1, uintptr_t span, uint32_t lkey_be,
+		 uint64_t piova, uint64_t *bytes)
+{
+	const uint32_t mask = txq->wqe_n - 1;
+	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
+	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
+	struct rte_mbuf **e = txq->elts + (pi & mask);
+	const uint32_t qpn_ds3 = txq->qpn_ds3;
+	uint32_t i, op = (uint32_t)pi << 8 | MLX5_OPCODE_SEND;
+	uint64_t sum = 0;
+
+	for (i = 0; i < cnt; i++, w += MLX5_SEND_WQE_BB / sizeof(*w)) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t ol = m->ol_flags;
+		uintptr_t addr = (uintptr_t)m->buf_addr;
+		uint32_t len = m->data_len;
+		uint32_t *w32 = (uint32_t *)w;
+
+		if (unlikely(m->nb_segs != 1 || len == 0 || (ol & piova) != 0 ||
+			     addr - lo1 >= span))
+			break;
+		w32[0] = rte_cpu_to_be_32(op);
+		w32[1] = qpn_ds3;
+		w[1] = 0;
+		w[2] = mlx5_net_tx_cs_of[(ol >> MLX5_NET_TX_CS_SHIFT) & 7];
+		w[3] = 0;
+		w32[8] = rte_cpu_to_be_32(len);
+		w32[9] = lkey_be;
+		w[5] = rte_cpu_to_be_64(addr + m->data_off);
+		e[i] = m;
+		sum += len;
+		op += 1u << 8;
+	}
+	*bytes += sum;
+	return i;
+}
+
+/* The Tx burst, with the MR cache and UAR of this process. */
+static __rte_always_inline uint16_t
+mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
+		 struct mlx5_uar *uar, struct rte_mbuf **pkts, uint16_t n)
+{
+	const uint32_t mask = txq->wqe_n - 1;
+	/* Every packet through the general path: an inline header. */
+	const bool general = txq->inline_hdr != 0;
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	uint16_t sent = 0, pi, posted = 0;
+	uint64_t bytes = 0;
+
+	if (unlikely(txq->stopped))
+		return 0;
+	mlx5_net_tx_complete(txq);
+	mlx5_net_mr_gen_check(mr);
+	pi = txq->sq.pi;
+	while (sent < n) {
+		/* Blocks up to a full ring, and up to a completion request. */
+		uint32_t room = txq->wqe_n - (uint16_t)(pi - txq->ci);
+		uint32_t to_comp = MLX5_NET_TX_COMP_THRESH -
+				   (uint16_t)(pi - txq->last_comp);
+		uint32_t lim = RTE_MIN((uint32_t)(n - sent), room), k = 0;
+		enum mlx5_net_tx_res res;
+
+		lim = RTE_MIN(lim, to_comp);
+		/* Nor past the end of the ring. */
+		lim = RTE_MIN(lim, mask + 1 - (pi & mask));
+		if (likely(!general) && lim != 0) {
+			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
+
+			k = mlx5_net_tx_fast(txq, pkts + sent, lim, pi, lo + 1,
+					     end > lo ? end - lo - 1 : 0,
+					     rte_cpu_to_be_32(mr->mru_lkey[0]),
+					     mr->private_iova_flag, &bytes);
+		}
+		if (k != 0) {
+			uint32_t lb;
+
+			pi = (uint16_t)(pi + k);
+			sent = (uint16_t)(sent + k);
+			posted = (uint16_t)(posted + k);
+			lb = (uint16_t)(pi - 1) & mask;
+			last = (void *)(txq->sq.wqes +
+					((size_t)lb << MLX5_SEND_WQE_SHIFT));
+			txq->sq.pi = pi;
+			if ((uint16_t)(pi - txq->last_comp) >=
+			    MLX5_NET_TX_COMP_THRESH) {
+				last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+				txq->last_comp = pi;
+			}
+		}
+		if (sent == n || room == 0)
+			break;
+		if (k == lim && lim != 0)
+			continue;
+		/* A packet for the general path. */
+		res = mlx5_net_tx_general(txq, mr, pkts[sent], &last);
+		if (res == MLX5_NET_TX_FULL)
+			break;
+		sent++;
+		pi = txq->sq.pi;
+	}
+	if (last != NULL) {
+		/* The burst's last WQE completes, so nothing waits long. */
+		if (!(last->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
+			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+			txq->last_comp = txq->sq.pi;
+		}
+		mlx5_doorbell_ring(uar, &txq->sq.db_rec[MLX5_SND_DBR],
+				   txq->sq.pi, last);
+	}
+	txq->st.packets += posted;
+	txq->st.bytes += bytes;
+	return sent;
+}
+
+uint16_t
+mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+
+	return mlx5_net_tx_body(txq, &txq->mr, &txq->priv->uar, pkts, n);
+}
+
+/* A secondary process: its own MR cache, and the UAR as it rings it. */
+uint16_t
+mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_net_txq *txq = q;
+	struct mlx5_net_proc *pp =
+		rte_eth_devices[txq->port_id].process_private;
+	struct mlx5_mr_ctrl *mr = pp->txq_mr[txq->idx];
+
+	if (unlikely(mr == NULL)) {
+		mr = mlx5_net_proc_mr(pp, true, txq->idx, SOCKET_ID_ANY);
+		if (mr == NULL)
+			return 0;
+	}
+	return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n);
+}
+
+/*
+ * After an error completion that moved the SQ to ERR: back to RDY from
+ * block 0 (through RST), its rate limit set again.
+ */
+int
+mlx5_net_txq_recover(struct mlx5_net_txq *txq)
+{
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5_net_mp_ask(txq->port_id, MLX5_NET_MP_TXQ_RECOVER,
+				       txq->idx, NULL);
+	ret = mlx5_devx_sq_recover(&txq->sq);
+	if (ret != 0)
+		return ret;
+	if (txq->pp != NULL) {
+		/* RST forgot the rate: set it again. */
+		struct mlx5_devx_sq_modify mod = {
+			.cur_state = MLX5_WQ_STATE_RDY,
+			.new_state = MLX5_WQ_STATE_RDY,
+			.set_rate = true,
+			.rate_index = txq->pp->index,
+		};
+
+		if (mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod) != 0)
+			DRV_LOG(WARNING,
+				"port %u Tx queue %u: its rate limit is lost after recovery: %s",
+				txq->port_id, txq->idx,
+				rte_strerror(rte_errno));
+	}
+	return 0;
+}
