@@ -7,7 +7,8 @@
  * (class=crypto), a cryptodev named after the EAL device under the driver
  * name crypto_mlx5. This file: probe and remove, devargs, the device
  * operations and sessions (one DEK each). The queue pairs and the
- * datapath are in mlx5_crypto_qp.c.
+ * datapath are in mlx5_crypto_qp.c, below: this file calls it, never the
+ * other way.
  */
 
 #include <errno.h>

@@ -23,6 +23,9 @@
  * to RTS (the device forgets the rest of the posted work), the stale
  * completions the device wrote before the reset are dropped, and the
  * operations posted after the failed one are posted again.
+ *
+ * Below the cryptodev ops (mlx5_crypto.c, which installs the queue pair
+ * ops and bursts): calls only the log type and the common layer.
  */
 
 #include <errno.h>

@@ -7,8 +7,9 @@
  * RSS TIR and the steering rules exist while the port runs), link,
  * statistics, promiscuous and all-multicast modes, MAC address, MTU, RSS
  * and RETA, per-queue rate limits, queue start/stop and info. Above the
- * queues (mlx5_net_rxq.c, mlx5_net_txq.c) and the bursts; probe
- * (mlx5_net_probe.c) installs them.
+ * queues (mlx5_net_rxq.c, mlx5_net_txq.c) and the bursts, which it calls
+ * (and mlx5_net_proc.c's requests); probe (mlx5_net_probe.c) installs
+ * them and mlx5_net_mp.c shares some with a secondary.
  */
 
 #include <errno.h>

@@ -16,7 +16,8 @@
  * This file: a secondary's attach (its ethdev ops are a subset of the
  * primary's, mlx5_net_ethdev.c) and the primary's answers to requests.
  * The secondary's own state and its half of the requests, which the bursts
- * and queues call, are below, in mlx5_net_proc.c.
+ * and queues call, are below, in mlx5_net_proc.c. Calls the ethdev ops,
+ * queues, bursts and mlx5_net_proc.c below it; only probe calls it.
  */
 
 #include <errno.h>

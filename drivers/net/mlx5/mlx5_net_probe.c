@@ -8,7 +8,7 @@
  * TISes, queue counter, the ethdev ops of mlx5_net_ethdev.c), remove, and
  * in a secondary process the attach of mlx5_net_mp.c; the registration
  * with the common layer (the class driver, its multi-process requests) and
- * the PMD info.
+ * the PMD info. May call every file of the PMD; none calls it.
  */
 
 #include <errno.h>
