@@ -60,6 +60,12 @@ SIM_RDMA_EXPORT struct sim_rdma_dev *sim_rdma_dev_of(struct ibv_device *ib);
  */
 int sim_rdma_netdev_attach(struct sim_rdma_dev *dev);
 /*
+ * Open a context of @device as libmlx5 does: DEVX unless @attr asks for
+ * flags of its own or the device refuses a DEVX uid (then without).
+ */
+SIM_RDMA_EXPORT struct ibv_context *
+sim_rdma_open(struct ibv_device *device, struct mlx5dv_context_attr *attr);
+/*
  * A context the model opened, made an rdma-core one: its operation tables
  * filled (libibverbs' inline calls go through them). Returns @ctx.
  */

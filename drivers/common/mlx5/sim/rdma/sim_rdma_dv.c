@@ -28,7 +28,7 @@ mlx5dv_open_device(struct ibv_device *device, struct mlx5dv_context_attr *attr)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	ctx = mlx5_sim_open_device(device, attr);
+	ctx = sim_rdma_open(device, attr);
 	return ctx != NULL ? sim_rdma_ctx_init(ctx) : NULL;
 }
 

@@ -304,8 +304,27 @@ ibv_open_device(struct ibv_device *device)
 		errno = ENODEV;
 		return NULL;
 	}
-	ctx = mlx5_sim_open_device(device, NULL);
+	ctx = sim_rdma_open(device, NULL);
 	return ctx != NULL ? sim_rdma_ctx_init(ctx) : NULL;
+}
+
+/*
+ * Open a context as libmlx5 does (rdma-core 29 on, "mlx5: Enable devx by
+ * default"): without flags asked for, with a DEVX uid, and without one
+ * only if the kernel refuses it.
+ */
+struct ibv_context *
+sim_rdma_open(struct ibv_device *device, struct mlx5dv_context_attr *attr)
+{
+	struct mlx5dv_context_attr devx = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct ibv_context *ctx;
+
+	if (attr != NULL && attr->flags != 0)
+		return mlx5_sim_open_device(device, attr);
+	ctx = mlx5_sim_open_device(device, &devx);
+	return ctx != NULL ? ctx : mlx5_sim_open_device(device, NULL);
 }
 
 int
