@@ -26,12 +26,42 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 cli_parse "$0" "" "$@"
 build=$CLI_BUILD
 
-host=$build/rdma-front-host
-eval "$("$src/devtools/sim-host.sh" --build-dir "$build" "$host")"
-export MLX5_TEST_DEVICE=0000:08:00.0 MLX5_TEST_DEVICE2=0000:08:00.1
-
 pass=0
 fail=0
+
+# host DIR [LINE...]: a host of the devices.conf LINEs (the default
+# two-function ConnectX-6 Dx without LINEs), its environment set.
+host() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$@" > "$dir/devices.conf"
+		set -- --conf "$dir/devices.conf"
+	fi
+	eval "$("$src/devtools/sim-host.sh" --build-dir "$build" "$@" "$dir")"
+}
+
+# suite SUITE LOG WHERE COMMAND...: run a C suite's COMMAND; it passes
+# with no failed case and the log showing the backend probed the device
+# (WHERE: "<device>: rdma-core device <ibdev>").
+suite() {
+	t=$1 log=$2 where=$3
+	shift 3
+	if "$@" >"$log" 2>&1 &&
+	   grep -q "^$t: [0-9]* passed, 0 failed" "$log" &&
+	   grep -q "$where" "$log"; then
+		echo "rdma-front: ${where%%: rdma-core*}: $(tail -n 1 "$log")"
+		pass=$((pass + 1))
+	else
+		grep -B3 'FAILED$' "$log" | tail -n 40 || true
+		echo "rdma-front: ${where%%: rdma-core*}: $t: FAILED ($(tail -n 1 "$log"); log $log)"
+		fail=$((fail + 1))
+	fi
+}
+
+host "$build/rdma-front-host"
+export MLX5_TEST_DEVICE=0000:08:00.0 MLX5_TEST_DEVICE2=0000:08:00.1
 for t in devx pp vhca mr qcnt verbs_obj queue eth crypto crypto_pmd net; do
 	exe=$build/test/test_$t
 	if [ ! -x "$exe" ]; then
@@ -39,67 +69,42 @@ for t in devx pp vhca mr qcnt verbs_obj queue eth crypto crypto_pmd net; do
 		fail=$((fail + 1))
 		continue
 	fi
-	log=$host/$t.log
-	if timeout -k 10 600 "$exe" >"$log" 2>&1 &&
-	   grep -q "^$t: [0-9]* passed, 0 failed" "$log" &&
-	   grep -q "rdma-core device mlx5_0" "$log"; then
-		echo "rdma-front: $(tail -n 1 "$log")"
-		pass=$((pass + 1))
-	else
-		grep -B3 'FAILED$' "$log" | tail -n 40 || true
-		echo "rdma-front: $t: FAILED ($(tail -n 1 "$log"); log $log)"
-		fail=$((fail + 1))
-	fi
+	suite "$t" "$MLX5_SIM_HOST/$t.log" "0000:08:00.0: rdma-core device mlx5_0" \
+		timeout -k 10 600 "$exe"
 done
 ex=$build/examples/cross_vhca/cross_vhca
 if [ -x "$ex" ]; then
-	bf=$build/rdma-front-bf2
-	mkdir -p "$bf"
-	printf '%s\n' \
+	host "$build/rdma-front-bf2" \
 		"mlx5_0 0000:08:00.0 - card=3,vhca_id=1,device_id=0xa2d6" \
-		"mlx5_1 0000:08:00.1 - card=3,vhca_id=2,device_id=0xa2d6" \
-		> "$bf/devices.conf"
-	eval "$("$src/devtools/sim-host.sh" --build-dir "$build" \
-		--conf "$bf/devices.conf" "$bf")"
+		"mlx5_1 0000:08:00.1 - card=3,vhca_id=2,device_id=0xa2d6"
 	if timeout -k 10 120 "$ex" --no-huge -m 256 --no-shconf -l 0 \
 			-a 0000:08:00.0 -a 0000:08:00.1 -- 0000:08:00.0 \
-			0000:08:00.1 >"$bf/cross_vhca.log" 2>&1; then
-		echo "rdma-front: cross_vhca: $(tail -n 1 "$bf/cross_vhca.log") (BlueField-2 host and DPU by PCI address)"
+			0000:08:00.1 >"$MLX5_SIM_HOST/cross_vhca.log" 2>&1; then
+		echo "rdma-front: cross_vhca: $(tail -n 1 "$MLX5_SIM_HOST/cross_vhca.log") (BlueField-2 host and DPU by PCI address)"
 		pass=$((pass + 1))
 	else
-		cat "$bf/cross_vhca.log"
+		cat "$MLX5_SIM_HOST/cross_vhca.log"
 		echo "rdma-front: cross_vhca: FAILED"
 		fail=$((fail + 1))
 	fi
 else
 	echo "rdma-front: cross_vhca: not built (-Dexamples=false)"
 fi
-sf=$build/rdma-front-sf
-mkdir -p "$sf"
-printf '%s\n' "mlx5_0 0000:08:00.0 - card=5,vhca_id=0" \
-	"mlx5_2 auxiliary:mlx5_core.sf.2 - card=5,vhca_id=5" > "$sf/devices.conf"
-eval "$("$src/devtools/sim-host.sh" --build-dir "$build" \
-	--conf "$sf/devices.conf" "$sf")"
+host "$build/rdma-front-sf" "mlx5_0 0000:08:00.0 - card=5,vhca_id=0" \
+	"mlx5_2 auxiliary:mlx5_core.sf.2 - card=5,vhca_id=5"
 if ! unshare -m true 2>/dev/null; then
 	echo "rdma-front: auxiliary: skipped: no mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
 else
 	for t in devx pp vhca; do
-		if MLX5_TEST_DEVICE=auxiliary:mlx5_core.sf.2 MLX5_TEST_DEVICE2= \
-		   unshare -m sh -c '
+		MLX5_TEST_DEVICE=auxiliary:mlx5_core.sf.2 MLX5_TEST_DEVICE2= \
+		suite "$t" "$MLX5_SIM_HOST/$t.log" \
+			"mlx5_core.sf.2: rdma-core device mlx5_2" \
+			unshare -m sh -c '
 			mount -t tmpfs none /sys/bus &&
 			mkdir -p /sys/bus/auxiliary &&
 			ln -s "$1/sys/bus/auxiliary/devices" /sys/bus/auxiliary/devices &&
-			exec timeout -k 10 600 "$2"' sh "$sf" "$build/test/test_$t" \
-				>"$sf/$t.log" 2>&1 &&
-		   grep -q "^$t: [0-9]* passed, 0 failed" "$sf/$t.log" &&
-		   grep -q "mlx5_core.sf.2: rdma-core device mlx5_2" "$sf/$t.log"; then
-			echo "rdma-front: auxiliary mlx5_core.sf.2: $(tail -n 1 "$sf/$t.log")"
-			pass=$((pass + 1))
-		else
-			grep -B3 'FAILED$' "$sf/$t.log" | tail -n 40 || true
-			echo "rdma-front: auxiliary: $t: FAILED ($(tail -n 1 "$sf/$t.log"); log $sf/$t.log)"
-			fail=$((fail + 1))
-		fi
+			exec timeout -k 10 600 "$2"' sh "$MLX5_SIM_HOST" \
+			"$build/test/test_$t"
 	done
 fi
 echo "rdma-front: $pass suites passed, $fail failed"

@@ -240,6 +240,19 @@ int mlx5_net_mp_ask(uint16_t port_id, enum mlx5_net_mp_op op,
 /* A secondary's MR cache of queue @idx (made if need be), or NULL. */
 struct mlx5_mr_ctrl *mlx5_net_proc_mr(struct mlx5_net_proc *pp, bool tx,
 				      uint16_t idx, int socket);
+/*
+ * A secondary's MR cache of its queue @idx for a burst: made at its first
+ * burst (NULL, logged, if that fails).
+ */
+static __rte_always_inline struct mlx5_mr_ctrl *
+mlx5_net_proc_queue_mr(struct mlx5_net_proc *pp, bool tx, uint16_t idx)
+{
+	struct mlx5_mr_ctrl *mr = tx ? pp->txq_mr[idx] : pp->rxq_mr[idx];
+
+	if (unlikely(mr == NULL))
+		mr = mlx5_net_proc_mr(pp, tx, idx, SOCKET_ID_ANY);
+	return mr;
+}
 /* Free a secondary's state of a port (MR caches, imported UAR). */
 void mlx5_net_proc_free(struct mlx5_net_proc *pp);
 /* A secondary's bursts (mlx5_net_rx.c, mlx5_net_tx.c). */

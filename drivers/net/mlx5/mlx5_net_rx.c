@@ -539,13 +539,10 @@ mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mlx5_net_rxq *rxq = q;
 	struct mlx5_net_proc *pp =
 		rte_eth_devices[rxq->port_id].process_private;
-	struct mlx5_mr_ctrl *mr = pp->rxq_mr[rxq->idx];
+	struct mlx5_mr_ctrl *mr = mlx5_net_proc_queue_mr(pp, false, rxq->idx);
 
-	if (unlikely(mr == NULL)) {
-		mr = mlx5_net_proc_mr(pp, false, rxq->idx, SOCKET_ID_ANY);
-		if (mr == NULL)
-			return 0;
-	}
+	if (unlikely(mr == NULL))
+		return 0;
 	return mlx5_net_rx_body(rxq, mr, pkts, n);
 }
 

@@ -549,13 +549,10 @@ mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mlx5_net_txq *txq = q;
 	struct mlx5_net_proc *pp =
 		rte_eth_devices[txq->port_id].process_private;
-	struct mlx5_mr_ctrl *mr = pp->txq_mr[txq->idx];
+	struct mlx5_mr_ctrl *mr = mlx5_net_proc_queue_mr(pp, true, txq->idx);
 
-	if (unlikely(mr == NULL)) {
-		mr = mlx5_net_proc_mr(pp, true, txq->idx, SOCKET_ID_ANY);
-		if (mr == NULL)
-			return 0;
-	}
+	if (unlikely(mr == NULL))
+		return 0;
 	return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n);
 }
 
