@@ -102,6 +102,12 @@ v_qp_to(struct ibv_qp *qp, enum ibv_qp_state to)
 	a.path_mtu = IBV_MTU_1024;
 	a.dest_qp_num = qp->qp_num;
 	a.ah_attr.port_num = 1;
+	/* RoCE: a GRH (ib_core refuses an address without one); fe80::1. */
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid.raw[0] = 0xfe;
+	a.ah_attr.grh.dgid.raw[1] = 0x80;
+	a.ah_attr.grh.dgid.raw[15] = 1;
+	a.ah_attr.grh.hop_limit = 1;
 	ret = mlx5_verbs_qp_modify(cdev, qp, &a, IBV_QP_STATE | IBV_QP_AV |
 		IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 		IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);

@@ -409,6 +409,15 @@ sim_reclaim_uars(struct mlx5_sim_file *file)
 		uar->magic = MLX5_SIM_MAGIC_DEAD;
 		free(uar);
 	}
+	/* The context's own page (no object of the program's). */
+	uar = file->ctx_uar;
+	if (uar != NULL) {
+		file->ctx_uar = NULL;
+		vhca->uar_count--;
+		munmap(uar->page, mlx5_sim_page_size());
+		uar->magic = MLX5_SIM_MAGIC_DEAD;
+		free(uar);
+	}
 }
 
 /* PDs last: every object above may have named one. */

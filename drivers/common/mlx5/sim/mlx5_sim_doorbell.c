@@ -34,6 +34,26 @@ static const uint32_t sim_db_offsets[] = { 0x800, 0x900 };
 
 static struct mlx5_sim_thread sim_db = MLX5_SIM_THREAD_INIT;
 
+/* Take the doorbells written to @uar's page: true if there was one. */
+static bool
+sim_db_scan_uar(struct mlx5_sim_uar *uar)
+{
+	bool rang = false;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sim_db_offsets); i++) {
+		uint64_t *reg = (uint64_t *)(void *)((uint8_t *)uar->page +
+						     sim_db_offsets[i]);
+		uint64_t db = __atomic_exchange_n(reg, 0, __ATOMIC_ACQUIRE);
+
+		if (db == 0)
+			continue;
+		mlx5_sim_uar_kick_locked(uar, db);
+		rang = true;
+	}
+	return rang;
+}
+
 /* Take the doorbells written to the UAR pages of @vhca. */
 static void
 sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
@@ -43,24 +63,15 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 	struct mlx5_sim_uar *uar;
 
 	mlx5_sim_vhca_lock(vhca);
-	TAILQ_FOREACH (file, &vhca->files, vhca_next)
-		TAILQ_FOREACH (uar, &file->uars, next) {
-			unsigned int i;
-
-			for (i = 0; i < RTE_DIM(sim_db_offsets); i++) {
-				uint64_t *reg =
-					(uint64_t *)(void *)((uint8_t *)
-								     uar->page +
-							     sim_db_offsets[i]);
-				uint64_t db = __atomic_exchange_n(
-					reg, 0, __ATOMIC_ACQUIRE);
-
-				if (db == 0)
-					continue;
-				mlx5_sim_uar_kick_locked(uar, db);
-				*rang = true;
-			}
-		}
+	TAILQ_FOREACH (file, &vhca->files, vhca_next) {
+		if (file->ctx_uar != NULL)
+			*rang |= sim_db_scan_uar(file->ctx_uar);
+		TAILQ_FOREACH (uar, &file->uars, next)
+			*rang |= sim_db_scan_uar(uar);
+	}
+	/* A pass of the device: sends waiting on a receiver try again. */
+	if (vhca->rnr_waiters != 0)
+		mlx5_sim_rc_rnr_retry(vhca);
 	mlx5_sim_vhca_unlock(vhca);
 }
 

@@ -210,7 +210,7 @@ sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
  */
 static __rte_noinline uint8_t
 sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-		     struct mlx5_sim_qp *peer,
+		     struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *peer,
 		     const struct mlx5_wqe_raddr_seg *r, unsigned int nseg,
 		     bool write, uint64_t total)
 {
@@ -228,7 +228,7 @@ sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (!write) {
-		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), peer->pdn,
 				    rte_be_to_cpu_64(r->raddr), stage, total,
 				    MLX5_SIM_XFER_REMOTE);
 		if (ret != 0) {
@@ -250,7 +250,7 @@ sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		off += len;
 	}
 	if (write) {
-		ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(r->rkey), peer->pdn,
+		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), peer->pdn,
 				    rte_be_to_cpu_64(r->raddr), stage, total,
 				    MLX5_SIM_XFER_WRITE | MLX5_SIM_XFER_REMOTE);
 		if (ret != 0)
@@ -282,6 +282,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		(w->bytes + sizeof(struct mlx5_wqe_ctrl_seg));
 	const struct mlx5_wqe_data_seg *d = (const void *)(r + 1);
 	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE;
+	struct mlx5_sim_vhca *pv = NULL;
 	struct mlx5_sim_qp *peer;
 	uint64_t total = 0;
 	unsigned int nseg, i;
@@ -292,35 +293,26 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	for (i = 0; i < nseg; i++) {
 		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
 
-		/* Inline data is not modelled; 0 means 2^31 bytes. */
+		/* Inline data (a WRITE's): the messages' way; 0 is 2^31. */
 		if (bc & MLX5_INLINE_SEG)
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			return write ? mlx5_sim_rc_exec(vhca, qp, w, bytes) :
+			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		total += bc != 0 ? bc : SIM_MAX_MSG;
 	}
 	if (total > qp->msg_max)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	/*
-	 * No wire between vHCAs: only force loopback reaches the peer. A
-	 * peer that is not ready, or not connected back to this QP, drops
-	 * the packets: the requester retries until it gives up. A QP
-	 * connected to itself is its own peer, without the table: it is in
-	 * it, in RTS (a QP in ERR executes nothing) and connected back.
-	 */
-	if (unlikely(!qp->fl))
+	/* A peer that does not answer: the requester gives up retrying. */
+	peer = mlx5_sim_rc_peer(vhca, qp, &pv);
+	if (peer == NULL)
 		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
-	if (qp->remote_qpn == qp->qpn) {
-		peer = qp;
-	} else {
-		peer = mlx5_sim_qnum_get(&vhca->qps, qp->remote_qpn,
-					 MLX5_SIM_Q_QP);
-		if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
-				     peer->state != MLX5_QP_STATE_RTS) ||
-		    peer->remote_qpn != qp->qpn)
-			return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
-	}
+	qp->rnr_left = qp->rnr_retry;
 	if (write ? !peer->rwe : !peer->rre)
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	*bytes = (uint32_t)total;
+	/* Another vHCA's memory: through a device buffer. */
+	if (pv != vhca)
+		return sim_exec_rdma_staged(vhca, qp, pv, peer, r, nseg, write,
+					    total);
 	/* One local segment: straight between the two memories if it can. */
 	if (nseg == 1 && write &&
 	    mlx5_sim_xfer_write_crypto(vhca, qp->xc,
@@ -349,7 +341,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 					   &run->move) == 0)
 			goto move;
 	}
-	return sim_exec_rdma_staged(vhca, qp, peer, r, nseg, write, total);
+	return sim_exec_rdma_staged(vhca, qp, vhca, peer, r, nseg, write,
+				    total);
 move:
 	run->wqe = *w;
 	run->peer = peer;
@@ -358,7 +351,8 @@ move:
 	run->armed = SIM_QP_ARMED_RING;
 	if (run->move.ret == 0)
 		return 0;
-	return sim_exec_rdma_staged(vhca, qp, peer, r, nseg, write, total);
+	return sim_exec_rdma_staged(vhca, qp, vhca, peer, r, nseg, write,
+				    total);
 }
 
 /*
@@ -427,6 +421,7 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			vhca->ibdev.name, qp->qpn, mlx5_sim_wqe_index(w),
 			w->opcode, synd);
 		qp->state = MLX5_QP_STATE_ERR;
+		mlx5_sim_rc_flush_rq(vhca, qp);
 	}
 	/*
 	 * The last WQE of the doorbell (none left: (uint16_t)-1 >= n), or a
@@ -489,9 +484,19 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		} else if (w.opcode == MLX5_OPCODE_RDMA_WRITE ||
 			   w.opcode == MLX5_OPCODE_RDMA_READ) {
 			synd = sim_exec_rdma(vhca, qp, r, &w, &bytes);
+		} else if (w.opcode == MLX5_OPCODE_SEND ||
+			   w.opcode == MLX5_OPCODE_SEND_IMM ||
+			   w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
+			synd = mlx5_sim_rc_exec(vhca, qp, &w, &bytes);
 		} else {
 			synd = w.opcode == MLX5_OPCODE_NOP ? 0 :
 			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (unlikely(synd == MLX5_SIM_RC_RNR)) {
+			/* Receiver not ready: this WQE again at a retry. */
+			qp->rnr_wait = true;
+			vhca->rnr_waiters++;
+			break;
 		}
 		if (sim_qp_wqe_end(vhca, qp, &w, synd, bytes, pi, n))
 			break;
@@ -511,6 +516,7 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
+	mlx5_sim_rc_rnr_clear(vhca, qp);
 	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi) ||
 	    mlx5_sim_guard_push(&r->guard) != 0) {
 		qp->state = MLX5_QP_STATE_ERR;
@@ -559,6 +565,9 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 	sim_qp_wqes(vhca, qp, r, sq, n, pi, r->per_wqe);
 out:
 	mlx5_sim_guard_pop(&r->guard);
+	/* Receives posted to a QP in ERR are flushed as it runs. */
+	if (unlikely(qp->state == MLX5_QP_STATE_ERR))
+		mlx5_sim_rc_flush_rq(vhca, qp);
 }
 
 void
@@ -600,4 +609,7 @@ mlx5_sim_uar_kick_locked(struct mlx5_sim_uar *uar, uint64_t db)
 		mlx5_sim_engine_sq(vhca, sq);
 	else
 		vhca->stray_doorbells++;
+	/* Sends waiting on a receiver try again. */
+	if (unlikely(vhca->rnr_waiters != 0))
+		mlx5_sim_rc_rnr_retry(vhca);
 }

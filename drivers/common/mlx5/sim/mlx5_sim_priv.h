@@ -445,6 +445,12 @@ uint32_t mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id,
 void mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
 			    const struct mlx5_sim_devx_obj *obj);
 bool mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page);
+/*
+ * A new UAR page of @file (ALLOC_UAR; lock not held): a DEVX UAR, or with
+ * @ctx the context's own (file->ctx_uar, which must be NULL: no object of
+ * the program's, freed at the file's last close). NULL with errno.
+ */
+struct mlx5_sim_uar *mlx5_sim_uar_new(struct mlx5_sim_file *file, bool ctx);
 
 /*
  * Creation with memory the kernel pinned for a verbs object (@ring, @dbr;
@@ -492,6 +498,12 @@ uint32_t mlx5_sim_cmd_query_lag(struct mlx5_sim_file *file, void *out);
  * objects behind them, users first (vHCA lock held).
  */
 void mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file);
+/* The verbs object of kind @kind behind @ib (ibv_cq, ibv_qp, ...), or NULL. */
+struct mlx5_sim_vobj *mlx5_sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind);
+/* The verbs object of @file of kind @kind and number @num, or NULL. */
+struct mlx5_sim_vobj *mlx5_sim_vobj_find(struct mlx5_sim_file *file,
+					 enum mlx5_sim_obj_kind kind,
+					 uint32_t num);
 /*
  * DEVX query/modify on a verbs object (mlx5_sim_cmd.c): the kernel's
  * checks, then the mailbox must name the object (@create_op, @num) the
@@ -530,6 +542,30 @@ struct mlx5_sim_wqe {
 };
 
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+
+/* RC messages between QPs (mlx5_sim_rc.c), card lock held. */
+/* Not a syndrome: the responder had no receive posted, the WQE waits. */
+#define MLX5_SIM_RC_RNR 0xff
+/*
+ * The QP @qp's messages reach and its vHCA (@pv), or NULL: they go
+ * nowhere, or nobody there answers.
+ */
+struct mlx5_sim_qp *mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca,
+				     struct mlx5_sim_qp *qp,
+				     struct mlx5_sim_vhca **pv);
+/*
+ * SEND, SEND with immediate, RDMA WRITE with immediate, or an RDMA WRITE
+ * with inline data, of WQE @w on @qp: a requester syndrome (0: done,
+ * @bytes moved) or MLX5_SIM_RC_RNR.
+ */
+uint8_t mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+			 const struct mlx5_sim_wqe *w, uint32_t *bytes);
+/* Flush the receives posted to @qp if it is in ERR. */
+void mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+/* Run again the QPs of @vhca whose sends wait on a receiver. */
+void mlx5_sim_rc_rnr_retry(struct mlx5_sim_vhca *vhca);
+/* @qp no longer waits on a receiver (reset, destroyed, run). */
+void mlx5_sim_rc_rnr_clear(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
 /* A 32-bit big-endian counter of a doorbell record; false if unmapped. */
 bool mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val);
 /*

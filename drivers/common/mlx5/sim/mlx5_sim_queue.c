@@ -403,6 +403,7 @@ sim_qp_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
 	struct mlx5_sim_cq *cq;
 
+	mlx5_sim_rc_rnr_clear(vhca, qp);
 	cq = mlx5_sim_idtab_get(&vhca->cqs, qp->cqn_snd);
 	if (cq != NULL)
 		cq->users--;
@@ -427,6 +428,21 @@ mlx5_sim_cmd_destroy_qp(struct mlx5_sim_file *file, const void *in)
 		return MLX5_SIM_SYND_QP_UNKNOWN;
 	sim_qp_free(file->vhca, qp);
 	return MLX5_SIM_SYND_OK;
+}
+
+/* The destination MAC of the primary address path of @qpc. */
+static void
+sim_qp_rmac(const void *qpc, uint8_t mac[6])
+{
+	uint32_t hi = MLX5_GET(qpc, qpc, primary_address_path.rmac_47_32);
+	uint32_t lo = MLX5_GET(qpc, qpc, primary_address_path.rmac_31_0);
+
+	mac[0] = (uint8_t)(hi >> 8);
+	mac[1] = (uint8_t)hi;
+	mac[2] = (uint8_t)(lo >> 24);
+	mac[3] = (uint8_t)(lo >> 16);
+	mac[4] = (uint8_t)(lo >> 8);
+	mac[5] = (uint8_t)lo;
 }
 
 /* A state transition's QP context (RST2INIT, INIT2RTR, RTR2RTS). */
@@ -465,12 +481,14 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 			return MLX5_SIM_SYND_QP_REMOTE;
 		qp->mtu = mtu;
 		qp->remote_qpn = remote;
+		sim_qp_rmac(qpc, qp->rmac);
 		qp->log_msg_max = MLX5_GET(qpc, qpc, log_msg_max);
 		qp->msg_max = UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u);
 		return MLX5_SIM_SYND_OK;
 	default: /* RTR2RTS */
 		qp->retry_count = MLX5_GET(qpc, qpc, retry_count);
 		qp->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
+		qp->rnr_left = qp->rnr_retry;
 		return MLX5_SIM_SYND_OK;
 	}
 }
@@ -536,6 +554,7 @@ mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 		qp->state = MLX5_QP_STATE_RST;
 		qp->sq_ci = 0;
 		qp->rq_ci = 0;
+		mlx5_sim_rc_rnr_clear(file->vhca, qp);
 		return MLX5_SIM_SYND_OK;
 	}
 	for (i = 0; i < RTE_DIM(moves); i++) {

@@ -83,6 +83,10 @@ struct mlx5_sim_qp {
 	/* Set by the transitions. */
 	uint32_t remote_qpn;
 	bool fl;                   /* Force loopback. */
+	/* The path's destination MAC (RoCE; all zero: none was given). */
+	uint8_t rmac[6];
+	bool rnr_wait;             /* Sends stalled on an RNR NAK. */
+	uint8_t rnr_left;          /* RNR retries left (rnr_retry < 7). */
 	bool rre, rwe, rae;
 	uint8_t port;
 	uint8_t mtu;
@@ -183,6 +187,11 @@ struct mlx5_sim_vobj {
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
 	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */
 	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
+	/* QP: its rings (mlx5dv_init_obj()), WQEs and bytes a WQE. */
+	uint32_t sq_wqes, rq_wqes, rq_stride;
+	/* A front's provider state, freed with the object (NULL: none). */
+	void *prov;
+	void (*prov_free)(void *prov);
 	TAILQ_ENTRY(mlx5_sim_vobj) next;
 	union {
 		struct ibv_cq cq;

@@ -58,6 +58,8 @@ struct mlx5_sim_file {
 	TAILQ_HEAD(, mlx5_sim_dv_mkey) dv_mkeys;
 	TAILQ_HEAD(, mlx5_sim_umem) umems;
 	TAILQ_HEAD(, mlx5_sim_uar) uars;
+	/* The UAR page the kernel gives the context, for verbs QPs. */
+	struct mlx5_sim_uar *ctx_uar;
 	TAILQ_HEAD(, mlx5_sim_pp) pps;
 	TAILQ_HEAD(, mlx5_sim_vobj) vobjs;   /* Verbs queue objects. */
 	uint32_t tx_port_affinity; /* The kernel's round robin (RST2INIT). */
@@ -151,6 +153,7 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
+	uint32_t rnr_waiters;      /* QPs whose sends wait on an RNR NAK. */
 	/* Translation generation (struct mlx5_sim_xcache), from 1. */
 	uint64_t xgen;
 	/* Ports and the vport: software MTU, steering rules by priority. */

@@ -30,11 +30,29 @@ sim_uar_page_used(struct mlx5_sim_vhca *vhca, uint32_t page_id)
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_uar *uar;
 
-	TAILQ_FOREACH(file, &vhca->files, vhca_next)
+	TAILQ_FOREACH(file, &vhca->files, vhca_next) {
+		if (file->ctx_uar != NULL &&
+		    file->ctx_uar->dv.page_id == page_id)
+			return true;
 		TAILQ_FOREACH(uar, &file->uars, next)
 			if (uar->dv.page_id == page_id)
 				return true;
+	}
 	return false;
+}
+
+/* The UAR of @file with page @page_id (its context's too), or NULL. */
+static struct mlx5_sim_uar *
+sim_uar_of(const struct mlx5_sim_file *file, uint32_t page_id)
+{
+	struct mlx5_sim_uar *uar;
+
+	if (file->ctx_uar != NULL && file->ctx_uar->dv.page_id == page_id)
+		return file->ctx_uar;
+	TAILQ_FOREACH(uar, &file->uars, next)
+		if (uar->dv.page_id == page_id)
+			return uar;
+	return NULL;
 }
 
 int
@@ -48,13 +66,14 @@ mlx5_sim_uar_ring(uint16_t card, uint16_t vhca_id, uint32_t page_id,
 	if (vhca == NULL)
 		return -ENODEV;
 	mlx5_sim_vhca_lock(vhca);
-	TAILQ_FOREACH(file, &vhca->files, vhca_next)
-		TAILQ_FOREACH(uar, &file->uars, next)
-			if (uar->dv.page_id == page_id) {
-				mlx5_sim_uar_kick_locked(uar, db);
-				mlx5_sim_vhca_unlock(vhca);
-				return 0;
-			}
+	TAILQ_FOREACH(file, &vhca->files, vhca_next) {
+		uar = sim_uar_of(file, page_id);
+		if (uar != NULL) {
+			mlx5_sim_uar_kick_locked(uar, db);
+			mlx5_sim_vhca_unlock(vhca);
+			return 0;
+		}
+	}
 	vhca->stray_doorbells++;
 	mlx5_sim_vhca_unlock(vhca);
 	return -ENOENT;
@@ -63,35 +82,18 @@ mlx5_sim_uar_ring(uint16_t card, uint16_t vhca_id, uint32_t page_id,
 bool
 mlx5_sim_uar_page_of(const struct mlx5_sim_file *file, uint32_t page)
 {
-	const struct mlx5_sim_uar *uar;
-
-	TAILQ_FOREACH(uar, &file->uars, next)
-		if (uar->dv.page_id == page)
-			return true;
-	return false;
+	return sim_uar_of(file, page) != NULL;
 }
 
-struct mlx5dv_devx_uar *
-mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
+struct mlx5_sim_uar *
+mlx5_sim_uar_new(struct mlx5_sim_file *file, bool ctx)
 {
-	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_vhca *vhca = file->vhca;
 	size_t page_size = mlx5_sim_page_size();
-	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_uar *uar;
 	int err;
 	void *page;
 
-	if (sctx == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!sctx->file->devx ||
-	    (flags != MLX5DV_UAR_ALLOC_TYPE_BF &&
-	     flags != MLX5DV_UAR_ALLOC_TYPE_NC)) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	vhca = sctx->file->vhca;
 	uar = calloc(1, sizeof(*uar));
 	if (uar == NULL) {
 		errno = ENOMEM;
@@ -123,13 +125,38 @@ mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 	uar->dv.reg_addr = (uint8_t *)page + MLX5_SIM_UAR_BF_OFFSET;
 	uar->dv.mmap_off = (off_t)uar->dv.page_id * (off_t)page_size;
 	uar->magic = MLX5_SIM_MAGIC_UAR;
-	uar->file = sctx->file;
+	uar->file = file;
 	uar->page = page;
-	TAILQ_INSERT_TAIL(&sctx->file->uars, uar, next);
 	vhca->uar_count++;
-	vhca->live.uars++;
+	/* The context's: the kernel's own, no object of the program's. */
+	if (ctx) {
+		file->ctx_uar = uar;
+	} else {
+		TAILQ_INSERT_TAIL(&file->uars, uar, next);
+		vhca->live.uars++;
+	}
 	mlx5_sim_vhca_unlock(vhca);
-	return &uar->dv;
+	return uar;
+}
+
+struct mlx5dv_devx_uar *
+mlx5_sim_alloc_uar(struct ibv_context *ctx, uint32_t flags)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_uar *uar;
+
+	if (sctx == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!sctx->file->devx ||
+	    (flags != MLX5DV_UAR_ALLOC_TYPE_BF &&
+	     flags != MLX5DV_UAR_ALLOC_TYPE_NC)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	uar = mlx5_sim_uar_new(sctx->file, false);
+	return uar != NULL ? &uar->dv : NULL;
 }
 
 void

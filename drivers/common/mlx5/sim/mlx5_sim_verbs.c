@@ -22,8 +22,9 @@
  *
  * Each command is counted and subject to fault injection; a refused one is
  * the status's errno (the kernel's mlx5_cmd_exec). Objects belong to the
- * context's file and are reclaimed at its last close. Posting work on
- * verbs objects is not modelled (they have no doorbell page).
+ * context's file and are reclaimed at its last close. Work is posted on
+ * them by the provider's datapath of a front (the rdma-core front's
+ * sim_rdma_dp.c), which keeps its state in the object (prov).
  */
 
 #include <errno.h>
@@ -65,8 +66,8 @@ sim_cmd_status_err(int ret, const void *out)
 	return ret;
 }
 
-static struct mlx5_sim_vobj *
-sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind)
+struct mlx5_sim_vobj *
+mlx5_sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind)
 {
 	struct mlx5_sim_vobj *v;
 
@@ -105,6 +106,8 @@ sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 static void
 sim_vobj_free(struct mlx5_sim_vobj *v)
 {
+	if (v->prov_free != NULL)
+		v->prov_free(v->prov);
 	v->magic = MLX5_SIM_MAGIC_DEAD;
 	free(v->uses);
 	free(v->mem.addr);
@@ -261,6 +264,22 @@ sim_vobj_destroy(struct mlx5_sim_vobj *v, uint16_t opcode)
 	return err;
 }
 
+struct mlx5_sim_vobj *
+mlx5_sim_vobj_find(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
+		   uint32_t num)
+{
+	struct mlx5_sim_vobj *v, *found = NULL;
+
+	mlx5_sim_vhca_lock(file->vhca);
+	TAILQ_FOREACH(v, &file->vobjs, next)
+		if (v->kind == kind && v->num == num) {
+			found = v;
+			break;
+		}
+	mlx5_sim_vhca_unlock(file->vhca);
+	return found;
+}
+
 /* The file of a context, a PD of it, and the verbs objects it names. */
 static struct mlx5_sim_file *
 sim_ctx_file(struct ibv_context *ctx)
@@ -285,7 +304,7 @@ static struct mlx5_sim_vobj *
 sim_named(void *ib, enum mlx5_sim_obj_kind kind,
 	  struct mlx5_sim_file *file)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(ib, kind);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(ib, kind);
 
 	return v != NULL && v->file == file ? v : NULL;
 }
@@ -348,10 +367,27 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 int
 mlx5_sim_destroy_cq(struct ibv_cq *cq)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
 
 	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_CQ) :
 	       EINVAL;
+}
+
+/*
+ * The UAR page of @file's context, allocated at its first QP (the kernel
+ * gives each context its own at open); NULL with errno.
+ */
+static struct mlx5_sim_uar *
+sim_ctx_uar(struct mlx5_sim_file *file)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct mlx5_sim_uar *uar;
+
+	pthread_mutex_lock(&lock);
+	uar = file->ctx_uar != NULL ? file->ctx_uar :
+	      mlx5_sim_uar_new(file, true);
+	pthread_mutex_unlock(&lock);
+	return uar;
 }
 
 /* rdma-core's sizing of an RC QP's queues, within the device's limits. */
@@ -418,12 +454,19 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		errno = err;
 		return NULL;
 	}
+	/* Its doorbells go to the context's UAR page (the kernel's). */
+	if (sim_ctx_uar(file) == NULL)
+		return NULL;
 	v = sim_vobj_new(file, MLX5_SIM_OBJ_QP, ring);
 	if (v == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	v->sq_wqes = 1u << log_sq;
+	v->rq_wqes = attr->cap.max_recv_wr != 0 ? 1u << log_rq : 0;
+	v->rq_stride = MLX5_RQ_STRIDE_UNIT << log_stride;
 	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
+	MLX5_SET(qpc, qpc, uar_page, file->ctx_uar->dv.page_id);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	MLX5_SET(qpc, qpc, pd, pd->pdn);
@@ -463,7 +506,7 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 int
 mlx5_sim_destroy_qp(struct ibv_qp *qp)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 
 	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_QP) :
 	       EINVAL;
@@ -516,6 +559,32 @@ sim_qp_transition(int cur, int next, int *req, int *opt)
 	return 0;
 }
 
+/*
+ * The RoCE address path of @ah in @qpc: the destination GID, and the
+ * destination MAC the kernel resolves from it (ib_core's address
+ * resolution: a link-local GID carries the MAC in its EUI-64 interface
+ * id; no other GID resolves on the software device's host, whose netdevs
+ * carry no addresses: the MAC stays zero and the packets go nowhere).
+ */
+static void
+sim_qp_path(const struct ibv_ah_attr *ah, void *qpc)
+{
+	const uint8_t *g = ah->grh.dgid.raw;
+
+	memcpy(MLX5_ADDR_OF(qpc, qpc, primary_address_path.rgid_rip), g, 16);
+	MLX5_SET(qpc, qpc, primary_address_path.src_addr_index,
+		 ah->grh.sgid_index);
+	MLX5_SET(qpc, qpc, primary_address_path.hop_limit, ah->grh.hop_limit);
+	if (g[0] != 0xfe || (g[1] & 0xc0) != 0x80 || g[11] != 0xff ||
+	    g[12] != 0xfe)
+		return;
+	MLX5_SET(qpc, qpc, primary_address_path.rmac_47_32,
+		 (uint32_t)(g[8] ^ 0x02) << 8 | g[9]);
+	MLX5_SET(qpc, qpc, primary_address_path.rmac_31_0,
+		 (uint32_t)g[10] << 24 | (uint32_t)g[13] << 16 |
+		 (uint32_t)g[14] << 8 | g[15]);
+}
+
 /* The command of a transition and its QP context (the kernel's). */
 static uint16_t
 sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
@@ -544,6 +613,7 @@ sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
 		return MLX5_CMD_OP_RST2INIT_QP;
 	}
 	if (cur == IBV_QPS_INIT) {
+		sim_qp_path(&attr->ah_attr, qpc);
 		MLX5_SET(qpc, qpc, mtu, attr->path_mtu);
 		MLX5_SET(qpc, qpc, log_msg_max, MLX5_SIM_LOG_MAX_MSG);
 		MLX5_SET(qpc, qpc, remote_qpn, attr->dest_qp_num);
@@ -563,7 +633,7 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	uint32_t in[MLX5_ST_SZ_DW(rts2rts_qp_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(rts2rts_qp_out)] = { 0 };
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	struct mlx5_sim_vhca *vhca;
 	int cur, next, req, opt, ok, err;
 	uint16_t opcode;
@@ -580,7 +650,9 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	    ((mask & IBV_QP_CUR_STATE) && cur != IBV_QPS_RTR &&
 	     cur != IBV_QPS_RTS && cur != IBV_QPS_SQD && cur != IBV_QPS_SQE) ||
 	    /* One port as verbs sees it (a LAG shows its ports as one). */
-	    ((mask & IBV_QP_PORT) && attr->port_num != 1))
+	    ((mask & IBV_QP_PORT) && attr->port_num != 1) ||
+	    /* RoCE: ib_core refuses an address without a GRH. */
+	    ((mask & IBV_QP_AV) && !attr->ah_attr.is_global))
 		err = EINVAL;
 	else if (ok < 0)
 		err = EOPNOTSUPP;
@@ -661,7 +733,7 @@ mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 {
 	uint32_t in[MLX5_ST_SZ_DW(modify_rmp_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(modify_rmp_out)] = { 0 };
-	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 	void *rmpc = MLX5_ADDR_OF(modify_rmp_in, in, ctx);
 	int err;
 
@@ -686,7 +758,7 @@ mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 int
 mlx5_sim_destroy_srq(struct ibv_srq *srq)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 
 	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RMP) :
 	       EINVAL;
@@ -763,7 +835,7 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 int
 mlx5_sim_destroy_wq(struct ibv_wq *wq)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
 
 	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RQ) :
 	       EINVAL;
@@ -832,7 +904,7 @@ mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
 int
 mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
 
 	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RQT) :
 	       EINVAL;
@@ -840,13 +912,15 @@ mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl)
 
 /*
  * mlx5dv_init_obj() for what verbs hides: a CQ (cqn, ring, doorbell
- * record), an SRQ (srqn when asked, ring, stride) and a PD (pdn). Other
- * kinds (QP, RWQ, DM, AH) are not modelled: EOPNOTSUPP.
+ * record), a QP (its receive then send ring, doorbell record, BlueFlame
+ * register), an SRQ (srqn when asked, ring, stride) and a PD (pdn).
+ * Other kinds (RWQ, DM, AH) are not modelled: EOPNOTSUPP.
  */
 int
 mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
-	const uint64_t known = MLX5DV_OBJ_CQ | MLX5DV_OBJ_SRQ | MLX5DV_OBJ_PD;
+	const uint64_t known = MLX5DV_OBJ_CQ | MLX5DV_OBJ_SRQ | MLX5DV_OBJ_PD |
+			       MLX5DV_OBJ_QP;
 	struct mlx5_sim_vobj *v;
 
 	if (obj == NULL)
@@ -854,7 +928,7 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 	if (obj_type & ~known)
 		return EOPNOTSUPP;
 	if (obj_type & MLX5DV_OBJ_CQ) {
-		v = sim_vobj_of(obj->cq.in, MLX5_SIM_OBJ_CQ);
+		v = mlx5_sim_vobj_of(obj->cq.in, MLX5_SIM_OBJ_CQ);
 		if (v == NULL || obj->cq.out == NULL)
 			return EINVAL;
 		obj->cq.out->buf = v->mem.addr;
@@ -866,7 +940,7 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		obj->cq.out->comp_mask = 0;
 	}
 	if (obj_type & MLX5DV_OBJ_SRQ) {
-		v = sim_vobj_of(obj->srq.in, MLX5_SIM_OBJ_SRQ);
+		v = mlx5_sim_vobj_of(obj->srq.in, MLX5_SIM_OBJ_SRQ);
 		if (v == NULL || obj->srq.out == NULL)
 			return EINVAL;
 		obj->srq.out->buf = v->mem.addr;
@@ -879,6 +953,31 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 			obj->srq.out->comp_mask = MLX5DV_SRQ_MASK_SRQN;
 		} else {
 			obj->srq.out->comp_mask = 0;
+		}
+	}
+	if (obj_type & MLX5DV_OBJ_QP) {
+		struct mlx5dv_qp *o = obj->qp.out;
+		size_t rq_bytes;
+
+		v = mlx5_sim_vobj_of(obj->qp.in, MLX5_SIM_OBJ_QP);
+		if (v == NULL || o == NULL)
+			return EINVAL;
+		rq_bytes = (size_t)v->rq_wqes * v->rq_stride;
+		o->dbrec = (void *)(v->mem.addr + sim_vobj_ring(v));
+		o->rq.buf = v->mem.addr;
+		o->rq.wqe_cnt = v->rq_wqes;
+		o->rq.stride = v->rq_wqes != 0 ? v->rq_stride : 0;
+		o->sq.buf = v->mem.addr + rq_bytes;
+		o->sq.wqe_cnt = v->sq_wqes;
+		o->sq.stride = SIM_V_WQEBB;
+		/* The BlueFlame register pair of the context's UAR page. */
+		o->bf.reg = (uint8_t *)v->file->ctx_uar->page + 0x800;
+		o->bf.size = 256;
+		if (o->comp_mask & MLX5DV_QP_MASK_UAR_MMAP_OFFSET) {
+			o->uar_mmap_offset = (uint64_t)v->file->ctx_uar->dv.mmap_off;
+			o->comp_mask = MLX5DV_QP_MASK_UAR_MMAP_OFFSET;
+		} else {
+			o->comp_mask = 0;
 		}
 	}
 	if (obj_type & MLX5DV_OBJ_PD) {
@@ -898,7 +997,7 @@ int
 mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
 		  size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_QP,
@@ -915,7 +1014,7 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 {
 	uint32_t in[MLX5_ST_SZ_DW(query_qp_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(query_qp_out)] = { 0 };
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	void *qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
 	int ret;
 
@@ -956,7 +1055,7 @@ int
 mlx5_sim_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
 		   void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_QP,
@@ -967,7 +1066,7 @@ int
 mlx5_sim_cq_query(struct ibv_cq *cq, const void *in, size_t inlen, void *out,
 		  size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_CQ,
@@ -978,7 +1077,7 @@ int
 mlx5_sim_cq_modify(struct ibv_cq *cq, const void *in, size_t inlen,
 		   void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_CQ,
@@ -990,7 +1089,7 @@ int
 mlx5_sim_srq_query(struct ibv_srq *srq, const void *in, size_t inlen,
 		   void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RMP,
@@ -1001,7 +1100,7 @@ int
 mlx5_sim_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen,
 		    void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RMP,
@@ -1012,7 +1111,7 @@ int
 mlx5_sim_wq_query(struct ibv_wq *wq, const void *in, size_t inlen, void *out,
 		  size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RQ,
@@ -1023,7 +1122,7 @@ int
 mlx5_sim_wq_modify(struct ibv_wq *wq, const void *in, size_t inlen,
 		   void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RQ,
@@ -1034,7 +1133,7 @@ int
 mlx5_sim_ind_tbl_query(struct ibv_rwq_ind_table *ind_tbl, const void *in,
 		       size_t inlen, void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_RQT,
@@ -1045,7 +1144,7 @@ int
 mlx5_sim_ind_tbl_modify(struct ibv_rwq_ind_table *ind_tbl, const void *in,
 			size_t inlen, void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(ind_tbl, MLX5_SIM_OBJ_RQT);
 
 	return v == NULL ? EINVAL :
 	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_RQT,
@@ -1083,7 +1182,7 @@ mlx5_sim_query_qp_lag_port(struct ibv_qp *qp, uint8_t *port_num,
 	uint32_t lout[MLX5_ST_SZ_DW(query_lag_out)] = { 0 };
 	uint32_t qin[MLX5_ST_SZ_DW(query_qp_in)] = { 0 };
 	uint32_t qout[MLX5_ST_SZ_DW(query_qp_out)] = { 0 };
-	struct mlx5_sim_vobj *v = sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	uint8_t port;
 	int ret;
 
@@ -1155,7 +1254,7 @@ mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport)
 	uint32_t out[MLX5_ST_SZ_DW(rts2rts_qp_out)] = { 0 };
 	int ret;
 
-	if (sim_vobj_of(qp, MLX5_SIM_OBJ_QP) == NULL)
+	if (mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP) == NULL)
 		return EINVAL;
 	if (qp->qp_type != IBV_QPT_RC || qp->state != IBV_QPS_RTS)
 		return EOPNOTSUPP;

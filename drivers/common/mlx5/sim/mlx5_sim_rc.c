@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * RC messages between QPs: where a QP's packets go, SEND and RDMA WRITE
+ * with immediate (the responder's receive queue), inline data, receiver
+ * not ready, and the flush of a receive queue. The engine
+ * (mlx5_sim_engine.c) calls these for the WQEs it runs; all under the
+ * card lock.
+ *
+ * The path. A QP moved to RTR with force loopback (the address path's
+ * fl) reaches QPs of its own vHCA. Otherwise its packets are RoCE frames
+ * to the address path's destination MAC (rmac, which the kernel resolves
+ * from the destination GID): the vHCA's own vport MAC loops back inside
+ * the NIC (mlx5_ib enables local loopback for RoCE user contexts, so two
+ * QPs of one port talk, as rdma-core's tests expect), the MAC of the
+ * vHCA at the far end of the QP's port cable goes there, and any other
+ * MAC goes nowhere: the requester retries until TRANSPORT_RETRY_EXC_ERR.
+ * A responder answers only if it is in RTR or RTS, connected back to the
+ * requester's QP number over a path that reaches the requester (its ACKs
+ * must come back); otherwise the requester's retries are exhausted too.
+ *
+ * The responder (IBTA 9.7.5, the mlx5 CQE syndromes): a SEND or a WRITE
+ * with immediate takes the next receive WQE (data segments, ending at a
+ * zero length or MLX5_INVALID_LKEY); none posted is an RNR NAK (below).
+ * Bytes that do not fit the WQE's segments: the responder completes with
+ * LOCAL_LENGTH_ERR and the requester with REMOTE_INVAL_REQ_ERR; a
+ * segment the responder may not write (key, PD, rights, range): the
+ * responder completes with LOCAL_PROT_ERR and the requester with
+ * REMOTE_OP_ERR (a NAK "remote operational error"), as rdma-core's
+ * test_mr expects after re-registering a receive buffer. Either moves
+ * both QPs to ERR. A good message completes on the responder's receive
+ * CQ: RESP_SEND, RESP_SEND_IMM or RESP_WR_IMM, the byte count, the
+ * immediate as the WQE's control segment carried it, and the requester's
+ * QP number.
+ *
+ * Receiver not ready: the requester's send queue stops at that WQE (it is
+ * not consumed) and tries again at each retry of the vHCA
+ * (mlx5_sim_rc_rnr_retry(): every doorbell of the vHCA, and each pass of
+ * the doorbell thread when it runs); an rnr_retry of 7 retries for ever,
+ * a smaller one that many times, then RNR_RETRY_EXC_ERR. The model keeps
+ * no clock: a retry is one such pass, not min_rnr_timer.
+ *
+ * A QP that enters ERR flushes the receive WQEs posted (RESP_ERR with
+ * WR_FLUSH_ERR, one per WQE, in order); receives posted later are flushed
+ * at the QP's next doorbell.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "mlx5_sim_wire.h"
+#include "mlx5_sim_wqe.h"
+
+/* Messages up to this size are staged on the stack. */
+#define SIM_RC_STAGE_INLINE 4096
+/* A receive WQE: at most 32 data segments (MLX5_SIM max_recv_sge). */
+#define SIM_RC_RWQE_MAX 512
+
+/* The vHCA that @qp's packets reach, or NULL (they go nowhere). */
+static struct mlx5_sim_vhca *
+sim_rc_route(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp)
+{
+	static const uint8_t none[6];
+	struct mlx5_sim_vhca *far;
+	uint8_t mac[6];
+	unsigned int fpi;
+
+	if (qp->fl)
+		return vhca;
+	if (memcmp(qp->rmac, none, sizeof(none)) == 0)
+		return NULL;
+	mlx5_sim_vhca_mac(vhca, mac);
+	if (memcmp(mac, qp->rmac, sizeof(mac)) == 0)
+		return vhca;
+	far = qp->port >= 1 ? mlx5_sim_port_far(vhca, qp->port - 1u, &fpi) :
+	      NULL;
+	if (far == NULL)
+		return NULL;
+	mlx5_sim_vhca_mac(far, mac);
+	return memcmp(mac, qp->rmac, sizeof(mac)) == 0 ? far : NULL;
+}
+
+struct mlx5_sim_qp *
+mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		 struct mlx5_sim_vhca **pv)
+{
+	struct mlx5_sim_vhca *far = sim_rc_route(vhca, qp);
+	struct mlx5_sim_qp *peer;
+
+	if (far == NULL)
+		return NULL;
+	*pv = far;
+	/* Connected to itself: it is in RTS and connected back. */
+	if (far == vhca && qp->remote_qpn == qp->qpn)
+		return qp;
+	peer = mlx5_sim_qnum_get(&far->qps, qp->remote_qpn, MLX5_SIM_Q_QP);
+	if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
+			     peer->state != MLX5_QP_STATE_RTS) ||
+	    peer->remote_qpn != qp->qpn || sim_rc_route(far, peer) != vhca)
+		return NULL;
+	return peer;
+}
+
+/* A responder's CQE on @p's receive CQ: good, or @synd. */
+static void
+sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
+		uint8_t opcode, uint8_t synd, uint32_t bytes, uint32_t imm,
+		uint32_t src_qpn)
+{
+	struct mlx5_cqe64 cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	if (synd != 0) {
+		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
+
+		err->syndrome = synd;
+		err->s_wqe_opcode_qpn = rte_cpu_to_be_32(p->qpn);
+		err->wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
+		err->op_own = MLX5_CQE_RESP_ERR << 4;
+	} else {
+		cqe.byte_cnt = rte_cpu_to_be_32(bytes);
+		cqe.imm_inval_pkey = imm;
+		cqe.flags_rqpn = rte_cpu_to_be_32(src_qpn & 0xffffff);
+		cqe.sop_drop_qpn = rte_cpu_to_be_32(p->qpn);
+		cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
+		cqe.op_own = opcode << 4;
+	}
+	mlx5_sim_cq_write(pv, p->cqn_rcv, &cqe);
+	p->rq_ci++;
+}
+
+/* Receive WQEs @qp has posted and not consumed; false if unreadable. */
+static bool
+sim_rc_rq_posted(const struct mlx5_sim_qp *qp, uint32_t *n)
+{
+	uint32_t pi;
+
+	if (qp->no_rq) {
+		*n = 0;
+		return true;
+	}
+	if (!mlx5_sim_dbr_read(qp->dbr.host, 0, &pi))
+		return false;
+	*n = (pi - qp->rq_ci) & 0xffff;
+	return true;
+}
+
+void
+mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
+{
+	uint32_t n;
+
+	if (qp->state != MLX5_QP_STATE_ERR || !sim_rc_rq_posted(qp, &n))
+		return;
+	while (n-- > 0)
+		sim_rc_resp_cqe(vhca, qp, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0,
+				0, 0);
+}
+
+/* @p's responder error: its CQE, @p in ERR, its receives flushed. */
+static void
+sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
+		 uint8_t synd)
+{
+	sim_rc_resp_cqe(pv, p, 0, synd, 0, 0, 0);
+	p->state = MLX5_QP_STATE_ERR;
+	mlx5_sim_rc_flush_rq(pv, p);
+}
+
+/*
+ * The bytes of the gather list of @w from segment @first: data segments
+ * (local keys of @qp, read) and inline segments, into @stage (@cap bytes)
+ * or, if more, a buffer this allocates (*@big, the caller frees).
+ * Returns a requester syndrome, 0 with the length in @total.
+ */
+static uint8_t
+sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+	      const struct mlx5_sim_wqe *w, unsigned int first,
+	      uint8_t *stage, size_t cap, uint8_t **big, uint64_t *total)
+{
+	const uint8_t *seg = w->bytes + first * 16u;
+	const uint8_t *end = w->bytes + w->ds * 16u;
+	uint8_t *buf = stage;
+	uint64_t len = 0;
+	const uint8_t *s;
+	int pass;
+
+	*big = NULL;
+	/* Sizes first (nothing is read before the WQE is known good). */
+	for (pass = 0; pass < 2; pass++) {
+		uint64_t off = 0;
+
+		for (s = seg; s < end;) {
+			uint32_t bc = rte_be_to_cpu_32(*(const uint32_t *)
+						       (const void *)s);
+
+			if (bc & MLX5_INLINE_SEG) {
+				uint32_t n = bc & ~MLX5_INLINE_SEG;
+				size_t segs = RTE_ALIGN_CEIL(4 + n, 16) / 16;
+
+				if (s + segs * 16 > end)
+					return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+				if (pass == 1)
+					memcpy(buf + off, s + 4, n);
+				off += n;
+				s += segs * 16;
+				continue;
+			} else {
+				const struct mlx5_wqe_data_seg *d =
+					(const void *)s;
+				uint64_t n = bc != 0 ? bc : MLX5_SIM_DMA_MAX_LEN;
+				int ret;
+
+				if (pass == 1) {
+					ret = mlx5_sim_xfer(vhca,
+						rte_be_to_cpu_32(d->lkey),
+						qp->pdn,
+						rte_be_to_cpu_64(d->addr),
+						buf + off, n, 0);
+					if (ret != 0)
+						return mlx5_sim_local_syndrome(ret);
+				}
+				off += n;
+				s += 16;
+			}
+		}
+		if (pass == 0) {
+			len = off;
+			if (len > qp->msg_max)
+				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			if (len > cap) {
+				*big = malloc(len);
+				if (*big == NULL)
+					return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+				buf = *big;
+			}
+		}
+	}
+	*total = len;
+	return 0;
+}
+
+/*
+ * Scatter @len bytes of @src into the next receive WQE of @p (on @pv):
+ * 0, or the responder's syndrome.
+ */
+static uint8_t
+sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
+	       uint8_t *src, uint64_t len)
+{
+	uint32_t stride = MLX5_RQ_STRIDE_UNIT << p->log_rq_stride;
+	uint32_t n = 1u << p->log_rq_size;
+	uint8_t wqe[SIM_RC_RWQE_MAX];
+	const struct mlx5_wqe_data_seg *d = (const void *)wqe;
+	uint32_t i;
+
+	if (stride > sizeof(wqe) ||
+	    mlx5_sim_copy_guarded(wqe, p->ring.host +
+				  (size_t)(p->rq_ci & (n - 1)) * stride,
+				  stride) != 0)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	for (i = 0; i < stride / sizeof(*d) && len > 0; i++) {
+		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
+		uint32_t lkey = rte_be_to_cpu_32(d[i].lkey);
+		uint64_t take;
+
+		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
+			break;
+		take = RTE_MIN(len, (uint64_t)bc);
+		if (mlx5_sim_xfer(pv, lkey, p->pdn,
+				  rte_be_to_cpu_64(d[i].addr), src,
+				  take, MLX5_SIM_XFER_WRITE) != 0)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		src += take;
+		len -= take;
+	}
+	return len > 0 ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
+}
+
+/* The requester's syndrome of a responder's error @synd. */
+static uint8_t
+sim_rc_nak(uint8_t synd)
+{
+	return synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
+	       MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
+	       MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
+}
+
+/*
+ * An RNR NAK for @qp: MLX5_SIM_RC_RNR (wait, the WQE stays), or
+ * RNR_RETRY_EXC_ERR once the retries are spent.
+ */
+static uint8_t
+sim_rc_rnr(struct mlx5_sim_qp *qp)
+{
+	if (qp->rnr_retry != 7) {
+		if (qp->rnr_left == 0)
+			return MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR;
+		qp->rnr_left--;
+	}
+	return MLX5_SIM_RC_RNR;
+}
+
+uint8_t
+mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		 const struct mlx5_sim_wqe *w, uint32_t *bytes)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->bytes;
+	const struct mlx5_wqe_raddr_seg *r = (const void *)(ctrl + 1);
+	bool send = w->opcode != MLX5_OPCODE_RDMA_WRITE &&
+		    w->opcode != MLX5_OPCODE_RDMA_WRITE_IMM;
+	bool imm = w->opcode != MLX5_OPCODE_SEND &&
+		   w->opcode != MLX5_OPCODE_RDMA_WRITE;
+	uint8_t stage_inl[SIM_RC_STAGE_INLINE];
+	struct mlx5_sim_vhca *pv = NULL;
+	struct mlx5_sim_qp *p;
+	uint8_t *big, synd;
+	uint64_t total = 0;
+	uint32_t posted;
+
+	if (w->ds < (send ? 1 : 2))
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	synd = sim_rc_gather(vhca, qp, w, send ? 1 : 2, stage_inl,
+			     sizeof(stage_inl), &big, &total);
+	if (synd != 0)
+		goto out;
+	p = mlx5_sim_rc_peer(vhca, qp, &pv);
+	if (p == NULL) {
+		synd = MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+		goto out;
+	}
+	if (send || imm) {
+		if (!sim_rc_rq_posted(p, &posted)) {
+			sim_rc_resp_fail(pv, p,
+					 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			synd = MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
+			goto out;
+		}
+		if (p->no_rq) {
+			/* No receive queue: an invalid request for it. */
+			synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
+			goto out;
+		}
+		if (posted == 0) {
+			synd = sim_rc_rnr(qp);
+			goto out;
+		}
+	}
+	qp->rnr_left = qp->rnr_retry;
+	if (!send) {
+		if (!p->rwe) {
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+		} else if (mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), p->pdn,
+					 rte_be_to_cpu_64(r->raddr),
+					 big != NULL ? big : stage_inl, total,
+					 MLX5_SIM_XFER_WRITE |
+					 MLX5_SIM_XFER_REMOTE) != 0) {
+			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+		}
+		if (synd != 0) {
+			if (p != qp)
+				p->state = MLX5_QP_STATE_ERR;
+			goto out;
+		}
+		if (imm)
+			sim_rc_resp_cqe(pv, p, MLX5_CQE_RESP_WR_IMM, 0,
+					(uint32_t)total, ctrl->imm, qp->qpn);
+	} else {
+		synd = sim_rc_scatter(pv, p, big != NULL ? big : stage_inl,
+				      total);
+		if (synd != 0) {
+			sim_rc_resp_fail(pv, p, synd);
+			synd = sim_rc_nak(synd);
+			goto out;
+		}
+		sim_rc_resp_cqe(pv, p, imm ? MLX5_CQE_RESP_SEND_IMM :
+				MLX5_CQE_RESP_SEND, 0, (uint32_t)total,
+				imm ? ctrl->imm : 0, qp->qpn);
+	}
+	*bytes = (uint32_t)total;
+out:
+	free(big);
+	return synd;
+}
+
+void
+mlx5_sim_rc_rnr_retry(struct mlx5_sim_vhca *vhca)
+{
+	uint32_t i;
+
+	for (i = 0; vhca->rnr_waiters != 0 && i < vhca->qps.size; i++) {
+		struct mlx5_sim_qp *qp = mlx5_sim_qnum_get(&vhca->qps, i,
+							   MLX5_SIM_Q_QP);
+
+		if (qp != NULL && qp->rnr_wait)
+			mlx5_sim_engine_qp(vhca, qp);
+	}
+}
+
+void
+mlx5_sim_rc_rnr_clear(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
+{
+	if (qp->rnr_wait) {
+		qp->rnr_wait = false;
+		vhca->rnr_waiters--;
+	}
+}
