@@ -5,7 +5,7 @@
 /*
  * Verbs memory regions: ibv_reg_mr() as the kernel does it (pin, then
  * CREATE_MKEY of an mkey over the process's virtual addresses), on-demand
- * paging and the implicit MR, and ibv_dereg_mr().
+ * paging and the implicit MR, ibv_rereg_mr() and ibv_dereg_mr().
  */
 
 #include <errno.h>
@@ -116,6 +116,96 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	TAILQ_INSERT_TAIL(&file->mrs, mr, next);
 	mlx5_sim_vhca_unlock(vhca);
 	return &mr->ibmr;
+}
+
+/* The access flags of @mkey as verbs gave them. */
+static int
+sim_mr_access(const struct mlx5_sim_mkey *mkey)
+{
+	return (mkey->lw ? IBV_ACCESS_LOCAL_WRITE : 0) |
+	       (mkey->rr ? IBV_ACCESS_REMOTE_READ : 0) |
+	       (mkey->rw ? IBV_ACCESS_REMOTE_WRITE : 0) |
+	       (mkey->a ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+}
+
+int
+mlx5_sim_rereg_mr(struct ibv_mr *ibmr, int flags, struct ibv_pd *pd,
+		  void *addr, size_t length, int access)
+{
+	const int known = IBV_REREG_MR_CHANGE_TRANSLATION |
+			  IBV_REREG_MR_CHANGE_PD | IBV_REREG_MR_CHANGE_ACCESS;
+	struct mlx5_sim_pd *spd = NULL;
+	struct mlx5_sim_mkey *mkey;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_mr *mr;
+	int err = 0;
+
+	if (ibmr == NULL || flags == 0 || (flags & ~known))
+		return EINVAL;
+	mr = MLX5_SIM_OF(ibmr, struct mlx5_sim_mr, ibmr);
+	if (mr->magic != MLX5_SIM_MAGIC_MR)
+		return EINVAL;
+	if (flags & IBV_REREG_MR_CHANGE_PD) {
+		spd = mlx5_sim_pd_get(pd);
+		if (spd == NULL || spd->obj->file != mr->file)
+			return EINVAL;
+	}
+	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) &&
+	    (length == 0 || (uintptr_t)addr + length - 1 < (uintptr_t)addr))
+		return EINVAL;
+	vhca = mr->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	mkey = mlx5_sim_mkey_at(vhca, mr->index);
+	if (mkey == NULL || mkey->serial != mr->serial) {
+		err = EINVAL;
+		goto out;
+	}
+	/* An on-demand MR keeps what it was registered with. */
+	if (mkey->odp || mkey->length64) {
+		err = EOPNOTSUPP;
+		goto out;
+	}
+	if (!(flags & IBV_REREG_MR_CHANGE_ACCESS))
+		access = sim_mr_access(mkey);
+	if ((access & ~SIM_MR_ACCESS) || (access & IBV_ACCESS_ON_DEMAND) ||
+	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
+		err = EINVAL;
+		goto out;
+	}
+	if (!(flags & IBV_REREG_MR_CHANGE_TRANSLATION)) {
+		addr = (void *)(uintptr_t)mkey->start;
+		length = mkey->len;
+	}
+	/* The pages pinned again for the rights asked (a new translation). */
+	err = mlx5_sim_range_pinnable(addr, length,
+		access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_ATOMIC));
+	if (err != 0)
+		goto out;
+	if (spd != NULL && spd->obj != mkey->pd) {
+		mkey->pd->users--;
+		mkey->pd->verbs_users--;
+		spd->obj->users++;
+		spd->obj->verbs_users++;
+		mkey->pd = spd->obj;
+		mkey->pdn = spd->obj->pdn;
+	}
+	mkey->lw = !!(access & IBV_ACCESS_LOCAL_WRITE);
+	mkey->rr = !!(access & IBV_ACCESS_REMOTE_READ);
+	mkey->rw = !!(access & IBV_ACCESS_REMOTE_WRITE);
+	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
+	mkey->start = (uintptr_t)addr;
+	mkey->len = length;
+	/* Every cached translation of the key is stale. */
+	mlx5_sim_xgen_bump(vhca);
+	if (spd != NULL)
+		ibmr->pd = pd;
+	ibmr->addr = addr;
+	ibmr->length = length;
+out:
+	mlx5_sim_vhca_unlock(vhca);
+	return err;
 }
 
 int

@@ -900,6 +900,13 @@ int mlx5_sim_query_pdn(struct ibv_pd *pd, uint32_t *pdn);
 struct ibv_mr *mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			       int access);
 int mlx5_sim_dereg_mr(struct ibv_mr *mr);
+/*
+ * ibv_rereg_mr() as the kernel does it in place (a UMR: the keys stay):
+ * a new PD, translation or access for @mr's mkey per @flags
+ * (IBV_REREG_MR_CHANGE_*). 0 or an errno, the MR unchanged on error.
+ */
+int mlx5_sim_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+		      void *addr, size_t length, int access);
 struct mlx5dv_devx_umem *mlx5_sim_umem_reg(struct ibv_context *ctx,
 					   void *addr, size_t size,
 					   uint32_t access);

@@ -482,6 +482,12 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		qp->mtu = mtu;
 		qp->remote_qpn = remote;
 		sim_qp_rmac(qpc, qp->rmac);
+		memcpy(qp->rgid, MLX5_ADDR_OF(qpc, qpc,
+			primary_address_path.rgid_rip), sizeof(qp->rgid));
+		qp->sgid_index = MLX5_GET(qpc, qpc,
+					  primary_address_path.src_addr_index);
+		qp->hop_limit = MLX5_GET(qpc, qpc,
+					 primary_address_path.hop_limit);
 		qp->log_msg_max = MLX5_GET(qpc, qpc, log_msg_max);
 		qp->msg_max = UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u);
 		return MLX5_SIM_SYND_OK;
@@ -606,6 +612,16 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(qpc, qpc, remote_qpn, qp->remote_qpn);
 	MLX5_SET(qpc, qpc, primary_address_path.fl, qp->fl);
 	MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, qp->port);
+	memcpy(MLX5_ADDR_OF(qpc, qpc, primary_address_path.rgid_rip), qp->rgid,
+	       sizeof(qp->rgid));
+	MLX5_SET(qpc, qpc, primary_address_path.rmac_47_32,
+		 (uint32_t)qp->rmac[0] << 8 | qp->rmac[1]);
+	MLX5_SET(qpc, qpc, primary_address_path.rmac_31_0,
+		 (uint32_t)qp->rmac[2] << 24 | (uint32_t)qp->rmac[3] << 16 |
+		 (uint32_t)qp->rmac[4] << 8 | qp->rmac[5]);
+	MLX5_SET(qpc, qpc, primary_address_path.src_addr_index,
+		 qp->sgid_index);
+	MLX5_SET(qpc, qpc, primary_address_path.hop_limit, qp->hop_limit);
 	MLX5_SET(qpc, qpc, retry_count, qp->retry_count);
 	MLX5_SET(qpc, qpc, rnr_retry, qp->rnr_retry);
 	MLX5_SET(qpc, qpc, cqn_snd, qp->cqn_snd);

@@ -85,6 +85,8 @@ struct mlx5_sim_qp {
 	bool fl;                   /* Force loopback. */
 	/* The path's destination MAC (RoCE; all zero: none was given). */
 	uint8_t rmac[6];
+	uint8_t rgid[16];          /* The path's GRH, kept for QUERY_QP. */
+	uint8_t sgid_index, hop_limit;
 	bool rnr_wait;             /* Sends stalled on an RNR NAK. */
 	uint8_t rnr_left;          /* RNR retries left (rnr_retry < 7). */
 	bool rre, rwe, rae;

@@ -1041,6 +1041,17 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		(MLX5_GET(qpc, qpc, rae) ? IBV_ACCESS_REMOTE_ATOMIC : 0);
 	attr->cap = v->qp_cap;
 	attr->port_num = MLX5_GET(qpc, qpc, primary_address_path.vhca_port_num);
+	/* RoCE: the address always has its GRH (once past RTR). */
+	if (v->kstate != IBV_QPS_RESET && v->kstate != IBV_QPS_INIT) {
+		attr->ah_attr.is_global = 1;
+		attr->ah_attr.port_num = attr->port_num;
+		memcpy(attr->ah_attr.grh.dgid.raw, MLX5_ADDR_OF(qpc, qpc,
+		       primary_address_path.rgid_rip), 16);
+		attr->ah_attr.grh.sgid_index = MLX5_GET(qpc, qpc,
+			primary_address_path.src_addr_index);
+		attr->ah_attr.grh.hop_limit = MLX5_GET(qpc, qpc,
+			primary_address_path.hop_limit);
+	}
 	attr->retry_cnt = MLX5_GET(qpc, qpc, retry_count);
 	attr->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
 	init->qp_context = qp->qp_context;

@@ -71,4 +71,21 @@ sim_rdma_open(struct ibv_device *device, struct mlx5dv_context_attr *attr);
  */
 SIM_RDMA_EXPORT struct ibv_context *sim_rdma_ctx_init(struct ibv_context *ctx);
 
+/*
+ * The verbs datapath (sim_rdma_dp.c): the provider's state of a CQ or QP
+ * just created (0 or an errno; the object is then destroyed by the
+ * caller), a QP moved to RESET (its CQEs taken out of its CQs, its
+ * counters back to 0; also before a destroy), and the operations of
+ * struct ibv_context_ops.
+ */
+int sim_rdma_dp_cq_init(struct ibv_cq *cq);
+int sim_rdma_dp_qp_init(struct ibv_qp *qp,
+			const struct ibv_qp_init_attr_ex *attr);
+void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
+int sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+int sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		       struct ibv_send_wr **bad);
+int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad);
+
 #endif /* SIM_RDMA_H_ */

@@ -30,39 +30,15 @@
 /* The GID table's size (mlx5_ib: the roce_address_table_size cap). */
 #define SIM_RDMA_GID_TBL_LEN 255
 
-/* Legacy operations the model does not carry yet: EOPNOTSUPP. */
-static int
-sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
-{
-	(void)cq;
-	(void)n;
-	(void)wc;
-	return -EOPNOTSUPP;
-}
+static struct ibv_qp *sim_rdma_create_qp_ex(struct ibv_context *ctx,
+					    struct ibv_qp_init_attr_ex *attr);
 
+/* Operations the model does not carry yet: EOPNOTSUPP. */
 static int
 sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
 	(void)cq;
 	(void)solicited_only;
-	return EOPNOTSUPP;
-}
-
-static int
-sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
-		   struct ibv_send_wr **bad)
-{
-	(void)qp;
-	*bad = wr;
-	return EOPNOTSUPP;
-}
-
-static int
-sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
-		   struct ibv_recv_wr **bad)
-{
-	(void)qp;
-	*bad = wr;
 	return EOPNOTSUPP;
 }
 
@@ -231,7 +207,7 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 	if (vctx != NULL) {
 		vctx->query_port = sim_rdma_query_port_ex;
 		vctx->query_device_ex = sim_rdma_query_device_ex;
-		vctx->create_qp_ex = mlx5_sim_create_qp_ex;
+		vctx->create_qp_ex = sim_rdma_create_qp_ex;
 		vctx->create_wq = mlx5_sim_create_wq;
 		vctx->destroy_wq = mlx5_sim_destroy_wq;
 		vctx->create_rwq_ind_table = mlx5_sim_create_rwq_ind_table;
@@ -570,9 +546,40 @@ ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 }
 
 int
+ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
+	     size_t length, int access)
+{
+	int err = mlx5_sim_rereg_mr(mr, flags, pd, addr, length, access);
+
+	if (err == 0)
+		return 0;
+	errno = err;
+	/* libibverbs: a bad argument, or the kernel refused the command. */
+	return err == EINVAL ? IBV_REREG_MR_ERR_INPUT : IBV_REREG_MR_ERR_CMD;
+}
+
+int
 ibv_dereg_mr(struct ibv_mr *mr)
 {
 	return mlx5_sim_dereg_mr(mr);
+}
+
+/* A QP of the model with the provider's datapath state. */
+static struct ibv_qp *
+sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp *qp = mlx5_sim_create_qp_ex(ctx, attr);
+	int err;
+
+	if (qp == NULL)
+		return NULL;
+	err = sim_rdma_dp_qp_init(qp, attr);
+	if (err != 0) {
+		mlx5_sim_destroy_qp(qp);
+		errno = err;
+		return NULL;
+	}
+	return qp;
 }
 
 struct ibv_qp *
@@ -585,7 +592,7 @@ ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	memcpy(&ex, attr, sizeof(*attr));
 	ex.comp_mask = IBV_QP_INIT_ATTR_PD;
 	ex.pd = pd;
-	qp = mlx5_sim_create_qp_ex(pd->context, &ex);
+	qp = sim_rdma_create_qp_ex(pd->context, &ex);
 	if (qp != NULL)
 		attr->cap = ex.cap;
 	return qp;
@@ -594,7 +601,13 @@ ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 int
 ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 {
-	return mlx5_sim_modify_qp(qp, attr, attr_mask);
+	int ret = mlx5_sim_modify_qp(qp, attr, attr_mask);
+
+	/* libmlx5: a QP back in RESET starts its queues over. */
+	if (ret == 0 && (attr_mask & IBV_QP_STATE) &&
+	    attr->qp_state == IBV_QPS_RESET)
+		sim_rdma_dp_qp_reset(qp);
+	return ret;
 }
 
 int
@@ -607,6 +620,8 @@ ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 int
 ibv_destroy_qp(struct ibv_qp *qp)
 {
+	/* libmlx5: its CQEs leave its CQs first. */
+	sim_rdma_dp_qp_reset(qp);
 	return mlx5_sim_destroy_qp(qp);
 }
 
@@ -664,6 +679,15 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 
 	/* The kernel's checks (the vector, the size) are the model's. */
 	cq = mlx5_sim_create_cq(ctx, cqe, cq_context, channel, comp_vector);
+	if (cq != NULL) {
+		int err = sim_rdma_dp_cq_init(cq);
+
+		if (err != 0) {
+			mlx5_sim_destroy_cq(cq);
+			errno = err;
+			return NULL;
+		}
+	}
 	if (cq != NULL && channel != NULL)
 		__atomic_fetch_add(&channel->refcnt, 1, __ATOMIC_RELAXED);
 	return cq;
