@@ -197,6 +197,7 @@ struct q_raw {
 	struct mlx5_uar uar;
 	struct mlx5_devx_cq cq;
 	struct mlx5_devx_qp qp;
+	uint16_t rq_pi;            /* Receive WQEs posted. */
 };
 
 static int
@@ -1180,10 +1181,12 @@ test_rdma_move_fault(void)
 
 /*
  * Move @r's QP from RST to RTS connected to @remote_qpn as
- * mlx5_devx_qp_to_rts() does, but with INIT2RTR's force loopback @fl.
+ * mlx5_devx_qp_to_rts() does, but with INIT2RTR's force loopback @fl,
+ * destination MAC @rmac (NULL: none) and RTR2RTS's @rnr_retry.
  */
 static int
-q_to_rts_fl(struct q_raw *r, uint32_t remote_qpn, bool fl)
+q_to_rts_path(struct q_raw *r, uint32_t remote_qpn, bool fl,
+	      const uint8_t *rmac, uint8_t rnr_retry)
 {
 	uint32_t in[MLX5_ST_SZ_DW(init2rtr_qp_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(init2rtr_qp_out)] = { 0 };
@@ -1191,6 +1194,7 @@ q_to_rts_fl(struct q_raw *r, uint32_t remote_qpn, bool fl)
 	struct mlx5_devx_qp *qp = &r->qp;
 
 	qp->sq_pi = 0;
+	r->rq_pi = 0;
 	qp->db_rec[MLX5_SND_DBR] = 0;
 	qp->db_rec[MLX5_RCV_DBR] = 0;
 	rte_io_wmb();
@@ -1203,12 +1207,31 @@ q_to_rts_fl(struct q_raw *r, uint32_t remote_qpn, bool fl)
 	MLX5_SET(qpc, qpc, remote_qpn, remote_qpn);
 	MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
 	MLX5_SET(qpc, qpc, primary_address_path.fl, fl);
+	if (rmac != NULL) {
+		MLX5_SET(qpc, qpc, primary_address_path.rmac_47_32,
+			 (uint32_t)rmac[0] << 8 | rmac[1]);
+		MLX5_SET(qpc, qpc, primary_address_path.rmac_31_0,
+			 (uint32_t)rmac[2] << 24 | (uint32_t)rmac[3] << 16 |
+			 (uint32_t)rmac[4] << 8 | rmac[5]);
+	}
 	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_modify(qp->obj->obj, in,
 		sizeof(in), out, sizeof(out)), "INIT2RTR, fl %d", fl);
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(qp->obj,
-		MLX5_CMD_OP_RTR2RTS_QP, 0), "");
+	memset(in, 0, sizeof(in));
+	MLX5_SET(rtr2rts_qp_in, in, opcode, MLX5_CMD_OP_RTR2RTS_QP);
+	MLX5_SET(rtr2rts_qp_in, in, qpn, qp->obj->id);
+	MLX5_SET(qpc, qpc, retry_count, 7);
+	MLX5_SET(qpc, qpc, rnr_retry, rnr_retry);
+	MLX5_SET(qpc, qpc, primary_address_path.ack_timeout, 14);
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_modify(qp->obj->obj, in,
+		sizeof(in), out, sizeof(out)), "RTR2RTS");
 	qp->remote_qpn = remote_qpn;
 	return TEST_SUCCESS;
+}
+
+static int
+q_to_rts_fl(struct q_raw *r, uint32_t remote_qpn, bool fl)
+{
+	return q_to_rts_path(r, remote_qpn, fl, NULL, 7);
 }
 
 /*
@@ -1415,6 +1438,396 @@ test_cached_no_local_read(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Post a receive WQE on @r: @n segments of @len bytes with @lkey at @addr,
+ * @addr + 1024, ..., then MLX5_INVALID_LKEY if the WQE has room.
+ */
+static void
+q_post_recv(struct q_raw *r, unsigned int n, uint32_t len, uint32_t lkey,
+	    uint64_t addr)
+{
+	struct mlx5_devx_qp *qp = &r->qp;
+	uint32_t stride = 16u << qp->log_rq_stride;
+	struct mlx5_wqe_data_seg *d = (void *)(qp->rq + (size_t)(r->rq_pi &
+		((1u << qp->log_rq_size) - 1)) * stride);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		d[i].byte_count = rte_cpu_to_be_32(len);
+		d[i].lkey = rte_cpu_to_be_32(lkey);
+		d[i].addr = rte_cpu_to_be_64(addr + 1024 * i);
+	}
+	if (n < stride / sizeof(*d)) {
+		d[n].byte_count = 0;
+		d[n].lkey = rte_cpu_to_be_32(MLX5_INVALID_LKEY);
+		d[n].addr = 0;
+	}
+	r->rq_pi++;
+	rte_io_wmb();
+	qp->db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(r->rq_pi);
+}
+
+/*
+ * Post a signaled message WQE of @opcode (SEND, SEND_IMM, or
+ * RDMA_WRITE_IMM to (@rkey, @raddr)) of @len bytes at @addr with immediate
+ * @imm: a data segment of @lkey, or inline data if @lkey is
+ * MLX5_INVALID_LKEY. Returns the block it starts at.
+ */
+static uint16_t
+q_post_msg(struct q_raw *r, uint8_t opcode, uint32_t imm, uint32_t lkey,
+	   uint64_t addr, uint32_t len, uint32_t rkey, uint64_t raddr)
+{
+	struct mlx5_devx_qp *qp = &r->qp;
+	uint32_t size = 1u << qp->log_sq_size;
+	uint8_t wqe[2 * MLX5_SEND_WQE_BB];
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	uint8_t *seg = (uint8_t *)(ctrl + 1);
+	uint16_t first = qp->sq_pi;
+	uint32_t nds, bbs, b;
+
+	memset(wqe, 0, sizeof(wqe));
+	if (opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
+		struct mlx5_wqe_raddr_seg *rs = (void *)seg;
+
+		rs->raddr = rte_cpu_to_be_64(raddr);
+		rs->rkey = rte_cpu_to_be_32(rkey);
+		seg += sizeof(*rs);
+	}
+	if (lkey == MLX5_INVALID_LKEY) {
+		uint32_t bc = rte_cpu_to_be_32(len | MLX5_INLINE_SEG);
+
+		memcpy(seg, &bc, sizeof(bc));
+		memcpy(seg + sizeof(bc), (void *)(uintptr_t)addr, len);
+		seg += RTE_ALIGN_CEIL(sizeof(bc) + len, 16);
+	} else {
+		struct mlx5_wqe_data_seg *d = (void *)seg;
+
+		d->byte_count = rte_cpu_to_be_32(len);
+		d->lkey = rte_cpu_to_be_32(lkey);
+		d->addr = rte_cpu_to_be_64(addr);
+		seg += sizeof(*d);
+	}
+	nds = (uint32_t)(seg - wqe) / 16;
+	bbs = RTE_ALIGN_CEIL(nds * 16, MLX5_SEND_WQE_BB) / MLX5_SEND_WQE_BB;
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)first << 8 |
+						  opcode);
+	ctrl->qpn_ds = rte_cpu_to_be_32(qp->obj->id << 8 | nds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	ctrl->imm = rte_cpu_to_be_32(imm);
+	for (b = 0; b < bbs; b++)
+		memcpy(qp->sq + (size_t)((first + b) & (size - 1)) *
+		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	qp->sq_pi += bbs;
+	q_ring(r, first);
+	return first;
+}
+
+/* The CQE q_poll() took last from @r's CQ. */
+static volatile struct mlx5_cqe64 *
+q_last_cqe(const struct q_raw *r)
+{
+	const struct mlx5_devx_cq *cq = &r->cq;
+
+	return &cq->cqes[(cq->ci - 1) & ((1u << cq->log_size) - 1)];
+}
+
+/* Two QPs with receive queues connected to each other by force loopback. */
+static int
+q_rc_pair(struct q_raw *a, struct q_raw *b)
+{
+	TEST_ASSERT_EQUAL(q_raw_get_rq(a, 4, false, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_raw_get_rq(b, 4, false, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_to_rts_fl(a, b->qp.obj->id, true), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(q_to_rts_fl(b, a->qp.obj->id, true), TEST_SUCCESS,
+			  "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * RC messages between two QPs: a SEND with immediate scattered over the
+ * responder's receive segments, an inline SEND, an RDMA WRITE with
+ * immediate (the bytes at the remote address, a receive WQE taken and
+ * nothing scattered into it), each with its CQEs on both sides; a SEND to
+ * a QP with no receive posted waits (rnr_retry 7: for ever) and completes
+ * once one is posted and the device tries again.
+ */
+static int
+test_rc_send(void)
+{
+	volatile struct mlx5_cqe64 *cqe;
+	struct q_raw a, b;
+	struct q_buf m;
+	uint8_t op, synd, ops[2];
+	uint16_t ctr, wqe;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	for (i = 0; i < 64; i++)
+		m.va[i] = (uint8_t)(i + 1);
+	TEST_ASSERT_EQUAL(q_rc_pair(&a, &b), TEST_SUCCESS, "");
+	/* SEND with immediate: 16 bytes over two segments of 8. */
+	q_post_recv(&b, 2, 8, m.mr->lkey, (uintptr_t)m.va + 1024);
+	wqe = q_post_msg(&a, MLX5_OPCODE_SEND_IMM, 0x12345678, m.mr->lkey,
+			 (uintptr_t)m.va, 16, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "the requester's CQE");
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_REQ, "");
+	TEST_ASSERT_EQUAL(ctr, wqe, "");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "the responder's CQE");
+	cqe = q_last_cqe(&b);
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_SEND_IMM, "");
+	TEST_ASSERT_EQUAL(ctr, 0, "the first receive WQE");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), 16u, "");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->imm_inval_pkey), 0x12345678u,
+			  "the immediate");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->flags_rqpn) & 0xffffff,
+			  a.qp.obj->id, "the requester's QP");
+	TEST_ASSERT(memcmp(m.va + 1024, m.va, 8) == 0 &&
+		    memcmp(m.va + 2048, m.va + 8, 8) == 0, "scattered");
+	/* Inline SEND of 12 bytes. */
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 3072);
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, MLX5_INVALID_LKEY,
+		   (uintptr_t)m.va + 16, 12, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "inline: the requester");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "inline: the responder");
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_SEND, "");
+	TEST_ASSERT_EQUAL(ctr, 1, "");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(q_last_cqe(&b)->byte_cnt), 12u, "");
+	TEST_ASSERT(memcmp(m.va + 3072, m.va + 16, 12) == 0, "inline bytes");
+	/* RDMA WRITE with immediate. */
+	memset(m.va + 4096, 0, 64);
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 5120);
+	q_post_msg(&a, MLX5_OPCODE_RDMA_WRITE_IMM, 7, m.mr->lkey,
+		   (uintptr_t)m.va + 32, 32, m.mr->rkey, (uintptr_t)m.va + 4096);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "WRITE_IMM: the requester");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "WRITE_IMM: the responder");
+	cqe = q_last_cqe(&b);
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_WR_IMM, "");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->byte_cnt), 32u, "");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(cqe->imm_inval_pkey), 7u, "");
+	TEST_ASSERT(memcmp(m.va + 4096, m.va + 32, 32) == 0, "written");
+	TEST_ASSERT_EQUAL(m.va[5120], 0, "nothing in the receive buffer");
+	/* Receiver not ready: the SEND waits. */
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 8,
+		   0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_HW_OWN,
+			  "no receive posted: the SEND waits");
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 6144);
+	/* A doorbell of the device (where no thread retries). */
+	q_post(&b, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_EQUAL(q_poll(&b, &ops[i], &synd, &ctr),
+				  MLX5_CQE_STATUS_SW_OWN, "b's CQE %u", i);
+	}
+	TEST_ASSERT((ops[0] == MLX5_CQE_REQ && ops[1] == MLX5_CQE_RESP_SEND) ||
+		    (ops[1] == MLX5_CQE_REQ && ops[0] == MLX5_CQE_RESP_SEND),
+		    "the NOP and the SEND received: 0x%x 0x%x", ops[0], ops[1]);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "the SEND done once received");
+	TEST_ASSERT(memcmp(m.va + 6144, m.va, 8) == 0, "");
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
+/* Both QPs of @a and @b back to RTS as a pair (@rnr_retry for @a). */
+static int
+q_rc_restate(struct q_raw *a, struct q_raw *b, uint8_t rnr_retry)
+{
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(a->qp.obj,
+		MLX5_CMD_OP_2RST_QP, 0), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(b->qp.obj,
+		MLX5_CMD_OP_2RST_QP, 0), "");
+	TEST_ASSERT_EQUAL(q_to_rts_path(a, b->qp.obj->id, true, NULL,
+					rnr_retry), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_to_rts_fl(b, a->qp.obj->id, true), TEST_SUCCESS,
+			  "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The errors of RC messages, each with both sides' CQEs: a message
+ * longer than the receive WQE (the responder LOCAL_LENGTH_ERR, the
+ * requester REMOTE_INVAL_REQ_ERR, the responder's other receive flushed);
+ * a receive segment the responder may not write (LOCAL_PROT_ERR and
+ * REMOTE_OP_ERR, nothing written); a SEND whose RNR retries run out
+ * (rnr_retry 1: RNR_RETRY_EXC_ERR).
+ */
+static int
+test_rc_send_errors(void)
+{
+	struct q_raw a, b;
+	struct q_buf m, ro;
+	enum mlx5_cqe_status st = MLX5_CQE_STATUS_HW_OWN;
+	uint8_t op, synd;
+	uint16_t ctr;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	TEST_ASSERT_SUCCESS(q_buf_get(&ro, cdev->pd, 0), "local read only");
+	TEST_ASSERT_EQUAL(q_rc_pair(&a, &b), TEST_SUCCESS, "");
+	/* Longer than the receive WQE. */
+	q_post_recv(&b, 1, 8, m.mr->lkey, (uintptr_t)m.va + 1024);
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 2048);
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 16,
+		   0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "too long: the requester");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, "");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "too long: the responder");
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_ERR, "");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, "");
+	TEST_ASSERT_EQUAL(ctr, 0, "");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "the other receive");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, "flushed");
+	TEST_ASSERT_EQUAL(ctr, 1, "");
+	/* A receive segment without local write. */
+	TEST_ASSERT_EQUAL(q_rc_restate(&a, &b, 7), TEST_SUCCESS, "");
+	q_post_recv(&b, 1, 64, ro.mr->lkey, (uintptr_t)ro.va);
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 16,
+		   0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "protection: the requester");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, "");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "protection: the responder");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, "");
+	TEST_ASSERT_EQUAL(ro.va[0], 0, "nothing written");
+	/* RNR retries run out. */
+	TEST_ASSERT_EQUAL(q_rc_restate(&a, &b, 1), TEST_SUCCESS, "");
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 16,
+		   0, 0);
+	for (i = 0; i < 5 && st == MLX5_CQE_STATUS_HW_OWN; i++) {
+		q_post(&b, MLX5_OPCODE_NOP, true, 0, 0, 0);
+		TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_SW_OWN, "b's NOP");
+		st = q_poll(&a, &op, &synd, &ctr);
+	}
+	TEST_ASSERT_EQUAL(st, MLX5_CQE_STATUS_ERR, "RNR: the retries spent");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, "");
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&ro);
+	q_buf_put(&m);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * RoCE paths of the software device, by the address path's destination
+ * MAC: the vHCA's own (local loopback) moves the bytes; another MAC, on
+ * either side (the ACKs must come back), exhausts the requester's
+ * retries and moves nothing; over a cable to another vHCA, its MAC
+ * reaches its QPs (a SEND and an RDMA WRITE between the two memories).
+ */
+static int
+test_rc_roce_path(void)
+{
+	struct mlx5_common_device *cdev0 = cdev, *cdev1;
+	struct mlx5_nic_vport_info v0, v1;
+	uint8_t other[6];
+	struct q_raw a, b, c;
+	struct q_buf m, n;
+	uint8_t op, synd;
+	uint16_t ctr;
+
+	TDEV_SIM_ONLY("a RoCE path by its MAC alone (hardware needs GIDs)");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_nic_vport(cdev, &v0), "");
+	memcpy(other, v0.mac, sizeof(other));
+	other[5] ^= 0x80;
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	memset(m.va, 0x3c, 16);
+	TEST_ASSERT_EQUAL(q_raw_get_rq(&a, 4, false, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_raw_get_rq(&b, 4, false, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_to_rts_path(&a, b.qp.obj->id, false, v0.mac, 7),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_to_rts_path(&b, a.qp.obj->id, false, v0.mac, 7),
+			  TEST_SUCCESS, "");
+	q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+		   (uintptr_t)m.va, m.mr->rkey, (uintptr_t)m.va + 4096);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "own MAC: loopback");
+	TEST_ASSERT(memcmp(m.va + 4096, m.va, 16) == 0, "written");
+	/* Another MAC on the requester's side, then on the responder's. */
+	for (int side = 0; side < 2; side++) {
+		memset(m.va + 4096, 0, 16);
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(a.qp.obj,
+			MLX5_CMD_OP_2RST_QP, 0), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(b.qp.obj,
+			MLX5_CMD_OP_2RST_QP, 0), "");
+		TEST_ASSERT_EQUAL(q_to_rts_path(&a, b.qp.obj->id, false,
+			side == 0 ? other : v0.mac, 7), TEST_SUCCESS, "");
+		TEST_ASSERT_EQUAL(q_to_rts_path(&b, a.qp.obj->id, false,
+			side == 1 ? other : v0.mac, 7), TEST_SUCCESS, "");
+		q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+			   (uintptr_t)m.va, m.mr->rkey,
+			   (uintptr_t)m.va + 4096);
+		TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "side %d", side);
+		TEST_ASSERT_EQUAL(synd,
+				  MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR,
+				  "side %d", side);
+		TEST_ASSERT_EQUAL(m.va[4096], 0, "side %d: nothing moved",
+				  side);
+	}
+	/* Over a cable to vHCA 1 of the card. */
+	TEST_ASSERT_SUCCESS(tdev_probe(1, "card=60,vhca_id=1,wire=0"), "");
+	cdev1 = tdev_cdev(1);
+	TEST_ASSERT_NOT_NULL(cdev1, "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_nic_vport(cdev1, &v1), "");
+	TEST_ASSERT_SUCCESS(q_buf_get(&n, cdev1->pd, Q_RW), "");
+	cdev = cdev1;
+	TEST_ASSERT_EQUAL(q_raw_get_rq(&c, 4, false, 2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_to_rts_path(&c, a.qp.obj->id, false, v0.mac, 7),
+			  TEST_SUCCESS, "");
+	cdev = cdev0;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_qp_state(a.qp.obj,
+		MLX5_CMD_OP_2RST_QP, 0), "");
+	TEST_ASSERT_EQUAL(q_to_rts_path(&a, c.qp.obj->id, false, v1.mac, 7),
+			  TEST_SUCCESS, "");
+	q_post_recv(&c, 1, 64, n.mr->lkey, (uintptr_t)n.va + 1024);
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 16,
+		   0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "to the other vHCA");
+	TEST_ASSERT_EQUAL(q_poll(&c, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "received there");
+	TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_SEND, "");
+	TEST_ASSERT(memcmp(n.va + 1024, m.va, 16) == 0, "its memory");
+	q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+		   (uintptr_t)m.va, n.mr->rkey, (uintptr_t)n.va + 4096);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "WRITE to the other vHCA");
+	TEST_ASSERT(memcmp(n.va + 4096, m.va, 16) == 0, "written there");
+	/* Its key is not this vHCA's: the same WRITE to vHCA 0's address. */
+	q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+		   (uintptr_t)m.va, m.mr->rkey, (uintptr_t)m.va + 2048);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "a key of the requester's vHCA");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "");
+	cdev = cdev1;
+	q_raw_put(&c);
+	cdev = cdev0;
+	q_buf_put(&n);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -1436,6 +1849,9 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "rdma_move_fault", test_rdma_move_fault },
 	{ "no_force_loopback", test_no_force_loopback },
 	{ "cached_no_local_read", test_cached_no_local_read },
+	{ "rc_send", test_rc_send },
+	{ "rc_send_errors", test_rc_send_errors },
+	{ "rc_roce_path", test_rc_roce_path },
 	{ NULL, NULL },
 };
 
