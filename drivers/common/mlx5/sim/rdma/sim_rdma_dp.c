@@ -185,7 +185,7 @@ sim_dp_cqe_qpn(const struct mlx5_cqe64 *cqe)
 }
 
 /*
- * Take the CQEs of QP @qpn out of @cq (libmlx5's __mlx5_cq_clean()):
+ * Take the CQEs of QP @qpn out of @cq (as libmlx5 cleans a CQ):
  * those after them move up, keeping the owner bit of the slot they land
  * in.
  */
