@@ -198,6 +198,49 @@ test_cq(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * What the kernel lets through at QP creation and RTR: the creation-flags
+ * mask with no flag (rdma-core's tests send it for RC) creates a QP; on
+ * RoCE an address without a GRH is refused (EINVAL), the QP left in INIT.
+ */
+static int
+test_qp_create_flags_grh(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.create_flags = 0,
+	};
+	struct ibv_qp_attr a;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+
+	cq = mlx5_verbs_cq_create(cdev, 32, 0);
+	TEST_ASSERT_NOT_NULL(cq, "CQ");
+	attr.send_cq = cq;
+	attr.recv_cq = cq;
+	qp = mlx5_verbs_qp_create(cdev, &attr);
+	TEST_ASSERT_NOT_NULL(qp, "the creation-flags mask, no flag");
+	TEST_ASSERT_SUCCESS(v_qp_to(qp, IBV_QPS_INIT), "");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.ah_attr.port_num = 1;
+	TEST_ASSERT_EQUAL(mlx5_verbs_qp_modify(cdev, qp, &a, IBV_QP_STATE |
+		IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+		IBV_QP_MIN_RNR_TIMER), -EINVAL, "RoCE: no GRH");
+	TEST_ASSERT_EQUAL(qp->state, IBV_QPS_INIT, "");
+	TEST_ASSERT_SUCCESS(v_qp_to(qp, IBV_QPS_RTS), "with a GRH");
+	TEST_ASSERT_SUCCESS(v_destroy(MLX5_VERBS_OBJ_QP, qp), "");
+	TEST_ASSERT_SUCCESS(v_destroy(MLX5_VERBS_OBJ_CQ, cq), "");
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_qp_states(void)
 {
@@ -974,6 +1017,7 @@ static const struct mlx5_test_case v_cases[] = {
 	{ "device_attr", test_device_attr },
 	{ "cq", test_cq },
 	{ "qp_states", test_qp_states },
+	{ "qp_create_flags_grh", test_qp_create_flags_grh },
 	{ "qp_pd_in_use", test_qp_pd_in_use },
 	{ "udp_sport", test_udp_sport },
 	{ "lag_port", test_lag_port },

@@ -439,8 +439,14 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	/* RC QPs on their own receive queue only (no SRQ, RSS or flags). */
-	if ((attr->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD) ||
+	/*
+	 * RC QPs on their own receive queue only (no SRQ, RSS, send
+	 * operations or creation flags: create_flags 0 is none).
+	 */
+	if ((attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
+					   IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
+	    ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	     attr->create_flags != 0) ||
 	    attr->qp_type != IBV_QPT_RC || attr->srq != NULL) {
 		errno = EOPNOTSUPP;
 		return NULL;
