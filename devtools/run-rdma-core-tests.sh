@@ -20,7 +20,7 @@
 #           test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey
 # Exit status: 0 if no case failed, 1 otherwise, 2 on a bad argument.
 # Time: seconds. Run by the test command (meson test rdma_core_tests) with
-# the modules that pass today.
+# the default list.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"

@@ -2440,6 +2440,34 @@ test_kernel_entry_points(void)
 }
 
 /*
+ * QUERY_HCA_CAP into an output of one capability page (0x810 bytes, as
+ * rdma-core's own tests ask real devices), not the whole layout: the
+ * general page says Ethernet ports (RoCE) and how many. An output
+ * shorter than the page is refused on the software device.
+ */
+static int
+test_hca_cap_page(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	uint8_t out[0x810];
+	void *cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL, 1));
+	memset(out, 0xff, sizeof(out));
+	TEST_ASSERT_SUCCESS(raw_cmd(in, sizeof(in), out, sizeof(out)),
+			    "one page of output");
+	TEST_ASSERT_EQUAL(MLX5_GET(cmd_hca_cap, cap, port_type),
+			  MLX5_CAP_PORT_TYPE_ETH, "Ethernet ports");
+	TEST_ASSERT(MLX5_GET(cmd_hca_cap, cap, num_ports) >= 1, "ports");
+	TDEV_SIM_ONLY("the software device's refusal of a short output");
+	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, sizeof(out) - 4),
+			  EREMOTEIO, "less than a page");
+	return TEST_SUCCESS;
+}
+
+/*
  * QUERY_HCA_CAP as the device answers it: not for another function, and
  * not for a capability block the device lacks (general_2 without
  * hca_cap_2, QoS without qos); a query answered only into the whole
@@ -2681,6 +2709,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "query_names_own_object", test_query_names_own_object },
 	{ "kernel_entry_points", test_kernel_entry_points },
 	{ "device_refusals", test_device_refusals },
+	{ "hca_cap_page", test_hca_cap_page },
 	{ "allow_access_rules", test_allow_access_rules },
 	{ NULL, NULL },
 };

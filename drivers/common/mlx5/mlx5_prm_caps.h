@@ -24,6 +24,12 @@ enum {
 
 #define MLX5_HCA_CAP_OPMOD(type, cur) (((type) << 1) | (cur))
 
+/* cmd_hca_cap.port_type. */
+enum {
+	MLX5_CAP_PORT_TYPE_IB = 0x0,
+	MLX5_CAP_PORT_TYPE_ETH = 0x1,
+};
+
 /* cmd_hca_cap_2.cross_vhca_object_to_object_supported bits. */
 #define MLX5_CROSS_VHCA_OBJ_TO_OBJ_LOCAL_MKEY_TO_REMOTE_MKEY 0x100
 /* cmd_hca_cap_2.allowed_object_for_other_vhca_access bits. */
@@ -49,7 +55,10 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 modify_rq_counter_set_id[0x1];
 	u8 reserved_at_185[0x1];
 	u8 max_qp_cnt[0xa];        /* Queue counter sets. */
-	u8 reserved_at_190[0x33];
+	u8 reserved_at_190[0x26];
+	u8 port_type[0x2];         /* 0: InfiniBand, 1: Ethernet. */
+	u8 num_ports[0x8];
+	u8 reserved_at_1c0[0x3];
 	u8 log_max_msg[0x5];
 	u8 reserved_at_1c8[0x34];
 	u8 cqe_version[0x4];

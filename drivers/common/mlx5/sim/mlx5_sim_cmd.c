@@ -166,10 +166,21 @@ sim_kernel_fix_rq(void *in)
 	MLX5_SET(create_rq_in, in, ctx.wq.dbr_umem_valid, 1);
 }
 
+/*
+ * QUERY_HCA_CAP's output: the header and one capability page (0x800
+ * bytes), not the whole union of the layout: rdma-core's own tests
+ * (tests/mlx5_prm_structs.py, QueryCmdHcaCapOut) ask for 0x810 bytes on
+ * real devices. Every page the model answers fits in it.
+ */
+#define SIM_HCA_CAP_PAGE 0x800
+#define SIM_HCA_CAP_OUT (MLX5_BYTE_OFF(query_hca_cap_out, capability) + \
+			 SIM_HCA_CAP_PAGE)
+
 static const struct sim_cmd_desc sim_cmds[] = {
-	SIM_ROW(QUERY_HCA_CAP, SIM_K_GENERAL | SIM_K_NO_DEVX, SIM_CMD_GENERAL,
-		query_hca_cap_in, query_hca_cap_out, sim_run_query_hca_cap,
-		NULL),
+	{ MLX5_CMD_OP_QUERY_HCA_CAP, "QUERY_HCA_CAP",
+	  SIM_K_GENERAL | SIM_K_NO_DEVX, SIM_CMD_GENERAL,
+	  MLX5_ST_SZ_BYTES(query_hca_cap_in), SIM_HCA_CAP_OUT,
+	  sim_run_query_hca_cap, NULL },
 	SIM_KERNEL_ONLY(0x101, "QUERY_ADAPTER", SIM_K_GENERAL),
 	SIM_KERNEL_ONLY(0x10a, "QUERY_ISSI", SIM_K_GENERAL),
 	SIM_ROW(CREATE_MKEY, SIM_K_CREATE, SIM_CMD_CREATE, create_mkey_in,
@@ -473,6 +484,13 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 	bool crossing = mlx5_sim_vhca_crossing(vhca);
 	uint16_t type = MLX5_GET(query_hca_cap_in, in, op_mod) >> 1;
 
+	RTE_BUILD_BUG_ON(MLX5_ST_SZ_BYTES(cmd_hca_cap) > SIM_HCA_CAP_PAGE ||
+			 MLX5_ST_SZ_BYTES(cmd_hca_cap_2) > SIM_HCA_CAP_PAGE ||
+			 MLX5_ST_SZ_BYTES(qos_cap) > SIM_HCA_CAP_PAGE ||
+			 MLX5_ST_SZ_BYTES(roce_cap) > SIM_HCA_CAP_PAGE ||
+			 MLX5_ST_SZ_BYTES(per_protocol_networking_offload_caps) >
+			 SIM_HCA_CAP_PAGE ||
+			 MLX5_ST_SZ_BYTES(crypto_cap) > SIM_HCA_CAP_PAGE);
 	if (MLX5_GET(query_hca_cap_in, in, other_function))
 		return MLX5_SIM_SYND_CAP_OTHER_FUNC;
 	/* The current and maximum values are the same on the sim. */
@@ -492,6 +510,9 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz,
 			 MLX5_SIM_LOG_MAX_QP_SZ);
 		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
+		/* Ethernet ports (RoCE), as a ConnectX in Ethernet mode. */
+		MLX5_SET(cmd_hca_cap, cap, port_type, MLX5_CAP_PORT_TYPE_ETH);
+		MLX5_SET(cmd_hca_cap, cap, num_ports, caps->nports);
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 		MLX5_SET(cmd_hca_cap, cap, max_qp_cnt, MLX5_SIM_MAX_Q_COUNTERS);
 		MLX5_SET(cmd_hca_cap, cap, modify_rq_counter_set_id, 1);
