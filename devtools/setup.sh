@@ -21,23 +21,41 @@ meson ninja-build python3-pyelftools pkg-config libnuma-dev libssl-dev
 dpkg-dev valgrind clang python3-sphinx python3-pyverbs iproute2
 g++ clang-format abigail-tools doxygen"
 
+# Without their recommendations (scapy's pull in a plotting stack):
+# rdma-core's DevX tests build packets with scapy.
+PACKAGES_LEAN="python3-scapy"
+
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo
 fi
 
-missing=
-for p in $PACKAGES; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
-if [ -n "$missing" ]; then
-	echo "setup: installing$missing"
+# The packages named not installed yet.
+missing_of() {
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+				grep -q "install ok installed"; then
+			printf ' %s' "$p"
+		fi
+	done
+}
+# shellcheck disable=SC2086
+missing=$(missing_of $PACKAGES)
+# shellcheck disable=SC2086
+lean=$(missing_of $PACKAGES_LEAN)
+if [ -n "$missing$lean" ]; then
+	echo "setup: installing$missing$lean"
 	$SUDO apt-get update -qq
+fi
+if [ -n "$missing" ]; then
+	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing \
 		>/dev/null
+fi
+if [ -n "$lean" ]; then
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+		--no-install-recommends $lean >/dev/null
 fi
 
 # The driver SDK headers come from Debian's source package of the installed
