@@ -1828,6 +1828,56 @@ test_rc_roce_path(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Doorbells as plain stores, taken by the device's doorbell thread: two
+ * QPs on one UAR page each post a NOP and update their doorbell record,
+ * but only the second's doorbell reaches the register (the later store
+ * covers the earlier, as when both land before the device reads it).
+ * Both NOPs complete: the device runs every queue of the page whose
+ * record moved.
+ */
+static int
+test_doorbell_store_covered(void)
+{
+	struct mlx5_devx_qp_params p = {
+		.pd = cdev->pdn, .log_sq_size = 3,
+	};
+	struct q_raw a, b;
+	uint8_t op, synd;
+	uint16_t ctr;
+	uint64_t db;
+
+	TDEV_SIM_ONLY("the software device's doorbell thread");
+	TEST_ASSERT_SUCCESS(mlx5_sim_doorbell_watch(), "");
+	TEST_ASSERT_EQUAL(q_raw_get(&a, 4, true), TEST_SUCCESS, "");
+	memset(&b, 0, sizeof(b));
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(cdev, &b.cq, 4, &a.uar,
+						SOCKET_ID_ANY), "");
+	p.cqn = b.cq.obj->id;
+	p.uar = &a.uar;
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_create(cdev, &b.qp, &p,
+						SOCKET_ID_ANY), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_to_rts(&b.qp, b.qp.obj->id), "");
+	q_write_wqe(&a, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+	q_write_wqe(&b, MLX5_OPCODE_NOP, true, 0, 0, 0, 0, 0);
+	a.qp.db_rec[MLX5_SND_DBR] = rte_cpu_to_be_32(a.qp.sq_pi);
+	b.qp.db_rec[MLX5_SND_DBR] = rte_cpu_to_be_32(b.qp.sq_pi);
+	rte_io_wmb();
+	/* The register the thread watches; no kick hook. */
+	memcpy(&db, b.qp.sq, sizeof(db));
+	__atomic_store_n((uint64_t *)(void *)((uint8_t *)a.uar.obj->base_addr +
+					      0x800), db, __ATOMIC_RELEASE);
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "the QP the doorbell named");
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr),
+			  MLX5_CQE_STATUS_SW_OWN, "the QP whose store it covered");
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_destroy(&b.qp), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_destroy(&b.cq), "");
+	q_raw_put(&a);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case q_cases[] = {
 	{ "lbqp_write_read", test_lbqp_write_read },
 	{ "lbqp_errors", test_lbqp_errors },
@@ -1852,6 +1902,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "rc_send", test_rc_send },
 	{ "rc_send_errors", test_rc_send_errors },
 	{ "rc_roce_path", test_rc_roce_path },
+	{ "doorbell_store_covered", test_doorbell_store_covered },
 	{ NULL, NULL },
 };
 

@@ -303,6 +303,18 @@ int mlx5_sim_fault_set(uint16_t card, uint16_t vhca_id, int opcode,
 		       uint32_t nth, uint8_t status);
 
 /**
+ * Start the device's doorbell thread, which takes plain 8-byte stores to
+ * the BlueFlame registers (0x800, 0x900) of every UAR page as doorbells,
+ * as a NIC does (a front whose programs ring doorbells that way starts
+ * it; the vdev's kick hook needs none). Idempotent; the thread stops when
+ * the model is unloaded.
+ *
+ * @return
+ *   0, or a negative errno (the thread could not start).
+ */
+int mlx5_sim_doorbell_watch(void);
+
+/**
  * Disarm fault injection on a vHCA.
  *
  * @return

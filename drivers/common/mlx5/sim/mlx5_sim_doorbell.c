@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_byteorder.h>
+
 #include "mlx5_sim_priv.h"
 
 /* The BlueFlame registers of a UAR page. */
@@ -34,12 +36,50 @@ static const uint32_t sim_db_offsets[] = { 0x800, 0x900 };
 
 static struct mlx5_sim_thread sim_db = MLX5_SIM_THREAD_INIT;
 
+/* The queue number a doorbell's 8 bytes name (qpn_ds, big-endian). */
+static uint32_t
+sim_db_qn(uint64_t db)
+{
+	return rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
+}
+
+/*
+ * The queues of @uar's page other than those its doorbells named (@named,
+ * @n of them): each runs what its doorbell record says was posted
+ * (nothing if none), as hardware would have run the doorbell that a later
+ * store to the same register covered.
+ */
+static void
+sim_db_sweep_page(struct mlx5_sim_vhca *vhca, struct mlx5_sim_uar *uar,
+		  const uint32_t *named, unsigned int n)
+{
+	uint32_t page = uar->dv.page_id, qn;
+
+	for (qn = 0; qn < vhca->qps.size; qn++) {
+		struct mlx5_sim_qp *qp =
+			mlx5_sim_qnum_get(&vhca->qps, qn, MLX5_SIM_Q_QP);
+		struct mlx5_sim_sq *sq =
+			mlx5_sim_qnum_get(&vhca->qps, qn, MLX5_SIM_Q_SQ);
+		unsigned int k;
+
+		for (k = 0; k < n && named[k] != qn; k++)
+			;
+		if (k < n)
+			continue;
+		if (qp != NULL && qp->file == uar->file && qp->uar_page == page)
+			mlx5_sim_engine_qp(vhca, qp);
+		else if (sq != NULL && sq->wq.file == uar->file &&
+			 sq->wq.uar_page == page)
+			mlx5_sim_engine_sq(vhca, sq);
+	}
+}
+
 /* Take the doorbells written to @uar's page: true if there was one. */
 static bool
-sim_db_scan_uar(struct mlx5_sim_uar *uar)
+sim_db_scan_uar(struct mlx5_sim_vhca *vhca, struct mlx5_sim_uar *uar)
 {
-	bool rang = false;
-	unsigned int i;
+	uint32_t named[RTE_DIM(sim_db_offsets)];
+	unsigned int i, n = 0;
 
 	for (i = 0; i < RTE_DIM(sim_db_offsets); i++) {
 		uint64_t *reg = (uint64_t *)(void *)((uint8_t *)uar->page +
@@ -49,9 +89,11 @@ sim_db_scan_uar(struct mlx5_sim_uar *uar)
 		if (db == 0)
 			continue;
 		mlx5_sim_uar_kick_locked(uar, db);
-		rang = true;
+		named[n++] = sim_db_qn(db);
 	}
-	return rang;
+	if (n != 0)
+		sim_db_sweep_page(vhca, uar, named, n);
+	return n != 0;
 }
 
 /* Take the doorbells written to the UAR pages of @vhca. */
@@ -65,9 +107,9 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 	mlx5_sim_vhca_lock(vhca);
 	TAILQ_FOREACH (file, &vhca->files, vhca_next) {
 		if (file->ctx_uar != NULL)
-			*rang |= sim_db_scan_uar(file->ctx_uar);
+			*rang |= sim_db_scan_uar(vhca, file->ctx_uar);
 		TAILQ_FOREACH (uar, &file->uars, next)
-			*rang |= sim_db_scan_uar(uar);
+			*rang |= sim_db_scan_uar(vhca, uar);
 	}
 	/* A pass of the device: sends waiting on a receiver try again. */
 	if (vhca->rnr_waiters != 0)

@@ -17,8 +17,10 @@
  * straight between memories: the WQEs posted are read ahead, 2 KiB at a
  * time, WQE by WQE once a read-ahead faulted (mlx5_sim_engine_qp()).
  *
- * Modelled: RC QPs in RTS, connected by force-loopback to a QP of the same
- * vHCA; NOP, RDMA WRITE and RDMA READ with data segments; a CQE per WQE
+ * Modelled: RC QPs in RTS, connected to a QP by force loopback or a RoCE
+ * path (mlx5_sim_rc.c); NOP, RDMA WRITE and RDMA READ with data segments,
+ * and through mlx5_sim_rc.c SEND, SEND and WRITE with immediate, inline
+ * data and receiver-not-ready waits; a CQE per WQE
  * that asks for one (MLX5_WQE_CTRL_CQ_UPDATE), an error CQE on the first
  * failure, after which the QP is in ERR and every later WQE completes
  * with WR_FLUSH_ERR. Every byte moves after the same key, PD, rights and
@@ -38,8 +40,8 @@
  * then undefined, as after any error completion of an RDMA WRITE on
  * hardware, which streams a message in packets. UMR WQEs configure crypto
  * mkeys (mlx5_sim_umr.c). A doorbell naming an Ethernet SQ runs its SEND
- * WQEs (mlx5_sim_sq.c). Not modelled on QPs: SEND/receive,
- * inline data, atomics; nor CQ events (a CQ is polled).
+ * WQEs (mlx5_sim_sq.c). Not modelled on QPs: atomics; nor CQ events (a
+ * CQ is polled).
  */
 
 #include <errno.h>

@@ -627,12 +627,7 @@ int mlx5_sim_thread_start_locked(struct mlx5_sim_thread *t,
 				 void *(*fn)(void *), const char *what);
 /* Stop @t and wait for it. */
 void mlx5_sim_thread_stop(struct mlx5_sim_thread *t);
-/*
- * The device's doorbell thread (mlx5_sim_doorbell.c): started by a front
- * whose programs ring doorbells as plain stores (0, or a negative errno),
- * stopped at exit.
- */
-int mlx5_sim_doorbell_watch(void);
+/* The device's doorbell thread (mlx5_sim_doorbell.c): mlx5_sim.h. */
 void mlx5_sim_doorbell_stop(void);
 /* Ports of a new vHCA, as its caps say (before it is listed). */
 void mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca);
