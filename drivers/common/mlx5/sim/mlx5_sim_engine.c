@@ -138,6 +138,17 @@ mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	mlx5_sim_guard_pop(&guard);
 	if (!put)
 		mlx5_sim_cq_overrun(cq);
+	else if (unlikely(cq->armed))
+		mlx5_sim_cq_event(cq);
+}
+
+void
+mlx5_sim_cq_event(struct mlx5_sim_cq *cq)
+{
+	/* One event per arming: the CQ is armed again to get another. */
+	cq->armed = false;
+	if (cq->event != NULL)
+		cq->event(cq->event_arg);
 }
 
 void

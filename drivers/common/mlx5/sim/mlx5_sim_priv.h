@@ -542,6 +542,8 @@ struct mlx5_sim_wqe {
 };
 
 void mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+/* The event of armed @cq (a CQE was written): disarmed, its handler run. */
+void mlx5_sim_cq_event(struct mlx5_sim_cq *cq);
 
 /* RC messages between QPs (mlx5_sim_rc.c), card lock held. */
 /* Not a syndrome: the responder had no receive posted, the WQE waits. */
@@ -987,5 +989,15 @@ mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
 			      struct ibv_rwq_ind_table_init_attr *attr);
 int mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl);
 int mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
+/*
+ * Completion events of a verbs CQ created on a completion channel: the
+ * handler the kernel runs at each event (@fn(@arg), card lock held; it
+ * must not take it), and the arming of the CQ for its next CQE
+ * (ibv_req_notify_cq(); an event at once if a CQE is already past the
+ * consumer counter @ci). 0 or an errno.
+ */
+int mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg),
+			  void *arg);
+int mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci);
 
 #endif /* MLX5_SIM_PRIV_H_ */

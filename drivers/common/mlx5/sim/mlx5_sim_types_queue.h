@@ -45,6 +45,14 @@ struct mlx5_sim_cq {
 	uint64_t lost;             /* CQEs dropped (overrun). */
 	uint16_t cq_period;        /* Moderation (MODIFY_CQ), kept only. */
 	uint16_t cq_max_count;
+	/*
+	 * Armed for one event (the next CQE written); the event goes to
+	 * @event (the kernel's completion handler of a verbs CQ), called
+	 * with the card lock held. NULL: the CQ raises no event.
+	 */
+	bool armed;
+	void (*event)(void *arg);
+	void *event_arg;
 };
 
 #define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9

@@ -327,11 +327,6 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		errno = EINVAL;
 		return NULL;
 	}
-	/* No completion channels (events) in the model. */
-	if (channel != NULL) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	/* rdma-core: room for cqe + 1 entries, a power of two. */
 	log = sim_log2_ceil((uint64_t)cqe + 1);
 	v = sim_vobj_new(file, MLX5_SIM_OBJ_CQ, (size_t)SIM_V_CQE_SIZE << log);
@@ -356,12 +351,64 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		return NULL;
 	}
 	v->ib.cq.context = ctx;
+	v->ib.cq.channel = channel;
 	v->ib.cq.cq_context = cq_context;
 	v->ib.cq.handle = v->num;
 	v->ib.cq.cqe = (1 << log) - 1;
 	pthread_mutex_init(&v->ib.cq.mutex, NULL);
 	pthread_cond_init(&v->ib.cq.cond, NULL);
 	return &v->ib.cq;
+}
+
+/* The device's CQ behind verbs CQ @v (card lock held), or NULL. */
+static struct mlx5_sim_cq *
+sim_vobj_cq(struct mlx5_sim_vobj *v)
+{
+	return mlx5_sim_idtab_get(&v->file->vhca->cqs, v->num);
+}
+
+int
+mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg), void *arg)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_cq *scq;
+	int err = 0;
+
+	if (v == NULL)
+		return EINVAL;
+	mlx5_sim_vhca_lock(v->file->vhca);
+	scq = sim_vobj_cq(v);
+	if (scq != NULL) {
+		scq->event = fn;
+		scq->event_arg = arg;
+	} else {
+		err = EINVAL;
+	}
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	return err;
+}
+
+int
+mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_cq *scq;
+	int err = 0;
+
+	if (v == NULL)
+		return EINVAL;
+	mlx5_sim_vhca_lock(v->file->vhca);
+	scq = sim_vobj_cq(v);
+	if (scq == NULL) {
+		err = EINVAL;
+	} else {
+		scq->armed = true;
+		/* A CQE already there that the consumer has not taken. */
+		if (((scq->pi - ci) & 0xffffff) != 0)
+			mlx5_sim_cq_event(scq);
+	}
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	return err;
 }
 
 int

@@ -83,6 +83,20 @@ int sim_rdma_dp_qp_init(struct ibv_qp *qp,
 			const struct ibv_qp_init_attr_ex *attr);
 void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
 int sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+int sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+/*
+ * Completion channels (the kernel's part of completion events): an
+ * eventfd counting the events queued, the CQs they name in order.
+ */
+struct ibv_comp_channel *sim_rdma_channel_create(struct ibv_context *ctx);
+int sim_rdma_channel_destroy(struct ibv_comp_channel *ch);
+int sim_rdma_channel_get(struct ibv_comp_channel *ch, struct ibv_cq **cq,
+			 void **cq_context);
+/* Drop the events of @cq (destroyed) not read yet. */
+void sim_rdma_channel_purge(struct ibv_comp_channel *ch,
+			    const struct ibv_cq *cq);
+/* Events of @cq read through its channel so far. */
+uint32_t sim_rdma_dp_cq_events(struct ibv_cq *cq);
 int sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		       struct ibv_send_wr **bad);
 int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,

@@ -18,14 +18,22 @@
  * RC QPs: SEND, SEND with immediate, RDMA WRITE (with immediate), RDMA
  * READ; signalled, solicited and inline flags. Not carried (EINVAL, as
  * libmlx5 for an opcode its QP type lacks): atomics, memory windows,
- * local invalidate, TSO. No completion events yet (ibv_req_notify_cq():
- * EOPNOTSUPP).
+ * local invalidate, TSO.
+ *
+ * Completion events: a CQ created on a completion channel is armed by
+ * ibv_req_notify_cq() (the device raises one event at its next CQE, or
+ * at once if one is waiting); the kernel's part queues the event on the
+ * channel, whose eventfd counts them, and ibv_get_cq_event() hands them
+ * out in order. Solicited-only arming arms for the next CQE.
  */
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/queue.h>
+#include <unistd.h>
 
 #include <rte_atomic.h>
 
@@ -38,7 +46,20 @@
 struct sim_rdma_cq {
 	struct mlx5dv_cq dv;
 	pthread_spinlock_t lock;
-	uint32_t ci; /* Consumer counter. */
+	uint32_t ci;	 /* Consumer counter. */
+	uint32_t events; /* Events read through its channel. */
+};
+
+/* A completion channel: the events queued, the CQ of each. */
+struct sim_rdma_event {
+	struct ibv_cq *cq;
+	TAILQ_ENTRY(sim_rdma_event) next;
+};
+
+struct sim_rdma_channel {
+	struct ibv_comp_channel ch;
+	pthread_mutex_t lock;
+	TAILQ_HEAD(, sim_rdma_event) events;
 };
 
 struct sim_rdma_qp {
@@ -95,6 +116,158 @@ sim_dp_qp(struct ibv_qp *qp)
 	return v != NULL ? v->prov : NULL;
 }
 
+static struct sim_rdma_channel *
+sim_dp_channel(struct ibv_comp_channel *ch)
+{
+	return container_of(ch, struct sim_rdma_channel, ch);
+}
+
+/*
+ * An event of @arg's CQ (the device's, card lock held): queued on its
+ * channel, whose eventfd counts it. An event that cannot be queued (no
+ * memory) is lost, as a kernel event queue overrun loses it (logged).
+ */
+static void
+sim_dp_cq_event(void *arg)
+{
+	struct ibv_cq *cq = arg;
+	struct sim_rdma_channel *c = sim_dp_channel(cq->channel);
+	struct sim_rdma_event *e = malloc(sizeof(*e));
+	uint64_t one = 1;
+
+	if (e == NULL) {
+		SIM_RDMA_LOG(ERR, "CQ %u: completion event lost (no memory)",
+			     cq->handle);
+		return;
+	}
+	e->cq = cq;
+	pthread_mutex_lock(&c->lock);
+	TAILQ_INSERT_TAIL(&c->events, e, next);
+	pthread_mutex_unlock(&c->lock);
+	if (write(c->ch.fd, &one, sizeof(one)) != sizeof(one))
+		SIM_RDMA_LOG(ERR, "CQ %u: completion event not signalled",
+			     cq->handle);
+}
+
+struct ibv_comp_channel *
+sim_rdma_channel_create(struct ibv_context *ctx)
+{
+	struct sim_rdma_channel *c = calloc(1, sizeof(*c));
+
+	if (c == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* One read, one event (the kernel's file gives one at a time). */
+	c->ch.fd = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
+	if (c->ch.fd < 0) {
+		free(c);
+		return NULL;
+	}
+	c->ch.context = ctx;
+	pthread_mutex_init(&c->lock, NULL);
+	TAILQ_INIT(&c->events);
+	return &c->ch;
+}
+
+int
+sim_rdma_channel_destroy(struct ibv_comp_channel *ch)
+{
+	struct sim_rdma_channel *c = sim_dp_channel(ch);
+	struct sim_rdma_event *e;
+
+	if (__atomic_load_n(&ch->refcnt, __ATOMIC_RELAXED) != 0)
+		return EBUSY;
+	while ((e = TAILQ_FIRST(&c->events)) != NULL) {
+		TAILQ_REMOVE(&c->events, e, next);
+		free(e);
+	}
+	close(ch->fd);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	return 0;
+}
+
+int
+sim_rdma_channel_get(struct ibv_comp_channel *ch, struct ibv_cq **cq,
+		     void **cq_context)
+{
+	struct sim_rdma_channel *c = sim_dp_channel(ch);
+	struct sim_rdma_event *e;
+	struct sim_rdma_cq *q;
+	uint64_t v;
+
+	/* Blocks unless the fd is non-blocking (EAGAIN), as the kernel's. */
+	if (read(ch->fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	pthread_mutex_lock(&c->lock);
+	e = TAILQ_FIRST(&c->events);
+	if (e != NULL)
+		TAILQ_REMOVE(&c->events, e, next);
+	pthread_mutex_unlock(&c->lock);
+	if (e == NULL) {
+		/* Its CQ was destroyed meanwhile. */
+		errno = EAGAIN;
+		return -1;
+	}
+	*cq = e->cq;
+	*cq_context = e->cq->cq_context;
+	free(e);
+	q = sim_dp_cq(*cq);
+	if (q != NULL)
+		__atomic_fetch_add(&q->events, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void
+sim_rdma_channel_purge(struct ibv_comp_channel *ch, const struct ibv_cq *cq)
+{
+	struct sim_rdma_channel *c = sim_dp_channel(ch);
+	struct sim_rdma_event *e, *n;
+	uint64_t v;
+
+	pthread_mutex_lock(&c->lock);
+	for (e = TAILQ_FIRST(&c->events); e != NULL; e = n) {
+		n = TAILQ_NEXT(e, next);
+		if (e->cq != cq)
+			continue;
+		TAILQ_REMOVE(&c->events, e, next);
+		free(e);
+		/* Its count too: one read takes one (it is there). */
+		if (read(ch->fd, &v, sizeof(v)) != sizeof(v))
+			break;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+uint32_t
+sim_rdma_dp_cq_events(struct ibv_cq *cq)
+{
+	struct sim_rdma_cq *q = sim_dp_cq(cq);
+
+	return q != NULL ? __atomic_load_n(&q->events, __ATOMIC_RELAXED) : 0;
+}
+
+int
+sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	struct sim_rdma_cq *c = sim_dp_cq(cq);
+	uint32_t ci;
+
+	/*
+	 * Solicited-only arming is taken as arming for the next CQE: an
+	 * event may come for an unsolicited completion (a spurious wakeup,
+	 * which programs handle by polling).
+	 */
+	RTE_SET_USED(solicited_only);
+	if (c == NULL || cq->channel == NULL)
+		return EINVAL;
+	pthread_spin_lock(&c->lock);
+	ci = c->ci;
+	pthread_spin_unlock(&c->lock);
+	return mlx5_sim_cq_arm(cq, ci);
+}
+
 int
 sim_rdma_dp_cq_init(struct ibv_cq *cq)
 {
@@ -116,7 +289,10 @@ sim_rdma_dp_cq_init(struct ibv_cq *cq)
 	pthread_spin_init(&c->lock, PTHREAD_PROCESS_PRIVATE);
 	v->prov = c;
 	v->prov_free = sim_dp_cq_free;
-	return 0;
+	/* The kernel's completion handler: events to the CQ's channel. */
+	return cq->channel != NULL ?
+		       mlx5_sim_cq_set_event(cq, sim_dp_cq_event, cq) :
+		       0;
 }
 
 int

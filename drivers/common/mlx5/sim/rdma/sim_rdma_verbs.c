@@ -35,14 +35,6 @@ static struct ibv_qp *sim_rdma_create_qp_ex(struct ibv_context *ctx,
 
 /* Operations the model does not carry yet: EOPNOTSUPP. */
 static int
-sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
-{
-	(void)cq;
-	(void)solicited_only;
-	return EOPNOTSUPP;
-}
-
-static int
 sim_rdma_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad)
 {
@@ -646,29 +638,13 @@ ibv_destroy_srq(struct ibv_srq *srq)
 struct ibv_comp_channel *
 ibv_create_comp_channel(struct ibv_context *ctx)
 {
-	struct ibv_comp_channel *ch = calloc(1, sizeof(*ch));
-
-	if (ch == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	ch->fd = eventfd(0, EFD_CLOEXEC);
-	if (ch->fd < 0) {
-		free(ch);
-		return NULL;
-	}
-	ch->context = ctx;
-	return ch;
+	return sim_rdma_channel_create(ctx);
 }
 
 int
 ibv_destroy_comp_channel(struct ibv_comp_channel *ch)
 {
-	if (ch->refcnt != 0)
-		return EBUSY;
-	close(ch->fd);
-	free(ch);
-	return 0;
+	return sim_rdma_channel_destroy(ch);
 }
 
 struct ibv_cq *
@@ -676,19 +652,19 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	      struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct ibv_cq *cq;
+	int err;
 
 	/* The kernel's checks (the vector, the size) are the model's. */
 	cq = mlx5_sim_create_cq(ctx, cqe, cq_context, channel, comp_vector);
-	if (cq != NULL) {
-		int err = sim_rdma_dp_cq_init(cq);
-
-		if (err != 0) {
-			mlx5_sim_destroy_cq(cq);
-			errno = err;
-			return NULL;
-		}
+	if (cq == NULL)
+		return NULL;
+	err = sim_rdma_dp_cq_init(cq);
+	if (err != 0) {
+		mlx5_sim_destroy_cq(cq);
+		errno = err;
+		return NULL;
 	}
-	if (cq != NULL && channel != NULL)
+	if (channel != NULL)
 		__atomic_fetch_add(&channel->refcnt, 1, __ATOMIC_RELAXED);
 	return cq;
 }
@@ -697,27 +673,33 @@ int
 ibv_destroy_cq(struct ibv_cq *cq)
 {
 	struct ibv_comp_channel *channel = cq->channel;
-	int ret = mlx5_sim_destroy_cq(cq);
+	int ret;
 
-	if (ret == 0 && channel != NULL)
-		__atomic_fetch_sub(&channel->refcnt, 1, __ATOMIC_RELAXED);
-	return ret;
+	/*
+	 * As libibverbs: every event read is acknowledged first (the call
+	 * waits), events not read yet are dropped.
+	 */
+	if (channel != NULL) {
+		uint32_t reported = sim_rdma_dp_cq_events(cq);
+
+		pthread_mutex_lock(&cq->mutex);
+		while (cq->comp_events_completed != reported)
+			pthread_cond_wait(&cq->cond, &cq->mutex);
+		pthread_mutex_unlock(&cq->mutex);
+	}
+	ret = mlx5_sim_destroy_cq(cq);
+	if (ret != 0 || channel == NULL)
+		return ret;
+	sim_rdma_channel_purge(channel, cq);
+	__atomic_fetch_sub(&channel->refcnt, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int
 ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 		 void **cq_context)
 {
-	uint64_t v;
-
-	/* No completion event is generated yet: this blocks as on a host
-	 * whose CQs never complete (or fails at once on a non-blocking fd). */
-	(void)cq;
-	(void)cq_context;
-	if (read(channel->fd, &v, sizeof(v)) != sizeof(v))
-		return -1;
-	errno = EOPNOTSUPP;
-	return -1;
+	return sim_rdma_channel_get(channel, cq, cq_context);
 }
 
 void
