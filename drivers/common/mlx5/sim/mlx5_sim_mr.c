@@ -5,7 +5,9 @@
 /*
  * Verbs memory regions: ibv_reg_mr() as the kernel does it (pin, then
  * CREATE_MKEY of an mkey over the process's virtual addresses), on-demand
- * paging and the implicit MR, ibv_rereg_mr() and ibv_dereg_mr().
+ * paging and the implicit MR, ibv_rereg_mr(), ibv_import_mr() (another
+ * handle of an MR of the same file, on the PD it was registered on) and
+ * ibv_dereg_mr().
  */
 
 #include <errno.h>
@@ -208,6 +210,60 @@ out:
 	return err;
 }
 
+struct ibv_mr *
+mlx5_sim_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
+	struct mlx5_sim_mr *mr, *imr;
+	struct mlx5_sim_mkey *mkey;
+	struct mlx5_sim_file *file;
+
+	if (spd == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	file = spd->obj->file;
+	imr = calloc(1, sizeof(*imr));
+	if (imr == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	mlx5_sim_vhca_lock(file->vhca);
+	/* The file's MR of that handle, on the very PD given. */
+	TAILQ_FOREACH(mr, &file->mrs, next) {
+		mkey = mlx5_sim_mkey_at(file->vhca, mr->index);
+		if (mr->ibmr.handle == mr_handle && mkey != NULL &&
+		    mkey->serial == mr->serial && mkey->pd == spd->obj)
+			break;
+	}
+	if (mr == NULL) {
+		mlx5_sim_vhca_unlock(file->vhca);
+		free(imr);
+		errno = EINVAL;
+		return NULL;
+	}
+	*imr = *mr;
+	imr->ibmr.context = pd->context;
+	imr->ibmr.pd = pd;
+	imr->imported = true;
+	mlx5_sim_vhca_unlock(file->vhca);
+	return &imr->ibmr;
+}
+
+void
+mlx5_sim_unimport_mr(struct ibv_mr *ibmr)
+{
+	struct mlx5_sim_mr *mr;
+
+	if (ibmr == NULL)
+		return;
+	mr = MLX5_SIM_OF(ibmr, struct mlx5_sim_mr, ibmr);
+	if (mr->magic != MLX5_SIM_MAGIC_MR || !mr->imported)
+		return;
+	mr->magic = MLX5_SIM_MAGIC_DEAD;
+	free(mr);
+}
+
 int
 mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 {
@@ -221,10 +277,13 @@ mlx5_sim_dereg_mr(struct ibv_mr *ibmr)
 	if (mr->magic != MLX5_SIM_MAGIC_MR)
 		return EINVAL;
 	vhca = mr->file->vhca;
+	/* An imported handle destroys the shared MR too (its owner's
+	 * handle then finds it gone). */
 	err = mlx5_sim_verbs_mkey_destroy(vhca, mr->index, mr->serial);
 	if (err != 0)
 		return err;
-	TAILQ_REMOVE(&mr->file->mrs, mr, next);
+	if (!mr->imported)
+		TAILQ_REMOVE(&mr->file->mrs, mr, next);
 	mlx5_sim_vhca_unlock(vhca);
 	mr->magic = MLX5_SIM_MAGIC_DEAD;
 	free(mr);

@@ -904,6 +904,14 @@ int mlx5_sim_dereg_mr(struct ibv_mr *mr);
  */
 int mlx5_sim_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
 		      void *addr, size_t length, int access);
+/*
+ * ibv_import_mr(): the MR of handle @mr_handle of @pd's file, registered
+ * on @pd's PD object, as a handle of the importer's (freed by
+ * mlx5_sim_unimport_mr(); ibv_dereg_mr() of it destroys the shared MR,
+ * as the kernel's object is one). NULL with errno.
+ */
+struct ibv_mr *mlx5_sim_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void mlx5_sim_unimport_mr(struct ibv_mr *mr);
 struct mlx5dv_devx_umem *mlx5_sim_umem_reg(struct ibv_context *ctx,
 					   void *addr, size_t size,
 					   uint32_t access);

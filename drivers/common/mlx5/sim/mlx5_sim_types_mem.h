@@ -225,6 +225,7 @@ struct mlx5_sim_devx_obj {
 struct mlx5_sim_mr {
 	struct ibv_mr ibmr;
 	uint32_t magic;
+	bool imported;             /* ibv_import_mr()'s: not in file->mrs. */
 	struct mlx5_sim_file *file;
 	uint32_t index;
 	uint64_t serial;

@@ -206,6 +206,7 @@ struct mlx5_sim_vobj {
 	union {
 		struct ibv_cq cq;
 		struct ibv_qp qp;
+		struct ibv_qp_ex qpx;  /* A QP with send operations. */
 		struct ibv_srq srq;
 		struct ibv_wq wq;
 		struct ibv_rwq_ind_table ind_tbl;

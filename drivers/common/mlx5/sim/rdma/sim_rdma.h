@@ -82,6 +82,13 @@ int sim_rdma_dp_cq_init(struct ibv_cq *cq);
 int sim_rdma_dp_qp_init(struct ibv_qp *qp,
 			const struct ibv_qp_init_attr_ex *attr);
 void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
+/*
+ * The send operations @attr asks for (ibv_qp_ex; none without
+ * IBV_QP_INIT_ATTR_SEND_OPS_FLAGS): 0, or EOPNOTSUPP for those the front
+ * does not carry (RC's SEND, SEND with immediate, RDMA WRITE, with
+ * immediate, RDMA READ are).
+ */
+int sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr);
 int sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 /*

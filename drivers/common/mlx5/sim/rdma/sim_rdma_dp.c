@@ -76,6 +76,19 @@ struct sim_rdma_qp {
 	uint32_t max_send_sge, max_inline;
 	uint32_t bf_off; /* BlueFlame register alternated. */
 	bool sig_all;
+	bool ex; /* Created with send operations (ibv_qp_ex). */
+	/* The WQE being built (seg NULL: none), its operation and data. */
+	struct {
+		uint8_t bytes[SIM_DP_WQE_MAX] __rte_aligned(16);
+		uint8_t *seg;
+		uint64_t wr_id;
+		int opcode;
+		uint32_t nsge;
+	} w;
+	uint8_t last[8];  /* The last WQE's first 8 bytes: the doorbell. */
+	bool pending;	  /* WQEs put in the ring since the last doorbell. */
+	uint32_t x_start; /* ibv_wr_start()'s send counter. */
+	int x_err;	  /* The batch's first error. */
 };
 
 static void
@@ -295,6 +308,8 @@ sim_rdma_dp_cq_init(struct ibv_cq *cq)
 		       0;
 }
 
+static void sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx);
+
 int
 sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr)
 {
@@ -329,6 +344,8 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr)
 	q->max_send_sge = attr->cap.max_send_sge;
 	q->max_inline = attr->cap.max_inline_data;
 	q->sig_all = attr->sq_sig_all != 0;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		sim_qpx_init(q, &v->ib.qpx);
 	pthread_spin_init(&q->sq_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&q->rq_lock, PTHREAD_PROCESS_PRIVATE);
 	v->prov = q;
@@ -450,90 +467,138 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 }
 
 /*
- * Build the WQE of @wr in @wqe (SIM_DP_WQE_MAX bytes): its length in
- * bytes, or a negative errno.
+ * Open the WQE of @opcode at the send counter (its data follows, then
+ * sim_dp_finish()): control segment with @flags (IBV_SEND_*), @wr_id,
+ * immediate @imm, and the remote address segment of an RDMA opcode.
  */
-static int
-sim_dp_build(struct sim_rdma_qp *q, const struct ibv_send_wr *wr, int opcode,
-	     uint8_t *wqe)
+static void
+sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
+	     uint64_t wr_id, uint32_t rkey, uint64_t raddr, __be32 imm)
 {
-	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
-	uint8_t *seg = wqe + sizeof(*ctrl);
-	uint32_t total = 0;
-	int i;
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)q->w.bytes;
+	uint8_t *seg = q->w.bytes + sizeof(*ctrl);
 
 	memset(ctrl, 0, sizeof(*ctrl));
-	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->max_send_sge)
-		return -EINVAL;
+	ctrl->opmod_idx_opcode =
+		htobe32((q->sq_pi & 0xffff) << 8 | (uint32_t)opcode);
+	ctrl->fm_ce_se =
+		((flags & IBV_SEND_SIGNALED) || q->sig_all ?
+			 MLX5_WQE_CTRL_CQ_UPDATE :
+			 0) |
+		(flags & IBV_SEND_SOLICITED ? MLX5_WQE_CTRL_SOLICITED : 0) |
+		(flags & IBV_SEND_FENCE ? MLX5_WQE_CTRL_FENCE : 0);
+	if (opcode == MLX5_OPCODE_SEND_IMM ||
+	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
+		ctrl->imm = imm;
 	if (opcode == MLX5_OPCODE_RDMA_WRITE ||
 	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM ||
 	    opcode == MLX5_OPCODE_RDMA_READ) {
 		struct mlx5_wqe_raddr_seg *r = (void *)seg;
 
-		r->raddr = htobe64(wr->wr.rdma.remote_addr);
-		r->rkey = htobe32(wr->wr.rdma.rkey);
+		r->raddr = htobe64(raddr);
+		r->rkey = htobe32(rkey);
 		r->reserved = 0;
 		seg += sizeof(*r);
 	}
-	for (i = 0; i < wr->num_sge; i++)
-		total += wr->sg_list[i].length;
-	if ((wr->send_flags & IBV_SEND_INLINE) &&
-	    opcode != MLX5_OPCODE_RDMA_READ) {
-		/* An inline segment: its byte count, then the bytes. */
-		uint8_t *data = seg + sizeof(uint32_t);
-		uint32_t bc = htobe32(total | MLX5_INLINE_SEG);
-		size_t span = RTE_ALIGN_CEIL(sizeof(bc) + total, 16);
-
-		if (total > q->max_inline || seg + span > wqe + SIM_DP_WQE_MAX)
-			return -EINVAL;
-		for (i = 0; i < wr->num_sge; i++) {
-			memcpy(data, (void *)(uintptr_t)wr->sg_list[i].addr,
-			       wr->sg_list[i].length);
-			data += wr->sg_list[i].length;
-		}
-		memcpy(seg, &bc, sizeof(bc));
-		memset(data, 0, span - sizeof(bc) - total);
-		seg += span;
-	} else {
-		for (i = 0; i < wr->num_sge; i++) {
-			struct mlx5_wqe_data_seg *d = (void *)seg;
-
-			/* libmlx5 leaves out empty entries. */
-			if (wr->sg_list[i].length == 0)
-				continue;
-			d->byte_count = htobe32(wr->sg_list[i].length);
-			d->lkey = htobe32(wr->sg_list[i].lkey);
-			d->addr = htobe64(wr->sg_list[i].addr);
-			seg += sizeof(*d);
-		}
-	}
-	ctrl->qpn_ds =
-		htobe32(q->qp->qp_num << 8 | (uint32_t)((seg - wqe) / 16));
-	ctrl->opmod_idx_opcode =
-		htobe32((q->sq_pi & 0xffff) << 8 | (uint32_t)opcode);
-	ctrl->fm_ce_se =
-		((wr->send_flags & IBV_SEND_SIGNALED) || q->sig_all ?
-			 MLX5_WQE_CTRL_CQ_UPDATE :
-			 0) |
-		(wr->send_flags & IBV_SEND_SOLICITED ? MLX5_WQE_CTRL_SOLICITED :
-						       0) |
-		(wr->send_flags & IBV_SEND_FENCE ? MLX5_WQE_CTRL_FENCE : 0);
-	if (opcode == MLX5_OPCODE_SEND_IMM ||
-	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
-		ctrl->imm = wr->imm_data;
-	return (int)(seg - wqe);
+	q->w.seg = seg;
+	q->w.nsge = 0;
+	q->w.wr_id = wr_id;
+	q->w.opcode = opcode;
 }
 
-/* Ring the doorbell of @q: the record, then the BlueFlame register. */
+/* Data segments of the open WQE (libmlx5 leaves out empty entries). */
+static int
+sim_dp_add_sges(struct sim_rdma_qp *q, size_t n, const struct ibv_sge *sg)
+{
+	size_t i;
+
+	if (n > q->max_send_sge)
+		return EINVAL;
+	for (i = 0; i < n; i++) {
+		struct mlx5_wqe_data_seg *d = (void *)q->w.seg;
+
+		if (sg[i].length == 0)
+			continue;
+		d->byte_count = htobe32(sg[i].length);
+		d->lkey = htobe32(sg[i].lkey);
+		d->addr = htobe64(sg[i].addr);
+		q->w.seg += sizeof(*d);
+	}
+	return 0;
+}
+
+/* One inline segment of the open WQE: its byte count, then the bytes. */
+static int
+sim_dp_add_inline(struct sim_rdma_qp *q, size_t n,
+		  const struct ibv_data_buf *buf)
+{
+	uint8_t *data = q->w.seg + sizeof(uint32_t);
+	size_t total = 0, span, i;
+	uint32_t bc;
+
+	if (q->w.opcode == MLX5_OPCODE_RDMA_READ)
+		return EINVAL;
+	for (i = 0; i < n; i++)
+		total += buf[i].length;
+	span = RTE_ALIGN_CEIL(sizeof(bc) + total, 16);
+	if (total > q->max_inline ||
+	    q->w.seg + span > q->w.bytes + SIM_DP_WQE_MAX)
+		return EINVAL;
+	for (i = 0; i < n; i++) {
+		memcpy(data, buf[i].addr, buf[i].length);
+		data += buf[i].length;
+	}
+	bc = htobe32((uint32_t)total | MLX5_INLINE_SEG);
+	memcpy(q->w.seg, &bc, sizeof(bc));
+	memset(data, 0, span - sizeof(bc) - total);
+	q->w.seg += span;
+	return 0;
+}
+
+/*
+ * Close the open WQE (if any) and put it in the ring at the send
+ * counter: 0, or ENOMEM if the ring has no room (nothing written).
+ */
+static int
+sim_dp_finish(struct sim_rdma_qp *q)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)q->w.bytes;
+	uint32_t n = q->dv.sq.wqe_cnt, len, bbs, i;
+
+	if (q->w.seg == NULL)
+		return 0;
+	len = (uint32_t)(q->w.seg - q->w.bytes);
+	q->w.seg = NULL;
+	bbs = RTE_ALIGN_CEIL(len, SIM_DP_WQEBB) / SIM_DP_WQEBB;
+	if (q->sq_pi + bbs - q->sq_tail > n)
+		return ENOMEM;
+	ctrl->qpn_ds = htobe32(q->qp->qp_num << 8 | len / 16);
+	for (i = 0; i < bbs; i++)
+		memcpy((uint8_t *)q->dv.sq.buf +
+			       (size_t)((q->sq_pi + i) & (n - 1)) *
+				       SIM_DP_WQEBB,
+		       q->w.bytes + (size_t)i * SIM_DP_WQEBB, SIM_DP_WQEBB);
+	q->sq_wrid[q->sq_pi & (n - 1)] = q->w.wr_id;
+	q->sq_next[q->sq_pi & (n - 1)] = q->sq_pi + bbs;
+	q->sq_pi += bbs;
+	memcpy(q->last, q->w.bytes, sizeof(q->last));
+	q->pending = true;
+	return 0;
+}
+
+/* Ring the doorbell of @q if WQEs wait: the record, then BlueFlame. */
 static void
-sim_dp_ring(struct sim_rdma_qp *q, const void *ctrl)
+sim_dp_ring(struct sim_rdma_qp *q)
 {
 	uint64_t db;
 
+	if (!q->pending)
+		return;
+	q->pending = false;
 	rte_io_wmb();
 	q->dv.dbrec[MLX5_SND_DBR] = htobe32(q->sq_pi & 0xffff);
 	rte_io_wmb();
-	memcpy(&db, ctrl, sizeof(db));
+	memcpy(&db, q->last, sizeof(db));
 	__atomic_store_n(
 		(uint64_t *)(void *)((uint8_t *)q->dv.bf.reg + q->bf_off), db,
 		__ATOMIC_RELEASE);
@@ -545,9 +610,6 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad)
 {
 	struct sim_rdma_qp *q = sim_dp_qp(qp);
-	uint8_t wqe[SIM_DP_WQE_MAX] __rte_aligned(16);
-	uint8_t last[8] = { 0 };
-	bool posted = false;
 	int err = 0;
 
 	if (q == NULL) {
@@ -555,39 +617,233 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		return EINVAL;
 	}
 	pthread_spin_lock(&q->sq_lock);
-	for (; wr != NULL; wr = wr->next) {
-		uint32_t n = q->dv.sq.wqe_cnt, bbs, i;
+	for (; wr != NULL && err == 0; wr = err == 0 ? wr->next : wr) {
 		int opcode = sim_dp_opcode(wr->opcode);
-		int len;
 
-		len = opcode < 0 ? -EINVAL : sim_dp_build(q, wr, opcode, wqe);
-		if (len < 0) {
-			err = -len;
+		if (opcode < 0 || wr->num_sge < 0) {
+			err = EINVAL;
 			break;
 		}
-		bbs = RTE_ALIGN_CEIL((uint32_t)len, SIM_DP_WQEBB) /
-		      SIM_DP_WQEBB;
-		if (q->sq_pi + bbs - q->sq_tail > n) {
-			err = ENOMEM;
-			break;
+		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
+			     wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
+			     wr->imm_data);
+		if ((wr->send_flags & IBV_SEND_INLINE) &&
+		    opcode != MLX5_OPCODE_RDMA_READ) {
+			struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
+			int i;
+
+			err = (size_t)wr->num_sge > RTE_DIM(buf) ? EINVAL : 0;
+			for (i = 0; err == 0 && i < wr->num_sge; i++) {
+				buf[i].addr =
+					(void *)(uintptr_t)wr->sg_list[i].addr;
+				buf[i].length = wr->sg_list[i].length;
+			}
+			if (err == 0)
+				err = sim_dp_add_inline(q, (size_t)wr->num_sge,
+							buf);
+		} else {
+			err = sim_dp_add_sges(q, (size_t)wr->num_sge,
+					      wr->sg_list);
 		}
-		for (i = 0; i < bbs; i++)
-			memcpy((uint8_t *)q->dv.sq.buf +
-				       (size_t)((q->sq_pi + i) & (n - 1)) *
-					       SIM_DP_WQEBB,
-			       wqe + (size_t)i * SIM_DP_WQEBB, SIM_DP_WQEBB);
-		q->sq_wrid[q->sq_pi & (n - 1)] = wr->wr_id;
-		q->sq_next[q->sq_pi & (n - 1)] = q->sq_pi + bbs;
-		q->sq_pi += bbs;
-		memcpy(last, wqe, sizeof(last));
-		posted = true;
+		if (err == 0)
+			err = sim_dp_finish(q);
+		q->w.seg = NULL;
+		if (err != 0)
+			break;
 	}
-	if (posted)
-		sim_dp_ring(q, last);
+	sim_dp_ring(q);
 	pthread_spin_unlock(&q->sq_lock);
 	if (err != 0)
 		*bad = wr;
 	return err;
+}
+
+/*
+ * The extended send API (ibv_qp_ex, ibv_wr_*()): the same WQEs, built
+ * call by call between ibv_wr_start() and ibv_wr_complete(), which rings
+ * once; the first error is kept and ibv_wr_complete() returns it having
+ * posted nothing of the batch (libmlx5's rule); ibv_wr_abort() drops the
+ * batch.
+ */
+static struct sim_rdma_qp *
+sim_qpx(struct ibv_qp_ex *qpx)
+{
+	return sim_dp_qp(&qpx->qp_base);
+}
+
+/* The next operation of a batch: the previous WQE closed first. */
+static void
+sim_qpx_op(struct ibv_qp_ex *qpx, int opcode, uint32_t rkey, uint64_t raddr,
+	   __be32 imm)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err == 0)
+		q->x_err = sim_dp_finish(q);
+	if (q->x_err == 0)
+		sim_dp_begin(q, opcode, qpx->wr_flags, qpx->wr_id, rkey, raddr,
+			     imm);
+}
+
+static void
+sim_qpx_start(struct ibv_qp_ex *qpx)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	pthread_spin_lock(&q->sq_lock);
+	q->x_err = 0;
+	q->x_start = q->sq_pi;
+	q->w.seg = NULL;
+}
+
+static int
+sim_qpx_complete(struct ibv_qp_ex *qpx)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+	int err = q->x_err;
+
+	if (err == 0)
+		err = sim_dp_finish(q);
+	if (err != 0) {
+		/* Nothing of the batch is posted. */
+		q->sq_pi = q->x_start;
+		q->pending = false;
+	}
+	sim_dp_ring(q);
+	pthread_spin_unlock(&q->sq_lock);
+	return err;
+}
+
+static void
+sim_qpx_abort(struct ibv_qp_ex *qpx)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	q->w.seg = NULL;
+	q->sq_pi = q->x_start;
+	q->pending = false;
+	pthread_spin_unlock(&q->sq_lock);
+}
+
+static void
+sim_qpx_send(struct ibv_qp_ex *qpx)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_SEND, 0, 0, 0);
+}
+
+static void
+sim_qpx_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_SEND_IMM, 0, 0, imm);
+}
+
+static void
+sim_qpx_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_WRITE, rkey, raddr, 0);
+}
+
+static void
+sim_qpx_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr,
+		       __be32 imm)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_WRITE_IMM, rkey, raddr, imm);
+}
+
+static void
+sim_qpx_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_READ, rkey, raddr, 0);
+}
+
+/* The data of the open WQE, which closes it (@err: of the setter). */
+static void
+sim_qpx_data_done(struct sim_rdma_qp *q, int err)
+{
+	if (q->x_err == 0)
+		q->x_err = err != 0 ? err : sim_dp_finish(q);
+	q->w.seg = NULL;
+}
+
+static void
+sim_qpx_set_sge_list(struct ibv_qp_ex *qpx, size_t n, const struct ibv_sge *sg)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err == 0 && q->w.seg != NULL)
+		sim_qpx_data_done(q, sim_dp_add_sges(q, n, sg));
+}
+
+static void
+sim_qpx_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
+		uint32_t length)
+{
+	struct ibv_sge sg = { .addr = addr, .length = length, .lkey = lkey };
+
+	sim_qpx_set_sge_list(qpx, 1, &sg);
+}
+
+static void
+sim_qpx_set_inline_data_list(struct ibv_qp_ex *qpx, size_t n,
+			     const struct ibv_data_buf *buf)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err == 0 && q->w.seg != NULL)
+		sim_qpx_data_done(q, sim_dp_add_inline(q, n, buf));
+}
+
+static void
+sim_qpx_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
+{
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
+
+	sim_qpx_set_inline_data_list(qpx, 1, &buf);
+}
+
+/* The send operations an extended QP may ask for (the others: none). */
+#define SIM_QPX_OPS \
+	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
+	 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
+	 IBV_QP_EX_WITH_RDMA_READ)
+
+int
+sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
+{
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return 0;
+	return attr->qp_type != IBV_QPT_RC ||
+			       (attr->send_ops_flags & ~(uint64_t)SIM_QPX_OPS) ?
+		       EOPNOTSUPP :
+		       0;
+}
+
+/* The ibv_qp_ex calls of @q's QP (created with send operations). */
+static void
+sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
+{
+	qpx->wr_start = sim_qpx_start;
+	qpx->wr_complete = sim_qpx_complete;
+	qpx->wr_abort = sim_qpx_abort;
+	qpx->wr_send = sim_qpx_send;
+	qpx->wr_send_imm = sim_qpx_send_imm;
+	qpx->wr_rdma_write = sim_qpx_rdma_write;
+	qpx->wr_rdma_write_imm = sim_qpx_rdma_write_imm;
+	qpx->wr_rdma_read = sim_qpx_rdma_read;
+	qpx->wr_set_sge = sim_qpx_set_sge;
+	qpx->wr_set_sge_list = sim_qpx_set_sge_list;
+	qpx->wr_set_inline_data = sim_qpx_set_inline_data;
+	qpx->wr_set_inline_data_list = sim_qpx_set_inline_data_list;
+	q->ex = true;
+}
+
+struct ibv_qp_ex *
+ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	struct sim_rdma_qp *q = v != NULL ? v->prov : NULL;
+
+	return q != NULL && q->ex ? &v->ib.qpx : NULL;
 }
 
 int

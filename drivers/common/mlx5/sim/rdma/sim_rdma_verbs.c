@@ -550,21 +550,44 @@ ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 	return err == EINVAL ? IBV_REREG_MR_ERR_INPUT : IBV_REREG_MR_ERR_CMD;
 }
 
+struct ibv_mr *
+ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	return mlx5_sim_import_mr(pd, mr_handle);
+}
+
+void
+ibv_unimport_mr(struct ibv_mr *mr)
+{
+	mlx5_sim_unimport_mr(mr);
+}
+
 int
 ibv_dereg_mr(struct ibv_mr *mr)
 {
 	return mlx5_sim_dereg_mr(mr);
 }
 
-/* A QP of the model with the provider's datapath state. */
+/*
+ * A QP of the model with the provider's datapath state; the send
+ * operations (ibv_qp_ex) are the provider's own, not the kernel's.
+ */
 static struct ibv_qp *
 sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
 {
-	struct ibv_qp *qp = mlx5_sim_create_qp_ex(ctx, attr);
-	int err;
+	struct ibv_qp_init_attr_ex kattr = *attr;
+	struct ibv_qp *qp;
+	int err = sim_rdma_qpx_check(attr);
 
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	kattr.comp_mask &= ~(uint32_t)IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	qp = mlx5_sim_create_qp_ex(ctx, &kattr);
 	if (qp == NULL)
 		return NULL;
+	attr->cap = kattr.cap;
 	err = sim_rdma_dp_qp_init(qp, attr);
 	if (err != 0) {
 		mlx5_sim_destroy_qp(qp);
