@@ -329,9 +329,9 @@ test_qp_pd_in_use(void)
 	TEST_ASSERT_NOT_NULL(cq, "CQ");
 	attr.send_cq = attr.recv_cq = cq;
 	if (!tdev_hw()) {
-		attr.qp_type = IBV_QPT_UD;
+		attr.qp_type = IBV_QPT_RAW_PACKET;
 		TEST_ASSERT(mlx5_verbs_qp_create(cdev, &attr) == NULL,
-			    "UD: not modelled");
+			    "raw packet: not modelled");
 		TEST_ASSERT_EQUAL(rte_errno, EOPNOTSUPP, "");
 		attr.qp_type = IBV_QPT_RC;
 	}

@@ -63,6 +63,8 @@ enum mlx5_qp_state {
 /* qpc.st and qpc.pm_state. */
 enum {
 	MLX5_QP_ST_RC = 0x0,
+	MLX5_QP_ST_UC = 0x1,
+	MLX5_QP_ST_UD = 0x2,
 	MLX5_QP_PM_MIGRATED = 0x3,
 };
 

@@ -369,6 +369,25 @@ move:
 }
 
 /*
+ * A WQE of a UC or UD QP: UD sends datagrams (SEND, with immediate);
+ * UC what RC does but RDMA READ (no responder resources). Other opcodes
+ * are the QP type's local operation errors.
+ */
+static __rte_noinline uint8_t
+sim_exec_unreliable(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		    const struct mlx5_sim_wqe *w, uint32_t *bytes)
+{
+	if (qp->st == MLX5_QP_ST_UD)
+		return mlx5_sim_ud_exec(vhca, qp, w, bytes);
+	/* UC: the message way, which drops what RC would NAK or retry. */
+	if (w->opcode == MLX5_OPCODE_SEND || w->opcode == MLX5_OPCODE_SEND_IMM ||
+	    w->opcode == MLX5_OPCODE_RDMA_WRITE ||
+	    w->opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
+		return mlx5_sim_rc_exec(vhca, qp, w, bytes);
+	return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+}
+
+/*
  * Copy basic blocks [@from, @to) of the WQE at block @first of a ring of
  * @n blocks at @sq into @raw, wrapping around the ring's end: whole
  * 64-byte blocks, copies of a size the compiler knows (no call).
@@ -494,6 +513,8 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
 		} else if (w.opcode == MLX5_OPCODE_UMR) {
 			synd = mlx5_sim_umr_exec(vhca, qp, w.bytes, w.ds);
+		} else if (unlikely(qp->st != MLX5_QP_ST_RC)) {
+			synd = sim_exec_unreliable(vhca, qp, &w, &bytes);
 		} else if (w.opcode == MLX5_OPCODE_RDMA_WRITE ||
 			   w.opcode == MLX5_OPCODE_RDMA_READ) {
 			synd = sim_exec_rdma(vhca, qp, r, &w, &bytes);

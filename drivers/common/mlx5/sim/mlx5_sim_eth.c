@@ -827,6 +827,38 @@ mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6])
 	mac[5] = (uint8_t)vhca->vhca_id;
 }
 
+bool
+mlx5_sim_gid_mac(const uint8_t gid[16], uint8_t mac[6])
+{
+	/* fe80::/64 with an EUI-64 interface id (ff:fe in its middle). */
+	if (gid[0] != 0xfe || (gid[1] & 0xc0) != 0x80 || gid[11] != 0xff ||
+	    gid[12] != 0xfe)
+		return false;
+	mac[0] = gid[8] ^ 0x02;
+	mac[1] = gid[9];
+	mac[2] = gid[10];
+	mac[3] = gid[13];
+	mac[4] = gid[14];
+	mac[5] = gid[15];
+	return true;
+}
+
+void
+mlx5_sim_mac_gid(const uint8_t mac[6], uint8_t gid[16])
+{
+	memset(gid, 0, 16);
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	gid[8] = mac[0] ^ 0x02;
+	gid[9] = mac[1];
+	gid[10] = mac[2];
+	gid[11] = 0xff;
+	gid[12] = 0xfe;
+	gid[13] = mac[3];
+	gid[14] = mac[4];
+	gid[15] = mac[5];
+}
+
 uint32_t
 mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		 const void *in, size_t inlen, void *out,

@@ -69,6 +69,12 @@ uint64_t mlx5_sim_vhca_guid(const struct mlx5_sim_vhca *vhca);
 uint64_t mlx5_sim_card_guid(const struct mlx5_sim_vhca *vhca);
 /* The permanent MAC address of a vHCA's vport (mlx5_sim_eth.c). */
 void mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6]);
+/*
+ * The MAC a link-local GID carries in its EUI-64 interface id (false: not
+ * such a GID), and the link-local GID of a MAC (RoCE's default GIDs).
+ */
+bool mlx5_sim_gid_mac(const uint8_t gid[16], uint8_t mac[6]);
+void mlx5_sim_mac_gid(const uint8_t mac[6], uint8_t gid[16]);
 /* Call @fn on every vHCA of the process (registry lock held). */
 void mlx5_sim_vhca_foreach(void (*fn)(struct mlx5_sim_vhca *vhca, void *arg),
 			   void *arg);
@@ -561,6 +567,12 @@ struct mlx5_sim_qp *mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca,
  * @bytes moved) or MLX5_SIM_RC_RNR.
  */
 uint8_t mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+			 const struct mlx5_sim_wqe *w, uint32_t *bytes);
+/*
+ * A UD SEND (with immediate) of WQE @w on @qp: a requester syndrome (0:
+ * sent, @bytes long; whether it arrived is the receiver's business).
+ */
+uint8_t mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			 const struct mlx5_sim_wqe *w, uint32_t *bytes);
 /* Flush the receives posted to @qp if it is in ERR. */
 void mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);

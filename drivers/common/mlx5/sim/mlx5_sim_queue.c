@@ -299,8 +299,9 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	uint64_t ring;
 	uint32_t synd;
 
-	if (MLX5_GET(qpc, qpc, st) != MLX5_QP_ST_RC ||
-	    MLX5_GET(qpc, qpc, no_sq))
+	qp->st = MLX5_GET(qpc, qpc, st);
+	if ((qp->st != MLX5_QP_ST_RC && qp->st != MLX5_QP_ST_UC &&
+	     qp->st != MLX5_QP_ST_UD) || MLX5_GET(qpc, qpc, no_sq))
 		return MLX5_SIM_SYND_QP_TYPE;
 	qp->pdn = MLX5_GET(qpc, qpc, pd);
 	qp->pd = mlx5_sim_pd_find(file->vhca, qp->pdn, &owner);
@@ -463,16 +464,26 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 			return MLX5_SIM_SYND_VERBS_LAG_PORT;
 		qp->port = 1;
 		qp->lag_port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
-		qp->rre = MLX5_GET(qpc, qpc, rre);
-		qp->rwe = MLX5_GET(qpc, qpc, rwe);
-		qp->rae = MLX5_GET(qpc, qpc, rae);
+		qp->pkey_index = MLX5_GET(qpc, qpc,
+					  primary_address_path.pkey_index);
+		/* UD has no remote access; UC no reads nor atomics. */
+		qp->rre = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rre);
+		qp->rwe = qp->st != MLX5_QP_ST_UD && MLX5_GET(qpc, qpc, rwe);
+		qp->rae = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rae);
+		qp->q_key = qp->st == MLX5_QP_ST_UD ?
+			    MLX5_GET(qpc, qpc, q_key) : 0;
 		return MLX5_SIM_SYND_OK;
 	case MLX5_CMD_OP_INIT2RTR_QP:
+		if (port > 1)
+			return MLX5_SIM_SYND_QP_PORT;
+		/* A datagram QP has no path nor peer; the MTU bounds it. */
+		if (qp->st == MLX5_QP_ST_UD) {
+			qp->msg_max = MLX5_SIM_DMA_MAX_LEN;
+			return MLX5_SIM_SYND_OK;
+		}
 		mtu = MLX5_GET(qpc, qpc, mtu);
 		if (mtu < MLX5_QP_MTU_256 || mtu > MLX5_QP_MTU_4096)
 			return MLX5_SIM_SYND_QP_MTU;
-		if (port > 1)
-			return MLX5_SIM_SYND_QP_PORT;
 		remote = MLX5_GET(qpc, qpc, remote_qpn);
 		qp->fl = MLX5_GET(qpc, qpc, primary_address_path.fl);
 		/* Force loopback reaches QPs of the same vHCA only. */
@@ -490,11 +501,13 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 					 primary_address_path.hop_limit);
 		qp->log_msg_max = MLX5_GET(qpc, qpc, log_msg_max);
 		qp->msg_max = UINT64_C(1) << RTE_MIN(qp->log_msg_max, 31u);
+		qp->rq_psn = MLX5_GET(qpc, qpc, next_rcv_psn);
 		return MLX5_SIM_SYND_OK;
 	default: /* RTR2RTS */
 		qp->retry_count = MLX5_GET(qpc, qpc, retry_count);
 		qp->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
 		qp->rnr_left = qp->rnr_retry;
+		qp->sq_psn = MLX5_GET(qpc, qpc, next_send_psn);
 		return MLX5_SIM_SYND_OK;
 	}
 }
@@ -599,9 +612,13 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(qpc, qpc, state, qp->state);
 	MLX5_SET(qpc, qpc, lag_tx_port_affinity, qp->lag_port);
 	MLX5_SET(qpc, qpc, primary_address_path.udp_sport, qp->udp_sport);
-	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, st, qp->st);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	MLX5_SET(qpc, qpc, pd, qp->pdn);
+	MLX5_SET(qpc, qpc, q_key, qp->q_key);
+	MLX5_SET(qpc, qpc, next_send_psn, qp->sq_psn);
+	MLX5_SET(qpc, qpc, next_rcv_psn, qp->rq_psn);
+	MLX5_SET(qpc, qpc, primary_address_path.pkey_index, qp->pkey_index);
 	MLX5_SET(qpc, qpc, mtu, qp->mtu);
 	MLX5_SET(qpc, qpc, log_msg_max, qp->log_msg_max);
 	MLX5_SET(qpc, qpc, log_rq_size, qp->log_rq_size);

@@ -59,6 +59,11 @@
 
 /* Messages up to this size are staged on the stack. */
 #define SIM_RC_STAGE_INLINE 4096
+/* A UD datagram: one packet of the largest path MTU; the GRH before it. */
+#define SIM_UD_MTU 4096
+#define SIM_GRH_LEN 40
+/* flags_rqpn of a responder CQE: a GRH came first. */
+#define SIM_CQE_GRH (UINT32_C(1) << 28)
 /* A receive WQE: at most 32 data segments (MLX5_SIM max_recv_sge). */
 #define SIM_RC_RWQE_MAX 512
 
@@ -111,7 +116,7 @@ mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 static void
 sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
 		uint8_t opcode, uint8_t synd, uint32_t bytes, uint32_t imm,
-		uint32_t src_qpn)
+		uint32_t rqpn)
 {
 	struct mlx5_cqe64 cqe;
 
@@ -126,7 +131,8 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
 	} else {
 		cqe.byte_cnt = rte_cpu_to_be_32(bytes);
 		cqe.imm_inval_pkey = imm;
-		cqe.flags_rqpn = rte_cpu_to_be_32(src_qpn & 0xffffff);
+		/* The source QP, and whether a GRH came first (bit 28). */
+		cqe.flags_rqpn = rte_cpu_to_be_32(rqpn);
 		cqe.sop_drop_qpn = rte_cpu_to_be_32(p->qpn);
 		cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
 		cqe.op_own = opcode << 4;
@@ -332,7 +338,9 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		goto out;
 	p = mlx5_sim_rc_peer(vhca, qp, &pv);
 	if (p == NULL) {
-		synd = MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+		/* UC: no ACK to miss; the message is lost. */
+		synd = qp->st == MLX5_QP_ST_UC ? 0 :
+		       MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
 		goto out;
 	}
 	if (send || imm) {
@@ -348,7 +356,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			goto out;
 		}
 		if (posted == 0) {
-			synd = sim_rc_rnr(qp);
+			/* UC has no RNR NAK: the message is dropped. */
+			synd = qp->st == MLX5_QP_ST_UC ? 0 : sim_rc_rnr(qp);
 			goto out;
 		}
 	}
@@ -366,6 +375,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		if (synd != 0) {
 			if (p != qp)
 				p->state = MLX5_QP_STATE_ERR;
+			if (qp->st == MLX5_QP_ST_UC)
+				synd = 0;
 			goto out;
 		}
 		if (imm)
@@ -376,7 +387,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				      total);
 		if (synd != 0) {
 			sim_rc_resp_fail(pv, p, synd);
-			synd = sim_rc_nak(synd);
+			/* UC: no NAK; the requester completes as sent. */
+			synd = qp->st == MLX5_QP_ST_UC ? 0 : sim_rc_nak(synd);
 			goto out;
 		}
 		sim_rc_resp_cqe(pv, p, imm ? MLX5_CQE_RESP_SEND_IMM :
@@ -387,6 +399,77 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 out:
 	free(big);
 	return synd;
+}
+
+/* The vHCA whose vport MAC is @mac from @vhca's port @port, or NULL. */
+static struct mlx5_sim_vhca *
+sim_ud_route(struct mlx5_sim_vhca *vhca, uint8_t port, const uint8_t mac[6])
+{
+	struct mlx5_sim_qp probe = { .port = port };
+
+	memcpy(probe.rmac, mac, sizeof(probe.rmac));
+	return sim_rc_route(vhca, &probe);
+}
+
+uint8_t
+mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		 const struct mlx5_sim_wqe *w, uint32_t *bytes)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->bytes;
+	const struct mlx5_wqe_av *av = (const void *)(ctrl + 1);
+	uint8_t stage[SIM_UD_MTU], dgram[SIM_GRH_LEN + SIM_UD_MTU];
+	bool imm = w->opcode == MLX5_OPCODE_SEND_IMM;
+	struct mlx5_sim_vhca *pv;
+	struct mlx5_sim_qp *p;
+	uint32_t qkey, dqpn, posted;
+	uint8_t *big = NULL, synd, mac[6];
+	uint64_t total = 0;
+
+	if ((w->opcode != MLX5_OPCODE_SEND && !imm) ||
+	    w->ds < 1 + sizeof(*av) / 16)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	synd = sim_rc_gather(vhca, qp, w, 1 + sizeof(*av) / 16, stage,
+			     sizeof(stage), &big, &total);
+	free(big);
+	if (synd != 0)
+		return synd;
+	/* A datagram is one packet: the path MTU at most. */
+	if (big != NULL || total > SIM_UD_MTU)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	*bytes = (uint32_t)total;
+	/* From here on nothing reaches the sender: a lost datagram is sent. */
+	pv = sim_ud_route(vhca, qp->port, av->rmac);
+	dqpn = rte_be_to_cpu_32(av->dqp_dct) & 0xffffff;
+	qkey = rte_be_to_cpu_32(av->key.qkey.qkey);
+	/* A Q_Key with its high bit set means the sender's own (IBTA). */
+	if (qkey & 0x80000000u)
+		qkey = qp->q_key;
+	p = pv != NULL ? mlx5_sim_qnum_get(&pv->qps, dqpn, MLX5_SIM_Q_QP) :
+	    NULL;
+	if (p == NULL || p->st != MLX5_QP_ST_UD || p->q_key != qkey ||
+	    (p->state != MLX5_QP_STATE_RTR && p->state != MLX5_QP_STATE_RTS) ||
+	    !sim_rc_rq_posted(p, &posted) || posted == 0)
+		return 0;
+	/* The receive buffer takes the GRH (40 bytes), then the payload. */
+	memset(dgram, 0, SIM_GRH_LEN);
+	dgram[0] = 0x60;
+	dgram[4] = (uint8_t)(total >> 8);
+	dgram[5] = (uint8_t)total;
+	dgram[6] = 0x1b; /* IBTA's next header for a BTH. */
+	dgram[7] = av->hop_limit;
+	mlx5_sim_vhca_mac(vhca, mac);
+	mlx5_sim_mac_gid(mac, dgram + 8);
+	memcpy(dgram + 24, av->rgid, 16);
+	memcpy(dgram + SIM_GRH_LEN, stage, total);
+	synd = sim_rc_scatter(pv, p, dgram, SIM_GRH_LEN + total);
+	if (synd != 0) {
+		sim_rc_resp_fail(pv, p, synd);
+		return 0;
+	}
+	sim_rc_resp_cqe(pv, p, imm ? MLX5_CQE_RESP_SEND_IMM :
+			MLX5_CQE_RESP_SEND, 0, SIM_GRH_LEN + (uint32_t)total,
+			imm ? ctrl->imm : 0, SIM_CQE_GRH | qp->qpn);
+	return 0;
 }
 
 void

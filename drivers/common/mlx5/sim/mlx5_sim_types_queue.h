@@ -77,6 +77,7 @@ struct mlx5_sim_qp {
 	struct mlx5_sim_pd_obj *pd;
 	uint32_t pdn;
 	uint8_t state;             /* enum mlx5_qp_state. */
+	uint8_t st;                /* MLX5_QP_ST_RC, _UC or _UD. */
 	uint32_t cqn_snd, cqn_rcv;
 	uint32_t uar_page;
 	struct mlx5_sim_umem_ref ring; /* RQ, then SQ. */
@@ -95,6 +96,9 @@ struct mlx5_sim_qp {
 	uint8_t rmac[6];
 	uint8_t rgid[16];          /* The path's GRH, kept for QUERY_QP. */
 	uint8_t sgid_index, hop_limit;
+	uint16_t pkey_index;
+	uint32_t q_key;            /* UD: the key datagrams must carry. */
+	uint32_t sq_psn, rq_psn;   /* next_send_psn, next_rcv_psn as set. */
 	bool rnr_wait;             /* Sends stalled on an RNR NAK. */
 	uint8_t rnr_left;          /* RNR retries left (rnr_retry < 7). */
 	bool rre, rwe, rae;

@@ -437,10 +437,13 @@ sim_ctx_uar(struct mlx5_sim_file *file)
 	return uar;
 }
 
-/* rdma-core's sizing of an RC QP's queues, within the device's limits. */
+/*
+ * rdma-core's sizing of a QP's queues of type @type, within the
+ * device's limits.
+ */
 static int
-sim_qp_size(struct ibv_qp_cap *cap, uint32_t *log_sq, uint32_t *log_rq,
-	    uint32_t *log_stride, size_t *ring)
+sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t *log_sq,
+	    uint32_t *log_rq, uint32_t *log_stride, size_t *ring)
 {
 	uint32_t send_bytes, bbs, stride;
 
@@ -448,9 +451,13 @@ sim_qp_size(struct ibv_qp_cap *cap, uint32_t *log_sq, uint32_t *log_rq,
 	    cap->max_recv_sge > SIM_V_MAX_RECV_SGE ||
 	    cap->max_inline_data > SIM_V_MAX_INLINE)
 		return EINVAL;
-	/* Control and remote address segments, then data or inline. */
-	send_bytes = 32 + RTE_MAX(16 * cap->max_send_sge,
-				  RTE_ALIGN_CEIL(cap->max_inline_data + 4, 16));
+	/*
+	 * The control segment and the remote address (RC, UC) or datagram
+	 * (UD) segment, then data or inline.
+	 */
+	send_bytes = (type == IBV_QPT_UD ? 16 + 48 : 32) +
+		     RTE_MAX(16 * cap->max_send_sge,
+			     RTE_ALIGN_CEIL(cap->max_inline_data + 4, 16));
 	bbs = RTE_ALIGN_CEIL(send_bytes, SIM_V_WQEBB) / SIM_V_WQEBB;
 	*log_sq = sim_log2_ceil((uint64_t)RTE_MAX(cap->max_send_wr, 1u) * bbs);
 	*log_rq = cap->max_recv_wr != 0 ?
@@ -487,14 +494,19 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		return NULL;
 	}
 	/*
-	 * RC QPs on their own receive queue only (no SRQ, RSS, send
-	 * operations or creation flags: create_flags 0 is none).
+	 * RC, UC and UD QPs on their own receive queue only (no SRQ, RSS,
+	 * send operations; of the creation flags, UD's blocking of its own
+	 * multicast, which the device, without multicast, meets).
 	 */
 	if ((attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
 					   IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
 	    ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	     attr->create_flags != 0) ||
-	    attr->qp_type != IBV_QPT_RC || attr->srq != NULL) {
+	     (attr->create_flags &
+	      ~(attr->qp_type == IBV_QPT_UD ?
+		(uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB : 0u))) ||
+	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
+	     attr->qp_type != IBV_QPT_UD) ||
+	    attr->srq != NULL) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -502,7 +514,8 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 	on[0] = sim_named(attr->send_cq, MLX5_SIM_OBJ_CQ, file);
 	on[1] = sim_named(attr->recv_cq, MLX5_SIM_OBJ_CQ, file);
 	err = pd == NULL || on[0] == NULL || on[1] == NULL ? EINVAL :
-	      sim_qp_size(&attr->cap, &log_sq, &log_rq, &log_stride, &ring);
+	      sim_qp_size(attr->qp_type, &attr->cap, &log_sq, &log_rq,
+			  &log_stride, &ring);
 	if (err != 0) {
 		errno = err;
 		return NULL;
@@ -520,7 +533,9 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 	v->rq_stride = MLX5_RQ_STRIDE_UNIT << log_stride;
 	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
 	MLX5_SET(qpc, qpc, uar_page, file->ctx_uar->dv.page_id);
-	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, st, attr->qp_type == IBV_QPT_RC ? MLX5_QP_ST_RC :
+		 attr->qp_type == IBV_QPT_UC ? MLX5_QP_ST_UC :
+		 MLX5_QP_ST_UD);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	MLX5_SET(qpc, qpc, pd, pd->pdn);
 	MLX5_SET(qpc, qpc, cqn_snd, on[0]->num);
@@ -550,7 +565,7 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 	v->ib.qp.handle = v->num;
 	v->ib.qp.qp_num = v->num;
 	v->ib.qp.state = IBV_QPS_RESET;
-	v->ib.qp.qp_type = IBV_QPT_RC;
+	v->ib.qp.qp_type = attr->qp_type;
 	pthread_mutex_init(&v->ib.qp.mutex, NULL);
 	pthread_cond_init(&v->ib.qp.cond, NULL);
 	return &v->ib.qp;
@@ -566,41 +581,49 @@ mlx5_sim_destroy_qp(struct ibv_qp *qp)
 }
 
 /*
- * ib_modify_qp_is_ok() for an RC QP: the attributes a transition needs
- * and may take; 0 for a transition IB does not allow (-1: allowed but not
- * modelled, such as INIT to INIT or to SQD).
+ * ib_modify_qp_is_ok() for an RC, UC or UD QP (@type): the attributes a
+ * transition needs and may take; 0 for a transition IB does not allow
+ * (-1: allowed but not modelled, such as INIT to INIT or to SQD).
  */
 static int
-sim_qp_transition(int cur, int next, int *req, int *opt)
+sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
+		  int *opt)
 {
+	bool ud = type == IBV_QPT_UD, rc = type == IBV_QPT_RC;
+	/* What IB lets the connected types change along the way. */
+	int conn = ud ? 0 : IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH |
+			    IBV_QP_PATH_MIG_STATE;
+
 	*req = 0;
 	*opt = 0;
 	if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
 		return 1;
 	if (cur == IBV_QPS_RESET && next == IBV_QPS_INIT) {
-		*req = IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+		*req = IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		       (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS);
 		return 1;
 	}
 	if (cur == IBV_QPS_INIT && next == IBV_QPS_RTR) {
-		*req = IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-		       IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-		       IBV_QP_MIN_RNR_TIMER;
-		*opt = IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |
-		       IBV_QP_PKEY_INDEX;
+		*req = ud ? 0 : IBV_QP_AV | IBV_QP_PATH_MTU |
+				IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				(rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+				      IBV_QP_MIN_RNR_TIMER : 0);
+		*opt = IBV_QP_PKEY_INDEX |
+		       (ud ? IBV_QP_QKEY : IBV_QP_ALT_PATH |
+					   IBV_QP_ACCESS_FLAGS);
 		return 1;
 	}
 	if (cur == IBV_QPS_RTR && next == IBV_QPS_RTS) {
-		*req = IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-		       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
-		*opt = IBV_QP_CUR_STATE | IBV_QP_ALT_PATH |
-		       IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER |
-		       IBV_QP_PATH_MIG_STATE;
+		*req = IBV_QP_SQ_PSN |
+		       (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC : 0);
+		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
+		       (rc ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if (cur == IBV_QPS_RTS && next == IBV_QPS_RTS) {
-		*opt = IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS |
-		       IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
-		       IBV_QP_MIN_RNR_TIMER;
+		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
+		       (rc ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if ((cur == IBV_QPS_INIT && next == IBV_QPS_INIT) ||
@@ -622,20 +645,20 @@ sim_qp_transition(int cur, int next, int *req, int *opt)
 static void
 sim_qp_path(const struct ibv_ah_attr *ah, void *qpc)
 {
-	const uint8_t *g = ah->grh.dgid.raw;
+	uint8_t mac[6];
 
-	memcpy(MLX5_ADDR_OF(qpc, qpc, primary_address_path.rgid_rip), g, 16);
+	memcpy(MLX5_ADDR_OF(qpc, qpc, primary_address_path.rgid_rip),
+	       ah->grh.dgid.raw, 16);
 	MLX5_SET(qpc, qpc, primary_address_path.src_addr_index,
 		 ah->grh.sgid_index);
 	MLX5_SET(qpc, qpc, primary_address_path.hop_limit, ah->grh.hop_limit);
-	if (g[0] != 0xfe || (g[1] & 0xc0) != 0x80 || g[11] != 0xff ||
-	    g[12] != 0xfe)
+	if (!mlx5_sim_gid_mac(ah->grh.dgid.raw, mac))
 		return;
 	MLX5_SET(qpc, qpc, primary_address_path.rmac_47_32,
-		 (uint32_t)(g[8] ^ 0x02) << 8 | g[9]);
+		 (uint32_t)mac[0] << 8 | mac[1]);
 	MLX5_SET(qpc, qpc, primary_address_path.rmac_31_0,
-		 (uint32_t)g[10] << 24 | (uint32_t)g[13] << 16 |
-		 (uint32_t)g[14] << 8 | g[15]);
+		 (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
+		 (uint32_t)mac[4] << 8 | mac[5]);
 }
 
 /* The command of a transition and its QP context (the kernel's). */
@@ -653,6 +676,9 @@ sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
 	if (cur == IBV_QPS_RESET) {
 		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num,
 			 attr->port_num);
+		MLX5_SET(qpc, qpc, primary_address_path.pkey_index,
+			 attr->pkey_index);
+		MLX5_SET(qpc, qpc, q_key, attr->qkey);
 		MLX5_SET(qpc, qpc, rre,
 			 !!(attr->qp_access_flags & IBV_ACCESS_REMOTE_READ));
 		MLX5_SET(qpc, qpc, rwe,
@@ -665,8 +691,13 @@ sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
 				 ++v->file->tx_port_affinity % lag_ports + 1);
 		return MLX5_CMD_OP_RST2INIT_QP;
 	}
+	if (cur == IBV_QPS_INIT && v->ib.qp.qp_type == IBV_QPT_UD) {
+		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
+		return MLX5_CMD_OP_INIT2RTR_QP;
+	}
 	if (cur == IBV_QPS_INIT) {
 		sim_qp_path(&attr->ah_attr, qpc);
+		MLX5_SET(qpc, qpc, next_rcv_psn, attr->rq_psn);
 		MLX5_SET(qpc, qpc, mtu, attr->path_mtu);
 		MLX5_SET(qpc, qpc, log_msg_max, MLX5_SIM_LOG_MAX_MSG);
 		MLX5_SET(qpc, qpc, remote_qpn, attr->dest_qp_num);
@@ -674,6 +705,7 @@ sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
 		return MLX5_CMD_OP_INIT2RTR_QP;
 	}
 	if (cur == IBV_QPS_RTR) {
+		MLX5_SET(qpc, qpc, next_send_psn, attr->sq_psn);
 		MLX5_SET(qpc, qpc, retry_count, attr->retry_cnt);
 		MLX5_SET(qpc, qpc, rnr_retry, attr->rnr_retry);
 		return MLX5_CMD_OP_RTR2RTS_QP;
@@ -697,7 +729,7 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	mlx5_sim_vhca_lock(vhca);
 	cur = (mask & IBV_QP_CUR_STATE) ? (int)attr->cur_qp_state : v->kstate;
 	next = (mask & IBV_QP_STATE) ? (int)attr->qp_state : cur;
-	ok = sim_qp_transition(cur, next, &req, &opt);
+	ok = sim_qp_transition(qp->qp_type, cur, next, &req, &opt);
 	if (ok == 0 || (mask & req) != req ||
 	    (mask & ~(req | opt | IBV_QP_STATE)) ||
 	    ((mask & IBV_QP_CUR_STATE) && cur != IBV_QPS_RTR &&
@@ -716,6 +748,15 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		MLX5_SET(rst2init_qp_in, in, opcode, opcode);
 		MLX5_SET(rst2init_qp_in, in, qpn, v->num);
 		err = sim_kcmd(v, opcode, in, sizeof(in), out);
+	}
+	if (err == 0 && (mask & IBV_QP_QKEY) && cur != IBV_QPS_RESET &&
+	    next != IBV_QPS_RESET) {
+		/* The kernel's Q_Key optional parameter of later moves. */
+		struct mlx5_sim_qp *sqp = mlx5_sim_qnum_get(&vhca->qps, v->num,
+							    MLX5_SIM_Q_QP);
+
+		if (sqp != NULL)
+			sqp->q_key = attr->qkey;
 	}
 	if (err == 0) {
 		v->kstate = next;
@@ -1095,7 +1136,8 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->cap = v->qp_cap;
 	attr->port_num = MLX5_GET(qpc, qpc, primary_address_path.vhca_port_num);
 	/* RoCE: the address always has its GRH (once past RTR). */
-	if (v->kstate != IBV_QPS_RESET && v->kstate != IBV_QPS_INIT) {
+	if (v->kstate != IBV_QPS_RESET && v->kstate != IBV_QPS_INIT &&
+	    qp->qp_type != IBV_QPT_UD) {
 		attr->ah_attr.is_global = 1;
 		attr->ah_attr.port_num = attr->port_num;
 		memcpy(attr->ah_attr.grh.dgid.raw, MLX5_ADDR_OF(qpc, qpc,
@@ -1105,6 +1147,10 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		attr->ah_attr.grh.hop_limit = MLX5_GET(qpc, qpc,
 			primary_address_path.hop_limit);
 	}
+	attr->qkey = MLX5_GET(qpc, qpc, q_key);
+	attr->sq_psn = MLX5_GET(qpc, qpc, next_send_psn);
+	attr->rq_psn = MLX5_GET(qpc, qpc, next_rcv_psn);
+	attr->pkey_index = MLX5_GET(qpc, qpc, primary_address_path.pkey_index);
 	attr->retry_cnt = MLX5_GET(qpc, qpc, retry_count);
 	attr->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
 	init->qp_context = qp->qp_context;

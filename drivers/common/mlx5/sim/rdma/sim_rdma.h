@@ -38,6 +38,9 @@
 /* Exported from libibverbs.so.1 for libmlx5.so.1 (node SIM_RDMA_PRIVATE). */
 #define SIM_RDMA_EXPORT __attribute__((visibility("default")))
 
+/* GID entries per port: RoCE v1 and v2 of the link-local address. */
+#define SIM_RDMA_GIDS_USED 2
+
 /* A device of the host. */
 struct sim_rdma_dev {
 	struct ibv_device *ibdev; /* The model's (its vHCA's). */

@@ -466,6 +466,16 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 	}
 }
 
+/* Whether a QP of @type sends @opcode (UD: sends; UC: no reads). */
+static bool
+sim_dp_opcode_of(enum ibv_qp_type type, int opcode)
+{
+	if (type == IBV_QPT_UD)
+		return opcode == MLX5_OPCODE_SEND ||
+		       opcode == MLX5_OPCODE_SEND_IMM;
+	return type != IBV_QPT_UC || opcode != MLX5_OPCODE_RDMA_READ;
+}
+
 /*
  * Open the WQE of @opcode at the send counter (its data follows, then
  * sim_dp_finish()): control segment with @flags (IBV_SEND_*), @wr_id,
@@ -504,6 +514,86 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 	q->w.nsge = 0;
 	q->w.wr_id = wr_id;
 	q->w.opcode = opcode;
+}
+
+/*
+ * Address handles (RoCE): the address vector a UD WQE's datagram
+ * segment carries, resolved at creation as the kernel does (the MAC of a
+ * link-local destination GID; none for another GID: its datagrams go
+ * nowhere).
+ */
+#define SIM_DP_MAGIC_AH 0x53494d41u /* "SIMA" */
+
+struct sim_rdma_ah {
+	struct ibv_ah ah;
+	uint32_t magic;
+	struct mlx5_wqe_av av;
+};
+
+struct ibv_ah *
+ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	struct sim_rdma_ah *a;
+	uint32_t pdn;
+
+	/* RoCE: ib_core refuses an address without a GRH. */
+	if (pd == NULL || attr == NULL || mlx5_sim_query_pdn(pd, &pdn) != 0 ||
+	    !attr->is_global || attr->port_num != 1 ||
+	    attr->grh.sgid_index >= SIM_RDMA_GIDS_USED) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (a == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->ah.context = pd->context;
+	a->ah.pd = pd;
+	a->magic = SIM_DP_MAGIC_AH;
+	(void)mlx5_sim_gid_mac(attr->grh.dgid.raw, a->av.rmac);
+	memcpy(a->av.rgid, attr->grh.dgid.raw, sizeof(a->av.rgid));
+	a->av.hop_limit = attr->grh.hop_limit;
+	a->av.tclass = attr->grh.traffic_class;
+	a->av.stat_rate_sl = attr->sl & 0xf;
+	a->av.grh_gid_fl = htobe32((uint32_t)attr->grh.sgid_index << 20 |
+				   (attr->grh.flow_label & 0xfffff));
+	return &a->ah;
+}
+
+static struct sim_rdma_ah *
+sim_dp_ah(struct ibv_ah *ah)
+{
+	struct sim_rdma_ah *a =
+		ah != NULL ? container_of(ah, struct sim_rdma_ah, ah) : NULL;
+
+	return a != NULL && a->magic == SIM_DP_MAGIC_AH ? a : NULL;
+}
+
+int
+ibv_destroy_ah(struct ibv_ah *ah)
+{
+	struct sim_rdma_ah *a = sim_dp_ah(ah);
+
+	if (a == NULL)
+		return EINVAL;
+	a->magic = 0;
+	free(a);
+	return 0;
+}
+
+/* The datagram segment of the open WQE: @a, to QP @qpn with @qkey. */
+static void
+sim_dp_add_av(struct sim_rdma_qp *q, const struct sim_rdma_ah *a, uint32_t qpn,
+	      uint32_t qkey)
+{
+	struct mlx5_wqe_datagram_seg *d = (void *)q->w.seg;
+
+	d->av = a->av;
+	d->av.key.qkey.qkey = htobe32(qkey);
+	d->av.key.qkey.reserved = 0;
+	d->av.dqp_dct = htobe32((qpn & 0xffffff) | MLX5_EXTENDED_UD_AV);
+	q->w.seg += sizeof(*d);
 }
 
 /* Data segments of the open WQE (libmlx5 leaves out empty entries). */
@@ -612,21 +702,29 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 	struct sim_rdma_qp *q = sim_dp_qp(qp);
 	int err = 0;
 
-	if (q == NULL) {
+	/* libmlx5: no send before RTS. */
+	if (q == NULL || qp->state < IBV_QPS_RTS) {
 		*bad = wr;
 		return EINVAL;
 	}
 	pthread_spin_lock(&q->sq_lock);
 	for (; wr != NULL && err == 0; wr = err == 0 ? wr->next : wr) {
 		int opcode = sim_dp_opcode(wr->opcode);
+		struct sim_rdma_ah *ah = NULL;
 
-		if (opcode < 0 || wr->num_sge < 0) {
+		if (opcode < 0 || wr->num_sge < 0 ||
+		    !sim_dp_opcode_of(q->qp->qp_type, opcode) ||
+		    (q->qp->qp_type == IBV_QPT_UD &&
+		     (ah = sim_dp_ah(wr->wr.ud.ah)) == NULL)) {
 			err = EINVAL;
 			break;
 		}
 		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
 			     wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
 			     wr->imm_data);
+		if (ah != NULL)
+			sim_dp_add_av(q, ah, wr->wr.ud.remote_qpn,
+				      wr->wr.ud.remote_qkey);
 		if ((wr->send_flags & IBV_SEND_INLINE) &&
 		    opcode != MLX5_OPCODE_RDMA_READ) {
 			struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
@@ -691,7 +789,8 @@ sim_qpx_start(struct ibv_qp_ex *qpx)
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 
 	pthread_spin_lock(&q->sq_lock);
-	q->x_err = 0;
+	/* libmlx5: the batch of a QP not in RTS fails at its completion. */
+	q->x_err = qpx->qp_base.state < IBV_QPS_RTS ? EINVAL : 0;
 	q->x_start = q->sq_pi;
 	q->w.seg = NULL;
 }
@@ -810,12 +909,35 @@ sim_qpx_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
 int
 sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
 {
+	uint64_t ops =
+		attr->qp_type == IBV_QPT_UD ?
+			IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM :
+			SIM_QPX_OPS;
+
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
 		return 0;
-	return attr->qp_type != IBV_QPT_RC ||
-			       (attr->send_ops_flags & ~(uint64_t)SIM_QPX_OPS) ?
+	return (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) ||
+			       (attr->send_ops_flags & ~ops) ?
 		       EOPNOTSUPP :
 		       0;
+}
+
+/* The datagram address of the open WQE (a UD QP's, after its op). */
+static void
+sim_qpx_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
+		    uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+	struct sim_rdma_ah *a = sim_dp_ah(ah);
+
+	if (q->x_err != 0 || q->w.seg == NULL)
+		return;
+	if (a == NULL || q->qp->qp_type != IBV_QPT_UD) {
+		q->x_err = EINVAL;
+		q->w.seg = NULL;
+		return;
+	}
+	sim_dp_add_av(q, a, remote_qpn, remote_qkey);
 }
 
 /* The ibv_qp_ex calls of @q's QP (created with send operations). */
@@ -834,7 +956,21 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 	qpx->wr_set_sge_list = sim_qpx_set_sge_list;
 	qpx->wr_set_inline_data = sim_qpx_set_inline_data;
 	qpx->wr_set_inline_data_list = sim_qpx_set_inline_data_list;
+	qpx->wr_set_ud_addr = sim_qpx_set_ud_addr;
 	q->ex = true;
+}
+
+/*
+ * Whether the device writes a message's data in order: not promised (0),
+ * which every program must take (the model writes a message whole).
+ */
+int
+ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
+			   uint32_t flags)
+{
+	RTE_SET_USED(op);
+	RTE_SET_USED(flags);
+	return sim_dp_qp(qp) != NULL ? 0 : -EINVAL;
 }
 
 struct ibv_qp_ex *
@@ -854,7 +990,8 @@ sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 	bool posted = false;
 	int err = 0;
 
-	if (q == NULL) {
+	/* libmlx5: no receive posted to a QP in RESET. */
+	if (q == NULL || qp->state == IBV_QPS_RESET) {
 		*bad = wr;
 		return EINVAL;
 	}
@@ -999,6 +1136,9 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 				     IBV_WC_RECV;
 		wc->byte_len = be32toh(cqe->byte_cnt);
 		wc->src_qp = be32toh(cqe->flags_rqpn) & 0xffffff;
+		/* A GRH before the payload (UD over RoCE). */
+		if ((be32toh(cqe->flags_rqpn) >> 28) & 3)
+			wc->wc_flags |= IBV_WC_GRH;
 		if (opcode != MLX5_CQE_RESP_SEND) {
 			wc->wc_flags |= IBV_WC_WITH_IMM;
 			wc->imm_data = cqe->imm_inval_pkey;

@@ -25,8 +25,6 @@
 #undef ibv_query_port
 #undef ibv_reg_mr
 
-/* GID entries per port: RoCE v1 and v2 of the link-local address. */
-#define SIM_RDMA_GIDS_USED 2
 /* The GID table's size (mlx5_ib: the roce_address_table_size cap). */
 #define SIM_RDMA_GID_TBL_LEN 255
 
@@ -334,17 +332,7 @@ sim_rdma_gid(struct ibv_context *ctx, uint32_t port, uint32_t index,
 	if (index >= SIM_RDMA_GIDS_USED)
 		return ENODATA;
 	mlx5_sim_vhca_mac(sctx->file->vhca, mac);
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[0] = 0xfe;
-	gid->raw[1] = 0x80;
-	gid->raw[8] = mac[0] ^ 0x02;
-	gid->raw[9] = mac[1];
-	gid->raw[10] = mac[2];
-	gid->raw[11] = 0xff;
-	gid->raw[12] = 0xfe;
-	gid->raw[13] = mac[3];
-	gid->raw[14] = mac[4];
-	gid->raw[15] = mac[5];
+	mlx5_sim_mac_gid(mac, gid->raw);
 	*type = index % 2 == 0 ? IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_ROCE_V2;
 	return 0;
 }
