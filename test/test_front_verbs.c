@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 The dpdk-mlx5-common authors
+ */
+
+/*
+ * The software device through its rdma-core front, by rdma-core's own
+ * interface (libibverbs calls, no backend of ours): the rules of UD
+ * datagrams (the Q_Key, the GRH before the payload, one packet at most,
+ * loss without NAK), of UC messages (no RNR, no read), libmlx5's refusal
+ * of posting to a QP in RESET, completion events, and MR import. Run
+ * with the front's libibverbs.so.1 first on LD_LIBRARY_PATH (the test
+ * command does); on the system's libibverbs it skips.
+ */
+
+#include <poll.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#include <mlx5_sim.h>
+
+#include "mlx5_test.h"
+
+#define FV_BUF 8192
+#define FV_QKEY 0x11220000u
+#define FV_GRH 40
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_cq *cq;
+static struct ibv_mr *mr;
+static uint8_t *buf;
+static long live0;
+
+/* Live objects of the front's device (card 0, vHCA 0). */
+static long
+fv_live(void)
+{
+	struct mlx5_sim_stats st;
+
+	if (mlx5_sim_vhca_stats(0, 0, &st) != 0)
+		return -1;
+	return (long)(st.pds + st.mrs + st.cqs + st.qps);
+}
+
+static int
+fv_setup(void)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	/* The front's device, or no case runs (they skip). */
+	list = ibv_get_device_list(&n);
+	if (list == NULL || n == 0 ||
+	    strcmp(ibv_get_device_name(list[0]), "mlx5_0") != 0 ||
+	    mlx5_sim_vhca_stats(0, 0, &(struct mlx5_sim_stats){ 0 }) != 0) {
+		if (list != NULL)
+			ibv_free_device_list(list);
+		return TEST_SUCCESS;
+	}
+	ctx = ibv_open_device(list[0]);
+	ibv_free_device_list(list);
+	if (ctx == NULL)
+		return TEST_FAILED;
+	live0 = fv_live();
+	return TEST_SUCCESS;
+}
+
+static void
+fv_teardown(void)
+{
+	if (ctx != NULL)
+		ibv_close_device(ctx);
+	ctx = NULL;
+}
+
+/* A PD, a CQ and a registered buffer for each case. */
+static int
+fv_case_setup(void)
+{
+	if (ctx == NULL)
+		TEST_SKIP("not the rdma-core front (LD_LIBRARY_PATH)");
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	buf = aligned_alloc(4096, FV_BUF);
+	TEST_ASSERT(pd != NULL && cq != NULL && buf != NULL, "");
+	memset(buf, 0, FV_BUF);
+	mr = ibv_reg_mr(pd, buf, FV_BUF, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	TEST_ASSERT_NOT_NULL(mr, "");
+	return TEST_SUCCESS;
+}
+
+static void
+fv_case_teardown(void)
+{
+	if (mr != NULL)
+		ibv_dereg_mr(mr);
+	if (cq != NULL)
+		ibv_destroy_cq(cq);
+	if (pd != NULL)
+		ibv_dealloc_pd(pd);
+	free(buf);
+	mr = NULL;
+	cq = NULL;
+	pd = NULL;
+	buf = NULL;
+}
+
+/* Up to @n completions of @c within @ms milliseconds: how many. */
+static int
+fv_poll(struct ibv_cq *c, struct ibv_wc *wc, int n, int ms)
+{
+	struct timespec t0, t;
+	int got = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		int r = ibv_poll_cq(c, n - got, wc + got);
+
+		if (r < 0)
+			return r;
+		got += r;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (got < n && (t.tv_sec - t0.tv_sec) * 1000 +
+				    (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	return got;
+}
+
+/* A QP of @type on the case's CQ, in INIT. */
+static struct ibv_qp *
+fv_qp_create(enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = type,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1,
+			 .max_inline_data = 64 },
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qkey = FV_QKEY,
+				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+
+	if (qp != NULL &&
+	    ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | (type == IBV_QPT_UD ? IBV_QP_QKEY :
+					 IBV_QP_ACCESS_FLAGS)) != 0) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+/* @qp to RTS, connected (RC, UC) to QP @dest of this port: 0 or errno. */
+static int
+fv_qp_connect(struct ibv_qp *qp, uint32_t dest)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+		.dest_qp_num = dest,
+		.ah_attr = { .is_global = 1, .port_num = 1,
+			     .grh.hop_limit = 1 },
+	};
+	int ud = qp->qp_type == IBV_QPT_UD, rc = qp->qp_type == IBV_QPT_RC;
+	int ret = ibv_query_gid(ctx, 1, 0, &a.ah_attr.grh.dgid);
+
+	if (ret == 0)
+		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE |
+				    (ud ? 0 : IBV_QP_AV | IBV_QP_PATH_MTU |
+				     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN) |
+				    (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+				     IBV_QP_MIN_RNR_TIMER : 0));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	if (ret == 0)
+		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				    (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC :
+				     0));
+	return ret;
+}
+
+/* A QP of @type in RTS, connected to itself (RC, UC). */
+static struct ibv_qp *
+fv_qp(enum ibv_qp_type type)
+{
+	struct ibv_qp *qp = fv_qp_create(type);
+
+	if (qp != NULL && fv_qp_connect(qp, qp->qp_num) != 0) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+static int
+fv_post_recv(struct ibv_qp *qp, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + off, .length = len,
+			      .lkey = mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = off, .sg_list = &sg, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(qp, &wr, &bad);
+}
+
+/* A send of @len bytes at @off (UD: to @ah, QP @dqpn with @qkey). */
+static int
+fv_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t off, uint32_t len,
+	struct ibv_ah *ah, uint32_t dqpn, uint32_t qkey)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + off, .length = len,
+			      .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = off, .sg_list = &sg, .num_sge = 1,
+				  .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = dqpn;
+	wr.wr.ud.remote_qkey = qkey;
+	if (op == IBV_WR_RDMA_READ) {
+		wr.wr.rdma.remote_addr = (uintptr_t)buf + 4096;
+		wr.wr.rdma.rkey = mr->rkey;
+	}
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+/*
+ * UD datagrams: one that carries the receiver's Q_Key lands in its
+ * receive buffer after a GRH (the sender's and the receiver's GIDs) and
+ * completes with IBV_WC_GRH and the source QP; one with another Q_Key is
+ * sent (the sender cannot tell) and lost (the receive stays posted, the
+ * next good one takes it); one longer than a packet (4096 bytes) is the
+ * sender's length error; an RDMA opcode is refused at post (EINVAL).
+ */
+static int
+test_ud_datagrams(void)
+{
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1,
+				  .grh.hop_limit = 1 };
+	union ibv_gid gid;
+	struct ibv_qp *a, *b;
+	struct ibv_ah *ah;
+	struct ibv_wc wc[2];
+
+	TEST_ASSERT_SUCCESS(ibv_query_gid(ctx, 1, 0, &gid), "");
+	aa.grh.dgid = gid;
+	ah = ibv_create_ah(pd, &aa);
+	TEST_ASSERT_NOT_NULL(ah, "");
+	aa.is_global = 0;
+	TEST_ASSERT(ibv_create_ah(pd, &aa) == NULL && errno == EINVAL,
+		    "RoCE: an address without a GRH");
+	a = fv_qp(IBV_QPT_UD);
+	b = fv_qp(IBV_QPT_UD);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	memset(buf, 0x5a, 64);
+	TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, FV_GRH + 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num,
+				    FV_QKEY), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "both sides");
+	if (wc[0].opcode == IBV_WC_RECV)
+		wc[1] = wc[0];
+	TEST_ASSERT_EQUAL(wc[1].opcode, IBV_WC_RECV, "");
+	TEST_ASSERT_EQUAL(wc[1].status, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(wc[1].byte_len, FV_GRH + 64, "GRH and payload");
+	TEST_ASSERT(wc[1].wc_flags & IBV_WC_GRH, "");
+	TEST_ASSERT_EQUAL(wc[1].src_qp, a->qp_num, "");
+	TEST_ASSERT(memcmp(buf + 1024 + 8, gid.raw, 16) == 0 &&
+		    memcmp(buf + 1024 + 24, gid.raw, 16) == 0, "the GIDs");
+	TEST_ASSERT(memcmp(buf + 1024 + FV_GRH, buf, 64) == 0, "payload");
+	/* Another Q_Key: sent, lost. */
+	TEST_ASSERT_SUCCESS(fv_post_recv(b, 2048, FV_GRH + 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num,
+				    FV_QKEY + 1), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 200), 1, "the sender's only");
+	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(wc[0].opcode, IBV_WC_SEND, "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 32, ah, b->qp_num,
+				    FV_QKEY), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+	if (wc[0].opcode == IBV_WC_RECV)
+		wc[1] = wc[0];
+	TEST_ASSERT_EQUAL(wc[1].wr_id, 2048, "the receive still posted");
+	TEST_ASSERT_EQUAL(wc[1].byte_len, FV_GRH + 32, "");
+	/* More than one packet. */
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 4097, ah, b->qp_num,
+				    FV_QKEY), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_LOC_LEN_ERR, "");
+	TEST_ASSERT_EQUAL(fv_send(a, IBV_WR_RDMA_READ, 0, 8, ah, b->qp_num,
+				  FV_QKEY), EINVAL, "no RDMA on UD");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_ah(ah), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * UC messages: a SEND to a QP with no receive posted is sent and lost
+ * (no RNR NAK: the sender completes), the next one, a receive posted,
+ * arrives; RDMA READ does not exist on UC (EINVAL at post).
+ */
+static int
+test_uc_messages(void)
+{
+	struct ibv_qp *a, *b;
+	struct ibv_wc wc[2];
+
+	a = fv_qp_create(IBV_QPT_UC);
+	b = fv_qp_create(IBV_QPT_UC);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(a, b->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(b, a->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 16, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 200), 1, "the sender's only");
+	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS, "lost, not NAKed");
+	TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 16, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+	TEST_ASSERT_EQUAL(fv_send(a, IBV_WR_RDMA_READ, 0, 8, NULL, 0, 0),
+			  EINVAL, "no RDMA READ on UC");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	return TEST_SUCCESS;
+}
+
+/* libmlx5: nothing posted to a QP in RESET (EINVAL). */
+static int
+test_post_in_reset(void)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_EQUAL(fv_post_recv(qp, 0, 64), EINVAL, "receive");
+	TEST_ASSERT_EQUAL(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), EINVAL,
+			  "send");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Completion events: a CQ on a channel, armed, raises one event at its
+ * next CQE (the fd readable, the CQ and its context handed out); not
+ * armed again, another CQE raises none; armed with a CQE already waiting,
+ * at once.
+ */
+static int
+test_cq_events(void)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct pollfd pfd;
+	struct ibv_cq *ecq, *got, *own;
+	struct ibv_qp *qp;
+	struct ibv_wc wc;
+	void *cq_ctx;
+
+	TEST_ASSERT_NOT_NULL(ch, "");
+	ecq = ibv_create_cq(ctx, 16, &pfd, ch, 0);
+	TEST_ASSERT_NOT_NULL(ecq, "");
+	TEST_ASSERT_EQUAL(ibv_destroy_comp_channel(ch), EBUSY, "in use");
+	pfd.fd = ch->fd;
+	pfd.events = POLLIN;
+	TEST_ASSERT_SUCCESS(ibv_req_notify_cq(ecq, 0), "");
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 0), 0, "no event yet");
+	/* A QP completing there: a SEND to itself. */
+	own = cq;
+	cq = ecq;
+	qp = fv_qp(IBV_QPT_RC);
+	cq = own;
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 1000), 1, "an event");
+	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cq_ctx), "");
+	TEST_ASSERT(got == ecq && cq_ctx == &pfd, "its CQ and context");
+	ibv_ack_cq_events(got, 1);
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
+	/* The second CQE (not armed): no event. */
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 100), 0, "one event per arming");
+	TEST_ASSERT_SUCCESS(ibv_req_notify_cq(ecq, 0), "armed again");
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 1000), 1, "a CQE waiting: at once");
+	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cq_ctx), "");
+	ibv_ack_cq_events(got, 1);
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ecq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_comp_channel(ch), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * MR import: another handle of an MR of the same context, on its PD (the
+ * same keys); on another PD refused (EINVAL); deregistered through the
+ * imported handle, the MR is gone for its owner too.
+ */
+static int
+test_import_mr(void)
+{
+	struct ibv_pd *other = ibv_alloc_pd(ctx);
+	struct ibv_mr *own, *imr;
+	long mrs0 = fv_live();
+
+	TEST_ASSERT_NOT_NULL(other, "");
+	own = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(own, "");
+	imr = ibv_import_mr(pd, own->handle);
+	TEST_ASSERT_NOT_NULL(imr, "");
+	TEST_ASSERT(imr->lkey == own->lkey && imr->length == own->length &&
+		    imr->addr == own->addr, "the same MR");
+	TEST_ASSERT(ibv_import_mr(other, own->handle) == NULL &&
+		    errno == EINVAL, "on another PD");
+	TEST_ASSERT_SUCCESS(ibv_dereg_mr(imr), "through the import");
+	TEST_ASSERT_EQUAL(fv_live(), mrs0, "gone for everyone");
+	TEST_ASSERT_SUCCESS(ibv_dereg_mr(own), "the owner's handle");
+	TEST_ASSERT_SUCCESS(ibv_dealloc_pd(other), "");
+	return TEST_SUCCESS;
+}
+
+/* Every object of the cases gone (the case's own are counted in live0). */
+static int
+test_nothing_left(void)
+{
+	fv_case_teardown();
+	TEST_ASSERT_EQUAL(fv_live(), live0, "");
+	return fv_case_setup();
+}
+
+static const struct mlx5_test_case fv_cases[] = {
+	{ "ud_datagrams", test_ud_datagrams },
+	{ "uc_messages", test_uc_messages },
+	{ "post_in_reset", test_post_in_reset },
+	{ "cq_events", test_cq_events },
+	{ "import_mr", test_import_mr },
+	{ "nothing_left", test_nothing_left },
+	{ NULL, NULL },
+};
+
+static const struct mlx5_test_suite fv_suite = {
+	.name = "front_verbs",
+	.setup = fv_setup,
+	.teardown = fv_teardown,
+	.case_setup = fv_case_setup,
+	.case_teardown = fv_case_teardown,
+	.cases = fv_cases,
+};
+
+MLX5_TEST_MAIN(fv_suite)
