@@ -85,8 +85,9 @@ fv_case_setup(void)
 	buf = aligned_alloc(4096, FV_BUF);
 	TEST_ASSERT(pd != NULL && cq != NULL && buf != NULL, "");
 	memset(buf, 0, FV_BUF);
-	mr = ibv_reg_mr(pd, buf, FV_BUF, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	mr = ibv_reg_mr(pd, buf, FV_BUF,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				IBV_ACCESS_REMOTE_READ);
 	TEST_ASSERT_NOT_NULL(mr, "");
 	return TEST_SUCCESS;
 }
@@ -123,7 +124,8 @@ fv_poll(struct ibv_cq *c, struct ibv_wc *wc, int n, int ms)
 		got += r;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while (got < n && (t.tv_sec - t0.tv_sec) * 1000 +
-				    (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+					    (t.tv_nsec - t0.tv_nsec) / 1000000 <
+				    ms);
 	return got;
 }
 
@@ -132,20 +134,27 @@ static struct ibv_qp *
 fv_qp_create(enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = type,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = type,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
 			 .max_inline_data = 64 },
 	};
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = 1,
 				 .qkey = FV_QKEY,
 				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
 
 	if (qp != NULL &&
-	    ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | (type == IBV_QPT_UD ? IBV_QP_QKEY :
-					 IBV_QP_ACCESS_FLAGS)) != 0) {
+	    ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  (type == IBV_QPT_UD ? IBV_QP_QKEY :
+							IBV_QP_ACCESS_FLAGS)) !=
+		    0) {
 		ibv_destroy_qp(qp);
 		return NULL;
 	}
@@ -157,29 +166,39 @@ static int
 fv_qp_connect(struct ibv_qp *qp, uint32_t dest)
 {
 	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = IBV_MTU_1024,
 		.dest_qp_num = dest,
-		.ah_attr = { .is_global = 1, .port_num = 1,
+		.ah_attr = { .is_global = 1,
+			     .port_num = 1,
 			     .grh.hop_limit = 1 },
 	};
 	int ud = qp->qp_type == IBV_QPT_UD, rc = qp->qp_type == IBV_QPT_RC;
 	int ret = ibv_query_gid(ctx, 1, 0, &a.ah_attr.grh.dgid);
 
 	if (ret == 0)
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE |
-				    (ud ? 0 : IBV_QP_AV | IBV_QP_PATH_MTU |
-				     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN) |
-				    (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
-				     IBV_QP_MIN_RNR_TIMER : 0));
+		ret = ibv_modify_qp(
+			qp, &a,
+			IBV_QP_STATE |
+				(ud ? 0 :
+				      IBV_QP_AV | IBV_QP_PATH_MTU |
+						 IBV_QP_DEST_QPN |
+						 IBV_QP_RQ_PSN) |
+				(rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+						 IBV_QP_MIN_RNR_TIMER :
+				      0));
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	if (ret == 0)
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-				    (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC :
-				     0));
+		ret = ibv_modify_qp(
+			qp, &a,
+			IBV_QP_STATE | IBV_QP_SQ_PSN |
+				(rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+						 IBV_QP_RNR_RETRY |
+						 IBV_QP_MAX_QP_RD_ATOMIC :
+				      0));
 	return ret;
 }
 
@@ -199,7 +218,8 @@ fv_qp(enum ibv_qp_type type)
 static int
 fv_post_recv(struct ibv_qp *qp, uint32_t off, uint32_t len)
 {
-	struct ibv_sge sg = { .addr = (uintptr_t)buf + off, .length = len,
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + off,
+			      .length = len,
 			      .lkey = mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = off, .sg_list = &sg, .num_sge = 1 };
 	struct ibv_recv_wr *bad;
@@ -212,9 +232,12 @@ static int
 fv_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t off, uint32_t len,
 	struct ibv_ah *ah, uint32_t dqpn, uint32_t qkey)
 {
-	struct ibv_sge sg = { .addr = (uintptr_t)buf + off, .length = len,
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + off,
+			      .length = len,
 			      .lkey = mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = off, .sg_list = &sg, .num_sge = 1,
+	struct ibv_send_wr wr = { .wr_id = off,
+				  .sg_list = &sg,
+				  .num_sge = 1,
 				  .opcode = op,
 				  .send_flags = IBV_SEND_SIGNALED };
 	struct ibv_send_wr *bad;
@@ -240,7 +263,8 @@ fv_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t off, uint32_t len,
 static int
 test_ud_datagrams(void)
 {
-	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1,
+	struct ibv_ah_attr aa = { .is_global = 1,
+				  .port_num = 1,
 				  .grh.hop_limit = 1 };
 	union ibv_gid gid;
 	struct ibv_qp *a, *b;
@@ -259,8 +283,8 @@ test_ud_datagrams(void)
 	TEST_ASSERT(a != NULL && b != NULL, "");
 	memset(buf, 0x5a, 64);
 	TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, FV_GRH + 64), "");
-	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num,
-				    FV_QKEY), "");
+	TEST_ASSERT_SUCCESS(
+		fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num, FV_QKEY), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "both sides");
 	if (wc[0].opcode == IBV_WC_RECV)
 		wc[1] = wc[0];
@@ -270,29 +294,31 @@ test_ud_datagrams(void)
 	TEST_ASSERT(wc[1].wc_flags & IBV_WC_GRH, "");
 	TEST_ASSERT_EQUAL(wc[1].src_qp, a->qp_num, "");
 	TEST_ASSERT(memcmp(buf + 1024 + 8, gid.raw, 16) == 0 &&
-		    memcmp(buf + 1024 + 24, gid.raw, 16) == 0, "the GIDs");
+			    memcmp(buf + 1024 + 24, gid.raw, 16) == 0,
+		    "the GIDs");
 	TEST_ASSERT(memcmp(buf + 1024 + FV_GRH, buf, 64) == 0, "payload");
 	/* Another Q_Key: sent, lost. */
 	TEST_ASSERT_SUCCESS(fv_post_recv(b, 2048, FV_GRH + 64), "");
-	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num,
-				    FV_QKEY + 1), "");
+	TEST_ASSERT_SUCCESS(
+		fv_send(a, IBV_WR_SEND, 0, 64, ah, b->qp_num, FV_QKEY + 1), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 200), 1, "the sender's only");
 	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS, "");
 	TEST_ASSERT_EQUAL(wc[0].opcode, IBV_WC_SEND, "");
-	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 32, ah, b->qp_num,
-				    FV_QKEY), "");
+	TEST_ASSERT_SUCCESS(
+		fv_send(a, IBV_WR_SEND, 0, 32, ah, b->qp_num, FV_QKEY), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
 	if (wc[0].opcode == IBV_WC_RECV)
 		wc[1] = wc[0];
 	TEST_ASSERT_EQUAL(wc[1].wr_id, 2048, "the receive still posted");
 	TEST_ASSERT_EQUAL(wc[1].byte_len, FV_GRH + 32, "");
 	/* More than one packet. */
-	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 4097, ah, b->qp_num,
-				    FV_QKEY), "");
+	TEST_ASSERT_SUCCESS(
+		fv_send(a, IBV_WR_SEND, 0, 4097, ah, b->qp_num, FV_QKEY), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 1000), 1, "");
 	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_LOC_LEN_ERR, "");
-	TEST_ASSERT_EQUAL(fv_send(a, IBV_WR_RDMA_READ, 0, 8, ah, b->qp_num,
-				  FV_QKEY), EINVAL, "no RDMA on UD");
+	TEST_ASSERT_EQUAL(
+		fv_send(a, IBV_WR_RDMA_READ, 0, 8, ah, b->qp_num, FV_QKEY),
+		EINVAL, "no RDMA on UD");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_ah(ah), "");
@@ -333,9 +359,13 @@ static int
 test_post_in_reset(void)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
 	};
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
 
@@ -414,9 +444,11 @@ test_import_mr(void)
 	imr = ibv_import_mr(pd, own->handle);
 	TEST_ASSERT_NOT_NULL(imr, "");
 	TEST_ASSERT(imr->lkey == own->lkey && imr->length == own->length &&
-		    imr->addr == own->addr, "the same MR");
+			    imr->addr == own->addr,
+		    "the same MR");
 	TEST_ASSERT(ibv_import_mr(other, own->handle) == NULL &&
-		    errno == EINVAL, "on another PD");
+			    errno == EINVAL,
+		    "on another PD");
 	TEST_ASSERT_SUCCESS(ibv_dereg_mr(imr), "through the import");
 	TEST_ASSERT_EQUAL(fv_live(), mrs0, "gone for everyone");
 	TEST_ASSERT_SUCCESS(ibv_dereg_mr(own), "the owner's handle");

@@ -84,7 +84,7 @@ sim_rc_route(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp)
 	if (memcmp(mac, qp->rmac, sizeof(mac)) == 0)
 		return vhca;
 	far = qp->port >= 1 ? mlx5_sim_port_far(vhca, qp->port - 1u, &fpi) :
-	      NULL;
+			      NULL;
 	if (far == NULL)
 		return NULL;
 	mlx5_sim_vhca_mac(far, mac);
@@ -105,8 +105,9 @@ mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (far == vhca && qp->remote_qpn == qp->qpn)
 		return qp;
 	peer = mlx5_sim_qnum_get(&far->qps, qp->remote_qpn, MLX5_SIM_Q_QP);
-	if (peer == NULL || (peer->state != MLX5_QP_STATE_RTR &&
-			     peer->state != MLX5_QP_STATE_RTS) ||
+	if (peer == NULL ||
+	    (peer->state != MLX5_QP_STATE_RTR &&
+	     peer->state != MLX5_QP_STATE_RTS) ||
 	    peer->remote_qpn != qp->qpn || sim_rc_route(far, peer) != vhca)
 		return NULL;
 	return peer;
@@ -114,9 +115,8 @@ mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 
 /* A responder's CQE on @p's receive CQ: good, or @synd. */
 static void
-sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
-		uint8_t opcode, uint8_t synd, uint32_t bytes, uint32_t imm,
-		uint32_t rqpn)
+sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
+		uint8_t synd, uint32_t bytes, uint32_t imm, uint32_t rqpn)
 {
 	struct mlx5_cqe64 cqe;
 
@@ -171,8 +171,7 @@ mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 
 /* @p's responder error: its CQE, @p in ERR, its receives flushed. */
 static void
-sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
-		 uint8_t synd)
+sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t synd)
 {
 	sim_rc_resp_cqe(pv, p, 0, synd, 0, 0, 0);
 	p->state = MLX5_QP_STATE_ERR;
@@ -187,8 +186,8 @@ sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
  */
 static uint8_t
 sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-	      const struct mlx5_sim_wqe *w, unsigned int first,
-	      uint8_t *stage, size_t cap, uint8_t **big, uint64_t *total)
+	      const struct mlx5_sim_wqe *w, unsigned int first, uint8_t *stage,
+	      size_t cap, uint8_t **big, uint64_t *total)
 {
 	const uint8_t *seg = w->bytes + first * 16u;
 	const uint8_t *end = w->bytes + w->ds * 16u;
@@ -203,8 +202,8 @@ sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		uint64_t off = 0;
 
 		for (s = seg; s < end;) {
-			uint32_t bc = rte_be_to_cpu_32(*(const uint32_t *)
-						       (const void *)s);
+			uint32_t bc = rte_be_to_cpu_32(
+				*(const uint32_t *)(const void *)s);
 
 			if (bc & MLX5_INLINE_SEG) {
 				uint32_t n = bc & ~MLX5_INLINE_SEG;
@@ -220,17 +219,19 @@ sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			} else {
 				const struct mlx5_wqe_data_seg *d =
 					(const void *)s;
-				uint64_t n = bc != 0 ? bc : MLX5_SIM_DMA_MAX_LEN;
+				uint64_t n =
+					bc != 0 ? bc : MLX5_SIM_DMA_MAX_LEN;
 				int ret;
 
 				if (pass == 1) {
-					ret = mlx5_sim_xfer(vhca,
-						rte_be_to_cpu_32(d->lkey),
+					ret = mlx5_sim_xfer(
+						vhca, rte_be_to_cpu_32(d->lkey),
 						qp->pdn,
 						rte_be_to_cpu_64(d->addr),
 						buf + off, n, 0);
 					if (ret != 0)
-						return mlx5_sim_local_syndrome(ret);
+						return mlx5_sim_local_syndrome(
+							ret);
 				}
 				off += n;
 				s += 16;
@@ -257,8 +258,8 @@ sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
  * 0, or the responder's syndrome.
  */
 static uint8_t
-sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
-	       uint8_t *src, uint64_t len)
+sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
+	       uint64_t len)
 {
 	uint32_t stride = MLX5_RQ_STRIDE_UNIT << p->log_rq_stride;
 	uint32_t n = 1u << p->log_rq_size;
@@ -267,9 +268,9 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
 	uint32_t i;
 
 	if (stride > sizeof(wqe) ||
-	    mlx5_sim_copy_guarded(wqe, p->ring.host +
-				  (size_t)(p->rq_ci & (n - 1)) * stride,
-				  stride) != 0)
+	    mlx5_sim_copy_guarded(
+		    wqe, p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride,
+		    stride) != 0)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	for (i = 0; i < stride / sizeof(*d) && len > 0; i++) {
 		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
@@ -279,9 +280,8 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p,
 		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
 			break;
 		take = RTE_MIN(len, (uint64_t)bc);
-		if (mlx5_sim_xfer(pv, lkey, p->pdn,
-				  rte_be_to_cpu_64(d[i].addr), src,
-				  take, MLX5_SIM_XFER_WRITE) != 0)
+		if (mlx5_sim_xfer(pv, lkey, p->pdn, rte_be_to_cpu_64(d[i].addr),
+				  src, take, MLX5_SIM_XFER_WRITE) != 0)
 			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 		src += take;
 		len -= take;
@@ -294,8 +294,8 @@ static uint8_t
 sim_rc_nak(uint8_t synd)
 {
 	return synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
-	       MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
-	       MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
+		       MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
+		       MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 }
 
 /*
@@ -339,8 +339,9 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	p = mlx5_sim_rc_peer(vhca, qp, &pv);
 	if (p == NULL) {
 		/* UC: no ACK to miss; the message is lost. */
-		synd = qp->st == MLX5_QP_ST_UC ? 0 :
-		       MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+		synd = qp->st == MLX5_QP_ST_UC ?
+			       0 :
+			       MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
 		goto out;
 	}
 	if (send || imm) {
@@ -369,7 +370,7 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 					 rte_be_to_cpu_64(r->raddr),
 					 big != NULL ? big : stage_inl, total,
 					 MLX5_SIM_XFER_WRITE |
-					 MLX5_SIM_XFER_REMOTE) != 0) {
+						 MLX5_SIM_XFER_REMOTE) != 0) {
 			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 		}
 		if (synd != 0) {
@@ -391,9 +392,10 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = qp->st == MLX5_QP_ST_UC ? 0 : sim_rc_nak(synd);
 			goto out;
 		}
-		sim_rc_resp_cqe(pv, p, imm ? MLX5_CQE_RESP_SEND_IMM :
-				MLX5_CQE_RESP_SEND, 0, (uint32_t)total,
-				imm ? ctrl->imm : 0, qp->qpn);
+		sim_rc_resp_cqe(
+			pv, p,
+			imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND, 0,
+			(uint32_t)total, imm ? ctrl->imm : 0, qp->qpn);
 	}
 	*bytes = (uint32_t)total;
 out:
@@ -445,7 +447,7 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (qkey & 0x80000000u)
 		qkey = qp->q_key;
 	p = pv != NULL ? mlx5_sim_qnum_get(&pv->qps, dqpn, MLX5_SIM_Q_QP) :
-	    NULL;
+			 NULL;
 	if (p == NULL || p->st != MLX5_QP_ST_UD || p->q_key != qkey ||
 	    (p->state != MLX5_QP_STATE_RTR && p->state != MLX5_QP_STATE_RTS) ||
 	    !sim_rc_rq_posted(p, &posted) || posted == 0)
@@ -466,9 +468,10 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		sim_rc_resp_fail(pv, p, synd);
 		return 0;
 	}
-	sim_rc_resp_cqe(pv, p, imm ? MLX5_CQE_RESP_SEND_IMM :
-			MLX5_CQE_RESP_SEND, 0, SIM_GRH_LEN + (uint32_t)total,
-			imm ? ctrl->imm : 0, SIM_CQE_GRH | qp->qpn);
+	sim_rc_resp_cqe(pv, p,
+			imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND, 0,
+			SIM_GRH_LEN + (uint32_t)total, imm ? ctrl->imm : 0,
+			SIM_CQE_GRH | qp->qpn);
 	return 0;
 }
 
@@ -478,8 +481,8 @@ mlx5_sim_rc_rnr_retry(struct mlx5_sim_vhca *vhca)
 	uint32_t i;
 
 	for (i = 0; vhca->rnr_waiters != 0 && i < vhca->qps.size; i++) {
-		struct mlx5_sim_qp *qp = mlx5_sim_qnum_get(&vhca->qps, i,
-							   MLX5_SIM_Q_QP);
+		struct mlx5_sim_qp *qp =
+			mlx5_sim_qnum_get(&vhca->qps, i, MLX5_SIM_Q_QP);
 
 		if (qp != NULL && qp->rnr_wait)
 			mlx5_sim_engine_qp(vhca, qp);
