@@ -360,55 +360,54 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	return &v->ib.cq;
 }
 
-/* The device's CQ behind verbs CQ @v (card lock held), or NULL. */
+/*
+ * The device's CQ behind verbs CQ @cq, with its card lock taken (the
+ * caller releases it), or NULL.
+ */
 static struct mlx5_sim_cq *
-sim_vobj_cq(struct mlx5_sim_vobj *v)
+sim_cq_lock(struct ibv_cq *cq, struct mlx5_sim_vhca **vhca)
 {
-	return mlx5_sim_idtab_get(&v->file->vhca->cqs, v->num);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_cq *scq;
+
+	if (v == NULL)
+		return NULL;
+	*vhca = v->file->vhca;
+	mlx5_sim_vhca_lock(*vhca);
+	scq = mlx5_sim_idtab_get(&(*vhca)->cqs, v->num);
+	if (scq == NULL)
+		mlx5_sim_vhca_unlock(*vhca);
+	return scq;
 }
 
 int
 mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg), void *arg)
 {
-	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
-	struct mlx5_sim_cq *scq;
-	int err = 0;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_cq *scq = sim_cq_lock(cq, &vhca);
 
-	if (v == NULL)
+	if (scq == NULL)
 		return EINVAL;
-	mlx5_sim_vhca_lock(v->file->vhca);
-	scq = sim_vobj_cq(v);
-	if (scq != NULL) {
-		scq->event = fn;
-		scq->event_arg = arg;
-	} else {
-		err = EINVAL;
-	}
-	mlx5_sim_vhca_unlock(v->file->vhca);
-	return err;
+	scq->event = fn;
+	scq->event_arg = arg;
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
 }
 
 int
 mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci)
 {
-	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
-	struct mlx5_sim_cq *scq;
-	int err = 0;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_cq *scq = sim_cq_lock(cq, &vhca);
 
-	if (v == NULL)
+	if (scq == NULL)
 		return EINVAL;
-	mlx5_sim_vhca_lock(v->file->vhca);
-	scq = sim_vobj_cq(v);
-	if (scq == NULL) {
-		err = EINVAL;
-	} else {
-		scq->armed = true;
-		/* A CQE already there that the consumer has not taken. */
-		if (((scq->pi - ci) & 0xffffff) != 0)
-			mlx5_sim_cq_event(scq);
-	}
-	mlx5_sim_vhca_unlock(v->file->vhca);
-	return err;
+	scq->armed = true;
+	/* A CQE already there that the consumer has not taken. */
+	if (((scq->pi - ci) & 0xffffff) != 0)
+		mlx5_sim_cq_event(scq);
+	mlx5_sim_vhca_unlock(vhca);
+	return 0;
 }
 
 int
