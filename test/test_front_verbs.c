@@ -456,6 +456,34 @@ test_import_mr(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * ibv_resize_cq(): the CQEs not yet polled move into the new ring, in
+ * order, at either size; a size that cannot hold them is refused
+ * (EINVAL), the CQ unchanged.
+ */
+static int
+test_resize_cq(void)
+{
+	struct ibv_qp *qp = fv_qp(IBV_QPT_RC);
+	struct ibv_wc wc[4];
+	int i;
+
+	TEST_ASSERT_NOT_NULL(qp, "");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_SUCCESS(
+			fv_send(qp, IBV_WR_RDMA_READ, 64 * i, 8, NULL, 0, 0),
+			"");
+	TEST_ASSERT_EQUAL(ibv_resize_cq(cq, 1), EINVAL, "3 CQEs in 2 slots");
+	TEST_ASSERT_SUCCESS(ibv_resize_cq(cq, 200), "");
+	TEST_ASSERT(cq->cqe >= 200, "");
+	TEST_ASSERT_SUCCESS(ibv_resize_cq(cq, 3), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 4, 200), 3, "");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_EQUAL(wc[i].wr_id, 64 * i, "in order");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	return TEST_SUCCESS;
+}
+
 /* Every object of the cases gone (the case's own are counted in live0). */
 static int
 test_nothing_left(void)
@@ -471,6 +499,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "import_mr", test_import_mr },
+	{ "resize_cq", test_resize_cq },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

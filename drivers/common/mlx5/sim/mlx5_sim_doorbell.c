@@ -117,6 +117,14 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 	mlx5_sim_vhca_unlock(vhca);
 }
 
+void
+mlx5_sim_doorbell_scan(void)
+{
+	bool rang = false;
+
+	mlx5_sim_vhca_foreach(sim_db_scan_vhca, &rang);
+}
+
 static void *
 sim_db_main(void *arg)
 {

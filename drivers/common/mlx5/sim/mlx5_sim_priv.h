@@ -641,7 +641,13 @@ int mlx5_sim_thread_start_locked(struct mlx5_sim_thread *t,
 				 void *(*fn)(void *), const char *what);
 /* Stop @t and wait for it. */
 void mlx5_sim_thread_stop(struct mlx5_sim_thread *t);
-/* The device's doorbell thread (mlx5_sim_doorbell.c): mlx5_sim.h. */
+/*
+ * The device's doorbell thread (mlx5_sim_doorbell.c): mlx5_sim.h. A
+ * front's provider may also take the doorbells written so far at once,
+ * in its own thread (the device as fast as hardware, where a program
+ * expects it: an empty poll, a resize), no lock held.
+ */
+void mlx5_sim_doorbell_scan(void);
 void mlx5_sim_doorbell_stop(void);
 /* Ports of a new vHCA, as its caps say (before it is listed). */
 void mlx5_sim_ports_init(struct mlx5_sim_vhca *vhca);
@@ -1019,5 +1025,11 @@ int mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
 int mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg),
 			  void *arg);
 int mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci);
+/*
+ * ibv_resize_cq() of a verbs CQ polled up to consumer counter @ci: a new
+ * ring of room for @cqe entries, the CQEs not yet polled moved into it at
+ * their counters (EINVAL if they do not fit). 0 or an errno.
+ */
+int mlx5_sim_resize_cq(struct ibv_cq *cq, int cqe, uint32_t ci);
 
 #endif /* MLX5_SIM_PRIV_H_ */

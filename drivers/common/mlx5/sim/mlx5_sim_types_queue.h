@@ -201,6 +201,7 @@ struct mlx5_sim_vobj {
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
 	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */
 	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
+	struct mlx5_sim_umem rmem; /* CQ: the ring of its last resize. */
 	/* QP: its rings (mlx5dv_init_obj()), WQEs and bytes a WQE. */
 	uint32_t sq_wqes, rq_wqes, rq_stride;
 	/* A front's provider state, freed with the object (NULL: none). */

@@ -108,6 +108,7 @@ sim_vobj_free(struct mlx5_sim_vobj *v)
 {
 	if (v->prov_free != NULL)
 		v->prov_free(v->prov);
+	free(v->rmem.addr);
 	v->magic = MLX5_SIM_MAGIC_DEAD;
 	free(v->uses);
 	free(v->mem.addr);
@@ -407,6 +408,68 @@ mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci)
 	if (((scq->pi - ci) & 0xffffff) != 0)
 		mlx5_sim_cq_event(scq);
 	mlx5_sim_vhca_unlock(vhca);
+	return 0;
+}
+
+int
+mlx5_sim_resize_cq(struct ibv_cq *cq, int cqe, uint32_t ci)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct mlx5_sim_umem ring;
+	struct mlx5_sim_vhca *vhca;
+	struct mlx5_sim_cq *scq;
+	struct mlx5_cqe64 *cqes;
+	uint32_t n, pending, k;
+	unsigned int log;
+	void *old = NULL;
+
+	if (v == NULL || cqe <= 0 || cqe >= (1 << MLX5_SIM_LOG_MAX_CQ_SZ))
+		return EINVAL;
+	/* rdma-core: room for cqe + 1 entries, a power of two. */
+	log = sim_log2_ceil((uint64_t)cqe + 1);
+	n = 1u << log;
+	ring = v->mem;
+	ring.size = (size_t)SIM_V_CQE_SIZE << log;
+	ring.addr = aligned_alloc(4096, RTE_ALIGN_CEIL(ring.size, 4096));
+	if (ring.addr == NULL)
+		return ENOMEM;
+	cqes = (void *)ring.addr;
+	for (k = 0; k < n; k++)
+		cqes[k].op_own = MLX5_CQE_INVALID << 4;
+	scq = sim_cq_lock(cq, &vhca);
+	if (scq == NULL) {
+		free(ring.addr);
+		return EINVAL;
+	}
+	/* The CQEs not yet polled move; they must fit (the kernel: EINVAL). */
+	pending = (scq->pi - ci) & 0xffffff;
+	if (pending >= n) {
+		mlx5_sim_vhca_unlock(vhca);
+		free(ring.addr);
+		return EINVAL;
+	}
+	for (k = 0; k < pending; k++) {
+		uint32_t c = ci + k;
+		const struct mlx5_cqe64 *from = (const void *)(scq->ring.host +
+			(size_t)(c & ((1u << scq->log_size) - 1)) *
+			SIM_V_CQE_SIZE);
+
+		cqes[c & (n - 1)] = *from;
+		cqes[c & (n - 1)].op_own = (uint8_t)((from->op_own & 0xf0) |
+						     ((c >> log) & 1));
+	}
+	scq->ring.umem->users--;
+	if (v->rmem.addr != NULL)
+		old = v->rmem.addr;
+	v->rmem = ring;
+	v->rmem.users = 1;
+	scq->ring.umem = &v->rmem;
+	scq->ring.host = (uint8_t *)ring.addr;
+	scq->log_size = log;
+	scq->ci_seen = ci;
+	v->ib.cq.cqe = (int)n - 1;
+	mlx5_sim_vhca_unlock(vhca);
+	free(old);
 	return 0;
 }
 
@@ -1024,7 +1087,8 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		v = mlx5_sim_vobj_of(obj->cq.in, MLX5_SIM_OBJ_CQ);
 		if (v == NULL || obj->cq.out == NULL)
 			return EINVAL;
-		obj->cq.out->buf = v->mem.addr;
+		obj->cq.out->buf = v->rmem.addr != NULL ? v->rmem.addr :
+				   v->mem.addr;
 		obj->cq.out->dbrec = (void *)(v->mem.addr + sim_vobj_ring(v));
 		obj->cq.out->cqe_cnt = v->ib.cq.cqe + 1;
 		obj->cq.out->cqe_size = SIM_V_CQE_SIZE;

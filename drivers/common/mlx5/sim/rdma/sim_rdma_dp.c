@@ -262,6 +262,26 @@ sim_rdma_dp_cq_events(struct ibv_cq *cq)
 }
 
 int
+ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	struct sim_rdma_cq *c = sim_dp_cq(cq);
+	struct mlx5dv_obj obj = { .cq = { .in = cq, .out = &c->dv } };
+	int err;
+
+	if (c == NULL)
+		return EINVAL;
+	/* The work rung so far completed, as on hardware. */
+	mlx5_sim_doorbell_scan();
+	/* Polling waits while the ring changes under it. */
+	pthread_spin_lock(&c->lock);
+	err = mlx5_sim_resize_cq(cq, cqe, c->ci);
+	if (err == 0)
+		err = mlx5_sim_dv_init_obj(&obj, MLX5DV_OBJ_CQ);
+	pthread_spin_unlock(&c->lock);
+	return err;
+}
+
+int
 sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
 	struct sim_rdma_cq *c = sim_dp_cq(cq);
@@ -1172,6 +1192,9 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 	if (c == NULL)
 		return -EINVAL;
+	/* Nothing there: the doorbells rung so far are taken first. */
+	if (sim_dp_cqe(c, __atomic_load_n(&c->ci, __ATOMIC_RELAXED)) == NULL)
+		mlx5_sim_doorbell_scan();
 	pthread_spin_lock(&c->lock);
 	ci0 = c->ci;
 	while (got < n) {
