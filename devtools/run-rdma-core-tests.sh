@@ -127,8 +127,10 @@ for line in open(log, errors="replace"):
     m = re.match(r"^(test\w*) \((tests\.[\w.]+)\)", line)
     if m:
         name = m.group(2).replace("tests.", "", 1)
-    m = re.search(r" \.\.\. (ok|FAIL|ERROR|skipped '(.*)'|expected failure"
-                  r"|unexpected success)$", line)
+    # The result ends the case's line, or stands alone on a later one
+    # when the case printed something (a warning) in between.
+    m = re.search(r"(?: \.\.\. |^)(ok|FAIL|ERROR|skipped '(.*)'"
+                  r"|expected failure|unexpected success)$", line)
     if m and name:
         res = m.group(1)
         kind = {"ok": "PASS", "expected failure": "PASS",

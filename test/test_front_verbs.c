@@ -40,7 +40,7 @@ fv_live(void)
 
 	if (mlx5_sim_vhca_stats(0, 0, &st) != 0)
 		return -1;
-	return (long)(st.pds + st.mrs + st.cqs + st.qps);
+	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms);
 }
 
 static int
@@ -484,6 +484,76 @@ test_resize_cq(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Device memory: more than the device has is EINVAL, more than is left
+ * is ENOMEM; copies need 4-byte aligned offsets and lengths within the
+ * piece; an MR on it needs zero-based addresses, the device writes into
+ * it by RDMA (read back by ibv_memcpy_from_dm()), and keeps the piece
+ * from being freed (EBUSY).
+ */
+static int
+test_device_memory(void)
+{
+	struct ibv_device_attr_ex da;
+	struct ibv_alloc_dm_attr aa = { .length = 4096 };
+	struct ibv_dm *dm, *big;
+	struct ibv_mr *dmr;
+	struct ibv_qp *qp = fv_qp(IBV_QPT_RC);
+	struct ibv_sge sg = { .addr = (uintptr_t)buf,
+			      .length = 64,
+			      .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	uint8_t back[64];
+
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(ibv_query_device_ex(ctx, NULL, &da), "");
+	TEST_ASSERT(da.max_dm_size >= 8192, "%" PRIu64, da.max_dm_size);
+	aa.length = da.max_dm_size + 4;
+	TEST_ASSERT(ibv_alloc_dm(ctx, &aa) == NULL && errno == EINVAL,
+		    "more than the device has");
+	aa.length = da.max_dm_size - 4096;
+	big = ibv_alloc_dm(ctx, &aa);
+	TEST_ASSERT_NOT_NULL(big, "");
+	aa.length = 8192;
+	TEST_ASSERT(ibv_alloc_dm(ctx, &aa) == NULL && errno == ENOMEM,
+		    "more than is left");
+	TEST_ASSERT_SUCCESS(ibv_free_dm(big), "");
+	aa.length = 4096;
+	dm = ibv_alloc_dm(ctx, &aa);
+	TEST_ASSERT_NOT_NULL(dm, "");
+	TEST_ASSERT_EQUAL(ibv_memcpy_to_dm(dm, 2, buf, 8), EINVAL, "offset");
+	TEST_ASSERT_EQUAL(ibv_memcpy_to_dm(dm, 0, buf, 6), EINVAL, "length");
+	TEST_ASSERT_EQUAL(ibv_memcpy_from_dm(back, dm, 4092, 8), EFAULT,
+			  "beyond the piece");
+	TEST_ASSERT(ibv_reg_dm_mr(pd, dm, 0, 4096, IBV_ACCESS_LOCAL_WRITE) ==
+				    NULL &&
+			    errno == EINVAL,
+		    "not zero-based");
+	dmr = ibv_reg_dm_mr(pd, dm, 1024, 1024,
+			    IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE |
+				    IBV_ACCESS_REMOTE_WRITE);
+	TEST_ASSERT_NOT_NULL(dmr, "");
+	/* An RDMA WRITE to zero-based address 64 of the MR: piece's 1088. */
+	memset(buf, 0x6b, 64);
+	wr.wr.rdma.remote_addr = 64;
+	wr.wr.rdma.rkey = dmr->rkey;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(ibv_memcpy_from_dm(back, dm, 1088, 64), "");
+	TEST_ASSERT(memcmp(back, buf, 64) == 0, "written by the device");
+	TEST_ASSERT_EQUAL(ibv_free_dm(dm), EBUSY, "an MR on it");
+	TEST_ASSERT_SUCCESS(ibv_dereg_mr(dmr), "");
+	TEST_ASSERT_SUCCESS(ibv_free_dm(dm), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	return TEST_SUCCESS;
+}
+
 /* Every object of the cases gone (the case's own are counted in live0). */
 static int
 test_nothing_left(void)
@@ -500,6 +570,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "cq_events", test_cq_events },
 	{ "import_mr", test_import_mr },
 	{ "resize_cq", test_resize_cq },
+	{ "device_memory", test_device_memory },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

@@ -114,6 +114,7 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_UMEM_BUSY = 0x51050004,       /* BAD_RES_STATE */
 	MLX5_SIM_SYND_UCTX_TABLE_FULL = 0x51050005, /* NO_RESOURCES */
 	MLX5_SIM_SYND_PD_UNKNOWN = 0x51050006,      /* BAD_RES */
+	MLX5_SIM_SYND_DM_FULL = 0x51050007,         /* NO_RESOURCES */
 	/* Completion queues. */
 	MLX5_SIM_SYND_CQ_TABLE_FULL = 0x51060001,   /* NO_RESOURCES */
 	MLX5_SIM_SYND_CQ_SIZE = 0x51060002,         /* BAD_PARAM */
@@ -208,6 +209,7 @@ struct mlx5_sim_stats {
 	uint64_t q_counters;   /**< Queue counter sets. */
 	uint64_t flows;        /**< Steering rules (flow table entries). */
 	uint64_t srqs;         /**< Shared receive queues (verbs SRQs). */
+	uint64_t dms;          /**< Device memory pieces (ibv_alloc_dm). */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */

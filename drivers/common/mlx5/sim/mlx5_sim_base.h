@@ -61,6 +61,8 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 #define MLX5_SIM_MAX_PDS 4096
 #define MLX5_SIM_MAX_UMEMS 4096
 #define MLX5_SIM_MAX_UARS 1024
+/* The most device memory a vHCA may have (dm_size): 16 MiB. */
+#define MLX5_SIM_MAX_DM_SIZE (16u << 20)
 #define MLX5_SIM_MAX_UCTX 4096
 #define MLX5_SIM_MAX_KLM_ENTRIES (1u << 16)
 #define MLX5_SIM_MAX_CQS (1u << 16)     /* Numbers 1..max-1. */
@@ -96,6 +98,7 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 #define MLX5_SIM_MAGIC_MATCHER 0x53494d46u /* "SIMF" */
 #define MLX5_SIM_MAGIC_FLOW 0x53494d57u  /* "SIMW" */
 #define MLX5_SIM_MAGIC_VERBS 0x53494d56u /* "SIMV": verbs queue objects. */
+#define MLX5_SIM_MAGIC_DM 0x53494d44u   /* "SIMD" */
 #define MLX5_SIM_MAGIC_DEAD 0xdeadbeefu
 
 struct mlx5_sim_card;

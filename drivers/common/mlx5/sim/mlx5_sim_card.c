@@ -148,6 +148,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "umem table full" },
 	{ MLX5_SIM_SYND_UMEM_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 	  "umem still backs an mkey or a queue" },
+	{ MLX5_SIM_SYND_DM_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "device memory exhausted" },
 	{ MLX5_SIM_SYND_UCTX_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "DEVX uid space exhausted" },
 	{ MLX5_SIM_SYND_PD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
@@ -509,6 +511,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->speed_mbps;
 	case MLX5_SIM_CAP_DEVICE_ID:
 		return caps->device_id;
+	case MLX5_SIM_CAP_DM_SIZE:
+		return caps->dm_size;
 	default:
 		return caps->crypto;
 	}
@@ -543,6 +547,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_PACE_CLOCK, "pace_clock" },
 		{ MLX5_SIM_CAP_SPEED, "speed" },
 		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
+		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
 	};
 	unsigned int i;
 
@@ -853,12 +858,14 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->q_counters = live->q_counters;
 	st->flows = live->flows;
 	st->srqs = live->srqs;
+	st->dms = live->dms;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
 			   live->pp_entries + live->allowed + live->cqs +
 			   live->qps + live->sqs + live->rqs + live->tiss +
 			   live->tds + live->rqts + live->tirs +
-			   live->q_counters + live->flows + live->srqs;
+			   live->q_counters + live->flows + live->srqs +
+			   live->dms;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;

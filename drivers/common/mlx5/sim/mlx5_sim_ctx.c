@@ -124,6 +124,7 @@ sim_file_new(struct mlx5_sim_vhca *vhca, int fd)
 	TAILQ_INIT(&file->dv_mkeys);
 	TAILQ_INIT(&file->umems);
 	TAILQ_INIT(&file->uars);
+	TAILQ_INIT(&file->dm_pieces);
 	TAILQ_INIT(&file->pps);
 	TAILQ_INIT(&file->vobjs);
 	TAILQ_INIT(&file->matchers);
@@ -452,6 +453,7 @@ static void (*const sim_reclaim_order[])(struct mlx5_sim_file *file) = {
 	sim_reclaim_devx_rest,
 	sim_reclaim_dv_mkeys,
 	sim_reclaim_mrs,
+	mlx5_sim_dm_reclaim,
 	sim_reclaim_pp,
 	sim_reclaim_umems,
 	sim_reclaim_uars,
@@ -553,6 +555,7 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	attr->orig_attr.max_pkeys = MLX5_SIM_MAX_PKEYS;
 	attr->orig_attr.phys_port_cnt = vhca->caps.nports;
 	attr->phys_port_cnt_ex = vhca->caps.nports;
+	attr->max_dm_size = vhca->caps.dm_size;
 	if (vhca->caps.odp) {
 		attr->odp_caps.general_caps = IBV_ODP_SUPPORT |
 					      IBV_ODP_SUPPORT_IMPLICIT;

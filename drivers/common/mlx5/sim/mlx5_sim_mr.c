@@ -103,7 +103,19 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	mkey->len = implicit ? 0 : length;
 	mkey->length64 = implicit;
 	mkey->odp = odp;
-	vhca->live.mrs++;
+	mlx5_sim_mr_publish(spd, mkey, mr, pd, addr, length);
+	mlx5_sim_vhca_unlock(vhca);
+	return &mr->ibmr;
+}
+
+void
+mlx5_sim_mr_publish(struct mlx5_sim_pd *spd, struct mlx5_sim_mkey *mkey,
+		    struct mlx5_sim_mr *mr, struct ibv_pd *pd, void *addr,
+		    size_t length)
+{
+	struct mlx5_sim_file *file = spd->obj->file;
+
+	file->vhca->live.mrs++;
 	mr->ibmr.context = pd->context;
 	mr->ibmr.pd = pd;
 	mr->ibmr.addr = addr;
@@ -116,8 +128,6 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 	mr->index = mkey->index;
 	mr->serial = mkey->serial;
 	TAILQ_INSERT_TAIL(&file->mrs, mr, next);
-	mlx5_sim_vhca_unlock(vhca);
-	return &mr->ibmr;
 }
 
 /* The access flags of @mkey as verbs gave them. */

@@ -102,6 +102,7 @@ enum {
 	MLX5_SIM_CAP_PACE_CLOCK = RTE_BIT32(16),
 	MLX5_SIM_CAP_SPEED = RTE_BIT32(17),
 	MLX5_SIM_CAP_DEVICE_ID = RTE_BIT32(18),
+	MLX5_SIM_CAP_DM_SIZE = RTE_BIT32(19),
 };
 
 /*
@@ -929,6 +930,24 @@ int mlx5_sim_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
  * as the kernel's object is one). NULL with errno.
  */
 struct ibv_mr *mlx5_sim_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+/*
+ * An MR @mr just made over @mkey (its fields from @pd, @addr, @length):
+ * counted, in the file's list (vHCA lock held).
+ */
+void mlx5_sim_mr_publish(struct mlx5_sim_pd *spd, struct mlx5_sim_mkey *mkey,
+			 struct mlx5_sim_mr *mr, struct ibv_pd *pd, void *addr,
+			 size_t length);
+/* Device memory (mlx5_sim_dm.c): ibv_alloc_dm() and its kin. */
+struct ibv_dm *mlx5_sim_alloc_dm(struct ibv_context *ctx,
+				 struct ibv_alloc_dm_attr *attr);
+int mlx5_sim_free_dm(struct ibv_dm *dm);
+struct ibv_dm *mlx5_sim_import_dm(struct ibv_context *ctx, uint32_t handle);
+void mlx5_sim_unimport_dm(struct ibv_dm *dm);
+struct ibv_mr *mlx5_sim_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
+				  uint64_t off, size_t len,
+				  unsigned int access);
+/* At the file's last close (vHCA lock held). */
+void mlx5_sim_dm_reclaim(struct mlx5_sim_file *file);
 void mlx5_sim_unimport_mr(struct ibv_mr *mr);
 struct mlx5dv_devx_umem *mlx5_sim_umem_reg(struct ibv_context *ctx,
 					   void *addr, size_t size,

@@ -53,14 +53,17 @@ sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
 #define SIM_DEFAULT_PP_MIN_RATE 100
 #define SIM_DEFAULT_PP_MAX_RATE 100000000
 
+/* Device memory of a ConnectX-6 Dx (128 KiB of MEMIC). */
+#define SIM_DEFAULT_DM_SIZE (128u * 1024)
+
 const char *const mlx5_sim_shape_keys[] = {
 	"card",	       "vhca_id",      "crossing",	"hca_cap_2",
 	"pacing",      "pp_uid",       "pp_table_size", "pp_min_rate",
 	"pp_max_rate", "update_tag",   "crypto",	"signature",
 	"cross_rule",  "alias_status", "odp",		"ports",
 	"wire",	       "wire2",	       "pace_clock",	"speed",
-	"device_id",   "fail_cmd",     "fail_nth",	"fail_status",
-	NULL,
+	"device_id",   "dm_size",      "fail_cmd",	"fail_nth",
+	"fail_status", NULL,
 };
 
 /* A 0|1 capability devarg. */
@@ -237,6 +240,10 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 		ret = sim_parse_uint(key, value, 1, UINT16_MAX, &v);
 		caps->device_id = (uint16_t)v;
 		da->caps_given |= MLX5_SIM_CAP_DEVICE_ID;
+	} else if (strcmp(key, "dm_size") == 0) {
+		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_DM_SIZE, &v);
+		caps->dm_size = (uint32_t)v;
+		da->caps_given |= MLX5_SIM_CAP_DM_SIZE;
 	} else if (strcmp(key, "pace_clock") == 0) {
 		ret = 0;
 		if (value != NULL && strcmp(value, "virtual") == 0) {
@@ -292,6 +299,7 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.nports = 1,
 			.speed_mbps = 100000,
 			.device_id = 0x101d, /* ConnectX-6 Dx. */
+			.dm_size = SIM_DEFAULT_DM_SIZE,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

@@ -48,6 +48,8 @@ struct mlx5_sim_caps {
 	 * 0x101d ConnectX-6 Dx (default), 0xa2d6 BlueField-2, ...
 	 */
 	uint16_t device_id;
+	/* Device memory (MEMIC) bytes programs may allocate; 0: none. */
+	uint32_t dm_size;
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];

@@ -232,6 +232,21 @@ struct mlx5_sim_mr {
 	TAILQ_ENTRY(mlx5_sim_mr) next;
 };
 
+/* A piece of device memory and the handles of it (mlx5_sim_dm.c). */
+struct mlx5_sim_dm_piece {
+	struct mlx5_sim_umem umem; /* Its bytes (MTT mkeys over it: users). */
+	struct mlx5_sim_file *file;
+	uint32_t handle;
+	uint32_t handles;          /* ibv_dm handles of it. */
+	TAILQ_ENTRY(mlx5_sim_dm_piece) next; /* In file->dm_pieces. */
+};
+
+struct mlx5_sim_dm {
+	struct ibv_dm ibdm;
+	uint32_t magic;
+	struct mlx5_sim_dm_piece *piece;
+};
+
 struct mlx5_sim_dv_mkey {
 	struct mlx5dv_mkey dv;
 	uint32_t magic;

@@ -58,6 +58,8 @@ struct mlx5_sim_file {
 	TAILQ_HEAD(, mlx5_sim_dv_mkey) dv_mkeys;
 	TAILQ_HEAD(, mlx5_sim_umem) umems;
 	TAILQ_HEAD(, mlx5_sim_uar) uars;
+	TAILQ_HEAD(, mlx5_sim_dm_piece) dm_pieces;
+	uint32_t next_dm_handle;
 	/* The UAR page the kernel gives the context, for verbs QPs. */
 	struct mlx5_sim_uar *ctx_uar;
 	TAILQ_HEAD(, mlx5_sim_pp) pps;
@@ -75,6 +77,7 @@ struct mlx5_sim_live {
 	uint64_t flows;
 	uint64_t q_counters;
 	uint64_t srqs;
+	uint64_t dms;
 };
 
 /* A port: its cable, link speed, virtual wire clock and counters. */
@@ -154,6 +157,7 @@ struct mlx5_sim_vhca {
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	uint32_t rnr_waiters;      /* QPs whose sends wait on an RNR NAK. */
+	uint64_t dm_used;          /* Device memory bytes allocated. */
 	/* Translation generation (struct mlx5_sim_xcache), from 1. */
 	uint64_t xgen;
 	/* Ports and the vport: software MTU, steering rules by priority. */

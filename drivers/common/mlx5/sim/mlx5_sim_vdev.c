@@ -537,6 +537,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"speed=<10-800000> "
 	"pace_clock=<virtual|wall> "
 	"device_id=<1-0xffff> "
+	"dm_size=<0-16777216> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "

@@ -198,6 +198,9 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 		vctx->query_port = sim_rdma_query_port_ex;
 		vctx->query_device_ex = sim_rdma_query_device_ex;
 		vctx->create_qp_ex = sim_rdma_create_qp_ex;
+		vctx->alloc_dm = mlx5_sim_alloc_dm;
+		vctx->free_dm = mlx5_sim_free_dm;
+		vctx->reg_dm_mr = mlx5_sim_reg_dm_mr;
 		vctx->create_wq = mlx5_sim_create_wq;
 		vctx->destroy_wq = mlx5_sim_destroy_wq;
 		vctx->create_rwq_ind_table = mlx5_sim_create_rwq_ind_table;
@@ -536,6 +539,18 @@ ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 	errno = err;
 	/* libibverbs: a bad argument, or the kernel refused the command. */
 	return err == EINVAL ? IBV_REREG_MR_ERR_INPUT : IBV_REREG_MR_ERR_CMD;
+}
+
+struct ibv_dm *
+ibv_import_dm(struct ibv_context *ctx, uint32_t dm_handle)
+{
+	return mlx5_sim_import_dm(ctx, dm_handle);
+}
+
+void
+ibv_unimport_dm(struct ibv_dm *dm)
+{
+	mlx5_sim_unimport_dm(dm);
 }
 
 struct ibv_mr *
