@@ -35,6 +35,44 @@ static const uint32_t sim_db_offsets[] = { 0x800, 0x900 };
 #define SIM_DB_IDLE_MAX_NS 1000000L
 
 static struct mlx5_sim_thread sim_db = MLX5_SIM_THREAD_INIT;
+/*
+ * Held by the thread for each pass over the vHCAs (card locks taken and
+ * released inside): fork() waits for the pass to end, so that the child
+ * never inherits a card lock the thread held. The child has no thread
+ * (an empty poll of the front still takes its doorbells).
+ */
+static pthread_mutex_t sim_db_pass = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t sim_db_fork_once = PTHREAD_ONCE_INIT;
+
+static void
+sim_db_fork_prepare(void)
+{
+	/* The thread never holds both: no order to keep with it. */
+	pthread_mutex_lock(&sim_db_pass);
+	pthread_mutex_lock(&sim_db.lock);
+}
+
+static void
+sim_db_fork_parent(void)
+{
+	pthread_mutex_unlock(&sim_db.lock);
+	pthread_mutex_unlock(&sim_db_pass);
+}
+
+static void
+sim_db_fork_child(void)
+{
+	sim_db.started = false;
+	pthread_mutex_unlock(&sim_db.lock);
+	pthread_mutex_unlock(&sim_db_pass);
+}
+
+static void
+sim_db_fork_register(void)
+{
+	pthread_atfork(sim_db_fork_prepare, sim_db_fork_parent,
+		       sim_db_fork_child);
+}
 
 /* The queue number a doorbell's 8 bytes name (qpn_ds, big-endian). */
 static uint32_t
@@ -137,7 +175,9 @@ sim_db_main(void *arg)
 		bool rang = false;
 
 		pthread_mutex_unlock(&sim_db.lock);
+		pthread_mutex_lock(&sim_db_pass);
 		mlx5_sim_vhca_foreach(sim_db_scan_vhca, &rang);
+		pthread_mutex_unlock(&sim_db_pass);
 		pthread_mutex_lock(&sim_db.lock);
 		if (rang) {
 			idle = SIM_DB_IDLE_MIN_NS;
@@ -163,6 +203,7 @@ mlx5_sim_doorbell_watch(void)
 {
 	int ret;
 
+	pthread_once(&sim_db_fork_once, sim_db_fork_register);
 	pthread_mutex_lock(&sim_db.lock);
 	ret = mlx5_sim_thread_start_locked(&sim_db, sim_db_main,
 					   "the doorbell thread");
