@@ -83,7 +83,6 @@ struct sim_rdma_qp {
 		uint8_t *seg;
 		uint64_t wr_id;
 		int opcode;
-		uint32_t nsge;
 	} w;
 	uint8_t last[8];  /* The last WQE's first 8 bytes: the doorbell. */
 	bool pending;	  /* WQEs put in the ring since the last doorbell. */
@@ -531,7 +530,6 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 		seg += sizeof(*r);
 	}
 	q->w.seg = seg;
-	q->w.nsge = 0;
 	q->w.wr_id = wr_id;
 	q->w.opcode = opcode;
 }
@@ -728,7 +726,7 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		return EINVAL;
 	}
 	pthread_spin_lock(&q->sq_lock);
-	for (; wr != NULL && err == 0; wr = err == 0 ? wr->next : wr) {
+	for (; wr != NULL; wr = wr->next) {
 		int opcode = sim_dp_opcode(wr->opcode);
 		struct sim_rdma_ah *ah = NULL;
 
