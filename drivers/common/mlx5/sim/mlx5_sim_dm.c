@@ -234,9 +234,8 @@ mlx5_sim_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm, uint64_t off,
 {
 	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
 	struct mlx5_sim_dm *dm = sim_dm_of(ibdm);
-	struct mlx5_sim_mkey *mkey = NULL;
+	struct mlx5_sim_mkey *mkey;
 	struct mlx5_sim_mr *mr;
-	int ret;
 
 	/*
 	 * Zero-based addresses only; remote write and atomics need local
@@ -251,30 +250,13 @@ mlx5_sim_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm, uint64_t off,
 		errno = EINVAL;
 		return NULL;
 	}
-	mr = calloc(1, sizeof(*mr));
-	if (mr == NULL) {
-		errno = ENOMEM;
+	mr = mlx5_sim_mr_make(spd, pd, access, 0, len, NULL, len, &mkey);
+	if (mr == NULL)
 		return NULL;
-	}
-	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_MR,
-					 MLX5_SIM_SYND_OK, &mkey);
-	if (ret != 0) {
-		free(mr);
-		errno = ret;
-		return NULL;
-	}
 	mkey->kind = MLX5_SIM_MKEY_MTT;
-	mkey->access_mode = MLX5_MKC_ACCESS_MODE_MTT;
 	mkey->u.mtt.umem = &dm->piece->umem;
 	mkey->u.mtt.offset = off;
 	dm->piece->umem.users++;
-	mkey->lw = !!(access & IBV_ACCESS_LOCAL_WRITE);
-	mkey->rr = !!(access & IBV_ACCESS_REMOTE_READ);
-	mkey->rw = !!(access & IBV_ACCESS_REMOTE_WRITE);
-	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
-	mkey->start = 0;
-	mkey->len = len;
-	mlx5_sim_mr_publish(spd, mkey, mr, pd, NULL, len);
 	mlx5_sim_vhca_unlock(spd->obj->file->vhca);
 	return &mr->ibmr;
 }

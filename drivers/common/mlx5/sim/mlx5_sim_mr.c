@@ -46,12 +46,10 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
 	struct mlx5_sim_vhca *vhca;
-	struct mlx5_sim_mkey *mkey = NULL;
-	struct mlx5_sim_file *file;
+	struct mlx5_sim_mkey *mkey;
 	struct mlx5_sim_mr *mr;
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	bool implicit = sim_mr_implicit(addr, length, access);
-	int ret;
 
 	if (spd == NULL || length == 0 ||
 	    (uintptr_t)addr + length - 1 < (uintptr_t)addr ||
@@ -64,8 +62,7 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 		errno = EINVAL;
 		return NULL;
 	}
-	file = spd->obj->file;
-	vhca = file->vhca;
+	vhca = spd->obj->file->vhca;
 	/* The kernel refuses ODP on a device without it (ib_check_mr_access). */
 	if (odp && !vhca->caps.odp) {
 		errno = EOPNOTSUPP;
@@ -81,7 +78,27 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 			  IBV_ACCESS_REMOTE_ATOMIC));
 	if (errno != 0)
 		return NULL;
-	mr = calloc(1, sizeof(*mr));
+	mr = mlx5_sim_mr_make(spd, pd, access, (uintptr_t)addr,
+			      implicit ? 0 : length, addr, length, &mkey);
+	if (mr == NULL)
+		return NULL;
+	mkey->kind = MLX5_SIM_MKEY_VA;
+	mkey->length64 = implicit;
+	mkey->odp = odp;
+	mlx5_sim_vhca_unlock(vhca);
+	return &mr->ibmr;
+}
+
+struct mlx5_sim_mr *
+mlx5_sim_mr_make(struct mlx5_sim_pd *spd, struct ibv_pd *pd,
+		 unsigned int access, uint64_t start, uint64_t len,
+		 void *addr, size_t length, struct mlx5_sim_mkey **out)
+{
+	struct mlx5_sim_file *file = spd->obj->file;
+	struct mlx5_sim_mkey *mkey = NULL;
+	struct mlx5_sim_mr *mr = calloc(1, sizeof(*mr));
+	int ret;
+
 	if (mr == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -93,28 +110,13 @@ mlx5_sim_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 		errno = ret;
 		return NULL;
 	}
-	mkey->kind = MLX5_SIM_MKEY_VA;
 	mkey->access_mode = MLX5_MKC_ACCESS_MODE_MTT;
 	mkey->lw = !!(access & IBV_ACCESS_LOCAL_WRITE);
 	mkey->rr = !!(access & IBV_ACCESS_REMOTE_READ);
 	mkey->rw = !!(access & IBV_ACCESS_REMOTE_WRITE);
 	mkey->a = !!(access & IBV_ACCESS_REMOTE_ATOMIC);
-	mkey->start = (uintptr_t)addr;
-	mkey->len = implicit ? 0 : length;
-	mkey->length64 = implicit;
-	mkey->odp = odp;
-	mlx5_sim_mr_publish(spd, mkey, mr, pd, addr, length);
-	mlx5_sim_vhca_unlock(vhca);
-	return &mr->ibmr;
-}
-
-void
-mlx5_sim_mr_publish(struct mlx5_sim_pd *spd, struct mlx5_sim_mkey *mkey,
-		    struct mlx5_sim_mr *mr, struct ibv_pd *pd, void *addr,
-		    size_t length)
-{
-	struct mlx5_sim_file *file = spd->obj->file;
-
+	mkey->start = start;
+	mkey->len = len;
 	file->vhca->live.mrs++;
 	mr->ibmr.context = pd->context;
 	mr->ibmr.pd = pd;
@@ -128,6 +130,8 @@ mlx5_sim_mr_publish(struct mlx5_sim_pd *spd, struct mlx5_sim_mkey *mkey,
 	mr->index = mkey->index;
 	mr->serial = mkey->serial;
 	TAILQ_INSERT_TAIL(&file->mrs, mr, next);
+	*out = mkey;
+	return mr;
 }
 
 /* The access flags of @mkey as verbs gave them. */

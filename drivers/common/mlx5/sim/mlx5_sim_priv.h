@@ -931,12 +931,15 @@ int mlx5_sim_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
  */
 struct ibv_mr *mlx5_sim_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 /*
- * An MR @mr just made over @mkey (its fields from @pd, @addr, @length):
- * counted, in the file's list (vHCA lock held).
+ * A verbs MR of @spd (@pd) with @access over an mkey of translation
+ * [@start, @start + @len), reported as @addr, @length: counted, in the
+ * file's list, its mkey in *@out for the caller to give its kind; the
+ * vHCA lock held on return. NULL with errno (lock not held).
  */
-void mlx5_sim_mr_publish(struct mlx5_sim_pd *spd, struct mlx5_sim_mkey *mkey,
-			 struct mlx5_sim_mr *mr, struct ibv_pd *pd, void *addr,
-			 size_t length);
+struct mlx5_sim_mr *mlx5_sim_mr_make(struct mlx5_sim_pd *spd,
+				     struct ibv_pd *pd, unsigned int access,
+				     uint64_t start, uint64_t len, void *addr,
+				     size_t length, struct mlx5_sim_mkey **out);
 /* Device memory (mlx5_sim_dm.c): ibv_alloc_dm() and its kin. */
 struct ibv_dm *mlx5_sim_alloc_dm(struct ibv_context *ctx,
 				 struct ibv_alloc_dm_attr *attr);

@@ -432,11 +432,12 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	synd = sim_rc_gather(vhca, qp, w, 1 + sizeof(*av) / 16, stage,
 			     sizeof(stage), &big, &total);
+	/* Staged on the stack unless longer than a packet, refused below. */
 	free(big);
 	if (synd != 0)
 		return synd;
 	/* A datagram is one packet: the path MTU at most. */
-	if (big != NULL || total > SIM_UD_MTU)
+	if (total > SIM_UD_MTU)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	*bytes = (uint32_t)total;
 	/* From here on nothing reaches the sender: a lost datagram is sent. */
