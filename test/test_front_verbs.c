@@ -548,8 +548,18 @@ test_device_memory(void)
 	TEST_ASSERT_SUCCESS(ibv_memcpy_from_dm(back, dm, 1088, 64), "");
 	TEST_ASSERT(memcmp(back, buf, 64) == 0, "written by the device");
 	TEST_ASSERT_EQUAL(ibv_free_dm(dm), EBUSY, "an MR on it");
+	TEST_ASSERT(ibv_rereg_mr(dmr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL,
+				 buf, 4096, 0) != 0 &&
+			    errno == EINVAL,
+		    "no new translation for a DM MR");
 	TEST_ASSERT_SUCCESS(ibv_dereg_mr(dmr), "");
+	/* An imported handle keeps the piece past the original's free. */
+	big = ibv_import_dm(ctx, dm->handle);
+	TEST_ASSERT_NOT_NULL(big, "");
 	TEST_ASSERT_SUCCESS(ibv_free_dm(dm), "");
+	TEST_ASSERT_SUCCESS(ibv_memcpy_from_dm(back, big, 1088, 64), "");
+	TEST_ASSERT(memcmp(back, buf, 64) == 0, "still there");
+	ibv_unimport_dm(big);
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	return TEST_SUCCESS;
 }

@@ -11,7 +11,8 @@
  * (ibv_reg_dm_mr(): zero-based addresses, IBV_ACCESS_ZERO_BASED
  * required), which the device translates as an MTT mkey over the piece.
  * A piece with an MR on it cannot be freed (EBUSY). ibv_import_dm() gives
- * another handle of a piece of the same file.
+ * another handle of a piece of the same file; the piece lives while a
+ * handle does.
  */
 
 #include <errno.h>
@@ -165,6 +166,22 @@ sim_dm_piece_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dm_piece *p)
 	free(p);
 }
 
+/*
+ * A handle of @p gone (lock held): the piece goes with its last one (the
+ * kernel's object lives while a handle, original or imported, holds it);
+ * one an MR still uses (its last handle an unimported one) stays until
+ * the file's last close.
+ */
+static void
+sim_dm_handle_drop(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dm_piece *p)
+{
+	if (--p->handles != 0 || p->umem.users != 0)
+		return;
+	(void)mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DEALLOC_MEMIC,
+				  MLX5_SIM_SYND_OK);
+	sim_dm_piece_free(vhca, p);
+}
+
 int
 mlx5_sim_free_dm(struct ibv_dm *ibdm)
 {
@@ -182,9 +199,7 @@ mlx5_sim_free_dm(struct ibv_dm *ibdm)
 		mlx5_sim_vhca_unlock(vhca);
 		return EBUSY;
 	}
-	(void)mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DEALLOC_MEMIC,
-				  MLX5_SIM_SYND_OK);
-	sim_dm_piece_free(vhca, p);
+	sim_dm_handle_drop(vhca, p);
 	mlx5_sim_vhca_unlock(vhca);
 	dm->magic = MLX5_SIM_MAGIC_DEAD;
 	free(dm);
@@ -218,12 +233,14 @@ void
 mlx5_sim_unimport_dm(struct ibv_dm *ibdm)
 {
 	struct mlx5_sim_dm *dm = sim_dm_of(ibdm);
+	struct mlx5_sim_vhca *vhca;
 
 	if (dm == NULL)
 		return;
-	mlx5_sim_vhca_lock(dm->piece->file->vhca);
-	dm->piece->handles--;
-	mlx5_sim_vhca_unlock(dm->piece->file->vhca);
+	vhca = dm->piece->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	sim_dm_handle_drop(vhca, dm->piece);
+	mlx5_sim_vhca_unlock(vhca);
 	dm->magic = MLX5_SIM_MAGIC_DEAD;
 	free(dm);
 }

@@ -181,6 +181,11 @@ mlx5_sim_rereg_mr(struct ibv_mr *ibmr, int flags, struct ibv_pd *pd,
 		err = EOPNOTSUPP;
 		goto out;
 	}
+	/* Only an MR of the process's memory (the kernel: not a DM MR). */
+	if (mkey->kind != MLX5_SIM_MKEY_VA) {
+		err = EINVAL;
+		goto out;
+	}
 	if (!(flags & IBV_REREG_MR_CHANGE_ACCESS))
 		access = sim_mr_access(mkey);
 	if ((access & ~SIM_MR_ACCESS) || (access & IBV_ACCESS_ON_DEMAND) ||

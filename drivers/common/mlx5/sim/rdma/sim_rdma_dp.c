@@ -1190,10 +1190,17 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 	if (c == NULL)
 		return -EINVAL;
-	/* Nothing there: the doorbells rung so far are taken first. */
-	if (sim_dp_cqe(c, __atomic_load_n(&c->ci, __ATOMIC_RELAXED)) == NULL)
-		mlx5_sim_doorbell_scan();
+	/*
+	 * Nothing there: the doorbells rung so far are taken first (the
+	 * look under the lock, which a resize of the ring takes; the scan
+	 * without it, the device writing CQEs).
+	 */
 	pthread_spin_lock(&c->lock);
+	if (sim_dp_cqe(c, c->ci) == NULL) {
+		pthread_spin_unlock(&c->lock);
+		mlx5_sim_doorbell_scan();
+		pthread_spin_lock(&c->lock);
+	}
 	ci0 = c->ci;
 	while (got < n) {
 		struct mlx5_cqe64 *cqe = sim_dp_cqe(c, c->ci);
