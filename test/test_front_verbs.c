@@ -12,7 +12,9 @@
  * command does); on the system's libibverbs it skips.
  */
 
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <infiniband/verbs.h>
@@ -426,6 +428,196 @@ test_cq_events(void)
 	return TEST_SUCCESS;
 }
 
+/* A thread that acknowledges one event of a CQ after a while. */
+struct fv_acker {
+	struct ibv_cq *cq;
+	int acked;
+};
+
+static void *
+fv_ack_later(void *arg)
+{
+	struct fv_acker *k = arg;
+	struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&k->acked, 1, __ATOMIC_RELEASE);
+	ibv_ack_cq_events(k->cq, 1);
+	return NULL;
+}
+
+/* The channel's fd readable now (0 or 1). */
+static int
+fv_readable(struct ibv_comp_channel *ch)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0);
+}
+
+/* One CQE on @c, armed before: its event queued on the channel. */
+static int
+fv_cq_event_raise(struct ibv_cq *c, struct ibv_qp *qp)
+{
+	struct ibv_wc wc;
+
+	TEST_ASSERT_SUCCESS(ibv_req_notify_cq(c, 0), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), "");
+	/* Both completions there (the event came with the first). */
+	TEST_ASSERT_EQUAL(fv_poll(c, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(c, &wc, 1, 1000), 1, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A CQ destroyed with events on its channel (libibverbs and the kernel):
+ * those not read go with it, the other CQ's stay, in order, and the fd is
+ * readable exactly while one waits; one read and not acknowledged makes
+ * the destroy wait for the acknowledgement.
+ */
+static int
+test_cq_destroy_events(void)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct ibv_cq *ca, *cb, *got, *own = cq;
+	struct ibv_qp *qa, *qb;
+	struct fv_acker k = { 0 };
+	pthread_t t;
+	void *cctx;
+	int fl;
+
+	TEST_ASSERT_NOT_NULL(ch, "");
+	ca = ibv_create_cq(ctx, 16, NULL, ch, 0);
+	cb = ibv_create_cq(ctx, 16, NULL, ch, 0);
+	TEST_ASSERT(ca != NULL && cb != NULL, "");
+	cq = ca;
+	qa = fv_qp(IBV_QPT_RC);
+	cq = cb;
+	qb = fv_qp(IBV_QPT_RC);
+	cq = own;
+	TEST_ASSERT(qa != NULL && qb != NULL, "");
+	/* Events: a, b, a. */
+	TEST_ASSERT_EQUAL(fv_cq_event_raise(ca, qa), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_cq_event_raise(cb, qb), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_cq_event_raise(ca, qa), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_readable(ch), 1, "");
+	TEST_ASSERT_EQUAL(ibv_destroy_cq(ca), EBUSY, "a QP uses it");
+	TEST_ASSERT_EQUAL(fv_readable(ch), 1, "a refused destroy drops none");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qa), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ca), "unread events: no wait");
+	TEST_ASSERT_EQUAL(fv_readable(ch), 1, "b's event stays");
+	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cctx), "");
+	TEST_ASSERT(got == cb, "b's, not the destroyed CQ's");
+	ibv_ack_cq_events(got, 1);
+	TEST_ASSERT_EQUAL(fv_readable(ch), 0, "nothing waits");
+	fl = fcntl(ch->fd, F_GETFL);
+	TEST_ASSERT_SUCCESS(fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK), "");
+	TEST_ASSERT(ibv_get_cq_event(ch, &got, &cctx) != 0 && errno == EAGAIN,
+		    "non-blocking, none: EAGAIN");
+	/* Read, acknowledged only later: the destroy waits. */
+	TEST_ASSERT_EQUAL(fv_cq_event_raise(cb, qb), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cctx), "");
+	TEST_ASSERT(got == cb, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qb), "");
+	k.cq = cb;
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, fv_ack_later, &k), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(cb), "");
+	TEST_ASSERT_EQUAL(__atomic_load_n(&k.acked, __ATOMIC_ACQUIRE), 1,
+			  "the destroy waited for the acknowledgement");
+	pthread_join(t, NULL);
+	TEST_ASSERT_SUCCESS(ibv_destroy_comp_channel(ch), "");
+	return TEST_SUCCESS;
+}
+
+/* A thread polling a CQ until told to stop: what it found. */
+struct fv_poller {
+	struct ibv_cq *cq;
+	uint32_t keep_qpn; /* The QP whose work must all complete. */
+	int stop;
+	long kept, flushed, bad;
+};
+
+static void *
+fv_poll_thread(void *arg)
+{
+	struct fv_poller *p = arg;
+	struct ibv_wc wc[8];
+	int i, n;
+
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		n = ibv_poll_cq(p->cq, 8, wc);
+		if (n < 0)
+			__atomic_fetch_add(&p->bad, 1, __ATOMIC_RELAXED);
+		for (i = 0; i < n; i++) {
+			if (wc[i].qp_num == p->keep_qpn &&
+			    wc[i].status == IBV_WC_SUCCESS)
+				__atomic_fetch_add(&p->kept, 1,
+						   __ATOMIC_RELEASE);
+			else if (wc[i].status == IBV_WC_WR_FLUSH_ERR &&
+				 wc[i].wr_id < 1024)
+				__atomic_fetch_add(&p->flushed, 1,
+						   __ATOMIC_RELAXED);
+			else
+				__atomic_fetch_add(&p->bad, 1,
+						   __ATOMIC_RELAXED);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * QPs destroyed while another thread polls their CQ (libmlx5 locks the
+ * CQs over the destroy, then takes the QP's CQEs out): each QP has its
+ * receives flushed (ERR) and is destroyed while a QP sharing the CQ
+ * keeps sending to itself. Every completion polled is that QP's success
+ * or a flush with a wr_id that was posted, all of the survivor's work
+ * completes, and nothing of the destroyed QPs is left behind.
+ */
+static int
+test_destroy_while_polling(void)
+{
+	struct fv_poller p = { .cq = cq };
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp *keep = fv_qp(IBV_QPT_RC), *x;
+	struct ibv_wc wc;
+	long want;
+	pthread_t t;
+	int i, j;
+
+	TEST_ASSERT_NOT_NULL(keep, "");
+	p.keep_qpn = keep->qp_num;
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, fv_poll_thread, &p), "");
+	for (i = 0; i < 64; i++) {
+		x = fv_qp_create(IBV_QPT_RC);
+		TEST_ASSERT_NOT_NULL(x, "");
+		for (j = 0; j < 4; j++)
+			TEST_ASSERT_SUCCESS(
+				fv_post_recv(x, 64 * (4 * j + (i & 3)), 8), "");
+		TEST_ASSERT_SUCCESS(ibv_modify_qp(x, &err, IBV_QP_STATE), "");
+		/* The survivor rings the context's doorbell page meanwhile. */
+		TEST_ASSERT_SUCCESS(fv_post_recv(keep, 2048, 64), "");
+		TEST_ASSERT_SUCCESS(
+			fv_send(keep, IBV_WR_SEND, 3072, 8, NULL, 0, 0), "");
+		TEST_ASSERT_SUCCESS(ibv_destroy_qp(x), "");
+		want = 2L * (i + 1);
+		for (j = 0; j < 1000 &&
+			    __atomic_load_n(&p.kept, __ATOMIC_ACQUIRE) < want;
+		     j++)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000000 },
+				  NULL);
+		TEST_ASSERT_EQUAL(__atomic_load_n(&p.kept, __ATOMIC_ACQUIRE),
+				  want, "iteration %d: the survivor's work", i);
+	}
+	__atomic_store_n(&p.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	TEST_ASSERT_EQUAL(p.bad, 0, "completions of no posted work");
+	TEST_ASSERT(p.flushed <= 64 * 4, "%ld flushes", p.flushed);
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 50), 0, "nothing left");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(keep), "");
+	return TEST_SUCCESS;
+}
+
 /*
  * MR import: another handle of an MR of the same context, on its PD (the
  * same keys); on another PD refused (EINVAL); deregistered through the
@@ -578,6 +770,8 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "uc_messages", test_uc_messages },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
+	{ "cq_destroy_events", test_cq_destroy_events },
+	{ "destroy_while_polling", test_destroy_while_polling },
 	{ "import_mr", test_import_mr },
 	{ "resize_cq", test_resize_cq },
 	{ "device_memory", test_device_memory },

@@ -94,11 +94,14 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
 		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
 	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
-	/* The owner bit flips each pass; written after the rest. */
-	rte_atomic_thread_fence(__ATOMIC_RELEASE);
-	*(volatile uint8_t *)&slot->op_own =
-		(uint8_t)((tmpl->op_own & 0xf0) |
-			  ((cq->pi >> cq->log_size) & 1));
+	/*
+	 * The owner bit flips each pass; written after the rest (a release
+	 * store, which a consumer's acquire load of the byte pairs with).
+	 */
+	__atomic_store_n(&slot->op_own,
+			 (uint8_t)((tmpl->op_own & 0xf0) |
+				   ((cq->pi >> cq->log_size) & 1)),
+			 __ATOMIC_RELEASE);
 	mlx5_sim_guard_disarm(g);
 	cq->ci_seen = ci;
 	cq->pi++;

@@ -78,13 +78,16 @@ SIM_RDMA_EXPORT struct ibv_context *sim_rdma_ctx_init(struct ibv_context *ctx);
  * The verbs datapath (sim_rdma_dp.c): the provider's state of a CQ or QP
  * just created (0 or an errno; the object is then destroyed by the
  * caller), a QP moved to RESET (its CQEs taken out of its CQs, its
- * counters back to 0; also before a destroy), and the operations of
- * struct ibv_context_ops.
+ * counters back to 0), the destroy of a QP (its CQEs taken out after)
+ * or of a CQ (its completion events dropped or waited for), and the
+ * operations of struct ibv_context_ops.
  */
 int sim_rdma_dp_cq_init(struct ibv_cq *cq);
 int sim_rdma_dp_qp_init(struct ibv_qp *qp,
 			const struct ibv_qp_init_attr_ex *attr);
 void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
+int sim_rdma_dp_qp_destroy(struct ibv_qp *qp);
+int sim_rdma_dp_cq_destroy(struct ibv_cq *cq);
 /*
  * The send operations @attr asks for (ibv_qp_ex; none without
  * IBV_QP_INIT_ATTR_SEND_OPS_FLAGS): 0, or EOPNOTSUPP for those the front
@@ -96,17 +99,12 @@ int sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 /*
  * Completion channels (the kernel's part of completion events): an
- * eventfd counting the events queued, the CQs they name in order.
+ * eventfd readable while events are queued, the CQs they name in order.
  */
 struct ibv_comp_channel *sim_rdma_channel_create(struct ibv_context *ctx);
 int sim_rdma_channel_destroy(struct ibv_comp_channel *ch);
 int sim_rdma_channel_get(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 			 void **cq_context);
-/* Drop the events of @cq (destroyed) not read yet. */
-void sim_rdma_channel_purge(struct ibv_comp_channel *ch,
-			    const struct ibv_cq *cq);
-/* Events of @cq read through its channel so far. */
-uint32_t sim_rdma_dp_cq_events(struct ibv_cq *cq);
 int sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		       struct ibv_send_wr **bad);
 int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,

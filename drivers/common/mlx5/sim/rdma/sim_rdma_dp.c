@@ -11,9 +11,10 @@
  * bytes, a plain store the device's doorbell thread notices;
  * ibv_poll_cq() reads CQEs by their owner bit, turns them into work
  * completions (the wr_id of the WQE the CQE names, the status of its
- * syndrome) and moves the consumer counter. A QP moved to RESET or
- * destroyed has its CQEs taken out of its CQs first, as libmlx5 does, so
- * that a QP used again polls only its new work.
+ * syndrome) and moves the consumer counter. A QP moved to RESET has its
+ * CQEs taken out of its CQs, as libmlx5 does, so that a QP used again
+ * polls only its new work; a QP destroyed too, with its CQs locked from
+ * before the device lets it go until its CQEs are out.
  *
  * RC QPs: SEND, SEND with immediate, RDMA WRITE (with immediate), RDMA
  * READ; signalled, solicited and inline flags. Not carried (EINVAL, as
@@ -23,11 +24,14 @@
  * Completion events: a CQ created on a completion channel is armed by
  * ibv_req_notify_cq() (the device raises one event at its next CQE, or
  * at once if one is waiting); the kernel's part queues the event on the
- * channel, whose eventfd counts them, and ibv_get_cq_event() hands them
- * out in order. Solicited-only arming arms for the next CQE.
+ * channel (its eventfd readable while one waits), ibv_get_cq_event()
+ * hands them out in order, and a CQ destroyed takes its unread events
+ * with it. Solicited-only arming arms for the next CQE.
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +51,7 @@ struct sim_rdma_cq {
 	struct mlx5dv_cq dv;
 	pthread_spinlock_t lock;
 	uint32_t ci;	 /* Consumer counter. */
-	uint32_t events; /* Events read through its channel. */
+	uint32_t events; /* Events read through its channel (its lock). */
 };
 
 /* A completion channel: the events queued, the CQ of each. */
@@ -135,9 +139,25 @@ sim_dp_channel(struct ibv_comp_channel *ch)
 }
 
 /*
+ * The channel's eventfd is readable exactly while an event waits: set
+ * when the first is queued, drained when the last is taken (both under
+ * the channel's lock, so the read never blocks). The list is the truth;
+ * the fd only wakes up poll() and a blocking ibv_get_cq_event().
+ */
+static void
+sim_dp_channel_took(struct sim_rdma_channel *c)
+{
+	uint64_t v;
+
+	if (TAILQ_EMPTY(&c->events) &&
+	    read(c->ch.fd, &v, sizeof(v)) != sizeof(v))
+		SIM_RDMA_LOG(ERR, "completion channel: eventfd not drained");
+}
+
+/*
  * An event of @arg's CQ (the device's, card lock held): queued on its
- * channel, whose eventfd counts it. An event that cannot be queued (no
- * memory) is lost, as a kernel event queue overrun loses it (logged).
+ * channel. An event that cannot be queued (no memory) is lost, as a
+ * kernel event queue overrun loses it (logged).
  */
 static void
 sim_dp_cq_event(void *arg)
@@ -154,11 +174,12 @@ sim_dp_cq_event(void *arg)
 	}
 	e->cq = cq;
 	pthread_mutex_lock(&c->lock);
-	TAILQ_INSERT_TAIL(&c->events, e, next);
-	pthread_mutex_unlock(&c->lock);
-	if (write(c->ch.fd, &one, sizeof(one)) != sizeof(one))
+	if (TAILQ_EMPTY(&c->events) &&
+	    write(c->ch.fd, &one, sizeof(one)) != sizeof(one))
 		SIM_RDMA_LOG(ERR, "CQ %u: completion event not signalled",
 			     cq->handle);
+	TAILQ_INSERT_TAIL(&c->events, e, next);
+	pthread_mutex_unlock(&c->lock);
 }
 
 struct ibv_comp_channel *
@@ -170,8 +191,7 @@ sim_rdma_channel_create(struct ibv_context *ctx)
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* One read, one event (the kernel's file gives one at a time). */
-	c->ch.fd = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
+	c->ch.fd = eventfd(0, EFD_CLOEXEC);
 	if (c->ch.fd < 0) {
 		free(c);
 		return NULL;
@@ -205,38 +225,50 @@ sim_rdma_channel_get(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 		     void **cq_context)
 {
 	struct sim_rdma_channel *c = sim_dp_channel(ch);
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 	struct sim_rdma_event *e;
 	struct sim_rdma_cq *q;
-	uint64_t v;
 
-	/* Blocks unless the fd is non-blocking (EAGAIN), as the kernel's. */
-	if (read(ch->fd, &v, sizeof(v)) != sizeof(v))
-		return -1;
-	pthread_mutex_lock(&c->lock);
-	e = TAILQ_FIRST(&c->events);
-	if (e != NULL)
-		TAILQ_REMOVE(&c->events, e, next);
-	pthread_mutex_unlock(&c->lock);
-	if (e == NULL) {
-		/* Its CQ was destroyed meanwhile. */
-		errno = EAGAIN;
-		return -1;
+	for (;;) {
+		pthread_mutex_lock(&c->lock);
+		e = TAILQ_FIRST(&c->events);
+		if (e != NULL) {
+			TAILQ_REMOVE(&c->events, e, next);
+			sim_dp_channel_took(c);
+			/* Counted as reported while its CQ cannot go. */
+			q = sim_dp_cq(e->cq);
+			if (q != NULL)
+				q->events++;
+			pthread_mutex_unlock(&c->lock);
+			break;
+		}
+		pthread_mutex_unlock(&c->lock);
+		/* Blocks unless the fd is non-blocking, as the kernel's. */
+		if (fcntl(ch->fd, F_GETFL) & O_NONBLOCK) {
+			errno = EAGAIN;
+			return -1;
+		}
+		if (poll(&pfd, 1, -1) < 0)
+			return -1;
 	}
 	*cq = e->cq;
 	*cq_context = e->cq->cq_context;
 	free(e);
-	q = sim_dp_cq(*cq);
-	if (q != NULL)
-		__atomic_fetch_add(&q->events, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
-void
-sim_rdma_channel_purge(struct ibv_comp_channel *ch, const struct ibv_cq *cq)
+/*
+ * Events of @cq that can no longer come (the device's handler is off):
+ * those not read yet dropped, the count of those read returned.
+ */
+static uint32_t
+sim_dp_channel_purge(struct ibv_comp_channel *ch, struct ibv_cq *cq)
 {
 	struct sim_rdma_channel *c = sim_dp_channel(ch);
+	struct sim_rdma_cq *q = sim_dp_cq(cq);
 	struct sim_rdma_event *e, *n;
-	uint64_t v;
+	bool dropped = false;
+	uint32_t reported;
 
 	pthread_mutex_lock(&c->lock);
 	for (e = TAILQ_FIRST(&c->events); e != NULL; e = n) {
@@ -245,19 +277,49 @@ sim_rdma_channel_purge(struct ibv_comp_channel *ch, const struct ibv_cq *cq)
 			continue;
 		TAILQ_REMOVE(&c->events, e, next);
 		free(e);
-		/* Its count too: one read takes one (it is there). */
-		if (read(ch->fd, &v, sizeof(v)) != sizeof(v))
-			break;
+		dropped = true;
 	}
+	if (dropped)
+		sim_dp_channel_took(c);
+	reported = q != NULL ? q->events : 0;
 	pthread_mutex_unlock(&c->lock);
+	return reported;
 }
 
-uint32_t
-sim_rdma_dp_cq_events(struct ibv_cq *cq)
+int
+sim_rdma_dp_cq_destroy(struct ibv_cq *cq)
 {
-	struct sim_rdma_cq *q = sim_dp_cq(cq);
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ);
+	struct ibv_comp_channel *channel = cq->channel;
+	uint32_t reported;
+	int err;
 
-	return q != NULL ? __atomic_load_n(&q->events, __ATOMIC_RELAXED) : 0;
+	if (v == NULL)
+		return EINVAL;
+	/* ib_core: a CQ a QP still uses is refused before anything. */
+	if (__atomic_load_n(&v->users, __ATOMIC_RELAXED) != 0)
+		return EBUSY;
+	if (channel == NULL)
+		return mlx5_sim_destroy_cq(cq);
+	/*
+	 * As the kernel and libibverbs: no further event (the handler off
+	 * under the device's lock), those not read dropped, then the call
+	 * waits until every event read has been acknowledged.
+	 */
+	mlx5_sim_cq_set_event(cq, NULL, NULL);
+	reported = sim_dp_channel_purge(channel, cq);
+	pthread_mutex_lock(&cq->mutex);
+	while (cq->comp_events_completed != reported)
+		pthread_cond_wait(&cq->cond, &cq->mutex);
+	pthread_mutex_unlock(&cq->mutex);
+	err = mlx5_sim_destroy_cq(cq);
+	if (err != 0) {
+		/* Used again meanwhile: it keeps its events. */
+		mlx5_sim_cq_set_event(cq, sim_dp_cq_event, cq);
+		return err;
+	}
+	__atomic_fetch_sub(&channel->refcnt, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int
@@ -397,19 +459,18 @@ sim_dp_cqe_qpn(const struct mlx5_cqe64 *cqe)
 }
 
 /*
- * Take the CQEs of QP @qpn out of @cq (as libmlx5 cleans a CQ):
+ * Take the CQEs of QP @qpn out of CQ @c, its lock held (as libmlx5
+ * cleans a CQ):
  * those after them move up, keeping the owner bit of the slot they land
  * in.
  */
 static void
-sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn)
+sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn)
 {
-	struct sim_rdma_cq *c = cq != NULL ? sim_dp_cq(cq) : NULL;
 	uint32_t prod, nfreed = 0;
 
 	if (c == NULL)
 		return;
-	pthread_spin_lock(&c->lock);
 	for (prod = c->ci;
 	     prod - c->ci < c->dv.cqe_cnt && sim_dp_cqe(c, prod) != NULL;
 	     prod++)
@@ -440,6 +501,18 @@ sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn)
 		rte_io_wmb();
 		c->dv.dbrec[0] = htobe32(c->ci & 0xffffff);
 	}
+}
+
+/* The same, @cq's lock taken. */
+static void
+sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn)
+{
+	struct sim_rdma_cq *c = cq != NULL ? sim_dp_cq(cq) : NULL;
+
+	if (c == NULL)
+		return;
+	pthread_spin_lock(&c->lock);
+	sim_dp_cq_clean_locked(c, qpn);
 	pthread_spin_unlock(&c->lock);
 }
 
@@ -463,6 +536,42 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 	q->dv.dbrec[MLX5_SND_DBR] = 0;
 	pthread_spin_unlock(&q->rq_lock);
 	pthread_spin_unlock(&q->sq_lock);
+}
+
+int
+sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
+{
+	struct sim_rdma_cq *a =
+		qp->recv_cq != NULL ? sim_dp_cq(qp->recv_cq) : NULL;
+	struct sim_rdma_cq *b =
+		qp->send_cq != NULL ? sim_dp_cq(qp->send_cq) : NULL;
+	uint32_t qpn = qp->qp_num;
+	int err;
+
+	/*
+	 * As libmlx5: the QP's CQs locked (in one order, so two destroys
+	 * cannot deadlock) while the device destroys it, so that no poll
+	 * finds its CQEs meanwhile; then its CQEs leave them. Its rings and
+	 * doorbell records stay as they were until the device has let go.
+	 */
+	if (a == b)
+		b = NULL;
+	else if (a != NULL && b != NULL && (uintptr_t)a > (uintptr_t)b)
+		RTE_SWAP(a, b);
+	if (a != NULL)
+		pthread_spin_lock(&a->lock);
+	if (b != NULL)
+		pthread_spin_lock(&b->lock);
+	err = mlx5_sim_destroy_qp(qp);
+	if (err == 0) {
+		sim_dp_cq_clean_locked(a, qpn);
+		sim_dp_cq_clean_locked(b, qpn);
+	}
+	if (b != NULL)
+		pthread_spin_unlock(&b->lock);
+	if (a != NULL)
+		pthread_spin_unlock(&a->lock);
+	return err;
 }
 
 /* The mlx5 opcode of a send work request, or -1 if not carried. */

@@ -638,9 +638,7 @@ ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 int
 ibv_destroy_qp(struct ibv_qp *qp)
 {
-	/* libmlx5: its CQEs leave its CQs first. */
-	sim_rdma_dp_qp_reset(qp);
-	return mlx5_sim_destroy_qp(qp);
+	return sim_rdma_dp_qp_destroy(qp);
 }
 
 struct ibv_srq *
@@ -698,27 +696,7 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 int
 ibv_destroy_cq(struct ibv_cq *cq)
 {
-	struct ibv_comp_channel *channel = cq->channel;
-	int ret;
-
-	/*
-	 * As libibverbs: every event read is acknowledged first (the call
-	 * waits), events not read yet are dropped.
-	 */
-	if (channel != NULL) {
-		uint32_t reported = sim_rdma_dp_cq_events(cq);
-
-		pthread_mutex_lock(&cq->mutex);
-		while (cq->comp_events_completed != reported)
-			pthread_cond_wait(&cq->cond, &cq->mutex);
-		pthread_mutex_unlock(&cq->mutex);
-	}
-	ret = mlx5_sim_destroy_cq(cq);
-	if (ret != 0 || channel == NULL)
-		return ret;
-	sim_rdma_channel_purge(channel, cq);
-	__atomic_fetch_sub(&channel->refcnt, 1, __ATOMIC_RELAXED);
-	return 0;
+	return sim_rdma_dp_cq_destroy(cq);
 }
 
 int
