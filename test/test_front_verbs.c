@@ -259,8 +259,9 @@ fv_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t off, uint32_t len,
  * receive buffer after a GRH (the sender's and the receiver's GIDs) and
  * completes with IBV_WC_GRH and the source QP; one with another Q_Key is
  * sent (the sender cannot tell) and lost (the receive stays posted, the
- * next good one takes it); one longer than a packet (4096 bytes) is the
- * sender's length error; an RDMA opcode is refused at post (EINVAL).
+ * next good one takes it); one longer than a packet (the port's active
+ * MTU, RoCE's share of the netdev's) is the sender's length error; an
+ * RDMA opcode is refused at post (EINVAL).
  */
 static int
 test_ud_datagrams(void)
@@ -268,7 +269,9 @@ test_ud_datagrams(void)
 	struct ibv_ah_attr aa = { .is_global = 1,
 				  .port_num = 1,
 				  .grh.hop_limit = 1 };
+	struct ibv_port_attr pa;
 	union ibv_gid gid;
+	uint32_t mtu;
 	struct ibv_qp *a, *b;
 	struct ibv_ah *ah;
 	struct ibv_wc wc[2];
@@ -313,11 +316,22 @@ test_ud_datagrams(void)
 		wc[1] = wc[0];
 	TEST_ASSERT_EQUAL(wc[1].wr_id, 2048, "the receive still posted");
 	TEST_ASSERT_EQUAL(wc[1].byte_len, FV_GRH + 32, "");
-	/* More than one packet. */
+	/* One packet of the port's active MTU; more is a length error. */
+	TEST_ASSERT_SUCCESS(ibv_query_port(ctx, 1, &pa), "");
+	mtu = 128u << pa.active_mtu;
+	TEST_ASSERT_SUCCESS(fv_post_recv(b, 0, FV_BUF), "");
 	TEST_ASSERT_SUCCESS(
-		fv_send(a, IBV_WR_SEND, 0, 4097, ah, b->qp_num, FV_QKEY), "");
+		fv_send(a, IBV_WR_SEND, 0, mtu, ah, b->qp_num, FV_QKEY), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "the MTU: sent");
+	TEST_ASSERT(wc[0].status == IBV_WC_SUCCESS &&
+			    wc[1].status == IBV_WC_SUCCESS,
+		    "");
+	TEST_ASSERT_SUCCESS(
+		fv_send(a, IBV_WR_SEND, 0, mtu + 1, ah, b->qp_num, FV_QKEY),
+		"");
 	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 1000), 1, "");
-	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_LOC_LEN_ERR, "");
+	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_LOC_LEN_ERR,
+			  "one byte over the active MTU (%u)", mtu);
 	TEST_ASSERT_EQUAL(
 		fv_send(a, IBV_WR_RDMA_READ, 0, 8, ah, b->qp_num, FV_QKEY),
 		EINVAL, "no RDMA on UD");
@@ -352,6 +366,194 @@ test_uc_messages(void)
 	TEST_ASSERT_EQUAL(fv_send(a, IBV_WR_RDMA_READ, 0, 8, NULL, 0, 0),
 			  EINVAL, "no RDMA READ on UC");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	return TEST_SUCCESS;
+}
+
+/* An address handle to this port's GID, from GID index @sgid (or NULL). */
+static struct ibv_ah *
+fv_ah(uint8_t sgid)
+{
+	struct ibv_ah_attr aa = { .is_global = 1,
+				  .port_num = 1,
+				  .grh.hop_limit = 1,
+				  .grh.sgid_index = sgid };
+
+	if (ibv_query_gid(ctx, 1, 0, &aa.grh.dgid) != 0)
+		return NULL;
+	return ibv_create_ah(pd, &aa);
+}
+
+/*
+ * The GRH before a UD payload names the next header by the GID type of
+ * the sender's index: a BTH for RoCE v1 (0x1b), UDP for RoCE v2 over IPv6
+ * (0x11).
+ */
+static int
+test_ud_grh_type(void)
+{
+	struct ibv_qp *a = fv_qp(IBV_QPT_UD), *b = fv_qp(IBV_QPT_UD);
+	struct ibv_wc wc[2];
+	struct ibv_ah *ah;
+	int idx;
+
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	for (idx = 0; idx < 2; idx++) {
+		ah = fv_ah((uint8_t)idx);
+		TEST_ASSERT_NOT_NULL(ah, "");
+		memset(buf + 1024, 0, FV_GRH);
+		TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, FV_GRH + 16), "");
+		TEST_ASSERT_SUCCESS(
+			fv_send(a, IBV_WR_SEND, 0, 16, ah, b->qp_num, FV_QKEY),
+			"");
+		TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+		TEST_ASSERT_EQUAL(buf[1024 + 6], idx == 0 ? 0x1b : 0x11,
+				  "GID index %d: next header", idx);
+		TEST_ASSERT_SUCCESS(ibv_destroy_ah(ah), "");
+	}
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * UC has neither ACK nor NAK: an RDMA WRITE with a bad R_Key completes as
+ * sent, nothing is written and the responder stays in RTS (the next
+ * message arrives); RC's responder would be in ERR.
+ */
+static int
+test_uc_bad_rkey(void)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf,
+			      .length = 8,
+			      .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_qp_init_attr ia;
+	struct ibv_send_wr *bad;
+	struct ibv_qp_attr qa;
+	struct ibv_qp *a, *b;
+	struct ibv_wc wc[2];
+
+	a = fv_qp_create(IBV_QPT_UC);
+	b = fv_qp_create(IBV_QPT_UC);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(a, b->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(b, a->qp_num), "");
+	memset(buf, 0x77, 8);
+	memset(buf + 4096, 0, 8);
+	wr.wr.rdma.remote_addr = (uintptr_t)buf + 4096;
+	wr.wr.rdma.rkey = mr->rkey ^ 0x100;
+	TEST_ASSERT_SUCCESS(ibv_post_send(a, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 200), 1, "the sender's only");
+	TEST_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS, "no NAK on UC");
+	TEST_ASSERT_EQUAL(buf[4096], 0, "nothing written");
+	TEST_ASSERT_SUCCESS(ibv_query_qp(b, &qa, IBV_QP_STATE, &ia), "");
+	TEST_ASSERT_EQUAL(qa.qp_state, IBV_QPS_RTS, "the responder as it was");
+	TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 0, 16, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "the next arrives");
+	TEST_ASSERT(wc[0].status == IBV_WC_SUCCESS &&
+			    wc[1].status == IBV_WC_SUCCESS,
+		    "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A QP in ERR completes the receives posted to it later with a flush
+ * error (IBTA), without a doorbell of its own: a poll of its CQ finds
+ * them.
+ */
+static int
+test_err_flushes_later_receives(void)
+{
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp *qp = fv_qp(IBV_QPT_RC);
+	struct ibv_wc wc[2];
+
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(qp, &err, IBV_QP_STATE), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 50), 0, "nothing posted");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 64, 64), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 128, 64), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "both flushed");
+	TEST_ASSERT(wc[0].status == IBV_WC_WR_FLUSH_ERR && wc[0].wr_id == 64 &&
+			    wc[1].status == IBV_WC_WR_FLUSH_ERR &&
+			    wc[1].wr_id == 128,
+		    "in order");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * ibv_qp_ex on UD: the address may come after the data (libmlx5 takes the
+ * setters in either order); a UD QP has no RDMA calls (NULL, as libmlx5
+ * leaves them).
+ */
+static int
+test_qpx_ud(void)
+{
+	struct ibv_qp_init_attr_ex ia = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = 1,
+				 .qkey = FV_QKEY };
+	struct ibv_qp *qp = ibv_create_qp_ex(ctx, &ia), *b = fv_qp(IBV_QPT_UD);
+	struct ibv_qp_ex *x;
+	struct ibv_wc wc[2];
+	struct ibv_ah *ah;
+	int i;
+
+	TEST_ASSERT(qp != NULL && b != NULL, "");
+	x = ibv_qp_to_qp_ex(qp);
+	TEST_ASSERT(x->wr_rdma_write == NULL && x->wr_rdma_read == NULL &&
+			    x->wr_set_ud_addr != NULL,
+		    "UD's calls only");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(qp, &a,
+					  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+						  IBV_QP_PORT | IBV_QP_QKEY),
+			    "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, 0), "");
+	ah = fv_ah(0);
+	TEST_ASSERT_NOT_NULL(ah, "");
+	memset(buf, 0x3c, 32);
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_SUCCESS(fv_post_recv(b, 1024, FV_GRH + 32), "");
+		ibv_wr_start(x);
+		x->wr_id = 7;
+		x->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_send(x);
+		/* Address then data, then data then address. */
+		if (i == 0)
+			ibv_wr_set_ud_addr(x, ah, b->qp_num, FV_QKEY);
+		ibv_wr_set_sge(x, mr->lkey, (uintptr_t)buf, 32);
+		if (i == 1)
+			ibv_wr_set_ud_addr(x, ah, b->qp_num, FV_QKEY);
+		TEST_ASSERT_SUCCESS(ibv_wr_complete(x), "order %d", i);
+		TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "order %d", i);
+		if (wc[0].opcode == IBV_WC_RECV)
+			wc[1] = wc[0];
+		TEST_ASSERT_EQUAL(wc[1].opcode, IBV_WC_RECV, "");
+		TEST_ASSERT_EQUAL(wc[1].status, IBV_WC_SUCCESS, "order %d", i);
+		TEST_ASSERT_EQUAL(wc[1].byte_len, FV_GRH + 32, "");
+	}
+	TEST_ASSERT_SUCCESS(ibv_destroy_ah(ah), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
 	return TEST_SUCCESS;
 }
@@ -767,7 +969,11 @@ test_nothing_left(void)
 
 static const struct mlx5_test_case fv_cases[] = {
 	{ "ud_datagrams", test_ud_datagrams },
+	{ "ud_grh_type", test_ud_grh_type },
 	{ "uc_messages", test_uc_messages },
+	{ "uc_bad_rkey", test_uc_bad_rkey },
+	{ "err_flushes_later_receives", test_err_flushes_later_receives },
+	{ "qpx_ud", test_qpx_ud },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "cq_destroy_events", test_cq_destroy_events },

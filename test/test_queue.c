@@ -1725,6 +1725,92 @@ test_rc_send_errors(void)
 }
 
 /*
+ * RNR retries as the software device counts them (it has no clock: a
+ * retry is a later pass of the device, here a doorbell of another QP):
+ * none is spent in the doorbell that stalled, then one per pass, and
+ * with rnr_retry 2 the second retry fails with RNR_RETRY_EXC_ERR.
+ */
+static int
+test_rc_rnr_passes(void)
+{
+	struct q_raw a, b;
+	struct q_buf m;
+	uint8_t op, synd;
+	uint16_t ctr;
+
+	TDEV_SIM_ONLY("RNR retries by device passes (hardware: a timer)");
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	TEST_ASSERT_EQUAL(q_rc_pair(&a, &b), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(q_rc_restate(&a, &b, 2), TEST_SUCCESS, "");
+	q_post_msg(&a, MLX5_OPCODE_SEND, 0, m.mr->lkey, (uintptr_t)m.va, 16,
+		   0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_HW_OWN,
+			  "no retry in the doorbell that stalled");
+	q_post(&b, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_SW_OWN,
+			  "");
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_HW_OWN,
+			  "the first retry: still not ready");
+	q_post(&b, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_SW_OWN,
+			  "");
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "the second retry: spent");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, "");
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A responder moved to ERR by the requester's message (an RDMA WRITE with
+ * a bad R_Key: REMOTE_ACCESS_ERR) flushes its receives at once, without
+ * a doorbell of its own, and a receive posted to it later is flushed by
+ * the device's next pass (IBTA: in the Error state, posted work requests
+ * complete in error).
+ */
+static int
+test_rc_responder_err(void)
+{
+	struct q_raw a, b;
+	struct q_buf m;
+	uint8_t op, synd;
+	uint16_t ctr;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(q_buf_get(&m, cdev->pd, Q_RW), "");
+	TEST_ASSERT_EQUAL(q_rc_pair(&a, &b), TEST_SUCCESS, "");
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 1024);
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 2048);
+	q_post_wqe(&a, MLX5_OPCODE_RDMA_WRITE, true, 1, m.mr->lkey,
+		   (uintptr_t)m.va, m.mr->rkey ^ 0x100,
+		   (uintptr_t)m.va + 4096);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "the requester");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, "");
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_ERR, "receive %u flushed", i);
+		TEST_ASSERT_EQUAL(op, MLX5_CQE_RESP_ERR, "");
+		TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, "");
+		TEST_ASSERT_EQUAL(ctr, i, "");
+	}
+	q_post_recv(&b, 1, 64, m.mr->lkey, (uintptr_t)m.va + 3072);
+	q_post(&a, MLX5_OPCODE_NOP, true, 0, 0, 0);
+	TEST_ASSERT_EQUAL(q_poll(&a, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "the requester's NOP flushed");
+	TEST_ASSERT_EQUAL(q_poll(&b, &op, &synd, &ctr), MLX5_CQE_STATUS_ERR,
+			  "a receive posted later: flushed");
+	TEST_ASSERT_EQUAL(synd, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, "");
+	TEST_ASSERT_EQUAL(ctr, 2, "");
+	q_raw_put(&b);
+	q_raw_put(&a);
+	q_buf_put(&m);
+	return TEST_SUCCESS;
+}
+
+/*
  * RoCE paths of the software device, by the address path's destination
  * MAC: the vHCA's own (local loopback) moves the bytes; another MAC, on
  * either side (the ACKs must come back), exhausts the requester's
@@ -1901,6 +1987,8 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "cached_no_local_read", test_cached_no_local_read },
 	{ "rc_send", test_rc_send },
 	{ "rc_send_errors", test_rc_send_errors },
+	{ "rc_rnr_passes", test_rc_rnr_passes },
+	{ "rc_responder_err", test_rc_responder_err },
 	{ "rc_roce_path", test_rc_roce_path },
 	{ "doorbell_store_covered", test_doorbell_store_covered },
 	{ NULL, NULL },

@@ -149,9 +149,13 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 		TAILQ_FOREACH (uar, &file->uars, next)
 			*rang |= sim_db_scan_uar(vhca, uar);
 	}
-	/* A pass of the device: sends waiting on a receiver try again. */
-	if (vhca->rnr_waiters != 0)
-		mlx5_sim_rc_rnr_retry(vhca);
+	/*
+	 * A pass of the device: sends waiting on a receiver try again, and
+	 * receives posted to a QP in ERR are flushed.
+	 */
+	vhca->rnr_pass++;
+	if (vhca->rnr_waiters != 0 || vhca->err_qps)
+		mlx5_sim_rc_pass(vhca);
 	mlx5_sim_vhca_unlock(vhca);
 }
 

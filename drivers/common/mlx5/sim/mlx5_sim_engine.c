@@ -205,15 +205,17 @@ struct sim_qp_run {
  * to ERR.
  */
 static uint8_t
-sim_rdma_fault(struct sim_qp_run *r, struct mlx5_sim_qp *qp)
+sim_rdma_fault(struct mlx5_sim_vhca *vhca, struct sim_qp_run *r,
+	       struct mlx5_sim_qp *qp)
 {
 	bool write = r->wqe.opcode == MLX5_OPCODE_RDMA_WRITE;
 
 	/* The local side is the source of a WRITE. */
 	if (mlx5_sim_xmove_src_fault(&r->move) == write)
 		return mlx5_sim_local_syndrome(-EFAULT);
+	/* The straight way is taken within one vHCA only. */
 	if (r->peer != qp)
-		r->peer->state = MLX5_QP_STATE_ERR;
+		mlx5_sim_rc_to_err(vhca, r->peer);
 	return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 }
 
@@ -277,7 +279,7 @@ out:
 		free(stage);
 	/* A responder's error moves the peer to ERR too. */
 	if (synd == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR && peer != qp)
-		peer->state = MLX5_QP_STATE_ERR;
+		mlx5_sim_rc_to_err(pv, peer);
 	return synd;
 }
 
@@ -380,6 +382,9 @@ static __rte_noinline uint8_t
 sim_exec_unreliable(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		    const struct mlx5_sim_wqe *w, uint32_t *bytes)
 {
+	/* A NOP is any send queue's. */
+	if (w->opcode == MLX5_OPCODE_NOP)
+		return 0;
 	if (qp->st == MLX5_QP_ST_UD)
 		return mlx5_sim_ud_exec(vhca, qp, w, bytes);
 	/* UC: the message way, which drops what RC would NAK or retry. */
@@ -455,8 +460,7 @@ sim_qp_wqe_end(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			" error completion, syndrome 0x%x",
 			vhca->ibdev.name, qp->qpn, mlx5_sim_wqe_index(w),
 			w->opcode, synd);
-		qp->state = MLX5_QP_STATE_ERR;
-		mlx5_sim_rc_flush_rq(vhca, qp);
+		mlx5_sim_rc_to_err(vhca, qp);
 	}
 	/*
 	 * The last WQE of the doorbell (none left: (uint16_t)-1 >= n), or a
@@ -532,6 +536,7 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		if (unlikely(synd == MLX5_SIM_RC_RNR)) {
 			/* Receiver not ready: this WQE again at a retry. */
 			qp->rnr_wait = true;
+			qp->rnr_pass = vhca->rnr_pass;
 			vhca->rnr_waiters++;
 			break;
 		}
@@ -553,6 +558,10 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
+	/* Stalled in this same pass: the retry waits for a later one. */
+	if (unlikely(qp->rnr_wait) && qp->rnr_pass == vhca->rnr_pass &&
+	    qp->state == MLX5_QP_STATE_RTS)
+		return;
 	mlx5_sim_rc_rnr_clear(vhca, qp);
 	if (!mlx5_sim_dbr_read(qp->dbr.host, 1, &pi) ||
 	    mlx5_sim_guard_push(&r->guard) != 0) {
@@ -581,7 +590,7 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		if (r->armed == SIM_QP_ARMED_DATA) {
 			r->armed = SIM_QP_ARMED_RING;
 			if (sim_qp_wqe_end(vhca, qp, &r->wqe,
-					   sim_rdma_fault(r, qp),
+					   sim_rdma_fault(vhca, r, qp),
 					   (uint32_t)r->move.len, pi, n))
 				goto out;
 		} else if (!r->per_wqe) {
@@ -635,6 +644,8 @@ mlx5_sim_uar_kick_locked(struct mlx5_sim_uar *uar, uint64_t db)
 
 	/* The doorbell's 8 bytes: opmod_idx_opcode, then qpn_ds. */
 	qpn = rte_be_to_cpu_32(((const uint32_t *)&db)[1]) >> 8;
+	/* A pass of its own: what stalled before may try again. */
+	vhca->rnr_pass++;
 	qp = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_QP);
 	sq = mlx5_sim_qnum_get(&vhca->qps, qpn, MLX5_SIM_Q_SQ);
 	/* A doorbell reaches the QPs and SQs of that UAR page only. */
@@ -646,7 +657,7 @@ mlx5_sim_uar_kick_locked(struct mlx5_sim_uar *uar, uint64_t db)
 		mlx5_sim_engine_sq(vhca, sq);
 	else
 		vhca->stray_doorbells++;
-	/* Sends waiting on a receiver try again. */
-	if (unlikely(vhca->rnr_waiters != 0))
-		mlx5_sim_rc_rnr_retry(vhca);
+	/* Sends waiting on a receiver try again; ERR QPs flush. */
+	if (unlikely(vhca->rnr_waiters != 0 || vhca->err_qps))
+		mlx5_sim_rc_pass(vhca);
 }

@@ -843,6 +843,24 @@ mlx5_sim_gid_mac(const uint8_t gid[16], uint8_t mac[6])
 	return true;
 }
 
+bool
+mlx5_sim_gid_v2(uint32_t index)
+{
+	return index % 2 == 1;
+}
+
+uint32_t
+mlx5_sim_roce_mtu(uint32_t eth_mtu)
+{
+	/* GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4. */
+	uint32_t room = eth_mtu > 96 ? eth_mtu - 96 : 0, mtu;
+
+	for (mtu = 4096; mtu >= 256; mtu /= 2)
+		if (room >= mtu)
+			return mtu;
+	return 0;
+}
+
 void
 mlx5_sim_mac_gid(const uint8_t mac[6], uint8_t gid[16])
 {

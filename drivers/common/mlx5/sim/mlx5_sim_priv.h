@@ -75,6 +75,18 @@ void mlx5_sim_vhca_mac(const struct mlx5_sim_vhca *vhca, uint8_t mac[6]);
  */
 bool mlx5_sim_gid_mac(const uint8_t gid[16], uint8_t mac[6]);
 void mlx5_sim_mac_gid(const uint8_t mac[6], uint8_t gid[16]);
+/*
+ * The GID table the kernel keeps in the device: each index holds the
+ * link-local GID; even indexes are RoCE v1 entries, odd ones RoCE v2 (as
+ * mlx5_ib adds both types for each address).
+ */
+bool mlx5_sim_gid_v2(uint32_t index);
+/*
+ * RoCE's MTU in bytes (256 to 4096) over an Ethernet MTU: the largest IB
+ * MTU within it once the RoCE headers are taken off (96 bytes, as the
+ * kernel's iboe_get_mtu takes them); 0 if none fits.
+ */
+uint32_t mlx5_sim_roce_mtu(uint32_t eth_mtu);
 /* Call @fn on every vHCA of the process (registry lock held). */
 void mlx5_sim_vhca_foreach(void (*fn)(struct mlx5_sim_vhca *vhca, void *arg),
 			   void *arg);
@@ -577,8 +589,15 @@ uint8_t mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			 const struct mlx5_sim_wqe *w, uint32_t *bytes);
 /* Flush the receives posted to @qp if it is in ERR. */
 void mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
-/* Run again the QPs of @vhca whose sends wait on a receiver. */
-void mlx5_sim_rc_rnr_retry(struct mlx5_sim_vhca *vhca);
+/* @qp (of @vhca) enters ERR: the receives posted flushed. */
+void mlx5_sim_rc_to_err(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
+/*
+ * A pass of the device over @vhca (a doorbell taken, or a pass of the
+ * doorbell thread): receives posted to QPs in ERR since flushed, and the
+ * QPs whose sends wait on a receiver run again, except those that
+ * stalled in this same pass.
+ */
+void mlx5_sim_rc_pass(struct mlx5_sim_vhca *vhca);
 /* @qp no longer waits on a receiver (reset, destroyed, run). */
 void mlx5_sim_rc_rnr_clear(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
 /* A 32-bit big-endian counter of a doorbell record; false if unmapped. */

@@ -564,6 +564,7 @@ mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 		return MLX5_SIM_SYND_QP_UNKNOWN;
 	if (opcode == MLX5_CMD_OP_2ERR_QP) {
 		qp->state = MLX5_QP_STATE_ERR;
+		file->vhca->err_qps = true;
 		/* Posted work is flushed as the device reaches it. */
 		mlx5_sim_engine_qp(file->vhca, qp);
 		return MLX5_SIM_SYND_OK;

@@ -36,15 +36,23 @@
  * QP number.
  *
  * Receiver not ready: the requester's send queue stops at that WQE (it is
- * not consumed) and tries again at each retry of the vHCA
- * (mlx5_sim_rc_rnr_retry(): every doorbell of the vHCA, and each pass of
- * the doorbell thread when it runs); an rnr_retry of 7 retries for ever,
- * a smaller one that many times, then RNR_RETRY_EXC_ERR. The model keeps
- * no clock: a retry is one such pass, not min_rnr_timer.
+ * not consumed) and tries again at each later pass of the vHCA
+ * (mlx5_sim_rc_pass(): each doorbell of the vHCA after the one it
+ * stalled in, and each pass of the doorbell thread when it runs); an
+ * rnr_retry of 7 retries for ever, a smaller one that many times, then
+ * RNR_RETRY_EXC_ERR. The model keeps no clock: a retry is one such pass,
+ * not min_rnr_timer. A retry sends the message again: its bytes are read
+ * again, as a retransmission reads them.
  *
- * A QP that enters ERR flushes the receive WQEs posted (RESP_ERR with
- * WR_FLUSH_ERR, one per WQE, in order); receives posted later are flushed
- * at the QP's next doorbell.
+ * A QP that enters ERR, by a command or by an error of its own or of its
+ * peer, flushes the receive WQEs posted (RESP_ERR with WR_FLUSH_ERR, one
+ * per WQE, in order); receives posted later are flushed at the next pass
+ * of the vHCA (IBTA 10.3.1: in the Error state, work requests posted
+ * complete in error).
+ *
+ * UC (IBTA 9.9: no ACK, no NAK, no RNR): what RC would NAK or retry is
+ * dropped at the responder, which stays as it is (no error state for a
+ * bad R_Key or length), and the requester completes as sent.
  */
 
 #include <errno.h>
@@ -62,6 +70,9 @@
 /* A UD datagram: one packet of the largest path MTU; the GRH before it. */
 #define SIM_UD_MTU 4096
 #define SIM_GRH_LEN 40
+/* The GRH's next header: a BTH (RoCE v1), UDP (RoCE v2 over IPv6). */
+#define SIM_GRH_NH_BTH 0x1b
+#define SIM_GRH_NH_UDP 0x11
 /* flags_rqpn of a responder CQE: a GRH came first. */
 #define SIM_CQE_GRH (UINT32_C(1) << 28)
 /* A receive WQE: at most 32 data segments (MLX5_SIM max_recv_sge). */
@@ -169,25 +180,34 @@ mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 				0, 0);
 }
 
+void
+mlx5_sim_rc_to_err(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
+{
+	qp->state = MLX5_QP_STATE_ERR;
+	vhca->err_qps = true;
+	mlx5_sim_rc_flush_rq(vhca, qp);
+}
+
 /* @p's responder error: its CQE, @p in ERR, its receives flushed. */
 static void
 sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t synd)
 {
 	sim_rc_resp_cqe(pv, p, 0, synd, 0, 0, 0);
-	p->state = MLX5_QP_STATE_ERR;
-	mlx5_sim_rc_flush_rq(pv, p);
+	mlx5_sim_rc_to_err(pv, p);
 }
 
 /*
  * The bytes of the gather list of @w from segment @first: data segments
  * (local keys of @qp, read) and inline segments, into @stage (@cap bytes)
- * or, if more, a buffer this allocates (*@big, the caller frees).
- * Returns a requester syndrome, 0 with the length in @total.
+ * or, if more, a buffer this allocates (*@big, the caller frees). A
+ * message longer than @max is the requester's length error, found before
+ * anything is read or allocated. Returns a requester syndrome, 0 with
+ * the length in @total.
  */
 static uint8_t
 sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	      const struct mlx5_sim_wqe *w, unsigned int first, uint8_t *stage,
-	      size_t cap, uint8_t **big, uint64_t *total)
+	      size_t cap, uint64_t max, uint8_t **big, uint64_t *total)
 {
 	const uint8_t *seg = w->bytes + first * 16u;
 	const uint8_t *end = w->bytes + w->ds * 16u;
@@ -239,7 +259,7 @@ sim_rc_gather(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		}
 		if (pass == 0) {
 			len = off;
-			if (len > qp->msg_max)
+			if (len > max)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 			if (len > cap) {
 				*big = malloc(len);
@@ -323,6 +343,7 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		    w->opcode != MLX5_OPCODE_RDMA_WRITE_IMM;
 	bool imm = w->opcode != MLX5_OPCODE_SEND &&
 		   w->opcode != MLX5_OPCODE_RDMA_WRITE;
+	bool uc = qp->st == MLX5_QP_ST_UC;
 	uint8_t stage_inl[SIM_RC_STAGE_INLINE];
 	struct mlx5_sim_vhca *pv = NULL;
 	struct mlx5_sim_qp *p;
@@ -333,32 +354,30 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (w->ds < (send ? 1 : 2))
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	synd = sim_rc_gather(vhca, qp, w, send ? 1 : 2, stage_inl,
-			     sizeof(stage_inl), &big, &total);
+			     sizeof(stage_inl), qp->msg_max, &big, &total);
 	if (synd != 0)
 		goto out;
 	p = mlx5_sim_rc_peer(vhca, qp, &pv);
 	if (p == NULL) {
 		/* UC: no ACK to miss; the message is lost. */
-		synd = qp->st == MLX5_QP_ST_UC ?
-			       0 :
-			       MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+		synd = uc ? 0 : MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
 		goto out;
 	}
 	if (send || imm) {
 		if (!sim_rc_rq_posted(p, &posted)) {
 			sim_rc_resp_fail(pv, p,
 					 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-			synd = MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
+			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 			goto out;
 		}
 		if (p->no_rq) {
 			/* No receive queue: an invalid request for it. */
-			synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
+			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
 			goto out;
 		}
 		if (posted == 0) {
 			/* UC has no RNR NAK: the message is dropped. */
-			synd = qp->st == MLX5_QP_ST_UC ? 0 : sim_rc_rnr(qp);
+			synd = uc ? 0 : sim_rc_rnr(qp);
 			goto out;
 		}
 	}
@@ -374,10 +393,11 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 		}
 		if (synd != 0) {
-			if (p != qp)
-				p->state = MLX5_QP_STATE_ERR;
-			if (qp->st == MLX5_QP_ST_UC)
+			/* RC: the responder's access error ends it too. */
+			if (uc)
 				synd = 0;
+			else if (p != qp)
+				mlx5_sim_rc_to_err(pv, p);
 			goto out;
 		}
 		if (imm)
@@ -389,7 +409,7 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		if (synd != 0) {
 			sim_rc_resp_fail(pv, p, synd);
 			/* UC: no NAK; the requester completes as sent. */
-			synd = qp->st == MLX5_QP_ST_UC ? 0 : sim_rc_nak(synd);
+			synd = uc ? 0 : sim_rc_nak(synd);
 			goto out;
 		}
 		sim_rc_resp_cqe(
@@ -430,15 +450,12 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if ((w->opcode != MLX5_OPCODE_SEND && !imm) ||
 	    w->ds < 1 + sizeof(*av) / 16)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	/* A datagram is one packet: the port's RoCE MTU at most. */
 	synd = sim_rc_gather(vhca, qp, w, 1 + sizeof(*av) / 16, stage,
-			     sizeof(stage), &big, &total);
-	/* Staged on the stack unless longer than a packet, refused below. */
-	free(big);
+			     sizeof(stage), mlx5_sim_roce_mtu(vhca->mtu), &big,
+			     &total);
 	if (synd != 0)
 		return synd;
-	/* A datagram is one packet: the path MTU at most. */
-	if (total > SIM_UD_MTU)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	*bytes = (uint32_t)total;
 	/* From here on nothing reaches the sender: a lost datagram is sent. */
 	pv = sim_ud_route(vhca, qp->port, av->rmac);
@@ -458,7 +475,10 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	dgram[0] = 0x60;
 	dgram[4] = (uint8_t)(total >> 8);
 	dgram[5] = (uint8_t)total;
-	dgram[6] = 0x1b; /* IBTA's next header for a BTH. */
+	dgram[6] = mlx5_sim_gid_v2((rte_be_to_cpu_32(av->grh_gid_fl) >> 20) &
+				   0xff) ?
+			   SIM_GRH_NH_UDP :
+			   SIM_GRH_NH_BTH;
 	dgram[7] = av->hop_limit;
 	mlx5_sim_vhca_mac(vhca, mac);
 	mlx5_sim_mac_gid(mac, dgram + 8);
@@ -477,17 +497,26 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 }
 
 void
-mlx5_sim_rc_rnr_retry(struct mlx5_sim_vhca *vhca)
+mlx5_sim_rc_pass(struct mlx5_sim_vhca *vhca)
 {
+	bool err = false;
 	uint32_t i;
 
-	for (i = 0; vhca->rnr_waiters != 0 && i < vhca->qps.size; i++) {
+	for (i = 0; i < vhca->qps.size; i++) {
 		struct mlx5_sim_qp *qp =
 			mlx5_sim_qnum_get(&vhca->qps, i, MLX5_SIM_Q_QP);
 
-		if (qp != NULL && qp->rnr_wait)
+		if (qp == NULL)
+			continue;
+		/* The engine skips one that stalled in this pass. */
+		if (qp->rnr_wait)
 			mlx5_sim_engine_qp(vhca, qp);
+		if (qp->state == MLX5_QP_STATE_ERR) {
+			mlx5_sim_rc_flush_rq(vhca, qp);
+			err = true;
+		}
 	}
+	vhca->err_qps = err;
 }
 
 void

@@ -100,6 +100,7 @@ struct mlx5_sim_qp {
 	uint32_t q_key;            /* UD: the key datagrams must carry. */
 	uint32_t sq_psn, rq_psn;   /* next_send_psn, next_rcv_psn as set. */
 	bool rnr_wait;             /* Sends stalled on an RNR NAK. */
+	uint32_t rnr_pass;         /* The vHCA's rnr_pass when it stalled. */
 	uint8_t rnr_left;          /* RNR retries left (rnr_retry < 7). */
 	bool rre, rwe, rae;
 	uint8_t port;

@@ -157,6 +157,8 @@ struct mlx5_sim_vhca {
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	uint32_t rnr_waiters;      /* QPs whose sends wait on an RNR NAK. */
+	uint32_t rnr_pass;         /* Doorbells and device passes so far. */
+	bool err_qps;              /* A QP may be in ERR (receives flushed). */
 	uint64_t dm_used;          /* Device memory bytes allocated. */
 	/* Translation generation (struct mlx5_sim_xcache), from 1. */
 	uint64_t xgen;

@@ -87,6 +87,9 @@ struct sim_rdma_qp {
 		uint8_t *seg;
 		uint64_t wr_id;
 		int opcode;
+		/* ibv_qp_ex: the datagram segment's place, setters to come. */
+		uint8_t *av;
+		unsigned int setters;
 	} w;
 	uint8_t last[8];  /* The last WQE's first 8 bytes: the doorbell. */
 	bool pending;	  /* WQEs put in the ring since the last doorbell. */
@@ -711,16 +714,15 @@ ibv_destroy_ah(struct ibv_ah *ah)
 
 /* The datagram segment of the open WQE: @a, to QP @qpn with @qkey. */
 static void
-sim_dp_add_av(struct sim_rdma_qp *q, const struct sim_rdma_ah *a, uint32_t qpn,
+sim_dp_put_av(uint8_t *at, const struct sim_rdma_ah *a, uint32_t qpn,
 	      uint32_t qkey)
 {
-	struct mlx5_wqe_datagram_seg *d = (void *)q->w.seg;
+	struct mlx5_wqe_datagram_seg *d = (void *)at;
 
 	d->av = a->av;
 	d->av.key.qkey.qkey = htobe32(qkey);
 	d->av.key.qkey.reserved = 0;
 	d->av.dqp_dct = htobe32((qpn & 0xffffff) | MLX5_EXTENDED_UD_AV);
-	q->w.seg += sizeof(*d);
 }
 
 /* Data segments of the open WQE (libmlx5 leaves out empty entries). */
@@ -849,9 +851,11 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
 			     wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
 			     wr->imm_data);
-		if (ah != NULL)
-			sim_dp_add_av(q, ah, wr->wr.ud.remote_qpn,
+		if (ah != NULL) {
+			sim_dp_put_av(q->w.seg, ah, wr->wr.ud.remote_qpn,
 				      wr->wr.ud.remote_qkey);
+			q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
+		}
 		if ((wr->send_flags & IBV_SEND_INLINE) &&
 		    opcode != MLX5_OPCODE_RDMA_READ) {
 			struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
@@ -888,7 +892,10 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
  * call by call between ibv_wr_start() and ibv_wr_complete(), which rings
  * once; the first error is kept and ibv_wr_complete() returns it having
  * posted nothing of the batch (libmlx5's rule); ibv_wr_abort() drops the
- * batch.
+ * batch. A UD operation takes its address and its data in either order
+ * (its datagram segment has a place of its own); its WQE closes when
+ * both are set. Each QP type has the calls its operations need, as
+ * libmlx5 installs them (the others are NULL).
  */
 static struct sim_rdma_qp *
 sim_qpx(struct ibv_qp_ex *qpx)
@@ -905,9 +912,16 @@ sim_qpx_op(struct ibv_qp_ex *qpx, int opcode, uint32_t rkey, uint64_t raddr,
 
 	if (q->x_err == 0)
 		q->x_err = sim_dp_finish(q);
-	if (q->x_err == 0)
-		sim_dp_begin(q, opcode, qpx->wr_flags, qpx->wr_id, rkey, raddr,
-			     imm);
+	if (q->x_err != 0)
+		return;
+	sim_dp_begin(q, opcode, qpx->wr_flags, qpx->wr_id, rkey, raddr, imm);
+	q->w.av = NULL;
+	q->w.setters = 1;
+	if (q->qp->qp_type == IBV_QPT_UD) {
+		q->w.av = q->w.seg;
+		q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
+		q->w.setters = 2;
+	}
 }
 
 static void
@@ -982,12 +996,19 @@ sim_qpx_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
 	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_READ, rkey, raddr, 0);
 }
 
-/* The data of the open WQE, which closes it (@err: of the setter). */
+/*
+ * A setter of the open WQE done (@err: its error); the last one closes
+ * it.
+ */
 static void
-sim_qpx_data_done(struct sim_rdma_qp *q, int err)
+sim_qpx_set_done(struct sim_rdma_qp *q, int err)
 {
+	if (q->x_err == 0 && err != 0)
+		q->x_err = err;
+	if (q->x_err == 0 && --q->w.setters != 0)
+		return;
 	if (q->x_err == 0)
-		q->x_err = err != 0 ? err : sim_dp_finish(q);
+		q->x_err = sim_dp_finish(q);
 	q->w.seg = NULL;
 }
 
@@ -997,7 +1018,7 @@ sim_qpx_set_sge_list(struct ibv_qp_ex *qpx, size_t n, const struct ibv_sge *sg)
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 
 	if (q->x_err == 0 && q->w.seg != NULL)
-		sim_qpx_data_done(q, sim_dp_add_sges(q, n, sg));
+		sim_qpx_set_done(q, sim_dp_add_sges(q, n, sg));
 }
 
 static void
@@ -1016,7 +1037,7 @@ sim_qpx_set_inline_data_list(struct ibv_qp_ex *qpx, size_t n,
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 
 	if (q->x_err == 0 && q->w.seg != NULL)
-		sim_qpx_data_done(q, sim_dp_add_inline(q, n, buf));
+		sim_qpx_set_done(q, sim_dp_add_inline(q, n, buf));
 }
 
 static void
@@ -1057,14 +1078,12 @@ sim_qpx_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 	struct sim_rdma_ah *a = sim_dp_ah(ah);
 
-	if (q->x_err != 0 || q->w.seg == NULL)
+	if (q->x_err != 0 || q->w.seg == NULL || q->w.av == NULL)
 		return;
-	if (a == NULL || q->qp->qp_type != IBV_QPT_UD) {
-		q->x_err = EINVAL;
-		q->w.seg = NULL;
-		return;
-	}
-	sim_dp_add_av(q, a, remote_qpn, remote_qkey);
+	if (a != NULL)
+		sim_dp_put_av(q->w.av, a, remote_qpn, remote_qkey);
+	q->w.av = NULL;
+	sim_qpx_set_done(q, a != NULL ? 0 : EINVAL);
 }
 
 /* The ibv_qp_ex calls of @q's QP (created with send operations). */
@@ -1076,14 +1095,17 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 	qpx->wr_abort = sim_qpx_abort;
 	qpx->wr_send = sim_qpx_send;
 	qpx->wr_send_imm = sim_qpx_send_imm;
-	qpx->wr_rdma_write = sim_qpx_rdma_write;
-	qpx->wr_rdma_write_imm = sim_qpx_rdma_write_imm;
-	qpx->wr_rdma_read = sim_qpx_rdma_read;
 	qpx->wr_set_sge = sim_qpx_set_sge;
 	qpx->wr_set_sge_list = sim_qpx_set_sge_list;
 	qpx->wr_set_inline_data = sim_qpx_set_inline_data;
 	qpx->wr_set_inline_data_list = sim_qpx_set_inline_data_list;
-	qpx->wr_set_ud_addr = sim_qpx_set_ud_addr;
+	if (q->qp->qp_type == IBV_QPT_UD) {
+		qpx->wr_set_ud_addr = sim_qpx_set_ud_addr;
+	} else {
+		qpx->wr_rdma_write = sim_qpx_rdma_write;
+		qpx->wr_rdma_write_imm = sim_qpx_rdma_write_imm;
+		qpx->wr_rdma_read = sim_qpx_rdma_read;
+	}
 	q->ex = true;
 }
 

@@ -123,19 +123,18 @@ sim_rdma_speed(uint32_t mbps, uint8_t *speed, uint8_t *width)
 	*width = tbl[i].width;
 }
 
-/* The IB MTU enum at or below an Ethernet MTU (the kernel's rule). */
+/* The IB MTU enum of RoCE over an Ethernet MTU (the kernel's rule). */
 static enum ibv_mtu
-sim_rdma_mtu(unsigned int mtu)
+sim_rdma_mtu(unsigned int eth_mtu)
 {
-	if (mtu >= 4096)
-		return IBV_MTU_4096;
-	if (mtu >= 2048)
-		return IBV_MTU_2048;
-	if (mtu >= 1024)
-		return IBV_MTU_1024;
-	if (mtu >= 512)
-		return IBV_MTU_512;
-	return IBV_MTU_256;
+	uint32_t mtu = mlx5_sim_roce_mtu(eth_mtu);
+	enum ibv_mtu e = IBV_MTU_256;
+
+	while (mtu > 256 && e < IBV_MTU_4096) {
+		mtu /= 2;
+		e = (enum ibv_mtu)(e + 1);
+	}
+	return e;
 }
 
 static int
@@ -155,7 +154,7 @@ sim_rdma_query_port_ex(struct ibv_context *ctx, uint8_t port,
 	a.phys_state = up ? 5 : 3; /* LinkUp, Disabled (IBTA). */
 	a.max_mtu = IBV_MTU_4096;
 	/* RoCE's MTU: the netdev's, less the RoCE headers, rounded down. */
-	a.active_mtu = sim_rdma_mtu(mtu > 58 ? mtu - 58u : 0u);
+	a.active_mtu = sim_rdma_mtu(mtu);
 	a.gid_tbl_len = SIM_RDMA_GID_TBL_LEN;
 	a.port_cap_flags = IBV_PORT_CM_SUP | IBV_PORT_IP_BASED_GIDS;
 	a.max_msg_sz = 1u << MLX5_SIM_LOG_MAX_MSG;
@@ -336,7 +335,8 @@ sim_rdma_gid(struct ibv_context *ctx, uint32_t port, uint32_t index,
 		return ENODATA;
 	mlx5_sim_vhca_mac(sctx->file->vhca, mac);
 	mlx5_sim_mac_gid(mac, gid->raw);
-	*type = index % 2 == 0 ? IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_ROCE_V2;
+	*type = mlx5_sim_gid_v2(index) ? IBV_GID_TYPE_ROCE_V2 :
+					 IBV_GID_TYPE_ROCE_V1;
 	return 0;
 }
 
@@ -388,8 +388,8 @@ ibv_query_gid_type(struct ibv_context *ctx, uint8_t port, unsigned int index,
 		errno = ret;
 		return -1;
 	}
-	*type = (index % 2 == 0) ? SIM_RDMA_GID_SYSFS_ROCE_V1 :
-				   SIM_RDMA_GID_SYSFS_ROCE_V2;
+	*type = mlx5_sim_gid_v2(index) ? SIM_RDMA_GID_SYSFS_ROCE_V2 :
+					 SIM_RDMA_GID_SYSFS_ROCE_V1;
 	return 0;
 }
 
