@@ -7,7 +7,9 @@
  * interface (libibverbs calls, no backend of ours): the rules of UD
  * datagrams (the Q_Key, the GRH before the payload, one packet at most,
  * loss without NAK), of UC messages (no RNR, no read), libmlx5's refusal
- * of posting to a QP in RESET, completion events, and MR import. Run
+ * of posting to a QP in RESET, completion events, MR import, and
+ * mlx5dv's mkey operations (UMR layouts, local and remote invalidation).
+ * Run
  * with the front's libibverbs.so.1 first on LD_LIBRARY_PATH (the test
  * command does); on the system's libibverbs it skips.
  */
@@ -17,6 +19,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
 #include <mlx5_sim.h>
@@ -558,6 +561,237 @@ test_qpx_ud(void)
 	return TEST_SUCCESS;
 }
 
+/* An RC QP with mlx5dv mkey operations on the case's CQ, in INIT. */
+static struct ibv_qp *
+fv_dv_qp(uint64_t dv_ops)
+{
+	struct ibv_qp_init_attr_ex ia = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct mlx5dv_qp_init_attr da = {
+		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
+		.send_ops_flags = dv_ops,
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = 1,
+				 .qp_access_flags = IBV_ACCESS_LOCAL_WRITE };
+	struct ibv_qp *qp = mlx5dv_create_qp(ctx, &ia, &da);
+
+	if (qp != NULL &&
+	    ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS) != 0) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+/* Post a batch of one mkey layout on @qp and poll its completion. */
+static int
+fv_mkey_layout(struct ibv_qp *qp, struct mlx5dv_mkey *mk, bool interleaved)
+{
+	struct ibv_qp_ex *x = ibv_qp_to_qp_ex(qp);
+	struct mlx5dv_qp_ex *dx = mlx5dv_qp_ex_from_ibv_qp_ex(x);
+	struct mlx5dv_mr_interleaved il[2] = {
+		{ (uintptr_t)buf + 2048, 4, 6, mr->lkey },
+		{ (uintptr_t)buf + 2560, 4, 12, mr->lkey },
+	};
+	struct ibv_sge sg[2] = {
+		{ (uintptr_t)buf + 2048, 8, mr->lkey },
+		{ (uintptr_t)buf + 2560, 8, mr->lkey },
+	};
+	struct ibv_wc wc;
+
+	ibv_wr_start(x);
+	x->wr_id = 0x51;
+	x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	if (interleaved)
+		mlx5dv_wr_mr_interleaved(dx, mk, IBV_ACCESS_LOCAL_WRITE, 3, 2,
+					 il);
+	else
+		mlx5dv_wr_mr_list(dx, mk, IBV_ACCESS_LOCAL_WRITE, 2, sg);
+	TEST_ASSERT_SUCCESS(ibv_wr_complete(x), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(wc.opcode, IBV_WC_DRIVER1, "an mkey operation");
+	TEST_ASSERT_EQUAL(wc.wr_id, 0x51, "");
+	return TEST_SUCCESS;
+}
+
+/* A SEND of @len bytes through key @key at 0 to @qp itself: its status. */
+static int
+fv_send_via(struct ibv_qp *qp, uint32_t key, uint32_t len,
+	    enum ibv_wc_status *st)
+{
+	struct ibv_sge sg = { .addr = 0, .length = len, .lkey = key };
+	struct ibv_send_wr wr = { .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc[2];
+	int n;
+
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	n = fv_poll(cq, wc, 2, 1000);
+	TEST_ASSERT(n >= 1, "");
+	*st = wc[0].opcode == IBV_WC_SEND || n == 1 ? wc[0].status :
+						      wc[1].status;
+	/* A failed send leaves the QP in ERR: its receive flushed. */
+	fv_poll(cq, wc, 2, 50);
+	return TEST_SUCCESS;
+}
+
+/*
+ * mlx5dv mkey layouts (rdma-core's mlx5dv_wr_mr_list and
+ * mlx5dv_wr_mr_interleaved, UMR WQEs the device executes): a SEND whose
+ * gather list is the indirect key sends the list's entries in order, or
+ * the interleaved entries repetition by repetition, each at its stride;
+ * one byte past the key's length is the sender's protection error.
+ */
+static int
+test_dv_mkey_layouts(void)
+{
+	struct mlx5dv_mkey_init_attr ma = {
+		.pd = pd,
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 4,
+	};
+	static const uint8_t want[] = {
+		/* Repetition 0: 4 bytes at A, 4 at B; then at their strides. */
+		0,   1,	  2,   3,   100, 101, 102, 103, 10,  11,  12,  13,
+		116, 117, 118, 119, 20,	 21,  22,  23,	132, 133, 134, 135,
+	};
+	enum ibv_wc_status st;
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp *qp;
+	int i;
+
+	qp = fv_dv_qp(MLX5DV_QP_EX_WITH_MR_LIST |
+		      MLX5DV_QP_EX_WITH_MR_INTERLEAVED);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, qp->qp_num), "");
+	mk = mlx5dv_create_mkey(&ma);
+	TEST_ASSERT_NOT_NULL(mk, "");
+	for (i = 0; i < 64; i++) {
+		buf[2048 + i] = (uint8_t)i;
+		buf[2560 + i] = (uint8_t)(100 + i);
+	}
+	/* A list: 8 bytes at A, then 8 at B. */
+	TEST_ASSERT_EQUAL(fv_mkey_layout(qp, mk, false), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_send_via(qp, mk->lkey, 16, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
+	TEST_ASSERT(memcmp(buf + 1024, buf + 2048, 8) == 0 &&
+			    memcmp(buf + 1032, buf + 2560, 8) == 0,
+		    "the list's entries in order");
+	TEST_ASSERT_EQUAL(fv_send_via(qp, mk->lkey, 17, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_LOC_PROT_ERR, "past the key's 16 bytes");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	/* Interleaved: 3 x (4 bytes at A every 10, 4 at B every 16). */
+	qp = fv_dv_qp(MLX5DV_QP_EX_WITH_MR_LIST |
+		      MLX5DV_QP_EX_WITH_MR_INTERLEAVED);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, qp->qp_num), "");
+	TEST_ASSERT_EQUAL(fv_mkey_layout(qp, mk, true), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_send_via(qp, mk->lkey, sizeof(want), &st),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
+	TEST_ASSERT(memcmp(buf + 1024, want, sizeof(want)) == 0,
+		    "repetition by repetition, at the strides");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_destroy_mkey(mk), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invalidation: a local invalidation (IBV_WR_LOCAL_INV, a UMR freeing the
+ * key) completes as IBV_WC_LOCAL_INV and the key then translates nothing;
+ * a SEND with invalidate frees the responder's key when the key was made
+ * with remote invalidation (the receive says IBV_WC_WITH_INV and the
+ * key), and is the request's error for a key without it (requester
+ * REM_INV_REQ_ERR, responder LOC_PROT_ERR).
+ */
+static int
+test_dv_mkey_invalidate(void)
+{
+	struct mlx5dv_mkey_init_attr ma = {
+		.pd = pd,
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+				MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE,
+		.max_entries = 4,
+	};
+	struct ibv_send_wr wr = { .wr_id = 9,
+				  .opcode = IBV_WR_LOCAL_INV,
+				  .send_flags = IBV_SEND_SIGNALED };
+	enum ibv_wc_status st;
+	struct ibv_send_wr *bad;
+	struct mlx5dv_mkey *mk;
+	struct ibv_wc wc[2];
+	struct ibv_qp *qp;
+	int i;
+
+	qp = fv_dv_qp(MLX5DV_QP_EX_WITH_MR_LIST);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, qp->qp_num), "");
+	mk = mlx5dv_create_mkey(&ma);
+	TEST_ASSERT_NOT_NULL(mk, "");
+	TEST_ASSERT_EQUAL(fv_mkey_layout(qp, mk, false), TEST_SUCCESS, "");
+	wr.invalidate_rkey = mk->lkey;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc[0].status == IBV_WC_SUCCESS &&
+			    wc[0].opcode == IBV_WC_LOCAL_INV &&
+			    wc[0].wr_id == 9,
+		    "a local invalidation");
+	TEST_ASSERT_EQUAL(fv_send_via(qp, mk->lkey, 8, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_LOC_PROT_ERR, "the key is free");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	/* Valid again by a UMR, then freed by the peer's message. */
+	qp = fv_dv_qp(MLX5DV_QP_EX_WITH_MR_LIST);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, qp->qp_num), "");
+	TEST_ASSERT_EQUAL(fv_mkey_layout(qp, mk, false), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	wr.opcode = IBV_WR_SEND_WITH_INV;
+	wr.invalidate_rkey = mk->rkey;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+	i = wc[0].opcode == IBV_WC_RECV ? 0 : 1;
+	TEST_ASSERT(wc[i].status == IBV_WC_SUCCESS &&
+			    wc[i].opcode == IBV_WC_RECV &&
+			    (wc[i].wc_flags & IBV_WC_WITH_INV) &&
+			    wc[i].invalidated_rkey == mk->rkey,
+		    "the receive names the key it freed");
+	TEST_ASSERT_EQUAL(fv_send_via(qp, mk->lkey, 8, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_LOC_PROT_ERR, "the key is free");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	/* An MR's key was not made for remote invalidation. */
+	qp = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	wr.invalidate_rkey = mr->rkey;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+	i = wc[0].wr_id == 9 ? 0 : 1; /* Error completions: by wr_id. */
+	TEST_ASSERT_EQUAL(wc[i].status, IBV_WC_REM_INV_REQ_ERR, "requester");
+	TEST_ASSERT_EQUAL(wc[1 - i].status, IBV_WC_LOC_PROT_ERR, "responder");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_destroy_mkey(mk), "");
+	return TEST_SUCCESS;
+}
+
 /* libmlx5: nothing posted to a QP in RESET (EINVAL). */
 static int
 test_post_in_reset(void)
@@ -974,6 +1208,8 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "uc_bad_rkey", test_uc_bad_rkey },
 	{ "err_flushes_later_receives", test_err_flushes_later_receives },
 	{ "qpx_ud", test_qpx_ud },
+	{ "dv_mkey_layouts", test_dv_mkey_layouts },
+	{ "dv_mkey_invalidate", test_dv_mkey_invalidate },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "cq_destroy_events", test_cq_destroy_events },

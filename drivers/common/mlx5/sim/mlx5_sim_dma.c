@@ -75,6 +75,49 @@ static int sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		     uint64_t addr, uint64_t len, uint32_t flags,
 		     unsigned int depth, struct sim_dma_list *list);
 
+/*
+ * Split a range over a repeated block layout: offset @off of the key is
+ * repetition off / block, and within it the entries in order, each at its
+ * address plus the repetition times its stride.
+ */
+static int
+sim_xlate_rb(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+	     uint64_t off, uint64_t len, uint32_t flags, unsigned int depth,
+	     struct sim_dma_list *list)
+{
+	const struct mlx5_sim_rb *rb = mkey->rb;
+	uint64_t rep = off / rb->block, in = off % rb->block;
+	int ret;
+
+	while (len > 0 && rep < rb->count) {
+		uint64_t base = 0;
+		uint32_t i;
+
+		for (i = 0; i < rb->num && len > 0; i++) {
+			const struct mlx5_sim_rb_entry *e = &rb->e[i];
+			uint64_t chunk;
+
+			if (in >= base + e->byte_count) {
+				base += e->byte_count;
+				continue;
+			}
+			chunk = RTE_MIN(len, base + e->byte_count - in);
+			ret = sim_xlate(vhca, e->mkey, mkey->pdn,
+					e->address + rep * e->stride + in - base,
+					chunk, flags & ~MLX5_SIM_XFER_REMOTE,
+					depth + 1, list);
+			if (ret < 0)
+				return ret;
+			in += chunk;
+			len -= chunk;
+			base += e->byte_count;
+		}
+		rep++;
+		in = 0;
+	}
+	return len == 0 ? 0 : -EFAULT;
+}
+
 /* Split a range over the entries of a KLM mkey. */
 static int
 sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
@@ -85,6 +128,9 @@ sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	uint64_t base = 0;
 	uint32_t i;
 	int ret;
+
+	if (mkey->rb != NULL)
+		return sim_xlate_rb(vhca, mkey, off, len, flags, depth, list);
 
 	for (i = 0; i < mkey->u.klm.num && len > 0; i++) {
 		const struct mlx5_sim_klm_entry *e = &mkey->u.klm.entries[i];

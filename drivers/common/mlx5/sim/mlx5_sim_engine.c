@@ -389,6 +389,7 @@ sim_exec_unreliable(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		return mlx5_sim_ud_exec(vhca, qp, w, bytes);
 	/* UC: the message way, which drops what RC would NAK or retry. */
 	if (w->opcode == MLX5_OPCODE_SEND || w->opcode == MLX5_OPCODE_SEND_IMM ||
+	    w->opcode == MLX5_OPCODE_SEND_INVAL ||
 	    w->opcode == MLX5_OPCODE_RDMA_WRITE ||
 	    w->opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
 		return mlx5_sim_rc_exec(vhca, qp, w, bytes);
@@ -527,6 +528,7 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = sim_exec_rdma(vhca, qp, r, &w, &bytes);
 		} else if (w.opcode == MLX5_OPCODE_SEND ||
 			   w.opcode == MLX5_OPCODE_SEND_IMM ||
+			   w.opcode == MLX5_OPCODE_SEND_INVAL ||
 			   w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
 			synd = mlx5_sim_rc_exec(vhca, qp, &w, &bytes);
 		} else {

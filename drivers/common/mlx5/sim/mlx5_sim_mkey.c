@@ -128,6 +128,8 @@ mlx5_sim_mkey_klm_free(struct mlx5_sim_mkey *mkey)
 {
 	if (mkey->u.klm.entries != &mkey->klm_one)
 		free(mkey->u.klm.entries);
+	free(mkey->rb);
+	mkey->rb = NULL;
 }
 
 void

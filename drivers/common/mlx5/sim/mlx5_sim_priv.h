@@ -1038,6 +1038,13 @@ struct ibv_cq *mlx5_sim_create_cq(struct ibv_context *ctx, int cqe,
 int mlx5_sim_destroy_cq(struct ibv_cq *cq);
 struct ibv_qp *mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 				     struct ibv_qp_init_attr_ex *attr);
+/*
+ * The same with send WQEs of at least @wqe_min bytes (a provider's own
+ * operations, such as UMR, need more than the capabilities say).
+ */
+struct ibv_qp *mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
+				      struct ibv_qp_init_attr_ex *attr,
+				      uint32_t wqe_min);
 int mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		      struct ibv_qp_init_attr *init);
 int mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,

@@ -3,9 +3,10 @@
  */
 
 /*
- * RC messages between QPs: where a QP's packets go, SEND and RDMA WRITE
- * with immediate (the responder's receive queue), inline data, receiver
- * not ready, and the flush of a receive queue. The engine
+ * RC messages between QPs: where a QP's packets go, SEND (with immediate,
+ * with invalidate) and RDMA WRITE with immediate (the responder's receive
+ * queue), inline data, receiver not ready, and the flush of a receive
+ * queue. The engine
  * (mlx5_sim_engine.c) calls these for the WQEs it runs; all under the
  * card lock.
  *
@@ -49,6 +50,16 @@
  * per WQE, in order); receives posted later are flushed at the next pass
  * of the vHCA (IBTA 10.3.1: in the Error state, work requests posted
  * complete in error).
+ *
+ * SEND with invalidate (IBTA 10.6.7.2): the responder also invalidates the
+ * key the control segment's immediate names, which must be a key of the
+ * responder QP's PD created with remote invalidation enabled (mkc
+ * en_rinval, mlx5dv's MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE); the
+ * key is then free, as after a local invalidation, and the receive CQE is
+ * RESP_SEND_INV carrying the key. Any other key is the request's error
+ * (checked before anything is written): the responder completes with
+ * LOCAL_PROT_ERR and the requester with REMOTE_INVAL_REQ_ERR (the model's
+ * choice of syndromes; no public source gives mlx5's).
  *
  * UC (IBTA 9.9: no ACK, no NAK, no RNR): what RC would NAK or retry is
  * dropped at the responder, which stays as it is (no error state for a
@@ -318,6 +329,16 @@ sim_rc_nak(uint8_t synd)
 		       MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 }
 
+/* The key @key that a SEND with invalidate may free on @p, or NULL. */
+static struct mlx5_sim_mkey *
+sim_rc_inv_key(struct mlx5_sim_vhca *pv, const struct mlx5_sim_qp *p,
+	       uint32_t key)
+{
+	struct mlx5_sim_mkey *k = mlx5_sim_mkey_by_key(pv, key);
+
+	return k != NULL && k->pdn == p->pdn && k->en_rinval ? k : NULL;
+}
+
 /*
  * An RNR NAK for @qp: MLX5_SIM_RC_RNR (wait, the WQE stays), or
  * RNR_RETRY_EXC_ERR once the retries are spent.
@@ -341,9 +362,11 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	const struct mlx5_wqe_raddr_seg *r = (const void *)(ctrl + 1);
 	bool send = w->opcode != MLX5_OPCODE_RDMA_WRITE &&
 		    w->opcode != MLX5_OPCODE_RDMA_WRITE_IMM;
-	bool imm = w->opcode != MLX5_OPCODE_SEND &&
-		   w->opcode != MLX5_OPCODE_RDMA_WRITE;
+	bool imm = w->opcode == MLX5_OPCODE_SEND_IMM ||
+		   w->opcode == MLX5_OPCODE_RDMA_WRITE_IMM;
+	bool inv = w->opcode == MLX5_OPCODE_SEND_INVAL;
 	bool uc = qp->st == MLX5_QP_ST_UC;
+	struct mlx5_sim_mkey *ik = NULL;
 	uint8_t stage_inl[SIM_RC_STAGE_INLINE];
 	struct mlx5_sim_vhca *pv = NULL;
 	struct mlx5_sim_qp *p;
@@ -404,6 +427,19 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			sim_rc_resp_cqe(pv, p, MLX5_CQE_RESP_WR_IMM, 0,
 					(uint32_t)total, ctrl->imm, qp->qpn);
 	} else {
+		if (unlikely(inv)) {
+			ik = sim_rc_inv_key(pv, p, rte_be_to_cpu_32(ctrl->imm));
+			/* UC: dropped, the responder as it was. */
+			if (ik == NULL && uc)
+				goto out;
+			if (ik == NULL) {
+				sim_rc_resp_fail(
+					pv, p,
+					MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+				synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
+				goto out;
+			}
+		}
 		synd = sim_rc_scatter(pv, p, big != NULL ? big : stage_inl,
 				      total);
 		if (synd != 0) {
@@ -412,10 +448,16 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = uc ? 0 : sim_rc_nak(synd);
 			goto out;
 		}
-		sim_rc_resp_cqe(
-			pv, p,
-			imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND, 0,
-			(uint32_t)total, imm ? ctrl->imm : 0, qp->qpn);
+		if (unlikely(ik != NULL)) {
+			ik->free = true;
+			mlx5_sim_xgen_bump(pv);
+		}
+		sim_rc_resp_cqe(pv, p,
+				inv ? MLX5_CQE_RESP_SEND_INV :
+				imm ? MLX5_CQE_RESP_SEND_IMM :
+				      MLX5_CQE_RESP_SEND,
+				0, (uint32_t)total, imm || inv ? ctrl->imm : 0,
+				qp->qpn);
 	}
 	*bytes = (uint32_t)total;
 out:

@@ -290,7 +290,8 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.pp_uid = true,
 			.update_tag = true,
 			.crypto = true,
-			.signature = true,
+			/* Announced only on request: not modelled. */
+			.signature = false,
 			.cross_rule = MLX5_SIM_CROSS_BOTH,
 			.odp = true,
 			.pp_table_size = SIM_DEFAULT_PP_TABLE_SIZE,

@@ -83,6 +83,25 @@ struct mlx5_sim_klm_entry {
 	uint64_t address;
 };
 
+/*
+ * A repeated (strided) block layout of a KLM mkey, set by a UMR whose
+ * inline list starts with a repeat block segment: @count repetitions of
+ * @block bytes, each the entries' bytes in order, entry k of repetition r
+ * at its address plus r times its stride.
+ */
+struct mlx5_sim_rb_entry {
+	uint64_t address;
+	uint32_t mkey;
+	uint16_t byte_count;
+	uint16_t stride;
+};
+struct mlx5_sim_rb {
+	uint32_t count;
+	uint32_t block;
+	uint32_t num;
+	struct mlx5_sim_rb_entry e[];
+};
+
 /* A link to another vHCA's mkey: resolved at each use. */
 struct mlx5_sim_remote {
 	struct mlx5_sim_vhca *vhca;
@@ -162,6 +181,7 @@ struct mlx5_sim_mkey {
 	 */
 	struct mlx5_sim_xcache klm_xc;
 	/* Cold: not read by a crypto operation. */
+	struct mlx5_sim_rb *rb;    /* A repeated block layout, or NULL. */
 	uint64_t serial;           /* Unique per vHCA: detects index reuse. */
 	enum mlx5_sim_mkey_origin origin;
 	uint32_t qpn;

@@ -9,8 +9,13 @@
  * block, which mlx5_sim_xfer() runs on the bytes that go through such a
  * key. OpenSSL's libcrypto is the cipher.
  *
- * Modelled: inline KLM lists and one 64-byte crypto BSF (no signature BSF,
- * no translation offset, no non-inline lists, no memory windows); the mask
+ * Modelled: inline KLM lists, inline repeated block layouts (a list that
+ * starts with a repeat block segment, op 0x400, as rdma-core's interleaved
+ * mkey layout writes it: each repetition takes every entry's bytes in
+ * order, entry by entry at its address plus the repetition times its
+ * stride) and one 64-byte crypto BSF (no signature BSF, no non-inline
+ * lists, no memory windows; a translation offset only of 0, which a local
+ * invalidation carries, the field being the BSF size's otherwise); the mask
  * bits of the range, rights, key byte, QP, free state and BSF enable. The
  * tweak rule is the one aes_xts_multi_block_le_tweak names: the BSF's
  * initial tweak is a 128-bit little-endian number (IEEE 1619's own byte
@@ -51,7 +56,10 @@
 
 /* UMR control flags the model executes. */
 #define SIM_UMR_FLAGS (MLX5_WQE_UMR_CTRL_FLAG_INLINE | \
-		       MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE)
+		       MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE | \
+		       MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET)
+/* The op word of a repeat block segment (the list's first entry). */
+#define SIM_UMR_REPEAT_BLOCK_OP 0x400
 /* mkey_mask bits the model applies; any other is refused as malformed. */
 #define SIM_UMR_MASK ((uint64_t)MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN | \
 		      MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR | \
@@ -232,6 +240,75 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	return 0;
 }
 
+/* Does the inline list at @seg start with a repeat block segment? */
+static __rte_always_inline bool
+sim_umr_is_rb(const void *seg)
+{
+	const struct mlx5_wqe_umr_repeat_block_seg *rb = seg;
+
+	return rb->op == RTE_BE32(SIM_UMR_REPEAT_BLOCK_OP);
+}
+
+/*
+ * Check the repeat block and its entries (@n octowords in all) for @mkey:
+ * 0 or a CQE syndrome. The entries' keys follow the KLM rules; the block's
+ * byte count must be the entries' sum.
+ */
+static __rte_noinline uint8_t
+sim_umr_rb_check(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
+		 const void *seg, uint32_t n)
+{
+	const struct mlx5_wqe_umr_repeat_block_seg *rb = seg;
+	uint32_t num = rte_be_to_cpu_16(rb->num_ent), i;
+	uint64_t sum = 0;
+
+	if (num == 0 || num + 1 > n || rb->repeat_count == 0)
+		return SIM_UMR_MALFORMED;
+	if (num + 1 > mkey->translations_octword_size)
+		return SIM_UMR_REFUSED;
+	for (i = 0; i < num; i++) {
+		const struct mlx5_wqe_umr_repeat_ent_seg *e = &rb->entries[i];
+		const struct mlx5_sim_mkey *k;
+		uint32_t bc = rte_be_to_cpu_16(e->byte_count);
+
+		if (bc == 0)
+			return SIM_UMR_MALFORMED;
+		k = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(e->memkey));
+		if (k == NULL || k == mkey || k->pdn != mkey->pdn ||
+		    k->crypto_en)
+			return SIM_UMR_REFUSED;
+		sum += bc;
+	}
+	return sum == rte_be_to_cpu_32(rb->byte_count) ? 0 : SIM_UMR_MALFORMED;
+}
+
+/* Replace the translation of @mkey with the repeat block: 0 or -ENOMEM. */
+static __rte_noinline int
+sim_umr_rb_set(struct mlx5_sim_mkey *mkey, const void *seg)
+{
+	const struct mlx5_wqe_umr_repeat_block_seg *rb = seg;
+	uint32_t num = rte_be_to_cpu_16(rb->num_ent), i;
+	struct mlx5_sim_rb *to =
+		malloc(sizeof(*to) + num * sizeof(struct mlx5_sim_rb_entry));
+
+	if (to == NULL)
+		return -ENOMEM;
+	to->count = rte_be_to_cpu_32(rb->repeat_count);
+	to->block = rte_be_to_cpu_32(rb->byte_count);
+	to->num = num;
+	for (i = 0; i < num; i++) {
+		to->e[i].address = rte_be_to_cpu_64(rb->entries[i].va);
+		to->e[i].mkey = rte_be_to_cpu_32(rb->entries[i].memkey);
+		to->e[i].byte_count = rte_be_to_cpu_16(rb->entries[i].byte_count);
+		to->e[i].stride = rte_be_to_cpu_16(rb->entries[i].stride);
+	}
+	mlx5_sim_mkey_klm_free(mkey);
+	mkey->u.klm.entries = NULL;
+	mkey->u.klm.num = 0;
+	mkey->rb = to;
+	return 0;
+}
+
 /* @to: the KLM entry @from in host byte order. */
 static __rte_always_inline void
 sim_klm_entry_set(struct mlx5_sim_klm_entry *to,
@@ -366,20 +443,27 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 				sizeof(*mkc)) / 16;
 	uint32_t data_unit = 0;
 	struct mlx5_sim_mkey *mkey;
-	bool bsf_en;
+	bool bsf_en, rb;
 	uint8_t synd;
 
-	/* Lists by pointer, offsets and signature BSFs: not modelled. */
+	/*
+	 * Lists by pointer, offsets other than 0 and signature BSFs: not
+	 * modelled. With a translation offset, the BSF size's field is
+	 * that offset.
+	 */
 	if ((flags & ~SIM_UMR_FLAGS) ||
 	    !(flags & MLX5_WQE_UMR_CTRL_FLAG_INLINE) ||
 	    (mask & ~SIM_UMR_MASK) ||
-	    (nbsf != 0 && nbsf != MLX5_CRYPTO_BSF_OCTOWORDS) ||
+	    (nbsf != 0 && (nbsf != MLX5_CRYPTO_BSF_OCTOWORDS ||
+			   (flags & MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET))) ||
 	    fixed + nklm + nbsf > ds)
 		return SIM_UMR_MALFORMED;
 	mkey = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(ctrl->imm));
 	synd = sim_umr_target(qp, mkey, flags);
+	rb = nklm != 0 && sim_umr_is_rb(klm);
 	if (synd == 0)
-		synd = sim_umr_klms(vhca, mkey, klm, nklm);
+		synd = unlikely(rb) ? sim_umr_rb_check(vhca, mkey, klm, nklm) :
+				      sim_umr_klms(vhca, mkey, klm, nklm);
 	if (synd == 0 && nbsf != 0)
 		synd = sim_umr_bsf(vhca, mkey, klm + nklm, &data_unit);
 	if (synd != 0)
@@ -390,8 +474,17 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	if (nbsf != 0 && (!bsf_en || nbsf > mkey->bsf_octword_size))
 		return SIM_UMR_REFUSED;
 	/* Everything checked: the UMR takes effect whole. */
-	if (nklm != 0 && sim_umr_klms_set(mkey, klm, nklm) != 0)
-		return SIM_UMR_MALFORMED; /* The model's memory, not a rule. */
+	if (unlikely(rb)) {
+		if (sim_umr_rb_set(mkey, klm) != 0)
+			return SIM_UMR_MALFORMED; /* The model's memory. */
+	} else if (nklm != 0) {
+		if (unlikely(mkey->rb != NULL)) {
+			free(mkey->rb);
+			mkey->rb = NULL;
+		}
+		if (sim_umr_klms_set(mkey, klm, nklm) != 0)
+			return SIM_UMR_MALFORMED; /* The model's memory. */
+	}
 	sim_umr_mkc_set(mkey, mkc, mask);
 	if (nbsf != 0)
 		sim_umr_bsf_set(mkey, klm + nklm, data_unit);
@@ -403,7 +496,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 	 * translation is made again here (kept when the entry key is the
 	 * same and nothing was invalidated since).
 	 */
-	if (nklm == 0 && mkey->u.klm.num == 0) /* A list: nklm entries. */
+	if (mkey->u.klm.num == 0) /* No list (none, or a repeat block). */
 		mkey->klm_xc.gen = 0;
 	else if (mkey->klm_xc.gen != vhca->xgen ||
 		 mkey->klm_xc.key != mkey->u.klm.entries[0].mkey)

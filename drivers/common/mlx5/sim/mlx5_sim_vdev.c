@@ -55,9 +55,11 @@
  *                                                   CREATE with this
  *                                                   alias_context.status
  *                                                   (an unusable alias)
- *   signature      0|1                 1            signature offload:
+ *   signature      0|1                 0            signature offload:
  *                                                   mlx5dv_create_mkey
  *                                                   accepts BLOCK_SIGNATURE
+ *                                                   (announced only: no
+ *                                                   signature BSF runs)
  *   crypto         0|1                 1            mlx5dv_create_mkey
  *                                                   accepts CRYPTO
  *   odp            0|1                 1            on-demand paging:

@@ -43,6 +43,8 @@
 #define SIM_V_MAX_SEND_SGE 30
 #define SIM_V_MAX_RECV_SGE 32
 #define SIM_V_MAX_INLINE 512
+/* The largest send WQE: 63 segments of 16 bytes (ds is 6 bits). */
+#define SIM_V_WQE_MAX (63 * 16)
 #define SIM_V_MAX_SRQ_SGE 31
 #define SIM_V_LOG_MAX_RQT 8
 
@@ -504,8 +506,9 @@ sim_ctx_uar(struct mlx5_sim_file *file)
  * device's limits.
  */
 static int
-sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t *log_sq,
-	    uint32_t *log_rq, uint32_t *log_stride, size_t *ring)
+sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t wqe_min,
+	    uint32_t *log_sq, uint32_t *log_rq, uint32_t *log_stride,
+	    size_t *ring)
 {
 	uint32_t send_bytes, bbs, stride;
 
@@ -520,6 +523,10 @@ sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t *log_sq,
 	send_bytes = (type == IBV_QPT_UD ? 16 + 48 : 32) +
 		     RTE_MAX(16 * cap->max_send_sge,
 			     RTE_ALIGN_CEIL(cap->max_inline_data + 4, 16));
+	/* A provider's larger WQEs (UMR, for its mkey operations). */
+	send_bytes = RTE_MAX(send_bytes, wqe_min);
+	if (send_bytes > SIM_V_WQE_MAX)
+		return EINVAL;
 	bbs = RTE_ALIGN_CEIL(send_bytes, SIM_V_WQEBB) / SIM_V_WQEBB;
 	*log_sq = sim_log2_ceil((uint64_t)RTE_MAX(cap->max_send_wr, 1u) * bbs);
 	*log_rq = cap->max_recv_wr != 0 ?
@@ -540,6 +547,13 @@ sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t *log_sq,
 struct ibv_qp *
 mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		      struct ibv_qp_init_attr_ex *attr)
+{
+	return mlx5_sim_create_qp_wqe(ctx, attr, 0);
+}
+
+struct ibv_qp *
+mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
+		       struct ibv_qp_init_attr_ex *attr, uint32_t wqe_min)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
 	struct mlx5_sim_file *file = sim_ctx_file(ctx);
@@ -576,8 +590,8 @@ mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 	on[0] = sim_named(attr->send_cq, MLX5_SIM_OBJ_CQ, file);
 	on[1] = sim_named(attr->recv_cq, MLX5_SIM_OBJ_CQ, file);
 	err = pd == NULL || on[0] == NULL || on[1] == NULL ? EINVAL :
-	      sim_qp_size(attr->qp_type, &attr->cap, &log_sq, &log_rq,
-			  &log_stride, &ring);
+	      sim_qp_size(attr->qp_type, &attr->cap, wqe_min, &log_sq,
+			  &log_rq, &log_stride, &ring);
 	if (err != 0) {
 		errno = err;
 		return NULL;

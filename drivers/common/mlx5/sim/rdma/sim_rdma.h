@@ -38,6 +38,31 @@
 /* Exported from libibverbs.so.1 for libmlx5.so.1 (node SIM_RDMA_PRIVATE). */
 #define SIM_RDMA_EXPORT __attribute__((visibility("default")))
 
+/*
+ * mlx5dv's mkey send operations the front carries (UMR WQEs), and
+ * libmlx5's overhead of a WQE that can hold a UMR: control, UMR control
+ * and mkey context segments and one 64-byte translation block.
+ */
+#define SIM_RDMA_DV_UMR_OPS \
+	(MLX5DV_QP_EX_WITH_MR_INTERLEAVED | MLX5DV_QP_EX_WITH_MR_LIST | \
+	 MLX5DV_QP_EX_WITH_MKEY_CONFIGURE)
+#define SIM_RDMA_UMR_OVERHEAD (16 + 48 + 64 + 64)
+/*
+ * libmlx5's send WQE size for an RC QP of @cap with UMR operations (its
+ * inline data and gather list after the UMR overhead, in 64-byte
+ * blocks), or 0 if too large.
+ */
+uint32_t sim_rdma_umr_wqe(const struct ibv_qp_cap *cap);
+/*
+ * mlx5dv_create_qp(): an RC QP with mlx5dv send operations (@dv may be
+ * NULL), or NULL with errno.
+ */
+SIM_RDMA_EXPORT struct ibv_qp *
+sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
+		      struct mlx5dv_qp_init_attr *dv);
+/* mlx5dv_qp_ex_from_ibv_qp_ex(): the mlx5dv send operations of a QP. */
+SIM_RDMA_EXPORT struct mlx5dv_qp_ex *sim_rdma_dv_qpx(struct ibv_qp_ex *qpx);
+
 /* GID entries per port: RoCE v1 and v2 of the link-local address. */
 #define SIM_RDMA_GIDS_USED 2
 
@@ -84,7 +109,8 @@ SIM_RDMA_EXPORT struct ibv_context *sim_rdma_ctx_init(struct ibv_context *ctx);
  */
 int sim_rdma_dp_cq_init(struct ibv_cq *cq);
 int sim_rdma_dp_qp_init(struct ibv_qp *qp,
-			const struct ibv_qp_init_attr_ex *attr);
+			const struct ibv_qp_init_attr_ex *attr,
+			uint64_t dv_ops);
 void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
 int sim_rdma_dp_qp_destroy(struct ibv_qp *qp);
 int sim_rdma_dp_cq_destroy(struct ibv_cq *cq);

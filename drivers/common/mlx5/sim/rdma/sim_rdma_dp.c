@@ -74,6 +74,7 @@ struct sim_rdma_qp {
 	uint32_t sq_tail;  /* Basic blocks completed. */
 	uint64_t *sq_wrid; /* By the WQE's first block. */
 	uint32_t *sq_next; /* The counter after that WQE. */
+	uint8_t *sq_op;	   /* Its work completion's opcode. */
 	uint32_t rq_head, rq_tail;
 	uint64_t *rq_wrid;
 	uint32_t rq_sge; /* Segments of a receive WQE. */
@@ -87,6 +88,7 @@ struct sim_rdma_qp {
 		uint8_t *seg;
 		uint64_t wr_id;
 		int opcode;
+		uint8_t wc_op; /* enum ibv_wc_opcode of its completion. */
 		/* ibv_qp_ex: the datagram segment's place, setters to come. */
 		uint8_t *av;
 		unsigned int setters;
@@ -95,6 +97,10 @@ struct sim_rdma_qp {
 	bool pending;	  /* WQEs put in the ring since the last doorbell. */
 	uint32_t x_start; /* ibv_wr_start()'s send counter. */
 	int x_err;	  /* The batch's first error. */
+	/* mlx5dv_qp_ex of a QP made with mlx5dv send operations. */
+	struct mlx5dv_qp_ex dvx;
+	struct ibv_qp_ex *qpx; /* Its ibv_qp_ex (send operations), or NULL. */
+	uint64_t dv_ops;
 };
 
 static void
@@ -106,6 +112,7 @@ sim_dp_qp_free(void *p)
 	pthread_spin_destroy(&q->rq_lock);
 	free(q->sq_wrid);
 	free(q->sq_next);
+	free(q->sq_op);
 	free(q->rq_wrid);
 	free(q);
 }
@@ -393,9 +400,11 @@ sim_rdma_dp_cq_init(struct ibv_cq *cq)
 }
 
 static void sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx);
+static void sim_dvx_init(struct sim_rdma_qp *q);
 
 int
-sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr)
+sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
+		    uint64_t dv_ops)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	struct sim_rdma_qp *q;
@@ -416,12 +425,11 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr)
 	q->qp = qp;
 	q->sq_wrid = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_wrid));
 	q->sq_next = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_next));
+	q->sq_op = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_op));
 	q->rq_wrid = calloc(q->dv.rq.wqe_cnt + 1, sizeof(*q->rq_wrid));
-	if (q->sq_wrid == NULL || q->sq_next == NULL || q->rq_wrid == NULL) {
-		free(q->sq_wrid);
-		free(q->sq_next);
-		free(q->rq_wrid);
-		free(q);
+	if (q->sq_wrid == NULL || q->sq_next == NULL || q->sq_op == NULL ||
+	    q->rq_wrid == NULL) {
+		sim_dp_qp_free(q);
 		return ENOMEM;
 	}
 	q->rq_sge = q->dv.rq.stride / sizeof(struct mlx5_wqe_data_seg);
@@ -430,6 +438,9 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr)
 	q->sig_all = attr->sq_sig_all != 0;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		sim_qpx_init(q, &v->ib.qpx);
+	q->dv_ops = dv_ops;
+	if (dv_ops != 0)
+		sim_dvx_init(q);
 	pthread_spin_init(&q->sq_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&q->rq_lock, PTHREAD_PROCESS_PRIVATE);
 	v->prov = q;
@@ -592,12 +603,19 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 		return MLX5_OPCODE_RDMA_WRITE_IMM;
 	case IBV_WR_RDMA_READ:
 		return MLX5_OPCODE_RDMA_READ;
+	case IBV_WR_SEND_WITH_INV:
+		return MLX5_OPCODE_SEND_INVAL;
+	case IBV_WR_LOCAL_INV:
+		return MLX5_OPCODE_UMR; /* libmlx5 invalidates by UMR. */
 	default:
 		return -1;
 	}
 }
 
-/* Whether a QP of @type sends @opcode (UD: sends; UC: no reads). */
+/*
+ * Whether a QP of @type sends @opcode (UD: sends; UC: no reads; RC and
+ * UC: sends with invalidate, local invalidation).
+ */
 static bool
 sim_dp_opcode_of(enum ibv_qp_type type, int opcode)
 {
@@ -628,9 +646,16 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 			 0) |
 		(flags & IBV_SEND_SOLICITED ? MLX5_WQE_CTRL_SOLICITED : 0) |
 		(flags & IBV_SEND_FENCE ? MLX5_WQE_CTRL_FENCE : 0);
+	/* The immediate, or the key a SEND with invalidate names. */
 	if (opcode == MLX5_OPCODE_SEND_IMM ||
-	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM)
+	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM ||
+	    opcode == MLX5_OPCODE_SEND_INVAL)
 		ctrl->imm = imm;
+	q->w.wc_op = opcode == MLX5_OPCODE_RDMA_READ ? IBV_WC_RDMA_READ :
+		     opcode == MLX5_OPCODE_RDMA_WRITE ||
+				     opcode == MLX5_OPCODE_RDMA_WRITE_IMM ?
+						       IBV_WC_RDMA_WRITE :
+						       IBV_WC_SEND;
 	if (opcode == MLX5_OPCODE_RDMA_WRITE ||
 	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM ||
 	    opcode == MLX5_OPCODE_RDMA_READ) {
@@ -644,6 +669,62 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 	q->w.seg = seg;
 	q->w.wr_id = wr_id;
 	q->w.opcode = opcode;
+}
+
+/*
+ * UMR WQEs as libmlx5 writes them for local invalidation and mlx5dv's
+ * mkey operations: the control segment (the target key in its immediate,
+ * an initiator small fence), the UMR control segment, the mkey context
+ * segment, then the translation (an inline list or repeat block) in
+ * 64-byte blocks.
+ */
+#define SIM_DP_UMR_CTRL 16
+#define SIM_DP_UMR_MKC 64
+#define SIM_DP_UMR_DATA 128
+#define SIM_DP_UMR_REPEAT_BLOCK 0x400
+
+static struct mlx5_wqe_umr_ctrl_seg *
+sim_dp_umr(struct sim_rdma_qp *q)
+{
+	return (void *)(q->w.bytes + SIM_DP_UMR_CTRL);
+}
+
+static struct mlx5_wqe_mkey_context_seg *
+sim_dp_mkc(struct sim_rdma_qp *q)
+{
+	return (void *)(q->w.bytes + SIM_DP_UMR_MKC);
+}
+
+/*
+ * Open a UMR WQE on key @key completing as @wc_op: the key made valid
+ * (free cleared) with its key byte, the translation to follow.
+ */
+static void
+sim_dp_umr_begin(struct sim_rdma_qp *q, unsigned int flags, uint64_t wr_id,
+		 uint32_t key, uint8_t wc_op)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)q->w.bytes;
+	struct mlx5_wqe_umr_ctrl_seg *umr = sim_dp_umr(q);
+	struct mlx5_wqe_mkey_context_seg *mk = sim_dp_mkc(q);
+
+	sim_dp_begin(q, MLX5_OPCODE_UMR, flags, wr_id, 0, 0, 0);
+	ctrl->imm = htobe32(key);
+	ctrl->fm_ce_se |= MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	memset(umr, 0, SIM_DP_UMR_DATA - SIM_DP_UMR_CTRL);
+	umr->flags = MLX5_WQE_UMR_CTRL_FLAG_INLINE;
+	umr->mkey_mask = htobe64(MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE |
+				 MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY);
+	mk->qpn_mkey = htobe32(0xffffff00u | (key & 0xff));
+	q->w.seg = q->w.bytes + SIM_DP_UMR_DATA;
+	q->w.wc_op = wc_op;
+}
+
+/* The open UMR invalidates its key (libmlx5's local invalidation). */
+static void
+sim_dp_umr_linv(struct sim_rdma_qp *q)
+{
+	sim_dp_umr(q)->flags |= MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET;
+	sim_dp_mkc(q)->free = MLX5_WQE_MKEY_CONTEXT_FREE;
 }
 
 /*
@@ -799,6 +880,7 @@ sim_dp_finish(struct sim_rdma_qp *q)
 		       q->w.bytes + (size_t)i * SIM_DP_WQEBB, SIM_DP_WQEBB);
 	q->sq_wrid[q->sq_pi & (n - 1)] = q->w.wr_id;
 	q->sq_next[q->sq_pi & (n - 1)] = q->sq_pi + bbs;
+	q->sq_op[q->sq_pi & (n - 1)] = q->w.wc_op;
 	q->sq_pi += bbs;
 	memcpy(q->last, q->w.bytes, sizeof(q->last));
 	q->pending = true;
@@ -848,9 +930,21 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			err = EINVAL;
 			break;
 		}
+		if (opcode == MLX5_OPCODE_UMR) {
+			sim_dp_umr_begin(q, wr->send_flags, wr->wr_id,
+					 wr->invalidate_rkey, IBV_WC_LOCAL_INV);
+			sim_dp_umr_linv(q);
+			err = sim_dp_finish(q);
+			q->w.seg = NULL;
+			if (err != 0)
+				break;
+			continue;
+		}
 		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
 			     wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
-			     wr->imm_data);
+			     opcode == MLX5_OPCODE_SEND_INVAL ?
+				     htobe32(wr->invalidate_rkey) :
+				     wr->imm_data);
 		if (ah != NULL) {
 			sim_dp_put_av(q->w.seg, ah, wr->wr.ud.remote_qpn,
 				      wr->wr.ud.remote_qkey);
@@ -978,6 +1072,30 @@ sim_qpx_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 }
 
 static void
+sim_qpx_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	sim_qpx_op(qpx, MLX5_OPCODE_SEND_INVAL, 0, 0, htobe32(invalidate_rkey));
+}
+
+static void sim_qpx_set_done(struct sim_rdma_qp *q, int err);
+
+static void
+sim_qpx_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err == 0)
+		q->x_err = sim_dp_finish(q);
+	if (q->x_err != 0)
+		return;
+	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, invalidate_rkey,
+			 IBV_WC_LOCAL_INV);
+	sim_dp_umr_linv(q);
+	q->w.setters = 1;
+	sim_qpx_set_done(q, 0);
+}
+
+static void
 sim_qpx_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
 {
 	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_WRITE, rkey, raddr, 0);
@@ -1052,7 +1170,8 @@ sim_qpx_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
 #define SIM_QPX_OPS \
 	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
 	 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
-	 IBV_QP_EX_WITH_RDMA_READ)
+	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_SEND_WITH_INV | \
+	 IBV_QP_EX_WITH_LOCAL_INV)
 
 int
 sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
@@ -1105,8 +1224,261 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 		qpx->wr_rdma_write = sim_qpx_rdma_write;
 		qpx->wr_rdma_write_imm = sim_qpx_rdma_write_imm;
 		qpx->wr_rdma_read = sim_qpx_rdma_read;
+		qpx->wr_send_inv = sim_qpx_send_inv;
+		qpx->wr_local_inv = sim_qpx_local_inv;
 	}
+	q->qpx = qpx;
 	q->ex = true;
+}
+
+/*
+ * mlx5dv's mkey operations (mlx5dv_qp_ex, libmlx5's builders): a UMR WQE
+ * on an mkey of mlx5dv_create_mkey(), in the ibv_qp_ex batch, built by
+ * setters in any order: wr_mkey_configure() opens it (inline only, no
+ * configuration flag but resetting a signature, which the device has
+ * not) and names how many setters close it; the rights (local write,
+ * remote read and write, atomic) and the layout (a list of entries, or
+ * entries repeated with strides: libmlx5's repeat block) each once.
+ * wr_mr_list() and wr_mr_interleaved() are the three in one. A layout
+ * longer than the QP's inline room is ENOMEM at wr_complete(), a setter
+ * out of place EINVAL, as libmlx5; what the key itself refuses (its
+ * entries, its PD) is the device's: an error completion.
+ */
+static struct sim_rdma_qp *
+sim_dvx(struct mlx5dv_qp_ex *dvx)
+{
+	return container_of(dvx, struct sim_rdma_qp, dvx);
+}
+
+/* The open WQE of @q is an mkey UMR that a setter may complete. */
+static bool
+sim_dvx_open(struct sim_rdma_qp *q)
+{
+	if (q->x_err != 0)
+		return false;
+	if (q->w.seg == NULL || q->w.opcode != MLX5_OPCODE_UMR ||
+	    q->w.wc_op != IBV_WC_DRIVER1) {
+		q->x_err = EINVAL;
+		return false;
+	}
+	return true;
+}
+
+static void
+sim_dvx_mkey_configure(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
+		       uint8_t num_setters, struct mlx5dv_mkey_conf_attr *attr)
+{
+	struct sim_rdma_qp *q = sim_dvx(dvx);
+	struct ibv_qp_ex *qpx = q->qpx;
+
+	if (q->x_err == 0)
+		q->x_err = sim_dp_finish(q);
+	if (q->x_err != 0)
+		return;
+	if (!(qpx->wr_flags & IBV_SEND_INLINE) || attr->comp_mask != 0 ||
+	    (attr->conf_flags &
+	     ~(uint64_t)MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR)) {
+		q->x_err = EOPNOTSUPP;
+		return;
+	}
+	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, mkey->lkey,
+			 IBV_WC_DRIVER1);
+	/* No setter to come: the WQE is complete as it is. */
+	q->w.setters = num_setters != 0 ? num_setters : 1;
+	if (num_setters == 0)
+		sim_qpx_set_done(q, 0);
+}
+
+/* libmlx5's rights byte of an mkey context segment. */
+static uint8_t
+sim_dvx_access(uint32_t acc)
+{
+	return (acc & IBV_ACCESS_REMOTE_ATOMIC ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_ATOMIC :
+			0) |
+	       (acc & IBV_ACCESS_REMOTE_WRITE ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_WRITE :
+			0) |
+	       (acc & IBV_ACCESS_REMOTE_READ ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_READ :
+			0) |
+	       (acc & IBV_ACCESS_LOCAL_WRITE ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_LOCAL_WRITE :
+			0);
+}
+
+static void
+sim_dvx_set_access(struct mlx5dv_qp_ex *dvx, uint32_t access_flags)
+{
+	const uint64_t bits = MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE |
+			      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ |
+			      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE |
+			      MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC;
+	struct sim_rdma_qp *q = sim_dvx(dvx);
+	struct mlx5_wqe_umr_ctrl_seg *umr = sim_dp_umr(q);
+
+	if (!sim_dvx_open(q))
+		return;
+	/* Known rights only, and once per WQE. */
+	if ((access_flags &
+	     ~(uint32_t)(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)) ||
+	    (umr->mkey_mask & htobe64(bits))) {
+		sim_qpx_set_done(q, EINVAL);
+		return;
+	}
+	umr->mkey_mask |= htobe64(bits);
+	sim_dp_mkc(q)->access_flags = sim_dvx_access(access_flags);
+	sim_qpx_set_done(q, 0);
+}
+
+/*
+ * The layout of the open mkey UMR: @n entries of @sge (a list), or of
+ * @data repeated @repeat times (a repeat block first).
+ */
+static void
+sim_dvx_set_layout(struct sim_rdma_qp *q, uint32_t repeat, uint16_t n,
+		   const struct mlx5dv_mr_interleaved *data,
+		   const struct ibv_sge *sge)
+{
+	struct mlx5_wqe_umr_ctrl_seg *umr = sim_dp_umr(q);
+	uint32_t room = (q->max_inline + 4) / 16, xlat, size, i;
+	uint8_t *at = q->w.seg;
+	uint64_t reglen = 0;
+
+	if (!sim_dvx_open(q))
+		return;
+	if (n > (data != NULL ? room - 1 : room)) {
+		sim_qpx_set_done(q, ENOMEM);
+		return;
+	}
+	if (umr->klm_octowords != 0) {
+		sim_qpx_set_done(q, EINVAL);
+		return;
+	}
+	xlat = (n + (data != NULL)) * 16u;
+	size = RTE_ALIGN_CEIL(xlat, 64u);
+	if (at + size > q->w.bytes + SIM_DP_WQE_MAX) {
+		sim_qpx_set_done(q, ENOMEM);
+		return;
+	}
+	if (data != NULL) {
+		struct mlx5_wqe_umr_repeat_block_seg *rb = (void *)at;
+		uint32_t block = 0;
+
+		rb->op = htobe32(SIM_DP_UMR_REPEAT_BLOCK);
+		rb->reserved = 0;
+		rb->num_ent = htobe16(n);
+		rb->repeat_count = htobe32(repeat);
+		for (i = 0; i < n; i++) {
+			struct mlx5_wqe_umr_repeat_ent_seg *e = &rb->entries[i];
+
+			e->va = htobe64(data[i].addr);
+			e->byte_count = htobe16((uint16_t)data[i].bytes_count);
+			e->stride = htobe16((uint16_t)(data[i].bytes_count +
+						       data[i].bytes_skip));
+			e->memkey = htobe32(data[i].lkey);
+			block += data[i].bytes_count;
+		}
+		rb->byte_count = htobe32(block);
+		reglen = (uint64_t)block * repeat;
+	} else {
+		struct mlx5_wqe_data_seg *d = (void *)at;
+
+		for (i = 0; i < n; i++) {
+			d[i].addr = htobe64(sge[i].addr);
+			d[i].lkey = htobe32(sge[i].lkey);
+			d[i].byte_count = htobe32(sge[i].length);
+			reglen += sge[i].length;
+		}
+	}
+	memset(at + xlat, 0, size - xlat);
+	sim_dp_mkc(q)->len = htobe64(reglen);
+	umr->mkey_mask |= htobe64(MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN);
+	umr->klm_octowords = htobe16((uint16_t)(size / 16));
+	q->w.seg += size;
+	sim_qpx_set_done(q, 0);
+}
+
+static void
+sim_dvx_set_layout_list(struct mlx5dv_qp_ex *dvx, uint16_t num_sges,
+			const struct ibv_sge *sge)
+{
+	sim_dvx_set_layout(sim_dvx(dvx), 0, num_sges, NULL, sge);
+}
+
+static void
+sim_dvx_set_layout_interleaved(struct mlx5dv_qp_ex *dvx, uint32_t repeat_count,
+			       uint16_t num_interleaved,
+			       const struct mlx5dv_mr_interleaved *data)
+{
+	sim_dvx_set_layout(sim_dvx(dvx), repeat_count, num_interleaved, data,
+			   NULL);
+}
+
+static void
+sim_dvx_mr_list(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
+		uint32_t access_flags, uint16_t num_sges, struct ibv_sge *sge)
+{
+	struct mlx5dv_mkey_conf_attr attr = { 0 };
+
+	sim_dvx_mkey_configure(dvx, mkey, 2, &attr);
+	sim_dvx_set_access(dvx, access_flags);
+	sim_dvx_set_layout(sim_dvx(dvx), 0, num_sges, NULL, sge);
+}
+
+static void
+sim_dvx_mr_interleaved(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
+		       uint32_t access_flags, uint32_t repeat_count,
+		       uint16_t num_interleaved,
+		       struct mlx5dv_mr_interleaved *data)
+{
+	struct mlx5dv_mkey_conf_attr attr = { 0 };
+
+	sim_dvx_mkey_configure(dvx, mkey, 2, &attr);
+	sim_dvx_set_access(dvx, access_flags);
+	sim_dvx_set_layout(sim_dvx(dvx), repeat_count, num_interleaved, data,
+			   NULL);
+}
+
+/* The mlx5dv calls of @q's send operations, as libmlx5 installs them. */
+static void
+sim_dvx_init(struct sim_rdma_qp *q)
+{
+	if (q->dv_ops &
+	    (MLX5DV_QP_EX_WITH_MR_LIST | MLX5DV_QP_EX_WITH_MR_INTERLEAVED)) {
+		q->dvx.wr_mr_list = sim_dvx_mr_list;
+		q->dvx.wr_mr_interleaved = sim_dvx_mr_interleaved;
+	}
+	if (q->dv_ops & MLX5DV_QP_EX_WITH_MKEY_CONFIGURE) {
+		q->dvx.wr_mkey_configure = sim_dvx_mkey_configure;
+		q->dvx.wr_set_mkey_access_flags = sim_dvx_set_access;
+		q->dvx.wr_set_mkey_layout_list = sim_dvx_set_layout_list;
+		q->dvx.wr_set_mkey_layout_interleaved =
+			sim_dvx_set_layout_interleaved;
+	}
+}
+
+struct mlx5dv_qp_ex *
+sim_rdma_dv_qpx(struct ibv_qp_ex *qpx)
+{
+	struct sim_rdma_qp *q = qpx != NULL ? sim_dp_qp(&qpx->qp_base) : NULL;
+
+	return q != NULL ? &q->dvx : NULL;
+}
+
+uint32_t
+sim_rdma_umr_wqe(const struct ibv_qp_cap *cap)
+{
+	uint32_t size = SIM_RDMA_UMR_OVERHEAD + 16 * cap->max_send_sge;
+	uint32_t inl =
+		cap->max_inline_data != 0 ?
+			SIM_RDMA_UMR_OVERHEAD +
+				RTE_ALIGN_CEIL(4 + cap->max_inline_data, 16u) :
+			0;
+
+	size = RTE_ALIGN_CEIL(RTE_MAX(size, inl), (uint32_t)SIM_DP_WQEBB);
+	return size <= SIM_DP_WQE_MAX ? size : 0;
 }
 
 /*
@@ -1223,13 +1595,17 @@ sim_dp_status(uint8_t synd)
 	}
 }
 
-/* The work completion of the send WQE @idx of @q: its wr_id, the tail. */
+/*
+ * The work completion of the send WQE @idx of @q: its wr_id and opcode,
+ * the tail.
+ */
 static void
 sim_dp_sq_done(struct sim_rdma_qp *q, uint16_t idx, struct ibv_wc *wc)
 {
 	uint32_t slot = idx & (q->dv.sq.wqe_cnt - 1);
 
 	wc->wr_id = q->sq_wrid[slot];
+	wc->opcode = (enum ibv_wc_opcode)q->sq_op[slot];
 	q->sq_tail = q->sq_next[slot];
 }
 
@@ -1261,23 +1637,14 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	wc->qp_num = qpn;
 	switch (opcode) {
 	case MLX5_CQE_REQ:
+		/* The opcode as posted (libmlx5 keeps it per WQE). */
 		sim_dp_sq_done(q, be16toh(cqe->wqe_counter), wc);
-		switch (be32toh(cqe->sop_drop_qpn) >> 24) {
-		case MLX5_OPCODE_RDMA_WRITE:
-		case MLX5_OPCODE_RDMA_WRITE_IMM:
-			wc->opcode = IBV_WC_RDMA_WRITE;
-			break;
-		case MLX5_OPCODE_RDMA_READ:
-			wc->opcode = IBV_WC_RDMA_READ;
+		if (wc->opcode == IBV_WC_RDMA_READ)
 			wc->byte_len = be32toh(cqe->byte_cnt);
-			break;
-		default:
-			wc->opcode = IBV_WC_SEND;
-			break;
-		}
 		break;
 	case MLX5_CQE_RESP_SEND:
 	case MLX5_CQE_RESP_SEND_IMM:
+	case MLX5_CQE_RESP_SEND_INV:
 	case MLX5_CQE_RESP_WR_IMM:
 		sim_dp_rq_done(q, wc);
 		wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
@@ -1288,7 +1655,10 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 		/* A GRH before the payload (UD over RoCE). */
 		if ((be32toh(cqe->flags_rqpn) >> 28) & 3)
 			wc->wc_flags |= IBV_WC_GRH;
-		if (opcode != MLX5_CQE_RESP_SEND) {
+		if (opcode == MLX5_CQE_RESP_SEND_INV) {
+			wc->wc_flags |= IBV_WC_WITH_INV;
+			wc->invalidated_rkey = be32toh(cqe->imm_inval_pkey);
+		} else if (opcode != MLX5_CQE_RESP_SEND) {
 			wc->wc_flags |= IBV_WC_WITH_IMM;
 			wc->imm_data = cqe->imm_inval_pkey;
 		}

@@ -5,7 +5,8 @@
 /*
  * libmlx5.so.1 of the rdma-core front: the mlx5 direct-verbs calls
  * (DEVX commands and objects, umems, UARs, mkeys, pacing entries,
- * mlx5dv_init_obj, the flow calls) over the device model.
+ * mlx5dv_init_obj, the flow calls, QPs with mkey send operations) over
+ * the device model.
  */
 
 #include <errno.h>
@@ -50,6 +51,23 @@ mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 	if (attrs->comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
 		attrs->num_lag_ports = 0;
 	return 0;
+}
+
+struct ibv_qp *
+mlx5dv_create_qp(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *qp_attr,
+		 struct mlx5dv_qp_init_attr *mlx5_qp_attr)
+{
+	if (mlx5_sim_ctx_get(ctx) == NULL || qp_attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return sim_rdma_create_qp_dv(ctx, qp_attr, mlx5_qp_attr);
+}
+
+struct mlx5dv_qp_ex *
+mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp)
+{
+	return sim_rdma_dv_qpx(qp);
 }
 
 int

@@ -576,9 +576,11 @@ ibv_dereg_mr(struct ibv_mr *mr)
  * operations (ibv_qp_ex) are the provider's own, not the kernel's.
  */
 static struct ibv_qp *
-sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
+sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
+			  struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 {
 	struct ibv_qp_init_attr_ex kattr = *attr;
+	uint32_t wqe = 0;
 	struct ibv_qp *qp;
 	int err = sim_rdma_qpx_check(attr);
 
@@ -587,17 +589,71 @@ sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
 		return NULL;
 	}
 	kattr.comp_mask &= ~(uint32_t)IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	qp = mlx5_sim_create_qp_ex(ctx, &kattr);
+	/* libmlx5's WQE for mkey operations: a UMR's room in every WQE. */
+	if (dv_ops != 0) {
+		wqe = sim_rdma_umr_wqe(&attr->cap);
+		if (wqe == 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	qp = mlx5_sim_create_qp_wqe(ctx, &kattr, wqe);
 	if (qp == NULL)
 		return NULL;
 	attr->cap = kattr.cap;
-	err = sim_rdma_dp_qp_init(qp, attr);
+	if (wqe != 0)
+		attr->cap.max_inline_data = wqe - SIM_RDMA_UMR_OVERHEAD - 4;
+	err = sim_rdma_dp_qp_init(qp, attr, dv_ops);
 	if (err != 0) {
 		mlx5_sim_destroy_qp(qp);
 		errno = err;
 		return NULL;
 	}
 	return qp;
+}
+
+static struct ibv_qp *
+sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
+{
+	return sim_rdma_create_qp_dv_ops(ctx, attr, 0);
+}
+
+struct ibv_qp *
+sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
+		      struct mlx5dv_qp_init_attr *dv)
+{
+	uint64_t ops = 0;
+
+	if (dv == NULL)
+		return sim_rdma_create_qp_ex(ctx, attr);
+	/*
+	 * libmlx5's checks for what the front carries: creation flags (of
+	 * which scattering to the CQE, never done here, may be disabled)
+	 * and mkey send operations, on RC only, with the verbs send
+	 * operations asked for too.
+	 */
+	if ((dv->comp_mask &
+	     ~(uint64_t)(MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS |
+			 MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS)) ||
+	    ((dv->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS) &&
+	     (dv->create_flags &
+	      ~(uint32_t)MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE))) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (dv->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS) {
+		ops = dv->send_ops_flags;
+		if (!(attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
+		    attr->qp_type != IBV_QPT_RC) {
+			errno = EINVAL;
+			return NULL;
+		}
+		if (ops & ~(uint64_t)SIM_RDMA_DV_UMR_OPS) {
+			errno = EOPNOTSUPP;
+			return NULL;
+		}
+	}
+	return sim_rdma_create_qp_dv_ops(ctx, attr, ops);
 }
 
 struct ibv_qp *
