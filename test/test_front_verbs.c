@@ -792,6 +792,97 @@ test_dv_mkey_invalidate(void)
 	return TEST_SUCCESS;
 }
 
+/* One signalled atomic on @qp at buf + @off through @m: its completion. */
+static int
+fv_atomic(struct ibv_qp *qp, struct ibv_mr *m, enum ibv_wr_opcode op,
+	  uint32_t off, uint64_t cmp_add, uint64_t swap, struct ibv_wc *wc)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + 64,
+			      .length = 8,
+			      .lkey = m->lkey };
+	struct ibv_send_wr wr = { .wr_id = off,
+				  .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+
+	wr.wr.atomic.remote_addr = (uintptr_t)buf + off;
+	wr.wr.atomic.rkey = m->rkey;
+	wr.wr.atomic.compare_add = cmp_add;
+	wr.wr.atomic.swap = swap;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 1000), 1, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * RC atomics: fetch and add and compare and swap on 8 bytes of host byte
+ * order (the device set to host endianness, as mlx5_core sets it), the
+ * original value in the requester's buffer, the completion's opcode and
+ * 8 bytes; a remote address not 8-byte aligned is an invalid request; a
+ * QP without remote atomic enabled refuses them (remote access error),
+ * the memory untouched.
+ */
+static int
+test_rc_atomics(void)
+{
+	struct ibv_qp_attr qa = { .qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+						     IBV_ACCESS_REMOTE_ATOMIC };
+	uint64_t *remote = (uint64_t *)(void *)(buf + 4096);
+	uint64_t *local = (uint64_t *)(void *)(buf + 64);
+	struct ibv_device_attr da;
+	struct ibv_qp *qp;
+	struct ibv_mr *am;
+	struct ibv_wc wc;
+
+	TEST_ASSERT_SUCCESS(ibv_query_device(ctx, &da), "");
+	TEST_ASSERT_EQUAL(da.atomic_cap, IBV_ATOMIC_HCA, "host-endian atomics");
+	am = ibv_reg_mr(pd, buf, FV_BUF,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				IBV_ACCESS_REMOTE_ATOMIC);
+	TEST_ASSERT_NOT_NULL(am, "");
+	qp = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(qp, &qa, IBV_QP_ACCESS_FLAGS), "");
+	*remote = 40;
+	TEST_ASSERT_EQUAL(fv_atomic(qp, am, IBV_WR_ATOMIC_FETCH_AND_ADD, 4096,
+				    0x100000002ull, 0, &wc),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS &&
+			    wc.opcode == IBV_WC_FETCH_ADD && wc.byte_len == 8,
+		    "");
+	TEST_ASSERT(*local == 40 && *remote == 0x10000002aull, "added");
+	TEST_ASSERT_EQUAL(
+		fv_atomic(qp, am, IBV_WR_ATOMIC_CMP_AND_SWP, 4096, 41, 7, &wc),
+		TEST_SUCCESS, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS &&
+			    wc.opcode == IBV_WC_COMP_SWAP,
+		    "");
+	TEST_ASSERT(*local == 0x10000002aull && *remote == 0x10000002aull,
+		    "not equal: not swapped");
+	TEST_ASSERT_EQUAL(fv_atomic(qp, am, IBV_WR_ATOMIC_CMP_AND_SWP, 4096,
+				    0x10000002aull, 7, &wc),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT(*local == 0x10000002aull && *remote == 7, "swapped");
+	TEST_ASSERT_EQUAL(
+		fv_atomic(qp, am, IBV_WR_ATOMIC_FETCH_AND_ADD, 4100, 1, 0, &wc),
+		TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_REM_INV_REQ_ERR, "misaligned");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	/* No remote atomic on the QP. */
+	qp = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_EQUAL(
+		fv_atomic(qp, am, IBV_WR_ATOMIC_FETCH_AND_ADD, 4096, 1, 0, &wc),
+		TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_REM_ACCESS_ERR, "");
+	TEST_ASSERT_EQUAL(*remote, 7, "untouched");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(ibv_dereg_mr(am), "");
+	return TEST_SUCCESS;
+}
+
 /* libmlx5: nothing posted to a QP in RESET (EINVAL). */
 static int
 test_post_in_reset(void)
@@ -1210,6 +1301,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "qpx_ud", test_qpx_ud },
 	{ "dv_mkey_layouts", test_dv_mkey_layouts },
 	{ "dv_mkey_invalidate", test_dv_mkey_invalidate },
+	{ "rc_atomics", test_rc_atomics },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "cq_destroy_events", test_cq_destroy_events },

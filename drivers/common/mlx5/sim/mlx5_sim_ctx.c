@@ -553,6 +553,14 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE - 1;
 	attr->orig_attr.max_pd = MLX5_SIM_MAX_PDS;
 	attr->orig_attr.max_pkeys = MLX5_SIM_MAX_PKEYS;
+	/*
+	 * Atomics on host-endian memory (mlx5_ib: IB_ATOMIC_HCA), 16 reads
+	 * or atomics in flight per QP either way, as log_max_ra_*_qp 4.
+	 */
+	attr->orig_attr.atomic_cap = IBV_ATOMIC_HCA;
+	attr->orig_attr.max_qp_rd_atom = 16;
+	attr->orig_attr.max_qp_init_rd_atom = 16;
+	attr->orig_attr.max_res_rd_atom = 16 * attr->orig_attr.max_qp;
 	attr->orig_attr.phys_port_cnt = vhca->caps.nports;
 	attr->phys_port_cnt_ex = vhca->caps.nports;
 	attr->max_dm_size = vhca->caps.dm_size;

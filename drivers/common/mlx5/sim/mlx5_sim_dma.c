@@ -104,7 +104,7 @@ sim_xlate_rb(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 			chunk = RTE_MIN(len, base + e->byte_count - in);
 			ret = sim_xlate(vhca, e->mkey, mkey->pdn,
 					e->address + rep * e->stride + in - base,
-					chunk, flags & ~MLX5_SIM_XFER_REMOTE,
+					chunk, flags & ~(MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC),
 					depth + 1, list);
 			if (ret < 0)
 				return ret;
@@ -144,7 +144,7 @@ sim_xlate_klm(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		chunk = RTE_MIN(len, (uint64_t)e->byte_count - in_entry);
 		/* Each entry is a key of its own: same PD, same checks. */
 		ret = sim_xlate(vhca, e->mkey, mkey->pdn, e->address + in_entry,
-				chunk, flags & ~MLX5_SIM_XFER_REMOTE, depth + 1,
+				chunk, flags & ~(MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC), depth + 1,
 				list);
 		if (ret < 0)
 			return ret;
@@ -214,9 +214,11 @@ sim_xlate(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 					list);
 	/*
 	 * Rights of the key the request names: remote ones for an RDMA
-	 * responder. The entries of an indirect key are reached locally.
+	 * responder (an atomic's both ways). The entries of an indirect key
+	 * are reached locally.
 	 */
-	if (remote ? (write ? !mkey->rw : !mkey->rr) :
+	if (remote ? ((flags & MLX5_SIM_XFER_ATOMIC) ? !mkey->a :
+		      write ? !mkey->rw : !mkey->rr) :
 	    (write ? !mkey->lw : !mkey->lr))
 		return -EACCES;
 	if (!mlx5_sim_range_in(mkey, addr, len))

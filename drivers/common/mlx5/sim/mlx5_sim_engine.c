@@ -531,6 +531,9 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			   w.opcode == MLX5_OPCODE_SEND_INVAL ||
 			   w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
 			synd = mlx5_sim_rc_exec(vhca, qp, &w, &bytes);
+		} else if (w.opcode == MLX5_OPCODE_ATOMIC_CS ||
+			   w.opcode == MLX5_OPCODE_ATOMIC_FA) {
+			synd = mlx5_sim_rc_atomic(vhca, qp, &w, &bytes);
 		} else {
 			synd = w.opcode == MLX5_OPCODE_NOP ? 0 :
 			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;

@@ -293,11 +293,14 @@ uint32_t mlx5_sim_cmd_allow_access(struct mlx5_sim_file *file,
  * Device memory access with the vHCA lock held (mlx5_sim_dma.c): translate
  * (key, addr, len) in PD @pdn and copy to (@flags & MLX5_SIM_XFER_WRITE)
  * or from @buf, with local rights, or remote ones with
- * MLX5_SIM_XFER_REMOTE. Returns 0, -ENOENT (no such key), -EACCES (PD,
- * rights, state), -EFAULT (range, or memory gone) or -ENOMEM.
+ * MLX5_SIM_XFER_REMOTE (the remote atomic right instead of read or
+ * write with MLX5_SIM_XFER_ATOMIC). Returns 0, -ENOENT (no such key),
+ * -EACCES (PD, rights, state), -EFAULT (range, or memory gone) or
+ * -ENOMEM.
  */
 #define MLX5_SIM_XFER_WRITE RTE_BIT32(0)
 #define MLX5_SIM_XFER_REMOTE RTE_BIT32(1)
+#define MLX5_SIM_XFER_ATOMIC RTE_BIT32(2)
 int mlx5_sim_xfer(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t pdn,
 		  uint64_t addr, void *buf, size_t len, uint32_t flags);
 /*
@@ -587,6 +590,13 @@ uint8_t mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
  */
 uint8_t mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			 const struct mlx5_sim_wqe *w, uint32_t *bytes);
+/*
+ * An RC atomic (compare and swap, fetch and add) of WQE @w on @qp: a
+ * requester syndrome (0: done, the original value in the local buffer,
+ * @bytes 8).
+ */
+uint8_t mlx5_sim_rc_atomic(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+			   const struct mlx5_sim_wqe *w, uint32_t *bytes);
 /* Flush the receives posted to @qp if it is in ERR. */
 void mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp);
 /* @qp (of @vhca) enters ERR: the receives posted flushed. */

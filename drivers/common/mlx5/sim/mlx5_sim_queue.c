@@ -446,6 +446,29 @@ sim_qp_rmac(const void *qpc, uint8_t mac[6])
 	mac[5] = (uint8_t)lo;
 }
 
+/*
+ * The optional parameter bits of a QP modify command for the remote
+ * access enables (the kernel's MLX5_QP_OPTPAR_RRE, _RAE, _RWE), which
+ * INIT2RTR, RTR2RTS and RTS2RTS take as ib_core lets access flags
+ * change along the way.
+ */
+#define SIM_QP_OPTPAR_RRE RTE_BIT32(1)
+#define SIM_QP_OPTPAR_RAE RTE_BIT32(2)
+#define SIM_QP_OPTPAR_RWE RTE_BIT32(3)
+
+/* The remote access enables of @qpc that @mask says are given. */
+static void
+sim_qp_access(struct mlx5_sim_qp *qp, const void *qpc, uint32_t mask)
+{
+	/* UD has no remote access; UC no reads nor atomics. */
+	if (mask & SIM_QP_OPTPAR_RRE)
+		qp->rre = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rre);
+	if (mask & SIM_QP_OPTPAR_RWE)
+		qp->rwe = qp->st != MLX5_QP_ST_UD && MLX5_GET(qpc, qpc, rwe);
+	if (mask & SIM_QP_OPTPAR_RAE)
+		qp->rae = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rae);
+}
+
 /* A state transition's QP context (RST2INIT, INIT2RTR, RTR2RTS). */
 static uint32_t
 sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
@@ -466,10 +489,9 @@ sim_qp_apply_ctx(struct mlx5_sim_qp *qp, uint16_t opcode, const void *qpc)
 		qp->lag_port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
 		qp->pkey_index = MLX5_GET(qpc, qpc,
 					  primary_address_path.pkey_index);
-		/* UD has no remote access; UC no reads nor atomics. */
-		qp->rre = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rre);
-		qp->rwe = qp->st != MLX5_QP_ST_UD && MLX5_GET(qpc, qpc, rwe);
-		qp->rae = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rae);
+		sim_qp_access(qp, qpc,
+			      SIM_QP_OPTPAR_RRE | SIM_QP_OPTPAR_RWE |
+				      SIM_QP_OPTPAR_RAE);
 		qp->q_key = qp->st == MLX5_QP_ST_UD ?
 			    MLX5_GET(qpc, qpc, q_key) : 0;
 		return MLX5_SIM_SYND_OK;
@@ -589,6 +611,11 @@ mlx5_sim_cmd_modify_qp(struct mlx5_sim_file *file, uint16_t opcode,
 			synd = sim_qp_rts2rts(qp, in);
 		if (synd != MLX5_SIM_SYND_OK)
 			return synd;
+		/* Every modify command has its optional mask at one place. */
+		if (opcode != MLX5_CMD_OP_RST2INIT_QP)
+			sim_qp_access(qp, MLX5_ADDR_OF(rst2init_qp_in, in, qpc),
+				      MLX5_GET(rst2init_qp_in, in,
+					       opt_param_mask));
 		qp->state = moves[i].to;
 		/* Work posted before RTS starts now. */
 		if (qp->state == MLX5_QP_STATE_RTS)

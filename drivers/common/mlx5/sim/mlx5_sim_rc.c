@@ -61,6 +61,19 @@
  * LOCAL_PROT_ERR and the requester with REMOTE_INVAL_REQ_ERR (the model's
  * choice of syndromes; no public source gives mlx5's).
  *
+ * Atomics (IBTA 9.4.5; mlx5's compare and swap, fetch and add on 8
+ * bytes): the responder needs remote atomic enabled on its QP (qpc rae)
+ * and the atomic right on its key, else REMOTE_ACCESS_ERR with the
+ * responder in ERR; a remote address not 8-byte aligned is an invalid
+ * request (REMOTE_INVAL_REQ_ERR, the responder in ERR too). The 8 bytes
+ * are an integer in the host's byte order (mlx5_core sets the device's
+ * atomic_req_8B_endianness_mode to host endianness where the device can,
+ * as a ConnectX-6 Dx can); the operands come big-endian in the WQE. The
+ * original value lands in the requester's 8-byte buffer (a shorter one
+ * is LOCAL_LENGTH_ERR); the device's lock makes the operation atomic
+ * against the device's other operations, not against the CPU (hardware
+ * promises no more).
+ *
  * UC (IBTA 9.9: no ACK, no NAK, no RNR): what RC would NAK or retry is
  * dropped at the responder, which stays as it is (no error state for a
  * bad R_Key or length), and the requester completes as sent.
@@ -463,6 +476,64 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 out:
 	free(big);
 	return synd;
+}
+
+uint8_t
+mlx5_sim_rc_atomic(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		   const struct mlx5_sim_wqe *w, uint32_t *bytes)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)w->bytes;
+	const struct mlx5_wqe_raddr_seg *r = (const void *)(ctrl + 1);
+	const struct mlx5_wqe_atomic_seg *a = (const void *)(r + 1);
+	const struct mlx5_wqe_data_seg *d = (const void *)(a + 1);
+	uint64_t raddr = rte_be_to_cpu_64(r->raddr), old, val;
+	uint32_t rkey = rte_be_to_cpu_32(r->rkey);
+	struct mlx5_sim_vhca *pv = NULL;
+	struct mlx5_sim_qp *p;
+	uint8_t synd = 0;
+	int ret;
+
+	if (w->ds < 4)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	if (rte_be_to_cpu_32(d->byte_count) < sizeof(old))
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	p = mlx5_sim_rc_peer(vhca, qp, &pv);
+	if (p == NULL)
+		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	qp->rnr_left = qp->rnr_retry;
+	if (raddr % sizeof(old) != 0)
+		synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
+	else if (!p->rae ||
+		 mlx5_sim_xfer(pv, rkey, p->pdn, raddr, &old, sizeof(old),
+			       MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC) !=
+			 0)
+		synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	if (synd != 0) {
+		if (p != qp)
+			mlx5_sim_rc_to_err(pv, p);
+		return synd;
+	}
+	if (w->opcode == MLX5_OPCODE_ATOMIC_FA)
+		val = old + rte_be_to_cpu_64(a->swap_add);
+	else
+		val = old == rte_be_to_cpu_64(a->compare) ?
+			      rte_be_to_cpu_64(a->swap_add) :
+			      old;
+	if (val != old &&
+	    mlx5_sim_xfer(pv, rkey, p->pdn, raddr, &val, sizeof(val),
+			  MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC |
+				  MLX5_SIM_XFER_WRITE) != 0) {
+		if (p != qp)
+			mlx5_sim_rc_to_err(pv, p);
+		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
+	}
+	ret = mlx5_sim_xfer(vhca, rte_be_to_cpu_32(d->lkey), qp->pdn,
+			    rte_be_to_cpu_64(d->addr), &old, sizeof(old),
+			    MLX5_SIM_XFER_WRITE);
+	if (ret != 0)
+		return mlx5_sim_local_syndrome(ret);
+	*bytes = sizeof(old);
+	return 0;
 }
 
 /* The vHCA whose vport MAC is @mac from @vhca's port @port, or NULL. */

@@ -737,6 +737,23 @@ sim_qp_path(const struct ibv_ah_attr *ah, void *qpc)
 		 (uint32_t)mac[4] << 8 | mac[5]);
 }
 
+/*
+ * Access flags @acc as a modify command's optional parameters in @in
+ * (the kernel's MLX5_QP_OPTPAR_RRE, _RAE, _RWE: bits 1, 2, 3).
+ */
+static void
+sim_qp_access_opt(unsigned int acc, void *in)
+{
+	void *qpc = MLX5_ADDR_OF(rst2init_qp_in, in, qpc);
+
+	MLX5_SET(qpc, qpc, rre, !!(acc & IBV_ACCESS_REMOTE_READ));
+	MLX5_SET(qpc, qpc, rwe, !!(acc & IBV_ACCESS_REMOTE_WRITE));
+	MLX5_SET(qpc, qpc, rae, !!(acc & IBV_ACCESS_REMOTE_ATOMIC));
+	MLX5_SET(rst2init_qp_in, in, opt_param_mask,
+		 MLX5_GET(rst2init_qp_in, in, opt_param_mask) |
+			 RTE_BIT32(1) | RTE_BIT32(2) | RTE_BIT32(3));
+}
+
 /* The command of a transition and its QP context (the kernel's). */
 static uint16_t
 sim_qp_modify_cmd(struct mlx5_sim_vobj *v, int cur, int next,
@@ -821,6 +838,15 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		err = 0;
 	if (err == 0) {
 		opcode = sim_qp_modify_cmd(v, cur, next, attr, in);
+		/*
+		 * The kernel's optional parameters: access flags changed
+		 * along the way (rre, rwe, rae, and their mask bits).
+		 */
+		if ((mask & IBV_QP_ACCESS_FLAGS) &&
+		    (opcode == MLX5_CMD_OP_INIT2RTR_QP ||
+		     opcode == MLX5_CMD_OP_RTR2RTS_QP ||
+		     opcode == MLX5_CMD_OP_RTS2RTS_QP))
+			sim_qp_access_opt(attr->qp_access_flags, in);
 		MLX5_SET(rst2init_qp_in, in, opcode, opcode);
 		MLX5_SET(rst2init_qp_in, in, qpn, v->num);
 		err = sim_kcmd(v, opcode, in, sizeof(in), out);

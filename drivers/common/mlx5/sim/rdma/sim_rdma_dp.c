@@ -16,10 +16,11 @@
  * polls only its new work; a QP destroyed too, with its CQs locked from
  * before the device lets it go until its CQEs are out.
  *
- * RC QPs: SEND, SEND with immediate, RDMA WRITE (with immediate), RDMA
- * READ; signalled, solicited and inline flags. Not carried (EINVAL, as
- * libmlx5 for an opcode its QP type lacks): atomics, memory windows,
- * local invalidate, TSO.
+ * RC QPs: SEND, SEND with immediate or invalidate, RDMA WRITE (with
+ * immediate), RDMA READ, compare and swap, fetch and add, local
+ * invalidation; signalled, solicited and inline flags. Not carried
+ * (EINVAL, as libmlx5 for an opcode its QP type lacks): memory windows,
+ * masked and extended atomics, TSO.
  *
  * Completion events: a CQ created on a completion channel is armed by
  * ibv_req_notify_cq() (the device raises one event at its next CQE, or
@@ -607,14 +608,18 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 		return MLX5_OPCODE_SEND_INVAL;
 	case IBV_WR_LOCAL_INV:
 		return MLX5_OPCODE_UMR; /* libmlx5 invalidates by UMR. */
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return MLX5_OPCODE_ATOMIC_CS;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return MLX5_OPCODE_ATOMIC_FA;
 	default:
 		return -1;
 	}
 }
 
 /*
- * Whether a QP of @type sends @opcode (UD: sends; UC: no reads; RC and
- * UC: sends with invalidate, local invalidation).
+ * Whether a QP of @type sends @opcode (UD: sends; UC: no reads or
+ * atomics; RC and UC: sends with invalidate, local invalidation).
  */
 static bool
 sim_dp_opcode_of(enum ibv_qp_type type, int opcode)
@@ -622,7 +627,9 @@ sim_dp_opcode_of(enum ibv_qp_type type, int opcode)
 	if (type == IBV_QPT_UD)
 		return opcode == MLX5_OPCODE_SEND ||
 		       opcode == MLX5_OPCODE_SEND_IMM;
-	return type != IBV_QPT_UC || opcode != MLX5_OPCODE_RDMA_READ;
+	return type != IBV_QPT_UC || (opcode != MLX5_OPCODE_RDMA_READ &&
+				      opcode != MLX5_OPCODE_ATOMIC_CS &&
+				      opcode != MLX5_OPCODE_ATOMIC_FA);
 }
 
 /*
@@ -656,9 +663,15 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 				     opcode == MLX5_OPCODE_RDMA_WRITE_IMM ?
 						       IBV_WC_RDMA_WRITE :
 						       IBV_WC_SEND;
+	if (opcode == MLX5_OPCODE_ATOMIC_CS)
+		q->w.wc_op = IBV_WC_COMP_SWAP;
+	else if (opcode == MLX5_OPCODE_ATOMIC_FA)
+		q->w.wc_op = IBV_WC_FETCH_ADD;
 	if (opcode == MLX5_OPCODE_RDMA_WRITE ||
 	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM ||
-	    opcode == MLX5_OPCODE_RDMA_READ) {
+	    opcode == MLX5_OPCODE_RDMA_READ ||
+	    opcode == MLX5_OPCODE_ATOMIC_CS ||
+	    opcode == MLX5_OPCODE_ATOMIC_FA) {
 		struct mlx5_wqe_raddr_seg *r = (void *)seg;
 
 		r->raddr = htobe64(raddr);
@@ -806,6 +819,20 @@ sim_dp_put_av(uint8_t *at, const struct sim_rdma_ah *a, uint32_t qpn,
 	d->av.dqp_dct = htobe32((qpn & 0xffffff) | MLX5_EXTENDED_UD_AV);
 }
 
+/*
+ * The atomic segment of the open WQE (after its remote address): the
+ * swap or add value and the compare value, as libmlx5 writes them.
+ */
+static void
+sim_dp_add_atomic(struct sim_rdma_qp *q, uint64_t swap_add, uint64_t compare)
+{
+	struct mlx5_wqe_atomic_seg *a = (void *)q->w.seg;
+
+	a->swap_add = htobe64(swap_add);
+	a->compare = htobe64(compare);
+	q->w.seg += sizeof(*a);
+}
+
 /* Data segments of the open WQE (libmlx5 leaves out empty entries). */
 static int
 sim_dp_add_sges(struct sim_rdma_qp *q, size_t n, const struct ibv_sge *sg)
@@ -922,6 +949,7 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 	for (; wr != NULL; wr = wr->next) {
 		int opcode = sim_dp_opcode(wr->opcode);
 		struct sim_rdma_ah *ah = NULL;
+		bool atomic;
 
 		if (opcode < 0 || wr->num_sge < 0 ||
 		    !sim_dp_opcode_of(q->qp->qp_type, opcode) ||
@@ -940,18 +968,28 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 				break;
 			continue;
 		}
+		atomic = opcode == MLX5_OPCODE_ATOMIC_CS ||
+			 opcode == MLX5_OPCODE_ATOMIC_FA;
+		/* An atomic has its own remote address and key. */
 		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
-			     wr->wr.rdma.rkey, wr->wr.rdma.remote_addr,
+			     atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
+			     atomic ? wr->wr.atomic.remote_addr :
+				      wr->wr.rdma.remote_addr,
 			     opcode == MLX5_OPCODE_SEND_INVAL ?
 				     htobe32(wr->invalidate_rkey) :
 				     wr->imm_data);
+		if (opcode == MLX5_OPCODE_ATOMIC_CS)
+			sim_dp_add_atomic(q, wr->wr.atomic.swap,
+					  wr->wr.atomic.compare_add);
+		else if (opcode == MLX5_OPCODE_ATOMIC_FA)
+			sim_dp_add_atomic(q, wr->wr.atomic.compare_add, 0);
 		if (ah != NULL) {
 			sim_dp_put_av(q->w.seg, ah, wr->wr.ud.remote_qpn,
 				      wr->wr.ud.remote_qkey);
 			q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
 		}
 		if ((wr->send_flags & IBV_SEND_INLINE) &&
-		    opcode != MLX5_OPCODE_RDMA_READ) {
+		    opcode != MLX5_OPCODE_RDMA_READ && !atomic) {
 			struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
 			int i;
 
@@ -1114,6 +1152,28 @@ sim_qpx_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
 	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_READ, rkey, raddr, 0);
 }
 
+static void
+sim_qpx_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
+		       uint64_t remote_addr, uint64_t compare, uint64_t swap)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	sim_qpx_op(qpx, MLX5_OPCODE_ATOMIC_CS, rkey, remote_addr, 0);
+	if (q->x_err == 0)
+		sim_dp_add_atomic(q, swap, compare);
+}
+
+static void
+sim_qpx_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
+			 uint64_t remote_addr, uint64_t add)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	sim_qpx_op(qpx, MLX5_OPCODE_ATOMIC_FA, rkey, remote_addr, 0);
+	if (q->x_err == 0)
+		sim_dp_add_atomic(q, add, 0);
+}
+
 /*
  * A setter of the open WQE done (@err: its error); the last one closes
  * it.
@@ -1171,7 +1231,8 @@ sim_qpx_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
 	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
 	 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_SEND_WITH_INV | \
-	 IBV_QP_EX_WITH_LOCAL_INV)
+	 IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
+	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 
 int
 sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
@@ -1226,6 +1287,8 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 		qpx->wr_rdma_read = sim_qpx_rdma_read;
 		qpx->wr_send_inv = sim_qpx_send_inv;
 		qpx->wr_local_inv = sim_qpx_local_inv;
+		qpx->wr_atomic_cmp_swp = sim_qpx_atomic_cmp_swp;
+		qpx->wr_atomic_fetch_add = sim_qpx_atomic_fetch_add;
 	}
 	q->qpx = qpx;
 	q->ex = true;
@@ -1247,7 +1310,10 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 static struct sim_rdma_qp *
 sim_dvx(struct mlx5dv_qp_ex *dvx)
 {
-	return container_of(dvx, struct sim_rdma_qp, dvx);
+	/* Through void *: the struct is more aligned than the member. */
+	return (struct sim_rdma_qp *)(void *)((uint8_t *)dvx -
+					      offsetof(struct sim_rdma_qp,
+						       dvx));
 }
 
 /* The open WQE of @q is an mkey UMR that a setter may complete. */
@@ -1641,6 +1707,9 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 		sim_dp_sq_done(q, be16toh(cqe->wqe_counter), wc);
 		if (wc->opcode == IBV_WC_RDMA_READ)
 			wc->byte_len = be32toh(cqe->byte_cnt);
+		else if (wc->opcode == IBV_WC_COMP_SWAP ||
+			 wc->opcode == IBV_WC_FETCH_ADD)
+			wc->byte_len = 8;
 		break;
 	case MLX5_CQE_RESP_SEND:
 	case MLX5_CQE_RESP_SEND_IMM:
