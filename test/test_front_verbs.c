@@ -883,6 +883,153 @@ test_rc_atomics(void)
 	return TEST_SUCCESS;
 }
 
+/* An 8-byte RDMA WRITE on @qp to @raddr under @rkey: its status. */
+static int
+fv_write_status(struct ibv_qp *qp, uint32_t rkey, uint64_t raddr,
+		enum ibv_wc_status *st)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf,
+			      .length = 8,
+			      .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 0x77,
+				  .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	wr.wr.rdma.rkey = rkey;
+	wr.wr.rdma.remote_addr = raddr;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	*st = wc.status;
+	return TEST_SUCCESS;
+}
+
+/* A type 2 bind (or, @len 0, an unbind) posted on @qp: its status. */
+static int
+fv_bind2(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey, uint32_t len,
+	 enum ibv_wc_status *st)
+{
+	struct ibv_send_wr wr = { .wr_id = 0x88,
+				  .opcode = IBV_WR_BIND_MW,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.bind_info.mr = len != 0 ? mr : NULL;
+	wr.bind_mw.bind_info.addr = len != 0 ? (uintptr_t)buf + 4096 : 0;
+	wr.bind_mw.bind_info.length = len;
+	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status != IBV_WC_SUCCESS || wc.opcode == IBV_WC_BIND_MW,
+		    "");
+	*st = wc.status;
+	return TEST_SUCCESS;
+}
+
+/*
+ * Memory windows (IBTA 10.6.7; mlx5 binds by UMR): a type 1 window bound
+ * by ibv_bind_mw() opens 256 bytes of the MR to RDMA WRITE under its new
+ * key, nothing outside them, and a bind of length 0 closes it; a type 2
+ * window bound by a work request serves its own QP only, is not bound
+ * again while bound, is invalidated only by its QP (a local invalidation
+ * from another is refused), and is gone with its deallocation.
+ */
+static int
+test_memory_windows(void)
+{
+	struct ibv_mw_bind b = { .wr_id = 0x99,
+				 .send_flags = IBV_SEND_SIGNALED,
+				 .bind_info = {
+					 .mr = mr,
+					 .addr = (uintptr_t)buf + 4096,
+					 .length = 256,
+					 .mw_access_flags =
+						 IBV_ACCESS_REMOTE_WRITE,
+				 } };
+	struct ibv_send_wr inv = { .opcode = IBV_WR_LOCAL_INV,
+				   .send_flags = IBV_SEND_SIGNALED };
+	uint64_t win = (uintptr_t)buf + 4096;
+	struct ibv_qp *qp, *x, *y;
+	enum ibv_wc_status st;
+	struct ibv_send_wr *bad;
+	struct ibv_mw *mw;
+	struct ibv_wc wc;
+	uint32_t key;
+
+	qp = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+	TEST_ASSERT_NOT_NULL(mw, "");
+	TEST_ASSERT(ibv_alloc_mw(pd, (enum ibv_mw_type)3) == NULL &&
+			    errno == EINVAL,
+		    "type 3: EINVAL");
+	key = mw->rkey;
+	TEST_ASSERT_SUCCESS(ibv_bind_mw(qp, mw, &b), "");
+	TEST_ASSERT_EQUAL(mw->rkey, ibv_inc_rkey(key), "a new key");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS &&
+			    wc.opcode == IBV_WC_BIND_MW && wc.wr_id == 0x99,
+		    "");
+	memset(buf, 0x5e, 8);
+	memset(buf + 4096, 0, 256);
+	TEST_ASSERT_EQUAL(fv_write_status(qp, mw->rkey, win + 248, &st),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "inside the window");
+	TEST_ASSERT_EQUAL(buf[4096 + 248], 0x5e, "");
+	TEST_ASSERT_EQUAL(fv_write_status(qp, mw->rkey, win + 252, &st),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_ACCESS_ERR, "past its end");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	qp = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	b.bind_info.length = 0;
+	b.bind_info.addr = 0;
+	b.bind_info.mr = NULL;
+	TEST_ASSERT_SUCCESS(ibv_bind_mw(qp, mw, &b), "unbind");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_write_status(qp, mw->rkey, win, &st), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_ACCESS_ERR, "unbound");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(ibv_dealloc_mw(mw), "");
+	/* Type 2: bound to the QP that posts the bind. */
+	qp = fv_qp(IBV_QPT_RC);
+	x = fv_qp_create(IBV_QPT_RC);
+	y = fv_qp_create(IBV_QPT_RC);
+	TEST_ASSERT(qp != NULL && x != NULL && y != NULL, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(x, y->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(y, x->qp_num), "");
+	mw = ibv_alloc_mw(pd, IBV_MW_TYPE_2);
+	TEST_ASSERT_NOT_NULL(mw, "");
+	key = ibv_inc_rkey(mw->rkey);
+	TEST_ASSERT_EQUAL(fv_bind2(qp, mw, key, 256, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_write_status(qp, key, win, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "through its own QP");
+	TEST_ASSERT_EQUAL(fv_write_status(x, key, win, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_ACCESS_ERR, "another QP's responder");
+	TEST_ASSERT_EQUAL(fv_bind2(qp, mw, ibv_inc_rkey(key), 256, &st),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_MW_BIND_ERR, "bound: not bound again");
+	/* y, alive and numbered apart from qp (qp's responder kept it). */
+	inv.invalidate_rkey = key;
+	TEST_ASSERT_SUCCESS(ibv_post_send(y, &inv, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_MW_BIND_ERR,
+			  "invalidated by another QP: refused");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	TEST_ASSERT_SUCCESS(ibv_dealloc_mw(mw), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(x), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(y), "");
+	return TEST_SUCCESS;
+}
+
 /* libmlx5: nothing posted to a QP in RESET (EINVAL). */
 static int
 test_post_in_reset(void)
@@ -1302,6 +1449,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "dv_mkey_layouts", test_dv_mkey_layouts },
 	{ "dv_mkey_invalidate", test_dv_mkey_invalidate },
 	{ "rc_atomics", test_rc_atomics },
+	{ "memory_windows", test_memory_windows },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "cq_destroy_events", test_cq_destroy_events },

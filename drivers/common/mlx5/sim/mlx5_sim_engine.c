@@ -324,7 +324,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (peer == NULL)
 		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
 	qp->rnr_left = qp->rnr_retry;
-	if (write ? !peer->rwe : !peer->rre)
+	if ((write ? !peer->rwe : !peer->rre) ||
+	    !mlx5_sim_rkey_qp_ok(pv, rte_be_to_cpu_32(r->rkey), peer->qpn))
 		return MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	*bytes = (uint32_t)total;
 	/* Another vHCA's memory: through a device buffer. */

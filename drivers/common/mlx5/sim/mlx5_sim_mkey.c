@@ -153,7 +153,8 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 	if (mkey->pd != NULL) {
 		mkey->pd->users--;
 		if (mkey->origin == MLX5_SIM_ORIGIN_MR ||
-		    mkey->origin == MLX5_SIM_ORIGIN_DV)
+		    mkey->origin == MLX5_SIM_ORIGIN_DV ||
+		    mkey->origin == MLX5_SIM_ORIGIN_MW)
 			mkey->pd->verbs_users--;
 	}
 	if (mkey->kind == MLX5_SIM_MKEY_MTT)
@@ -576,6 +577,46 @@ mlx5_sim_verbs_mkey_destroy(struct mlx5_sim_vhca *vhca, uint32_t index,
 	return 0;
 }
 
+/*
+ * A free KLM key of @spd that a UMR fills later (an mlx5dv mkey or a
+ * memory window), of @entries translation octowords, tracked for its
+ * file's reclaim: its handle, the key in *@out, the vHCA lock held; NULL
+ * with errno.
+ */
+static struct mlx5_sim_dv_mkey *
+sim_dvmk_new(struct mlx5_sim_pd *spd, enum mlx5_sim_mkey_origin origin,
+	     uint32_t rule, uint32_t entries, struct mlx5_sim_mkey **out)
+{
+	struct mlx5_sim_file *file = spd->obj->file;
+	struct mlx5_sim_dv_mkey *dvmk = calloc(1, sizeof(*dvmk));
+	struct mlx5_sim_mkey *mkey = NULL;
+	int ret;
+
+	if (dvmk == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = mlx5_sim_verbs_mkey_create(spd, origin, rule, &mkey);
+	if (ret != 0) {
+		free(dvmk);
+		errno = ret;
+		return NULL;
+	}
+	mkey->kind = MLX5_SIM_MKEY_KLM;
+	mkey->access_mode = MLX5_MKC_ACCESS_MODE_KLM;
+	mkey->free = true;
+	mkey->umr_en = true;
+	mkey->translations_octword_size = entries;
+	file->vhca->live.mkeys++;
+	dvmk->magic = MLX5_SIM_MAGIC_DVMK;
+	dvmk->file = file;
+	dvmk->index = mkey->index;
+	dvmk->serial = mkey->serial;
+	TAILQ_INSERT_TAIL(&file->dv_mkeys, dvmk, next);
+	*out = mkey;
+	return dvmk;
+}
+
 struct mlx5dv_mkey *
 mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 {
@@ -586,7 +627,6 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	struct mlx5_sim_pd *spd;
 	uint32_t flags, rule = MLX5_SIM_SYND_OK;
 	uint16_t entries;
-	int ret;
 
 	spd = attr != NULL ? mlx5_sim_pd_get(attr->pd) : NULL;
 	if (spd == NULL) {
@@ -623,22 +663,9 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 	else if ((flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG) &&
 		 !vhca->caps.update_tag)
 		rule = MLX5_SIM_SYND_MKEY_UPDATE_TAG_CAP;
-	dvmk = calloc(1, sizeof(*dvmk));
-	if (dvmk == NULL) {
-		errno = ENOMEM;
+	dvmk = sim_dvmk_new(spd, MLX5_SIM_ORIGIN_DV, rule, entries, &mkey);
+	if (dvmk == NULL)
 		return NULL;
-	}
-	ret = mlx5_sim_verbs_mkey_create(spd, MLX5_SIM_ORIGIN_DV, rule, &mkey);
-	if (ret != 0) {
-		free(dvmk);
-		errno = ret;
-		return NULL;
-	}
-	/* A free KLM mkey that a UMR fills later. */
-	mkey->kind = MLX5_SIM_MKEY_KLM;
-	mkey->access_mode = MLX5_MKC_ACCESS_MODE_KLM;
-	mkey->free = true;
-	mkey->umr_en = true;
 	mkey->dv_flags = flags;
 	mkey->en_rinval =
 		!!(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE);
@@ -648,30 +675,20 @@ mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr)
 		(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO ? 4 : 0) +
 		(flags & MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE ? 4 : 0);
 	mkey->bsf_en = mkey->bsf_octword_size != 0;
-	mkey->translations_octword_size = entries;
-	vhca->live.mkeys++;
 	dvmk->dv.lkey = mkey->index << 8 | mkey->variant;
 	dvmk->dv.rkey = dvmk->dv.lkey;
-	dvmk->magic = MLX5_SIM_MAGIC_DVMK;
-	dvmk->file = file;
-	dvmk->index = mkey->index;
-	dvmk->serial = mkey->serial;
-	TAILQ_INSERT_TAIL(&file->dv_mkeys, dvmk, next);
 	mlx5_sim_vhca_unlock(vhca);
 	attr->max_entries = (uint16_t)entries;
 	return &dvmk->dv;
 }
 
-int
-mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
+/* Destroy the key of @dvmk (an mlx5dv mkey or a window). */
+static int
+sim_dvmk_destroy(struct mlx5_sim_dv_mkey *dvmk)
 {
-	struct mlx5_sim_dv_mkey *dvmk;
 	struct mlx5_sim_vhca *vhca;
 	int err;
 
-	if (dv == NULL)
-		return EINVAL;
-	dvmk = MLX5_SIM_OF(dv, struct mlx5_sim_dv_mkey, dv);
 	if (dvmk->magic != MLX5_SIM_MAGIC_DVMK)
 		return EINVAL;
 	vhca = dvmk->file->vhca;
@@ -683,4 +700,61 @@ mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
 	dvmk->magic = MLX5_SIM_MAGIC_DEAD;
 	free(dvmk);
 	return 0;
+}
+
+int
+mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *dv)
+{
+	return dv != NULL ?
+		       sim_dvmk_destroy(MLX5_SIM_OF(dv, struct mlx5_sim_dv_mkey,
+						    dv)) :
+		       EINVAL;
+}
+
+struct ibv_mw *
+mlx5_sim_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	struct mlx5_sim_pd *spd = mlx5_sim_pd_get(pd);
+	struct mlx5_sim_dv_mkey *dvmk;
+	struct mlx5_sim_mkey *mkey = NULL;
+
+	if (spd == NULL || (type != IBV_MW_TYPE_1 && type != IBV_MW_TYPE_2)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/*
+	 * mlx5_ib's window: a free KLM key a UMR binds (one entry, padded
+	 * to 4), of any QP until a type 2 bind names one; type 2 may be
+	 * invalidated remotely.
+	 */
+	dvmk = sim_dvmk_new(spd, MLX5_SIM_ORIGIN_MW, MLX5_SIM_SYND_OK, 4,
+			    &mkey);
+	if (dvmk == NULL)
+		return NULL;
+	mkey->en_rinval = type == IBV_MW_TYPE_2;
+	dvmk->mw.context = pd->context;
+	dvmk->mw.pd = pd;
+	dvmk->mw.rkey = mkey->index << 8 | mkey->variant;
+	dvmk->mw.handle = mkey->index;
+	dvmk->mw.type = type;
+	mlx5_sim_vhca_unlock(spd->obj->file->vhca);
+	return &dvmk->mw;
+}
+
+int
+mlx5_sim_dealloc_mw(struct ibv_mw *mw)
+{
+	return mw != NULL ?
+		       sim_dvmk_destroy(MLX5_SIM_OF(mw, struct mlx5_sim_dv_mkey,
+						    mw)) :
+		       EINVAL;
+}
+
+bool
+mlx5_sim_rkey_qp_ok(struct mlx5_sim_vhca *vhca, uint32_t key, uint32_t qpn)
+{
+	const struct mlx5_sim_mkey *mkey = mlx5_sim_mkey_by_key(vhca, key);
+
+	return mkey == NULL || mkey->origin != MLX5_SIM_ORIGIN_MW ||
+	       mkey->qpn == MLX5_MKC_QPN_ANY || mkey->qpn == qpn;
 }

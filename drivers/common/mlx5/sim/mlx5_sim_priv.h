@@ -1013,6 +1013,19 @@ int mlx5_sim_general_cmd(struct ibv_context *ctx, const void *in,
 			 size_t inlen, void *out, size_t outlen);
 struct mlx5dv_mkey *mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
 int mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+/*
+ * Memory windows (the kernel's alloc_mw): a free KLM key of @pd that a
+ * bind (a UMR) fills, type 1 or 2 (2: remote invalidation enabled, bound
+ * to a QP by its bind); EINVAL for another type.
+ */
+struct ibv_mw *mlx5_sim_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int mlx5_sim_dealloc_mw(struct ibv_mw *mw);
+/*
+ * May QP @qpn reach key @key of @vhca remotely? Not a type 2 window bound
+ * to another QP (IBTA: a type 2 window is used through its QP only).
+ */
+bool mlx5_sim_rkey_qp_ok(struct mlx5_sim_vhca *vhca, uint32_t key,
+			 uint32_t qpn);
 struct mlx5dv_pp *mlx5_sim_pp_alloc(struct ibv_context *ctx,
 				    size_t pp_context_sz,
 				    const void *pp_context, uint32_t flags);

@@ -419,7 +419,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	}
 	qp->rnr_left = qp->rnr_retry;
 	if (!send) {
-		if (!p->rwe) {
+		if (!p->rwe || !mlx5_sim_rkey_qp_ok(
+				       pv, rte_be_to_cpu_32(r->rkey), p->qpn)) {
 			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 		} else if (mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), p->pdn,
 					 rte_be_to_cpu_64(r->raddr),
@@ -503,7 +504,7 @@ mlx5_sim_rc_atomic(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	qp->rnr_left = qp->rnr_retry;
 	if (raddr % sizeof(old) != 0)
 		synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
-	else if (!p->rae ||
+	else if (!p->rae || !mlx5_sim_rkey_qp_ok(pv, rkey, p->qpn) ||
 		 mlx5_sim_xfer(pv, rkey, p->pdn, raddr, &old, sizeof(old),
 			       MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC) !=
 			 0)

@@ -73,6 +73,7 @@ enum mlx5_sim_mkey_kind {
 enum mlx5_sim_mkey_origin {
 	MLX5_SIM_ORIGIN_DEVX,   /* CREATE_MKEY through devx_obj_create. */
 	MLX5_SIM_ORIGIN_DV,     /* mlx5dv_create_mkey. */
+	MLX5_SIM_ORIGIN_MW,     /* alloc_mw: a memory window. */
 	MLX5_SIM_ORIGIN_MR,     /* reg_mr. */
 	MLX5_SIM_ORIGIN_ALIAS,  /* CREATE_GENERAL_OBJECT alias. */
 };
@@ -269,6 +270,7 @@ struct mlx5_sim_dm {
 
 struct mlx5_sim_dv_mkey {
 	struct mlx5dv_mkey dv;
+	struct ibv_mw mw;          /* A memory window's (alloc_mw), if one. */
 	uint32_t magic;
 	struct mlx5_sim_file *file;
 	uint32_t index;

@@ -31,8 +31,8 @@
  * unknown flag or mask bit, a BSF not of the crypto kind, a bad code) is
  * a local QP operation error, as for any WQE the engine cannot parse. A
  * well-formed UMR that the target or the objects it names forbid (no such
- * key, another PD, no umr_en, not free under CHECK_FREE, a list longer
- * than the key, no crypto_en, an unknown or foreign DEK, a wrong key tag)
+ * key, another PD, no umr_en, not free under CHECK_FREE, bound to another
+ * QP under CHECK_QPN, a list longer than the key, no crypto_en, an unknown or foreign DEK, a wrong key tag)
  * completes with MLX5_CQE_SYNDROME_MW_BIND_ERR: the syndrome the kernel and
  * rdma-core turn into IB_WC_MW_BIND_ERR, whose verbs text is "memory
  * management operation error" - the status of failed registration work
@@ -57,6 +57,7 @@
 /* UMR control flags the model executes. */
 #define SIM_UMR_FLAGS (MLX5_WQE_UMR_CTRL_FLAG_INLINE | \
 		       MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE | \
+		       MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN | \
 		       MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET)
 /* The op word of a repeat block segment (the list's first entry). */
 #define SIM_UMR_REPEAT_BLOCK_OP 0x400
@@ -417,6 +418,10 @@ sim_umr_target(const struct mlx5_sim_qp *qp, const struct mlx5_sim_mkey *mkey,
 	    mkey->kind != MLX5_SIM_MKEY_KLM)
 		return SIM_UMR_REFUSED;
 	if ((flags & MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE) && !mkey->free)
+		return SIM_UMR_REFUSED;
+	/* A key bound to a QP is changed by that QP only. */
+	if ((flags & MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN) &&
+	    mkey->qpn != MLX5_MKC_QPN_ANY && mkey->qpn != qp->qpn)
 		return SIM_UMR_REFUSED;
 	return 0;
 }

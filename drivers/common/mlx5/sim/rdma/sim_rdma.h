@@ -38,21 +38,24 @@
 /* Exported from libibverbs.so.1 for libmlx5.so.1 (node SIM_RDMA_PRIVATE). */
 #define SIM_RDMA_EXPORT __attribute__((visibility("default")))
 
-/*
- * mlx5dv's mkey send operations the front carries (UMR WQEs), and
- * libmlx5's overhead of a WQE that can hold a UMR: control, UMR control
- * and mkey context segments and one 64-byte translation block.
- */
+/* mlx5dv's mkey send operations the front carries (UMR WQEs). */
 #define SIM_RDMA_DV_UMR_OPS \
 	(MLX5DV_QP_EX_WITH_MR_INTERLEAVED | MLX5DV_QP_EX_WITH_MR_LIST | \
 	 MLX5DV_QP_EX_WITH_MKEY_CONFIGURE)
-#define SIM_RDMA_UMR_OVERHEAD (16 + 48 + 64 + 64)
 /*
- * libmlx5's send WQE size for an RC QP of @cap with UMR operations (its
- * inline data and gather list after the UMR overhead, in 64-byte
- * blocks), or 0 if too large.
+ * libmlx5's send WQE overhead of a QP of @attr (its send operations, by
+ * default all its type has) with mlx5dv operations @dv_ops: the largest
+ * operation's segments before data (a UMR's control, UMR control, mkey
+ * context and one 64-byte translation block when it binds windows,
+ * invalidates or configures mkeys), plus a UD QP's datagram segment.
  */
-uint32_t sim_rdma_umr_wqe(const struct ibv_qp_cap *cap);
+uint32_t sim_rdma_sq_overhead(const struct ibv_qp_init_attr_ex *attr,
+			      uint64_t dv_ops);
+/*
+ * libmlx5's send WQE size for overhead @over and @cap (inline data and
+ * gather list after it, in 64-byte blocks), or 0 if too large.
+ */
+uint32_t sim_rdma_send_wqe(uint32_t over, const struct ibv_qp_cap *cap);
 /*
  * mlx5dv_create_qp(): an RC QP with mlx5dv send operations (@dv may be
  * NULL), or NULL with errno.

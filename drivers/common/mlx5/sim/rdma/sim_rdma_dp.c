@@ -18,9 +18,9 @@
  *
  * RC QPs: SEND, SEND with immediate or invalidate, RDMA WRITE (with
  * immediate), RDMA READ, compare and swap, fetch and add, local
- * invalidation; signalled, solicited and inline flags. Not carried
- * (EINVAL, as libmlx5 for an opcode its QP type lacks): memory windows,
- * masked and extended atomics, TSO.
+ * invalidation, memory window binds; signalled, solicited and inline
+ * flags. Not carried (EINVAL, as libmlx5 for an opcode its QP type
+ * lacks): masked and extended atomics, TSO.
  *
  * Completion events: a CQ created on a completion channel is armed by
  * ibv_req_notify_cq() (the device raises one event at its next CQE, or
@@ -607,7 +607,8 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 	case IBV_WR_SEND_WITH_INV:
 		return MLX5_OPCODE_SEND_INVAL;
 	case IBV_WR_LOCAL_INV:
-		return MLX5_OPCODE_UMR; /* libmlx5 invalidates by UMR. */
+	case IBV_WR_BIND_MW:
+		return MLX5_OPCODE_UMR; /* libmlx5 invalidates, binds by UMR. */
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 		return MLX5_OPCODE_ATOMIC_CS;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
@@ -732,12 +733,88 @@ sim_dp_umr_begin(struct sim_rdma_qp *q, unsigned int flags, uint64_t wr_id,
 	q->w.wc_op = wc_op;
 }
 
+/* libmlx5's rights byte of an mkey context segment. */
+static uint8_t
+sim_dp_mkc_access(uint32_t acc)
+{
+	return (acc & IBV_ACCESS_REMOTE_ATOMIC ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_ATOMIC :
+			0) |
+	       (acc & IBV_ACCESS_REMOTE_WRITE ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_WRITE :
+			0) |
+	       (acc & IBV_ACCESS_REMOTE_READ ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_READ :
+			0) |
+	       (acc & IBV_ACCESS_LOCAL_WRITE ?
+			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_LOCAL_WRITE :
+			0);
+}
+
+/*
+ * The open UMR binds a window of @type with new key @rkey as @b says, or
+ * invalidates it when @b's length is 0 (libmlx5's set_bind_wr, which
+ * is also its local invalidation: a type 2 unbind, key byte 0): a type 2
+ * window is bound to the QP (its number in the key's context) and must
+ * be free; its invalidation checks that QP.
+ */
+static void
+sim_dp_umr_bind(struct sim_rdma_qp *q, enum ibv_mw_type type, uint32_t rkey,
+		const struct ibv_mw_bind_info *b)
+{
+	struct mlx5_wqe_umr_ctrl_seg *umr = sim_dp_umr(q);
+	struct mlx5_wqe_mkey_context_seg *mk = sim_dp_mkc(q);
+	uint64_t mask = MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_MKEY;
+	bool two = type == IBV_MW_TYPE_2;
+
+	umr->flags = MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET |
+		     MLX5_WQE_UMR_CTRL_FLAG_INLINE;
+	if (two)
+		mask |= MLX5_WQE_UMR_CTRL_MKEY_MASK_QPN;
+	mk->qpn_mkey = htobe32(
+		(rkey & 0xff) |
+		(!two || b->length == 0 ? 0xffffff00u : q->qp->qp_num << 8));
+	if (b->length != 0) {
+		struct mlx5_wqe_umr_klm_seg *klm = (void *)q->w.seg;
+
+		/* One KLM entry, padded to 64 bytes. */
+		umr->klm_octowords = htobe16(4);
+		if (two)
+			umr->flags |= MLX5_WQE_UMR_CTRL_FLAG_CHECK_FREE;
+		mask |= MLX5_WQE_UMR_CTRL_MKEY_MASK_LEN |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_START_ADDR |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_LOCAL_WRITE |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_READ |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_REMOTE_WRITE |
+			MLX5_WQE_UMR_CTRL_MKEY_MASK_ACCESS_ATOMIC;
+		mk->access_flags = sim_dp_mkc_access(b->mw_access_flags);
+		mk->free = 0;
+		mk->start_addr = b->mw_access_flags & IBV_ACCESS_ZERO_BASED ?
+					 0 :
+					 htobe64(b->addr);
+		mk->len = htobe64(b->length);
+		memset(klm, 0, 64);
+		klm->byte_count = htobe32((uint32_t)b->length);
+		klm->mkey = htobe32(b->mr->lkey);
+		klm->address = htobe64(b->addr);
+		q->w.seg += 64;
+	} else {
+		umr->klm_octowords = 0;
+		if (two)
+			umr->flags |= MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN;
+		mk->free = MLX5_WQE_MKEY_CONTEXT_FREE;
+	}
+	umr->mkey_mask = htobe64(mask);
+}
+
 /* The open UMR invalidates its key (libmlx5's local invalidation). */
 static void
 sim_dp_umr_linv(struct sim_rdma_qp *q)
 {
-	sim_dp_umr(q)->flags |= MLX5_WQE_UMR_CTRL_FLAG_TRNSLATION_OFFSET;
-	sim_dp_mkc(q)->free = MLX5_WQE_MKEY_CONTEXT_FREE;
+	const struct ibv_mw_bind_info none = { 0 };
+
+	sim_dp_umr_bind(q, IBV_MW_TYPE_2, 0, &none);
 }
 
 /*
@@ -958,6 +1035,28 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			err = EINVAL;
 			break;
 		}
+		if (opcode == MLX5_OPCODE_UMR && wr->opcode == IBV_WR_BIND_MW) {
+			const struct ibv_mw_bind_info *b =
+				&wr->bind_mw.bind_info;
+
+			/* libmlx5: a KLM entry covers 2 GB at most. */
+			err = wr->bind_mw.mw == NULL || (b->length != 0 &&
+							 b->mr == NULL) ?
+				      EINVAL :
+			      b->length > (UINT64_C(1) << 31) ? EOPNOTSUPP :
+								0;
+			if (err != 0)
+				break;
+			sim_dp_umr_begin(q, wr->send_flags, wr->wr_id,
+					 wr->bind_mw.mw->rkey, IBV_WC_BIND_MW);
+			sim_dp_umr_bind(q, wr->bind_mw.mw->type,
+					wr->bind_mw.rkey, b);
+			err = sim_dp_finish(q);
+			q->w.seg = NULL;
+			if (err != 0)
+				break;
+			continue;
+		}
 		if (opcode == MLX5_OPCODE_UMR) {
 			sim_dp_umr_begin(q, wr->send_flags, wr->wr_id,
 					 wr->invalidate_rkey, IBV_WC_LOCAL_INV);
@@ -1134,6 +1233,27 @@ sim_qpx_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 }
 
 static void
+sim_qpx_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
+		const struct ibv_mw_bind_info *bind_info)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err == 0)
+		q->x_err = sim_dp_finish(q);
+	if (q->x_err != 0)
+		return;
+	if (bind_info->length > (UINT64_C(1) << 31)) {
+		q->x_err = EOPNOTSUPP;
+		return;
+	}
+	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, mw->rkey,
+			 IBV_WC_BIND_MW);
+	sim_dp_umr_bind(q, mw->type, rkey, bind_info);
+	q->w.setters = 1;
+	sim_qpx_set_done(q, 0);
+}
+
+static void
 sim_qpx_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey, uint64_t raddr)
 {
 	sim_qpx_op(qpx, MLX5_OPCODE_RDMA_WRITE, rkey, raddr, 0);
@@ -1232,7 +1352,7 @@ sim_qpx_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
 	 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_SEND_WITH_INV | \
 	 IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
-	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_BIND_MW)
 
 int
 sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
@@ -1287,6 +1407,7 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 		qpx->wr_rdma_read = sim_qpx_rdma_read;
 		qpx->wr_send_inv = sim_qpx_send_inv;
 		qpx->wr_local_inv = sim_qpx_local_inv;
+		qpx->wr_bind_mw = sim_qpx_bind_mw;
 		qpx->wr_atomic_cmp_swp = sim_qpx_atomic_cmp_swp;
 		qpx->wr_atomic_fetch_add = sim_qpx_atomic_fetch_add;
 	}
@@ -1355,24 +1476,6 @@ sim_dvx_mkey_configure(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
 		sim_qpx_set_done(q, 0);
 }
 
-/* libmlx5's rights byte of an mkey context segment. */
-static uint8_t
-sim_dvx_access(uint32_t acc)
-{
-	return (acc & IBV_ACCESS_REMOTE_ATOMIC ?
-			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_ATOMIC :
-			0) |
-	       (acc & IBV_ACCESS_REMOTE_WRITE ?
-			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_WRITE :
-			0) |
-	       (acc & IBV_ACCESS_REMOTE_READ ?
-			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_REMOTE_READ :
-			0) |
-	       (acc & IBV_ACCESS_LOCAL_WRITE ?
-			MLX5_WQE_MKEY_CONTEXT_ACCESS_FLAGS_LOCAL_WRITE :
-			0);
-}
-
 static void
 sim_dvx_set_access(struct mlx5dv_qp_ex *dvx, uint32_t access_flags)
 {
@@ -1394,7 +1497,7 @@ sim_dvx_set_access(struct mlx5dv_qp_ex *dvx, uint32_t access_flags)
 		return;
 	}
 	umr->mkey_mask |= htobe64(bits);
-	sim_dp_mkc(q)->access_flags = sim_dvx_access(access_flags);
+	sim_dp_mkc(q)->access_flags = sim_dp_mkc_access(access_flags);
 	sim_qpx_set_done(q, 0);
 }
 
@@ -1534,13 +1637,38 @@ sim_rdma_dv_qpx(struct ibv_qp_ex *qpx)
 }
 
 uint32_t
-sim_rdma_umr_wqe(const struct ibv_qp_cap *cap)
+sim_rdma_sq_overhead(const struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 {
-	uint32_t size = SIM_RDMA_UMR_OVERHEAD + 16 * cap->max_send_sge;
+	uint64_t ops = attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ?
+			       attr->send_ops_flags :
+		       attr->qp_type == IBV_QPT_UD ?
+			       (uint64_t)IBV_QP_EX_WITH_SEND |
+				       IBV_QP_EX_WITH_SEND_WITH_IMM :
+			       (uint64_t)SIM_QPX_OPS;
+	uint32_t size = 16;
+
+	if (ops &
+	    (IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+	     IBV_QP_EX_WITH_RDMA_READ))
+		size = 16 + 16;
+	if (ops & (IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		   IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD))
+		size = 16 + 16 + 16;
+	if ((ops & (IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_LOCAL_INV)) ||
+	    (dv_ops & SIM_RDMA_DV_UMR_OPS))
+		size = SIM_DP_UMR_DATA + 64;
+	return attr->qp_type == IBV_QPT_UD ?
+		       size + (uint32_t)sizeof(struct mlx5_wqe_datagram_seg) :
+		       size;
+}
+
+uint32_t
+sim_rdma_send_wqe(uint32_t over, const struct ibv_qp_cap *cap)
+{
+	uint32_t size = over + 16 * cap->max_send_sge;
 	uint32_t inl =
 		cap->max_inline_data != 0 ?
-			SIM_RDMA_UMR_OVERHEAD +
-				RTE_ALIGN_CEIL(4 + cap->max_inline_data, 16u) :
+			over + RTE_ALIGN_CEIL(4 + cap->max_inline_data, 16u) :
 			0;
 
 	size = RTE_ALIGN_CEIL(RTE_MAX(size, inl), (uint32_t)SIM_DP_WQEBB);

@@ -44,26 +44,45 @@ sim_rdma_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 static struct ibv_mw *
 sim_rdma_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
-	(void)pd;
-	(void)type;
-	errno = EOPNOTSUPP;
-	return NULL;
+	/* The kernel's: type 1 or 2, else EINVAL. */
+	return mlx5_sim_alloc_mw(pd, type);
 }
 
+/*
+ * libmlx5's bind of a type 1 window: a BIND_MW work request with the key
+ * incremented, the window's key updated once it is posted.
+ */
 static int
 sim_rdma_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *bind)
 {
-	(void)qp;
-	(void)mw;
-	(void)bind;
-	return EOPNOTSUPP;
+	const struct ibv_mw_bind_info *b = &bind->bind_info;
+	struct ibv_send_wr wr, *bad;
+	int ret;
+
+	if (b->mw_access_flags & IBV_ACCESS_ZERO_BASED)
+		return EINVAL;
+	if (b->mr == NULL && (b->addr != 0 || b->length != 0))
+		return EINVAL;
+	if (b->mr != NULL && b->mr->pd != mw->pd)
+		return EPERM;
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.wr_id = bind->wr_id;
+	wr.send_flags = bind->send_flags;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info = *b;
+	ret = sim_rdma_post_send(qp, &wr, &bad);
+	if (ret != 0)
+		return ret;
+	mw->rkey = wr.bind_mw.rkey;
+	return 0;
 }
 
 static int
 sim_rdma_dealloc_mw(struct ibv_mw *mw)
 {
-	(void)mw;
-	return EOPNOTSUPP;
+	return mlx5_sim_dealloc_mw(mw);
 }
 
 static int
@@ -580,7 +599,7 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 			  struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 {
 	struct ibv_qp_init_attr_ex kattr = *attr;
-	uint32_t wqe = 0;
+	uint32_t over, wqe;
 	struct ibv_qp *qp;
 	int err = sim_rdma_qpx_check(attr);
 
@@ -589,20 +608,21 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 		return NULL;
 	}
 	kattr.comp_mask &= ~(uint32_t)IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	/* libmlx5's WQE for mkey operations: a UMR's room in every WQE. */
-	if (dv_ops != 0) {
-		wqe = sim_rdma_umr_wqe(&attr->cap);
-		if (wqe == 0) {
-			errno = EINVAL;
-			return NULL;
-		}
+	/*
+	 * libmlx5's WQE size: room for its largest operation (a UMR's, on
+	 * RC by default), the inline room what is left of it.
+	 */
+	over = sim_rdma_sq_overhead(attr, dv_ops);
+	wqe = sim_rdma_send_wqe(over, &attr->cap);
+	if (wqe == 0) {
+		errno = EINVAL;
+		return NULL;
 	}
 	qp = mlx5_sim_create_qp_wqe(ctx, &kattr, wqe);
 	if (qp == NULL)
 		return NULL;
 	attr->cap = kattr.cap;
-	if (wqe != 0)
-		attr->cap.max_inline_data = wqe - SIM_RDMA_UMR_OVERHEAD - 4;
+	attr->cap.max_inline_data = wqe - over - 4;
 	err = sim_rdma_dp_qp_init(qp, attr, dv_ops);
 	if (err != 0) {
 		mlx5_sim_destroy_qp(qp);
