@@ -64,10 +64,16 @@
 bool
 mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 {
+	const uint8_t *at = host + idx * sizeof(uint32_t);
 	uint32_t be;
 
-	if (mlx5_sim_copy_guarded(&be, host + idx * sizeof(be),
-				  sizeof(be)) != 0)
+	/*
+	 * Software writes the record while the device reads it: one
+	 * atomic load where aligned (as the PRM's records are).
+	 */
+	if (((uintptr_t)at & 3) == 0 ?
+		    mlx5_sim_load32_guarded(at, &be) != 0 :
+		    mlx5_sim_copy_guarded(&be, at, sizeof(be)) != 0)
 		return false;
 	*val = rte_be_to_cpu_32(be);
 	return true;
@@ -84,8 +90,10 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 	mlx5_sim_guard_arm(g);
 	/* Full as last read: read the consumer counter again. */
 	if (unlikely(((cq->pi - ci) & 0xffffff) >= size)) {
-		ci = rte_be_to_cpu_32(*(volatile const uint32_t *)
-				      (const void *)cq->dbr.host) & 0xffffff;
+		ci = rte_be_to_cpu_32(__atomic_load_n(
+			     (const uint32_t *)(const void *)cq->dbr.host,
+			     __ATOMIC_ACQUIRE)) &
+		     0xffffff;
 		if (((cq->pi - ci) & 0xffffff) >= size) {
 			mlx5_sim_guard_disarm(g);
 			return false;

@@ -288,3 +288,26 @@ mlx5_sim_copy_guarded(void *dst, const void *src, size_t len)
 
 	return mlx5_sim_guarded(sim_copy_fn, &c);
 }
+
+struct sim_load32 {
+	const uint32_t *src;
+	uint32_t val;
+};
+
+static void
+sim_load32_fn(void *arg)
+{
+	struct sim_load32 *l = arg;
+
+	l->val = __atomic_load_n(l->src, __ATOMIC_ACQUIRE);
+}
+
+int
+mlx5_sim_load32_guarded(const void *src, uint32_t *val)
+{
+	struct sim_load32 l = { .src = src };
+	int ret = mlx5_sim_guarded(sim_load32_fn, &l);
+
+	*val = l.val;
+	return ret;
+}

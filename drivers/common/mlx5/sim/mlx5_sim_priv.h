@@ -209,6 +209,12 @@ int mlx5_sim_guarded(void (*fn)(void *arg), void *arg);
  * application memory (rings, doorbell records): 0 or -EFAULT.
  */
 int mlx5_sim_copy_guarded(void *dst, const void *src, size_t len);
+/*
+ * A 32-bit load with acquire order from software's memory (4-byte
+ * aligned: a doorbell record that software writes as the device reads
+ * it), guarded as mlx5_sim_copy_guarded(): 0 or -EFAULT.
+ */
+int mlx5_sim_load32_guarded(const void *src, uint32_t *val);
 
 /* Mkey table (mlx5_sim_mkey.c). */
 /*

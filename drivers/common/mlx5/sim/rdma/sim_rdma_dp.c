@@ -514,7 +514,8 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn)
 	if (nfreed != 0) {
 		c->ci += nfreed;
 		rte_io_wmb();
-		c->dv.dbrec[0] = htobe32(c->ci & 0xffffff);
+		__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
+				 __ATOMIC_RELEASE);
 	}
 }
 
@@ -547,8 +548,8 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 	q->sq_tail = 0;
 	q->rq_head = 0;
 	q->rq_tail = 0;
-	q->dv.dbrec[MLX5_RCV_DBR] = 0;
-	q->dv.dbrec[MLX5_SND_DBR] = 0;
+	__atomic_store_n(&q->dv.dbrec[MLX5_RCV_DBR], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&q->dv.dbrec[MLX5_SND_DBR], 0, __ATOMIC_RELEASE);
 	pthread_spin_unlock(&q->rq_lock);
 	pthread_spin_unlock(&q->sq_lock);
 }
@@ -1001,7 +1002,8 @@ sim_dp_ring(struct sim_rdma_qp *q)
 		return;
 	q->pending = false;
 	rte_io_wmb();
-	q->dv.dbrec[MLX5_SND_DBR] = htobe32(q->sq_pi & 0xffff);
+	__atomic_store_n(&q->dv.dbrec[MLX5_SND_DBR], htobe32(q->sq_pi & 0xffff),
+			 __ATOMIC_RELEASE);
 	rte_io_wmb();
 	memcpy(&db, q->last, sizeof(db));
 	__atomic_store_n(
@@ -1745,7 +1747,10 @@ sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 	}
 	if (posted) {
 		rte_io_wmb();
-		q->dv.dbrec[MLX5_RCV_DBR] = htobe32(q->rq_head & 0xffff);
+		/* The device may read it at any time (a store it sees). */
+		__atomic_store_n(&q->dv.dbrec[MLX5_RCV_DBR],
+				 htobe32(q->rq_head & 0xffff),
+				 __ATOMIC_RELEASE);
 	}
 	pthread_spin_unlock(&q->rq_lock);
 	if (err != 0)
@@ -1911,7 +1916,8 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	}
 	if (c->ci != ci0) {
 		rte_io_wmb();
-		c->dv.dbrec[0] = htobe32(c->ci & 0xffffff);
+		__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
+				 __ATOMIC_RELEASE);
 	}
 	pthread_spin_unlock(&c->lock);
 	return got;
