@@ -561,9 +561,12 @@ test_qpx_ud(void)
 	return TEST_SUCCESS;
 }
 
-/* An RC QP with mlx5dv mkey operations on the case's CQ, in INIT. */
+/*
+ * An RC QP with mlx5dv mkey operations on the case's CQ, in INIT, with
+ * @inl bytes of inline data asked for.
+ */
 static struct ibv_qp *
-fv_dv_qp(uint64_t dv_ops)
+fv_dv_qp_inline(uint64_t dv_ops, uint32_t inl)
 {
 	struct ibv_qp_init_attr_ex ia = {
 		.send_cq = cq,
@@ -572,7 +575,8 @@ fv_dv_qp(uint64_t dv_ops)
 		.cap = { .max_send_wr = 8,
 			 .max_recv_wr = 8,
 			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
+			 .max_recv_sge = 1,
+			 .max_inline_data = inl },
 		.comp_mask =
 			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 		.pd = pd,
@@ -595,6 +599,12 @@ fv_dv_qp(uint64_t dv_ops)
 		return NULL;
 	}
 	return qp;
+}
+
+static struct ibv_qp *
+fv_dv_qp(uint64_t dv_ops)
+{
+	return fv_dv_qp_inline(dv_ops, 0);
 }
 
 /* Post a batch of one mkey layout on @qp and poll its completion. */
@@ -674,8 +684,13 @@ test_dv_mkey_layouts(void)
 		0,   1,	  2,   3,   100, 101, 102, 103, 10,  11,  12,  13,
 		116, 117, 118, 119, 20,	 21,  22,  23,	132, 133, 134, 135,
 	};
+	struct mlx5dv_mkey_conf_attr conf = { 0 };
+	struct mlx5dv_qp_ex *dx;
 	enum ibv_wc_status st;
 	struct mlx5dv_mkey *mk;
+	struct ibv_sge sg[5];
+	struct ibv_qp_ex *x;
+	struct ibv_wc wc[1];
 	struct ibv_qp *qp;
 	int i;
 
@@ -710,6 +725,34 @@ test_dv_mkey_layouts(void)
 	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
 	TEST_ASSERT(memcmp(buf + 1024, want, sizeof(want)) == 0,
 		    "repetition by repetition, at the strides");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
+	/*
+	 * libmlx5's refusals at wr_complete (nothing posted): more entries
+	 * than the key has (4) though the inline room holds them; a data
+	 * segment in an mkey WQE.
+	 */
+	qp = fv_dv_qp_inline(MLX5DV_QP_EX_WITH_MKEY_CONFIGURE, 512);
+	TEST_ASSERT_NOT_NULL(qp, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(qp, qp->qp_num), "");
+	x = ibv_qp_to_qp_ex(qp);
+	dx = mlx5dv_qp_ex_from_ibv_qp_ex(x);
+	for (i = 0; i < 5; i++) {
+		sg[i].addr = (uintptr_t)buf + 2048 + 8 * i;
+		sg[i].length = 8;
+		sg[i].lkey = mr->lkey;
+	}
+	ibv_wr_start(x);
+	x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mkey_configure(dx, mk, 1, &conf);
+	mlx5dv_wr_set_mkey_layout_list(dx, 5, sg);
+	TEST_ASSERT_EQUAL(ibv_wr_complete(x), ENOMEM, "5 entries, the key 4");
+	ibv_wr_start(x);
+	x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mkey_configure(dx, mk, 2, &conf);
+	ibv_wr_set_sge(x, mr->lkey, (uintptr_t)buf, 8);
+	mlx5dv_wr_set_mkey_layout_list(dx, 2, sg);
+	TEST_ASSERT_EQUAL(ibv_wr_complete(x), EINVAL, "data in an mkey WQE");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 1, 50), 0, "nothing posted");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_destroy_mkey(mk), "");
 	return TEST_SUCCESS;
@@ -958,8 +1001,8 @@ test_memory_windows(void)
 	struct ibv_qp *qp, *x, *y;
 	enum ibv_wc_status st;
 	struct ibv_send_wr *bad;
+	struct ibv_wc wc, wcs[2];
 	struct ibv_mw *mw;
-	struct ibv_wc wc;
 	uint32_t key;
 
 	qp = fv_qp(IBV_QPT_RC);
@@ -1023,6 +1066,22 @@ test_memory_windows(void)
 	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
 	TEST_ASSERT_EQUAL(wc.status, IBV_WC_MW_BIND_ERR,
 			  "invalidated by another QP: refused");
+	/* Nor remotely through another responder QP. */
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(x), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(y), "");
+	x = fv_qp_create(IBV_QPT_RC);
+	y = fv_qp_create(IBV_QPT_RC);
+	TEST_ASSERT(x != NULL && y != NULL, "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(x, y->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(y, x->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(y, 1024, 64), "");
+	inv.opcode = IBV_WR_SEND_WITH_INV;
+	inv.invalidate_rkey = key;
+	TEST_ASSERT_SUCCESS(ibv_post_send(x, &inv, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wcs, 2, 1000), 2, "");
+	TEST_ASSERT(wcs[0].status != IBV_WC_SUCCESS &&
+			    wcs[1].status != IBV_WC_SUCCESS,
+		    "a window bound to another QP: the request's error");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	TEST_ASSERT_SUCCESS(ibv_dealloc_mw(mw), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(x), "");
@@ -1030,7 +1089,10 @@ test_memory_windows(void)
 	return TEST_SUCCESS;
 }
 
-/* libmlx5: nothing posted to a QP in RESET (EINVAL). */
+/*
+ * libmlx5: nothing posted to a QP in RESET: a receive is EINVAL, a send
+ * ENOMEM (its gather limit is -1 until RTS).
+ */
 static int
 test_post_in_reset(void)
 {
@@ -1047,7 +1109,7 @@ test_post_in_reset(void)
 
 	TEST_ASSERT_NOT_NULL(qp, "");
 	TEST_ASSERT_EQUAL(fv_post_recv(qp, 0, 64), EINVAL, "receive");
-	TEST_ASSERT_EQUAL(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), EINVAL,
+	TEST_ASSERT_EQUAL(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), ENOMEM,
 			  "send");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	return TEST_SUCCESS;

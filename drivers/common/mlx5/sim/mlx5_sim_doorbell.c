@@ -141,8 +141,10 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 	bool *rang = arg;
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_uar *uar;
+	uint32_t pass;
 
 	mlx5_sim_vhca_lock(vhca);
+	pass = vhca->rnr_pass;
 	TAILQ_FOREACH (file, &vhca->files, vhca_next) {
 		if (file->ctx_uar != NULL)
 			*rang |= sim_db_scan_uar(vhca, file->ctx_uar);
@@ -151,9 +153,12 @@ sim_db_scan_vhca(struct mlx5_sim_vhca *vhca, void *arg)
 	}
 	/*
 	 * A pass of the device: sends waiting on a receiver try again, and
-	 * receives posted to a QP in ERR are flushed.
+	 * receives posted to a QP in ERR are flushed. A scan that took
+	 * doorbells was a pass already (each doorbell counts one): what
+	 * stalled in its last doorbell waits for the next.
 	 */
-	vhca->rnr_pass++;
+	if (vhca->rnr_pass == pass)
+		vhca->rnr_pass++;
 	if (vhca->rnr_waiters != 0 || vhca->err_qps)
 		mlx5_sim_rc_pass(vhca);
 	mlx5_sim_vhca_unlock(vhca);

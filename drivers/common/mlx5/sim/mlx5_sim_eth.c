@@ -390,9 +390,8 @@ sim_wq_query(const struct mlx5_sim_wq *w, bool sq, void *wq)
 	MLX5_SET(wq, wq, log_wq_stride, w->log_wq_stride);
 	MLX5_SET(wq, wq, log_wq_sz, w->log_wq_sz);
 	MLX5_SET(wq, wq, hw_counter, w->hw_counter);
-	if (mlx5_sim_copy_guarded(&db, w->dbr.host + (sq ? 4 : 0),
-				  sizeof(db)) == 0)
-		MLX5_SET(wq, wq, sw_counter, rte_be_to_cpu_32(db));
+	if (mlx5_sim_dbr_read(w->dbr.host, sq ? 1 : 0, &db))
+		MLX5_SET(wq, wq, sw_counter, db);
 	MLX5_SET(wq, wq, dbr_umem_id, w->dbr.umem->dv.umem_id);
 	MLX5_SET64(wq, wq, dbr_addr, w->dbr.host - w->dbr.umem->addr);
 	MLX5_SET(wq, wq, wq_umem_id, w->ring.umem->dv.umem_id);

@@ -608,6 +608,7 @@ sim_dvmk_new(struct mlx5_sim_pd *spd, enum mlx5_sim_mkey_origin origin,
 	mkey->umr_en = true;
 	mkey->translations_octword_size = entries;
 	file->vhca->live.mkeys++;
+	dvmk->num_desc = entries;
 	dvmk->magic = MLX5_SIM_MAGIC_DVMK;
 	dvmk->file = file;
 	dvmk->index = mkey->index;
@@ -700,6 +701,21 @@ sim_dvmk_destroy(struct mlx5_sim_dv_mkey *dvmk)
 	dvmk->magic = MLX5_SIM_MAGIC_DEAD;
 	free(dvmk);
 	return 0;
+}
+
+uint32_t
+mlx5_sim_dv_mkey_entries(const struct mlx5dv_mkey *dv)
+{
+	const struct mlx5_sim_dv_mkey *dvmk =
+		dv != NULL ?
+			(const struct mlx5_sim_dv_mkey *)(const void *)((
+				const uint8_t *)dv -
+				offsetof(struct mlx5_sim_dv_mkey, dv)) :
+			NULL;
+
+	return dvmk != NULL && dvmk->magic == MLX5_SIM_MAGIC_DVMK ?
+		       dvmk->num_desc :
+		       0;
 }
 
 int

@@ -1019,6 +1019,8 @@ int mlx5_sim_general_cmd(struct ibv_context *ctx, const void *in,
 			 size_t inlen, void *out, size_t outlen);
 struct mlx5dv_mkey *mlx5_sim_dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
 int mlx5_sim_dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+/* The entries an mkey of mlx5dv_create_mkey() takes (0 if not one). */
+uint32_t mlx5_sim_dv_mkey_entries(const struct mlx5dv_mkey *mkey);
 /*
  * Memory windows (the kernel's alloc_mw): a free KLM key of @pd that a
  * bind (a UMR) fills, type 1 or 2 (2: remote invalidation enabled, bound

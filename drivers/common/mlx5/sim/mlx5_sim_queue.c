@@ -226,13 +226,13 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 	struct mlx5_sim_cq *cq = mlx5_sim_cq_of(file,
 					   MLX5_GET(query_cq_in, in, cqn));
 	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
-	uint32_t db[2] = { 0, 0 };
+	uint32_t ci = 0;
 
 	if (cq == NULL)
 		return MLX5_SIM_SYND_CQ_UNKNOWN;
-	/* The doorbell record as the device last saw it (0 if unmapped). */
-	if (mlx5_sim_copy_guarded(db, cq->dbr.host, sizeof(db)) != 0)
-		db[0] = 0;
+	/* The doorbell record as the device reads it (0 if unmapped). */
+	if (!mlx5_sim_dbr_read(cq->dbr.host, 0, &ci))
+		ci = 0;
 	MLX5_SET(cqc, cqc, status, cq->status);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, oi, cq->oi);
@@ -245,8 +245,7 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr.umem->dv.umem_id);
 	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.host - cq->dbr.umem->addr);
 	MLX5_SET(cqc, cqc, producer_counter, cq->pi & 0xffffff);
-	MLX5_SET(cqc, cqc, consumer_counter,
-		 rte_be_to_cpu_32(db[0]) & 0xffffff);
+	MLX5_SET(cqc, cqc, consumer_counter, ci & 0xffffff);
 	return MLX5_SIM_SYND_OK;
 }
 
@@ -632,11 +631,14 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 					   MLX5_GET(query_qp_in, in, qpn));
 	void *qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
 	uint32_t db[2] = { 0, 0 };
+	unsigned int k;
 
 	if (qp == NULL)
 		return MLX5_SIM_SYND_QP_UNKNOWN;
-	if (mlx5_sim_copy_guarded(db, qp->dbr.host, sizeof(db)) != 0)
-		db[0] = db[1] = 0;
+	/* The doorbell records as the device reads them (0 if unmapped). */
+	for (k = 0; k < RTE_DIM(db); k++)
+		if (!mlx5_sim_dbr_read(qp->dbr.host, k, &db[k]))
+			db[0] = db[1] = 0;
 	MLX5_SET(qpc, qpc, state, qp->state);
 	MLX5_SET(qpc, qpc, lag_tx_port_affinity, qp->lag_port);
 	MLX5_SET(qpc, qpc, primary_address_path.udp_sport, qp->udp_sport);
@@ -678,9 +680,9 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 		 MLX5_QP_RQ_TYPE_REGULAR);
 	MLX5_SET(qpc, qpc, hw_sq_wqebb_counter, qp->sq_ci);
 	MLX5_SET(qpc, qpc, sw_sq_wqebb_counter,
-		 rte_be_to_cpu_32(db[1]) & 0xffff);
+		 db[1] & 0xffff);
 	MLX5_SET(qpc, qpc, hw_rq_counter, qp->rq_ci);
-	MLX5_SET(qpc, qpc, sw_rq_counter, rte_be_to_cpu_32(db[0]));
+	MLX5_SET(qpc, qpc, sw_rq_counter, db[0]);
 	MLX5_SET(qpc, qpc, dbr_umem_id, qp->dbr.umem->dv.umem_id);
 	MLX5_SET64(qpc, qpc, dbr_addr, qp->dbr.host - qp->dbr.umem->addr);
 	return MLX5_SIM_SYND_OK;

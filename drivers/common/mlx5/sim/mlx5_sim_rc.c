@@ -349,7 +349,11 @@ sim_rc_inv_key(struct mlx5_sim_vhca *pv, const struct mlx5_sim_qp *p,
 {
 	struct mlx5_sim_mkey *k = mlx5_sim_mkey_by_key(pv, key);
 
-	return k != NULL && k->pdn == p->pdn && k->en_rinval ? k : NULL;
+	/* A type 2 window only through the QP it is bound to (IBTA). */
+	return k != NULL && k->pdn == p->pdn && k->en_rinval &&
+			       mlx5_sim_rkey_qp_ok(pv, key, p->qpn) ?
+		       k :
+		       NULL;
 }
 
 /*
@@ -616,6 +620,8 @@ mlx5_sim_rc_pass(struct mlx5_sim_vhca *vhca)
 	bool err = false;
 	uint32_t i;
 
+	/* Set again by any QP that enters ERR meanwhile. */
+	vhca->err_qps = false;
 	for (i = 0; i < vhca->qps.size; i++) {
 		struct mlx5_sim_qp *qp =
 			mlx5_sim_qnum_get(&vhca->qps, i, MLX5_SIM_Q_QP);
@@ -630,7 +636,7 @@ mlx5_sim_rc_pass(struct mlx5_sim_vhca *vhca)
 			err = true;
 		}
 	}
-	vhca->err_qps = err;
+	vhca->err_qps |= err;
 }
 
 void

@@ -271,6 +271,7 @@ struct mlx5_sim_dm {
 struct mlx5_sim_dv_mkey {
 	struct mlx5dv_mkey dv;
 	struct ibv_mw mw;          /* A memory window's (alloc_mw), if one. */
+	uint32_t num_desc;         /* Its translation entries (rdma-core's). */
 	uint32_t magic;
 	struct mlx5_sim_file *file;
 	uint32_t index;

@@ -241,13 +241,29 @@ sim_umr_klms(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	return 0;
 }
 
-/* Does the inline list at @seg start with a repeat block segment? */
+/*
+ * Does the inline list of @n octowords at @seg start with a repeat block
+ * segment? Its op word sits where a KLM entry has its key: also its
+ * reserved half word 0, its entries within the list, a repetition and a
+ * byte count that is its entries' sum, else the list is read as KLMs (a
+ * KLM entry of key 0x400 whose address passes all of these too would be
+ * misread; the PRM gives no other mark).
+ */
 static __rte_always_inline bool
-sim_umr_is_rb(const void *seg)
+sim_umr_is_rb(const void *seg, uint32_t n)
 {
 	const struct mlx5_wqe_umr_repeat_block_seg *rb = seg;
+	uint32_t num, i, sum = 0;
 
-	return rb->op == RTE_BE32(SIM_UMR_REPEAT_BLOCK_OP);
+	if (rb->op != RTE_BE32(SIM_UMR_REPEAT_BLOCK_OP))
+		return false;
+	num = rte_be_to_cpu_16(rb->num_ent);
+	if (rb->reserved != 0 || num == 0 || num + 1 > n ||
+	    rb->repeat_count == 0)
+		return false;
+	for (i = 0; i < num; i++)
+		sum += rte_be_to_cpu_16(rb->entries[i].byte_count);
+	return sum == rte_be_to_cpu_32(rb->byte_count);
 }
 
 /*
@@ -465,7 +481,7 @@ sim_umr_run(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp,
 		return SIM_UMR_MALFORMED;
 	mkey = mlx5_sim_mkey_by_key(vhca, rte_be_to_cpu_32(ctrl->imm));
 	synd = sim_umr_target(qp, mkey, flags);
-	rb = nklm != 0 && sim_umr_is_rb(klm);
+	rb = nklm != 0 && sim_umr_is_rb(klm, nklm);
 	if (synd == 0)
 		synd = unlikely(rb) ? sim_umr_rb_check(vhca, mkey, klm, nklm) :
 				      sim_umr_klms(vhca, mkey, klm, nklm);

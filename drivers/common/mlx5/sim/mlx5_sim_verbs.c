@@ -42,7 +42,6 @@
 /* rdma-core's limits the model applies (mlx5 caps of a ConnectX). */
 #define SIM_V_MAX_SEND_SGE 30
 #define SIM_V_MAX_RECV_SGE 32
-#define SIM_V_MAX_INLINE 512
 /* The largest send WQE: 63 segments of 16 bytes (ds is 6 bits). */
 #define SIM_V_WQE_MAX (63 * 16)
 #define SIM_V_MAX_SRQ_SGE 31
@@ -512,9 +511,10 @@ sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t wqe_min,
 {
 	uint32_t send_bytes, bbs, stride;
 
+	/* Inline data is bounded by the WQE's size (below), as libmlx5's. */
 	if (cap->max_send_sge > SIM_V_MAX_SEND_SGE ||
 	    cap->max_recv_sge > SIM_V_MAX_RECV_SGE ||
-	    cap->max_inline_data > SIM_V_MAX_INLINE)
+	    cap->max_inline_data > SIM_V_WQE_MAX)
 		return EINVAL;
 	/*
 	 * The control segment and the remote address (RC, UC) or datagram

@@ -93,8 +93,10 @@ struct sim_rdma_qp {
 		/* ibv_qp_ex: the datagram segment's place, setters to come. */
 		uint8_t *av;
 		unsigned int setters;
+		uint32_t mkey_desc; /* An mkey UMR's key: its entries. */
 	} w;
 	uint8_t last[8];  /* The last WQE's first 8 bytes: the doorbell. */
+	uint8_t fm_cache; /* The next WQE's fence (after a UMR: small). */
 	bool pending;	  /* WQEs put in the ring since the last doorbell. */
 	uint32_t x_start; /* ibv_wr_start()'s send counter. */
 	int x_err;	  /* The batch's first error. */
@@ -437,7 +439,8 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 	q->max_send_sge = attr->cap.max_send_sge;
 	q->max_inline = attr->cap.max_inline_data;
 	q->sig_all = attr->sq_sig_all != 0;
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+	/* mlx5dv's operations come with ibv_qp_ex's (libmlx5). */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) || dv_ops != 0)
 		sim_qpx_init(q, &v->ib.qpx);
 	q->dv_ops = dv_ops;
 	if (dv_ops != 0)
@@ -654,7 +657,8 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 			 MLX5_WQE_CTRL_CQ_UPDATE :
 			 0) |
 		(flags & IBV_SEND_SOLICITED ? MLX5_WQE_CTRL_SOLICITED : 0) |
-		(flags & IBV_SEND_FENCE ? MLX5_WQE_CTRL_FENCE : 0);
+		(flags & IBV_SEND_FENCE ? MLX5_WQE_CTRL_FENCE : q->fm_cache);
+	q->fm_cache = 0;
 	/* The immediate, or the key a SEND with invalidate names. */
 	if (opcode == MLX5_OPCODE_SEND_IMM ||
 	    opcode == MLX5_OPCODE_RDMA_WRITE_IMM ||
@@ -724,7 +728,8 @@ sim_dp_umr_begin(struct sim_rdma_qp *q, unsigned int flags, uint64_t wr_id,
 
 	sim_dp_begin(q, MLX5_OPCODE_UMR, flags, wr_id, 0, 0, 0);
 	ctrl->imm = htobe32(key);
-	ctrl->fm_ce_se |= MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	/* libmlx5 fences the WQE after a UMR (its fm_cache). */
+	q->fm_cache = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	memset(umr, 0, SIM_DP_UMR_DATA - SIM_DP_UMR_CTRL);
 	umr->flags = MLX5_WQE_UMR_CTRL_FLAG_INLINE;
 	umr->mkey_mask = htobe64(MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE |
@@ -911,13 +916,24 @@ sim_dp_add_atomic(struct sim_rdma_qp *q, uint64_t swap_add, uint64_t compare)
 	q->w.seg += sizeof(*a);
 }
 
-/* Data segments of the open WQE (libmlx5 leaves out empty entries). */
+/* Bytes left in the open WQE. */
+static size_t
+sim_dp_room(const struct sim_rdma_qp *q)
+{
+	return (size_t)(q->w.bytes + SIM_DP_WQE_MAX - q->w.seg);
+}
+
+/*
+ * Data segments of the open WQE (libmlx5 leaves out empty entries); none
+ * on a UMR, none past the WQE's end.
+ */
 static int
 sim_dp_add_sges(struct sim_rdma_qp *q, size_t n, const struct ibv_sge *sg)
 {
 	size_t i;
 
-	if (n > q->max_send_sge)
+	if (n > q->max_send_sge || q->w.opcode == MLX5_OPCODE_UMR ||
+	    n * sizeof(struct mlx5_wqe_data_seg) > sim_dp_room(q))
 		return EINVAL;
 	for (i = 0; i < n; i++) {
 		struct mlx5_wqe_data_seg *d = (void *)q->w.seg;
@@ -941,13 +957,15 @@ sim_dp_add_inline(struct sim_rdma_qp *q, size_t n,
 	size_t total = 0, span, i;
 	uint32_t bc;
 
-	if (q->w.opcode == MLX5_OPCODE_RDMA_READ)
+	if (q->w.opcode == MLX5_OPCODE_RDMA_READ ||
+	    q->w.opcode == MLX5_OPCODE_UMR)
 		return EINVAL;
 	for (i = 0; i < n; i++)
 		total += buf[i].length;
+	if (total > q->max_inline)
+		return EINVAL;
 	span = RTE_ALIGN_CEIL(sizeof(bc) + total, 16);
-	if (total > q->max_inline ||
-	    q->w.seg + span > q->w.bytes + SIM_DP_WQE_MAX)
+	if (span > sim_dp_room(q))
 		return EINVAL;
 	for (i = 0; i < n; i++) {
 		memcpy(data, buf[i].addr, buf[i].length);
@@ -1019,10 +1037,13 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 	struct sim_rdma_qp *q = sim_dp_qp(qp);
 	int err = 0;
 
-	/* libmlx5: no send before RTS. */
+	/*
+	 * libmlx5: no send before RTS (its gather limit is -1 until then:
+	 * ENOMEM, "max gs exceeded").
+	 */
 	if (q == NULL || qp->state < IBV_QPS_RTS) {
 		*bad = wr;
-		return EINVAL;
+		return q == NULL ? EINVAL : ENOMEM;
 	}
 	pthread_spin_lock(&q->sq_lock);
 	for (; wr != NULL; wr = wr->next) {
@@ -1250,7 +1271,8 @@ sim_qpx_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
 	}
 	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, mw->rkey,
 			 IBV_WC_BIND_MW);
-	sim_dp_umr_bind(q, mw->type, rkey, bind_info);
+	/* libmlx5 binds as type 2 here, whatever the window's type. */
+	sim_dp_umr_bind(q, IBV_MW_TYPE_2, rkey, bind_info);
 	q->w.setters = 1;
 	sim_qpx_set_done(q, 0);
 }
@@ -1472,6 +1494,7 @@ sim_dvx_mkey_configure(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
 	}
 	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, mkey->lkey,
 			 IBV_WC_DRIVER1);
+	q->w.mkey_desc = mlx5_sim_dv_mkey_entries(mkey);
 	/* No setter to come: the WQE is complete as it is. */
 	q->w.setters = num_setters != 0 ? num_setters : 1;
 	if (num_setters == 0)
@@ -1519,7 +1542,10 @@ sim_dvx_set_layout(struct sim_rdma_qp *q, uint32_t repeat, uint16_t n,
 
 	if (!sim_dvx_open(q))
 		return;
-	if (n > (data != NULL ? room - 1 : room)) {
+	/* libmlx5: the inline room and the key's entries bound it. */
+	room = RTE_MIN(data != NULL ? (room > 0 ? room - 1 : 0) : room,
+		       q->w.mkey_desc);
+	if (n > room) {
 		sim_qpx_set_done(q, ENOMEM);
 		return;
 	}
@@ -1529,13 +1555,13 @@ sim_dvx_set_layout(struct sim_rdma_qp *q, uint32_t repeat, uint16_t n,
 	}
 	xlat = (n + (data != NULL)) * 16u;
 	size = RTE_ALIGN_CEIL(xlat, 64u);
-	if (at + size > q->w.bytes + SIM_DP_WQE_MAX) {
+	if (size > sim_dp_room(q)) {
 		sim_qpx_set_done(q, ENOMEM);
 		return;
 	}
 	if (data != NULL) {
 		struct mlx5_wqe_umr_repeat_block_seg *rb = (void *)at;
-		uint32_t block = 0;
+		uint64_t block = 0;
 
 		rb->op = htobe32(SIM_DP_UMR_REPEAT_BLOCK);
 		rb->reserved = 0;
@@ -1551,8 +1577,8 @@ sim_dvx_set_layout(struct sim_rdma_qp *q, uint32_t repeat, uint16_t n,
 			e->memkey = htobe32(data[i].lkey);
 			block += data[i].bytes_count;
 		}
-		rb->byte_count = htobe32(block);
-		reglen = (uint64_t)block * repeat;
+		rb->byte_count = htobe32((uint32_t)block);
+		reglen = block * repeat;
 	} else {
 		struct mlx5_wqe_data_seg *d = (void *)at;
 
@@ -1612,22 +1638,47 @@ sim_dvx_mr_interleaved(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
 			   NULL);
 }
 
-/* The mlx5dv calls of @q's send operations, as libmlx5 installs them. */
+/* Setters the front does not carry: the batch fails (EOPNOTSUPP). */
+static void
+sim_dvx_set_mkey_crypto(struct mlx5dv_qp_ex *dvx,
+			const struct mlx5dv_crypto_attr *attr)
+{
+	struct sim_rdma_qp *q = sim_dvx(dvx);
+
+	RTE_SET_USED(attr);
+	if (sim_dvx_open(q))
+		sim_qpx_set_done(q, EOPNOTSUPP);
+}
+
+static void
+sim_dvx_set_mkey_sig_block(struct mlx5dv_qp_ex *dvx,
+			   const struct mlx5dv_sig_block_attr *attr)
+{
+	struct sim_rdma_qp *q = sim_dvx(dvx);
+
+	RTE_SET_USED(attr);
+	if (sim_dvx_open(q))
+		sim_qpx_set_done(q, EOPNOTSUPP);
+}
+
+/*
+ * The mlx5dv calls of @q's send operations: as libmlx5, every mkey call
+ * when any mkey operation was asked for (crypto and signature setters
+ * refuse the batch: not carried).
+ */
 static void
 sim_dvx_init(struct sim_rdma_qp *q)
 {
-	if (q->dv_ops &
-	    (MLX5DV_QP_EX_WITH_MR_LIST | MLX5DV_QP_EX_WITH_MR_INTERLEAVED)) {
-		q->dvx.wr_mr_list = sim_dvx_mr_list;
-		q->dvx.wr_mr_interleaved = sim_dvx_mr_interleaved;
-	}
-	if (q->dv_ops & MLX5DV_QP_EX_WITH_MKEY_CONFIGURE) {
-		q->dvx.wr_mkey_configure = sim_dvx_mkey_configure;
-		q->dvx.wr_set_mkey_access_flags = sim_dvx_set_access;
-		q->dvx.wr_set_mkey_layout_list = sim_dvx_set_layout_list;
-		q->dvx.wr_set_mkey_layout_interleaved =
-			sim_dvx_set_layout_interleaved;
-	}
+	if (!(q->dv_ops & SIM_RDMA_DV_UMR_OPS))
+		return;
+	q->dvx.wr_mr_list = sim_dvx_mr_list;
+	q->dvx.wr_mr_interleaved = sim_dvx_mr_interleaved;
+	q->dvx.wr_mkey_configure = sim_dvx_mkey_configure;
+	q->dvx.wr_set_mkey_access_flags = sim_dvx_set_access;
+	q->dvx.wr_set_mkey_layout_list = sim_dvx_set_layout_list;
+	q->dvx.wr_set_mkey_layout_interleaved = sim_dvx_set_layout_interleaved;
+	q->dvx.wr_set_mkey_crypto = sim_dvx_set_mkey_crypto;
+	q->dvx.wr_set_mkey_sig_block = sim_dvx_set_mkey_sig_block;
 }
 
 struct mlx5dv_qp_ex *

@@ -622,7 +622,8 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 	if (qp == NULL)
 		return NULL;
 	attr->cap = kattr.cap;
-	attr->cap.max_inline_data = wqe - over - 4;
+	/* What the WQE leaves after the overhead and an inline header. */
+	attr->cap.max_inline_data = wqe > over + 4 ? wqe - over - 4 : 0;
 	err = sim_rdma_dp_qp_init(qp, attr, dv_ops);
 	if (err != 0) {
 		mlx5_sim_destroy_qp(qp);
@@ -649,8 +650,7 @@ sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
 	/*
 	 * libmlx5's checks for what the front carries: creation flags (of
 	 * which scattering to the CQE, never done here, may be disabled)
-	 * and mkey send operations, on RC only, with the verbs send
-	 * operations asked for too.
+	 * and mkey send operations, on RC only (EOPNOTSUPP otherwise).
 	 */
 	if ((dv->comp_mask &
 	     ~(uint64_t)(MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS |
@@ -663,12 +663,8 @@ sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
 	}
 	if (dv->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS) {
 		ops = dv->send_ops_flags;
-		if (!(attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
-		    attr->qp_type != IBV_QPT_RC) {
-			errno = EINVAL;
-			return NULL;
-		}
-		if (ops & ~(uint64_t)SIM_RDMA_DV_UMR_OPS) {
+		if (attr->qp_type != IBV_QPT_RC ||
+		    (ops & ~(uint64_t)SIM_RDMA_DV_UMR_OPS)) {
 			errno = EOPNOTSUPP;
 			return NULL;
 		}
