@@ -1119,12 +1119,20 @@ test_post_in_reset(void)
  * Completion events: a CQ on a channel, armed, raises one event at its
  * next CQE (the fd readable, the CQ and its context handed out); not
  * armed again, another CQE raises none; armed with a CQE already waiting,
- * at once.
+ * at once; armed for solicited completions only, a plain SEND's receive
+ * raises none and a solicited one's does.
  */
 static int
 test_cq_events(void)
 {
 	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct ibv_sge sg = { 0 };
+	struct ibv_send_wr sol = { .sg_list = &sg,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED |
+						 IBV_SEND_SOLICITED };
+	struct ibv_send_wr *bad;
 	struct pollfd pfd;
 	struct ibv_cq *ecq, *got, *own;
 	struct ibv_qp *qp;
@@ -1158,6 +1166,24 @@ test_cq_events(void)
 	TEST_ASSERT_EQUAL(poll(&pfd, 1, 1000), 1, "a CQE waiting: at once");
 	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cq_ctx), "");
 	ibv_ack_cq_events(got, 1);
+	/* Solicited only: no event for a plain SEND, one for a solicited. */
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_SUCCESS(ibv_req_notify_cq(ecq, 1), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 100), 0, "not solicited: no event");
+	TEST_ASSERT_SUCCESS(fv_post_recv(qp, 1024, 64), "");
+	sg.addr = (uintptr_t)buf;
+	sg.length = 8;
+	sg.lkey = mr->lkey;
+	TEST_ASSERT_SUCCESS(ibv_post_send(qp, &sol, &bad), "");
+	TEST_ASSERT_EQUAL(poll(&pfd, 1, 1000), 1, "solicited: an event");
+	TEST_ASSERT_SUCCESS(ibv_get_cq_event(ch, &got, &cq_ctx), "");
+	ibv_ack_cq_events(got, 1);
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(ecq, &wc, 1, 1000), 1, "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(qp), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ecq), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_comp_channel(ch), "");

@@ -130,6 +130,14 @@ void
 mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 		  const struct mlx5_cqe64 *tmpl)
 {
+	mlx5_sim_cq_write_se(vhca, cqn, tmpl, false);
+}
+
+void
+mlx5_sim_cq_write_se(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+		     const struct mlx5_cqe64 *tmpl, bool se)
+{
+	uint8_t op = tmpl->op_own >> 4;
 	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
 	struct mlx5_sim_guard guard;
 	bool put;
@@ -149,7 +157,9 @@ mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 	mlx5_sim_guard_pop(&guard);
 	if (!put)
 		mlx5_sim_cq_overrun(cq);
-	else if (unlikely(cq->armed))
+	else if (unlikely(cq->armed) &&
+		 (!cq->armed_sol || se || op == MLX5_CQE_REQ_ERR ||
+		  op == MLX5_CQE_RESP_ERR))
 		mlx5_sim_cq_event(cq);
 }
 

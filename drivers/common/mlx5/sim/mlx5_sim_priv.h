@@ -631,6 +631,13 @@ uint8_t mlx5_sim_local_syndrome(int err);
 /* Write one CQE (owner bit last) to CQ @cqn; errors stop the CQ. */
 void mlx5_sim_cq_write(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 		       const struct mlx5_cqe64 *tmpl);
+/*
+ * The same for the completion of a message that asked for a solicited
+ * event (@se: the requester WQE's solicited bit), which a CQ armed for
+ * solicited completions only signals (as it does every error CQE).
+ */
+void mlx5_sim_cq_write_se(struct mlx5_sim_vhca *vhca, uint32_t cqn,
+			  const struct mlx5_cqe64 *tmpl, bool se);
 
 /*
  * Queue counters (mlx5_sim_qcnt.c), vHCA lock held. mlx5_sim_cmd_qcnt()
@@ -1103,7 +1110,7 @@ int mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
  */
 int mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg),
 			  void *arg);
-int mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci);
+int mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci, bool solicited);
 /*
  * ibv_resize_cq() of a verbs CQ polled up to consumer counter @ci: a new
  * ring of room for @cqe entries, the CQEs not yet polled moved into it at

@@ -148,10 +148,14 @@ mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	return peer;
 }
 
-/* A responder's CQE on @p's receive CQ: good, or @synd. */
+/*
+ * A responder's CQE on @p's receive CQ: good, or @synd; @se, the message
+ * asked for a solicited event.
+ */
 static void
 sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
-		uint8_t synd, uint32_t bytes, uint32_t imm, uint32_t rqpn)
+		uint8_t synd, uint32_t bytes, uint32_t imm, uint32_t rqpn,
+		bool se)
 {
 	struct mlx5_cqe64 cqe;
 
@@ -172,7 +176,7 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
 		cqe.op_own = opcode << 4;
 	}
-	mlx5_sim_cq_write(pv, p->cqn_rcv, &cqe);
+	mlx5_sim_cq_write_se(pv, p->cqn_rcv, &cqe, se);
 	p->rq_ci++;
 }
 
@@ -201,7 +205,7 @@ mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		return;
 	while (n-- > 0)
 		sim_rc_resp_cqe(vhca, qp, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0,
-				0, 0);
+				0, 0, false);
 }
 
 void
@@ -216,7 +220,7 @@ mlx5_sim_rc_to_err(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 static void
 sim_rc_resp_fail(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t synd)
 {
-	sim_rc_resp_cqe(pv, p, 0, synd, 0, 0, 0);
+	sim_rc_resp_cqe(pv, p, 0, synd, 0, 0, 0, false);
 	mlx5_sim_rc_to_err(pv, p);
 }
 
@@ -443,7 +447,9 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		}
 		if (imm)
 			sim_rc_resp_cqe(pv, p, MLX5_CQE_RESP_WR_IMM, 0,
-					(uint32_t)total, ctrl->imm, qp->qpn);
+					(uint32_t)total, ctrl->imm, qp->qpn,
+					ctrl->fm_ce_se &
+						MLX5_WQE_CTRL_SOLICITED);
 	} else {
 		if (unlikely(inv)) {
 			ik = sim_rc_inv_key(pv, p, rte_be_to_cpu_32(ctrl->imm));
@@ -475,7 +481,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 				imm ? MLX5_CQE_RESP_SEND_IMM :
 				      MLX5_CQE_RESP_SEND,
 				0, (uint32_t)total, imm || inv ? ctrl->imm : 0,
-				qp->qpn);
+				qp->qpn,
+				ctrl->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
 	}
 	*bytes = (uint32_t)total;
 out:
@@ -610,7 +617,8 @@ mlx5_sim_ud_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	sim_rc_resp_cqe(pv, p,
 			imm ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND, 0,
 			SIM_GRH_LEN + (uint32_t)total, imm ? ctrl->imm : 0,
-			SIM_CQE_GRH | qp->qpn);
+			SIM_CQE_GRH | qp->qpn,
+			ctrl->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
 	return 0;
 }
 

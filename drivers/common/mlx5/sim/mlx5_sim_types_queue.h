@@ -46,11 +46,13 @@ struct mlx5_sim_cq {
 	uint16_t cq_period;        /* Moderation (MODIFY_CQ), kept only. */
 	uint16_t cq_max_count;
 	/*
-	 * Armed for one event (the next CQE written); the event goes to
-	 * @event (the kernel's completion handler of a verbs CQ), called
-	 * with the card lock held. NULL: the CQ raises no event.
+	 * Armed for one event (the next CQE written; with @armed_sol, the
+	 * next solicited or error CQE); the event goes to @event (the
+	 * kernel's completion handler of a verbs CQ), called with the card
+	 * lock held. NULL: the CQ raises no event.
 	 */
 	bool armed;
+	bool armed_sol;
 	void (*event)(void *arg);
 	void *event_arg;
 };

@@ -397,7 +397,7 @@ mlx5_sim_cq_set_event(struct ibv_cq *cq, void (*fn)(void *arg), void *arg)
 }
 
 int
-mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci)
+mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci, bool solicited)
 {
 	struct mlx5_sim_vhca *vhca;
 	struct mlx5_sim_cq *scq = sim_cq_lock(cq, &vhca);
@@ -405,6 +405,7 @@ mlx5_sim_cq_arm(struct ibv_cq *cq, uint32_t ci)
 	if (scq == NULL)
 		return EINVAL;
 	scq->armed = true;
+	scq->armed_sol = solicited;
 	/* A CQE already there that the consumer has not taken. */
 	if (((scq->pi - ci) & 0xffffff) != 0)
 		mlx5_sim_cq_event(scq);

@@ -27,7 +27,8 @@
  * at once if one is waiting); the kernel's part queues the event on the
  * channel (its eventfd readable while one waits), ibv_get_cq_event()
  * hands them out in order, and a CQ destroyed takes its unread events
- * with it. Solicited-only arming arms for the next CQE.
+ * with it. Solicited-only arming waits for a solicited receive or an
+ * error completion.
  */
 
 #include <errno.h>
@@ -362,17 +363,15 @@ sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	uint32_t ci;
 
 	/*
-	 * Solicited-only arming is taken as arming for the next CQE: an
-	 * event may come for an unsolicited completion (a spurious wakeup,
-	 * which programs handle by polling).
+	 * Solicited-only arming: the next receive of a message that asked
+	 * for a solicited event, or the next error completion (IBTA).
 	 */
-	RTE_SET_USED(solicited_only);
 	if (c == NULL || cq->channel == NULL)
 		return EINVAL;
 	pthread_spin_lock(&c->lock);
 	ci = c->ci;
 	pthread_spin_unlock(&c->lock);
-	return mlx5_sim_cq_arm(cq, ci);
+	return mlx5_sim_cq_arm(cq, ci, solicited_only != 0);
 }
 
 int
