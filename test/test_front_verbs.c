@@ -1089,6 +1089,127 @@ test_memory_windows(void)
 	return TEST_SUCCESS;
 }
 
+/* A receive of @len bytes at buf + @off posted to @srq (wr_id @off). */
+static int
+fv_post_srq(struct ibv_srq *srq, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf + off,
+			      .length = len,
+			      .lkey = mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = off, .sg_list = &sg, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_srq_recv(srq, &wr, &bad);
+}
+
+/* An RC QP on the case's CQ receiving through @srq, connected to itself. */
+static struct ibv_qp *
+fv_srq_qp(struct ibv_srq *srq)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.srq = srq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = 1,
+				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+
+	if (qp == NULL)
+		return NULL;
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_ACCESS_FLAGS) != 0 ||
+	    fv_qp_connect(qp, qp->qp_num) != 0) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+/* A SEND of 8 bytes on @qp to itself; its receive's completion in @rx. */
+static int
+fv_srq_send(struct ibv_qp *qp, struct ibv_wc *rx)
+{
+	struct ibv_wc wc[2];
+
+	TEST_ASSERT_SUCCESS(fv_send(qp, IBV_WR_SEND, 0, 8, NULL, 0, 0), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, wc, 2, 1000), 2, "");
+	*rx = wc[0].opcode == IBV_WC_RECV ? wc[0] : wc[1];
+	TEST_ASSERT_EQUAL(rx->opcode, IBV_WC_RECV, "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Shared receive queues (IBTA 10.2.9; libmlx5's linked list of WQEs, an
+ * RMP on the device): two QPs take the SRQ's receives in posting order,
+ * each completion naming its QP and the receive's wr_id; the SRQ holds
+ * max_wr receives (one more is ENOMEM) and gets each back once its
+ * completion is polled, or taken out of the CQ when its QP is destroyed;
+ * a QP in ERR does not flush the SRQ's receives; an SRQ in use cannot be
+ * destroyed (EBUSY).
+ */
+static int
+test_srq(void)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 3, .max_sge = 1 } };
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp *a, *b;
+	struct ibv_srq *srq;
+	struct ibv_cq *spare;
+	struct ibv_wc rx;
+	uint32_t i, max;
+
+	srq = ibv_create_srq(pd, &sa);
+	TEST_ASSERT_NOT_NULL(srq, "");
+	spare = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	TEST_ASSERT_NOT_NULL(spare, "");
+	max = sa.attr.max_wr;
+	TEST_ASSERT(max >= 3, "%u receives", max);
+	a = fv_srq_qp(srq);
+	b = fv_srq_qp(srq);
+	TEST_ASSERT(a != NULL && b != NULL, "");
+	TEST_ASSERT_EQUAL(ibv_destroy_srq(srq), EBUSY, "QPs use it");
+	memset(buf, 0x6b, 8);
+	for (i = 0; i < max; i++)
+		TEST_ASSERT_SUCCESS(fv_post_srq(srq, 1024 + 64 * i, 64), "");
+	TEST_ASSERT_EQUAL(fv_post_srq(srq, 3072, 64), ENOMEM, "full");
+	TEST_ASSERT_EQUAL(fv_srq_send(a, &rx), TEST_SUCCESS, "");
+	TEST_ASSERT(rx.status == IBV_WC_SUCCESS && rx.qp_num == a->qp_num &&
+			    rx.wr_id == 1024 && rx.byte_len == 8,
+		    "a takes the first");
+	TEST_ASSERT_EQUAL(buf[1024], 0x6b, "");
+	TEST_ASSERT_EQUAL(fv_srq_send(b, &rx), TEST_SUCCESS, "");
+	TEST_ASSERT(rx.qp_num == b->qp_num && rx.wr_id == 1088, "b the second");
+	/* Polled: their WQEs are the SRQ's again. */
+	TEST_ASSERT_SUCCESS(fv_post_srq(srq, 3072, 64), "");
+	TEST_ASSERT_SUCCESS(fv_post_srq(srq, 3136, 64), "");
+	TEST_ASSERT_EQUAL(fv_post_srq(srq, 3200, 64), ENOMEM, "full again");
+	/* a in ERR: nothing of the SRQ flushed; b takes the next. */
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(a, &err, IBV_QP_STATE), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &rx, 1, 50), 0, "no flush");
+	TEST_ASSERT_EQUAL(fv_srq_send(b, &rx), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(rx.wr_id, 1024 + 64 * 2, "in posting order");
+	/* A completion left in the CQ: its WQE back when b goes. */
+	TEST_ASSERT_SUCCESS(fv_post_srq(srq, 3200, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(b, IBV_WR_SEND, 0, 8, NULL, 0, 0), "");
+	/*
+	 * Not polled: the SRQ's WQE stays taken (an empty poll of another
+	 * CQ makes sure the device took the doorbell).
+	 */
+	TEST_ASSERT_EQUAL(ibv_poll_cq(spare, 1, &rx), 0, "");
+	TEST_ASSERT_EQUAL(fv_post_srq(srq, 3264, 64), ENOMEM, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	TEST_ASSERT_SUCCESS(fv_post_srq(srq, 3264, 64), "its CQE cleaned");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(spare), "");
+	return TEST_SUCCESS;
+}
+
 /*
  * libmlx5: nothing posted to a QP in RESET: a receive is EINVAL, a send
  * ENOMEM (its gather limit is -1 until RTS).
@@ -1538,6 +1659,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "dv_mkey_invalidate", test_dv_mkey_invalidate },
 	{ "rc_atomics", test_rc_atomics },
 	{ "memory_windows", test_memory_windows },
+	{ "srq", test_srq },
 	{ "post_in_reset", test_post_in_reset },
 	{ "cq_events", test_cq_events },
 	{ "cq_destroy_events", test_cq_destroy_events },

@@ -71,6 +71,7 @@ enum {
 /* qpc.rq_type. */
 enum {
 	MLX5_QP_RQ_TYPE_REGULAR = 0x0,
+	MLX5_QP_RQ_TYPE_SRQ = 0x1,
 	MLX5_QP_RQ_TYPE_ZERO_SIZE = 0x3,
 };
 

@@ -527,7 +527,8 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	const uint32_t odp_transport = IBV_ODP_SUPPORT_SEND |
 				       IBV_ODP_SUPPORT_RECV |
 				       IBV_ODP_SUPPORT_WRITE |
-				       IBV_ODP_SUPPORT_READ;
+				       IBV_ODP_SUPPORT_READ |
+				       IBV_ODP_SUPPORT_SRQ_RECV;
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	struct mlx5_sim_vhca *vhca;
 

@@ -311,9 +311,21 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	if (*snd == NULL || *rcv == NULL)
 		return MLX5_SIM_SYND_QP_CQ;
 	if (rq_type != MLX5_QP_RQ_TYPE_REGULAR &&
-	    rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE)
+	    rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE &&
+	    rq_type != MLX5_QP_RQ_TYPE_SRQ)
 		return MLX5_SIM_SYND_QP_RQ_TYPE;
-	qp->no_rq = rq_type == MLX5_QP_RQ_TYPE_ZERO_SIZE;
+	/*
+	 * Receives through a verbs SRQ (an RMP of the same file): no
+	 * receive ring of its own.
+	 */
+	if (rq_type == MLX5_QP_RQ_TYPE_SRQ) {
+		qp->rmp = mlx5_sim_qnum_get(&file->vhca->qps,
+					    MLX5_GET(qpc, qpc, srqn_rmpn_xrqn),
+					    MLX5_SIM_Q_RMP);
+		if (qp->rmp == NULL || qp->rmp->wq.file != file)
+			return MLX5_SIM_SYND_QP_RQ_TYPE;
+	}
+	qp->no_rq = rq_type != MLX5_QP_RQ_TYPE_REGULAR;
 	qp->log_sq_size = MLX5_GET(qpc, qpc, log_sq_size);
 	qp->log_rq_size = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_size);
 	qp->log_rq_stride = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_stride);
@@ -388,6 +400,8 @@ mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
 	qp->cqn_rcv = rcv->cqn;
 	snd->users++;
 	rcv->users++;
+	if (qp->rmp != NULL)
+		qp->rmp->users++;
 	qp->pd->users++;
 	sim_umem_ref_take(&qp->ring);
 	sim_umem_ref_take(&qp->dbr);
@@ -410,6 +424,8 @@ sim_qp_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 	cq = mlx5_sim_idtab_get(&vhca->cqs, qp->cqn_rcv);
 	if (cq != NULL)
 		cq->users--;
+	if (qp->rmp != NULL)
+		qp->rmp->users--;
 	qp->pd->users--;
 	sim_umem_ref_drop(&qp->ring);
 	sim_umem_ref_drop(&qp->dbr);
@@ -676,8 +692,11 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(qpc, qpc, rre, qp->rre);
 	MLX5_SET(qpc, qpc, rwe, qp->rwe);
 	MLX5_SET(qpc, qpc, rae, qp->rae);
-	MLX5_SET(qpc, qpc, rq_type, qp->no_rq ? MLX5_QP_RQ_TYPE_ZERO_SIZE :
+	MLX5_SET(qpc, qpc, rq_type, qp->rmp != NULL ? MLX5_QP_RQ_TYPE_SRQ :
+		 qp->no_rq ? MLX5_QP_RQ_TYPE_ZERO_SIZE :
 		 MLX5_QP_RQ_TYPE_REGULAR);
+	if (qp->rmp != NULL)
+		MLX5_SET(qpc, qpc, srqn_rmpn_xrqn, qp->rmp->rmpn);
 	MLX5_SET(qpc, qpc, hw_sq_wqebb_counter, qp->sq_ci);
 	MLX5_SET(qpc, qpc, sw_sq_wqebb_counter,
 		 db[1] & 0xffff);

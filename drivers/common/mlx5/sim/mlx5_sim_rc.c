@@ -149,6 +149,24 @@ mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 }
 
 /*
+ * The SRQ's head WQE taken: the head moves to the WQE its next segment
+ * names (mlx5_wqe_srq_next_seg's next_wqe_index); an unreadable ring
+ * leaves it (the next receive fails to read its WQE).
+ */
+static void
+sim_rc_srq_next(struct mlx5_sim_rmp *rmp)
+{
+	const uint8_t *wqe = rmp->wq.ring.host +
+			     ((size_t)rmp->head << rmp->wq.log_wq_stride);
+	rte_be16_t next;
+
+	rmp->taken++;
+	if (mlx5_sim_copy_guarded(&next, wqe + 2, sizeof(next)) == 0)
+		rmp->head = rte_be_to_cpu_16(next) &
+			    ((1u << rmp->wq.log_wq_sz) - 1);
+}
+
+/*
  * A responder's CQE on @p's receive CQ: good, or @synd; @se, the message
  * asked for a solicited event.
  */
@@ -160,12 +178,15 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 	struct mlx5_cqe64 cqe;
 
 	memset(&cqe, 0, sizeof(cqe));
+	/* The WQE taken: the RQ's next, or the SRQ list's head. */
+	uint16_t idx = p->rmp != NULL ? p->rmp->head : (uint16_t)p->rq_ci;
+
 	if (synd != 0) {
 		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
 
 		err->syndrome = synd;
 		err->s_wqe_opcode_qpn = rte_cpu_to_be_32(p->qpn);
-		err->wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
+		err->wqe_counter = rte_cpu_to_be_16(idx);
 		err->op_own = MLX5_CQE_RESP_ERR << 4;
 	} else {
 		cqe.byte_cnt = rte_cpu_to_be_32(bytes);
@@ -173,11 +194,14 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		/* The source QP, and whether a GRH came first (bit 28). */
 		cqe.flags_rqpn = rte_cpu_to_be_32(rqpn);
 		cqe.sop_drop_qpn = rte_cpu_to_be_32(p->qpn);
-		cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)p->rq_ci);
+		cqe.wqe_counter = rte_cpu_to_be_16(idx);
 		cqe.op_own = opcode << 4;
 	}
 	mlx5_sim_cq_write_se(pv, p->cqn_rcv, &cqe, se);
-	p->rq_ci++;
+	if (p->rmp != NULL)
+		sim_rc_srq_next(p->rmp);
+	else
+		p->rq_ci++;
 }
 
 /* Receive WQEs @qp has posted and not consumed; false if unreadable. */
@@ -186,6 +210,13 @@ sim_rc_rq_posted(const struct mlx5_sim_qp *qp, uint32_t *n)
 {
 	uint32_t pi;
 
+	/* An SRQ's WQEs: its record counts those posted, 16 bits. */
+	if (qp->rmp != NULL) {
+		if (!mlx5_sim_dbr_read(qp->rmp->wq.dbr.host, 0, &pi))
+			return false;
+		*n = (pi - qp->rmp->taken) & 0xffff;
+		return true;
+	}
 	if (qp->no_rq) {
 		*n = 0;
 		return true;
@@ -201,7 +232,9 @@ mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 {
 	uint32_t n;
 
-	if (qp->state != MLX5_QP_STATE_ERR || !sim_rc_rq_posted(qp, &n))
+	/* An SRQ's WQEs stay for its other QPs (IBTA). */
+	if (qp->state != MLX5_QP_STATE_ERR || qp->rmp != NULL ||
+	    !sim_rc_rq_posted(qp, &n))
 		return;
 	while (n-- > 0)
 		sim_rc_resp_cqe(vhca, qp, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0,
@@ -310,17 +343,25 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 	       uint64_t len)
 {
 	uint32_t stride = MLX5_RQ_STRIDE_UNIT << p->log_rq_stride;
-	uint32_t n = 1u << p->log_rq_size;
+	uint32_t n = 1u << p->log_rq_size, pdn = p->pdn, i, first = 0;
+	const uint8_t *at = p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride;
 	uint8_t wqe[SIM_RC_RWQE_MAX];
 	const struct mlx5_wqe_data_seg *d = (const void *)wqe;
-	uint32_t i;
 
+	/*
+	 * An SRQ's head WQE: a next segment, then the data segments, whose
+	 * keys are of the SRQ's PD.
+	 */
+	if (p->rmp != NULL) {
+		stride = 1u << p->rmp->wq.log_wq_stride;
+		at = p->rmp->wq.ring.host + (size_t)p->rmp->head * stride;
+		pdn = p->rmp->wq.pdn;
+		first = 1;
+	}
 	if (stride > sizeof(wqe) ||
-	    mlx5_sim_copy_guarded(
-		    wqe, p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride,
-		    stride) != 0)
+	    mlx5_sim_copy_guarded(wqe, at, stride) != 0)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-	for (i = 0; i < stride / sizeof(*d) && len > 0; i++) {
+	for (i = first; i < stride / sizeof(*d) && len > 0; i++) {
 		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);
 		uint32_t lkey = rte_be_to_cpu_32(d[i].lkey);
 		uint64_t take;
@@ -328,7 +369,7 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 		if (bc == 0 || lkey == MLX5_INVALID_LKEY)
 			break;
 		take = RTE_MIN(len, (uint64_t)bc);
-		if (mlx5_sim_xfer(pv, lkey, p->pdn, rte_be_to_cpu_64(d[i].addr),
+		if (mlx5_sim_xfer(pv, lkey, pdn, rte_be_to_cpu_64(d[i].addr),
 				  src, take, MLX5_SIM_XFER_WRITE) != 0)
 			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 		src += take;
@@ -414,7 +455,7 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 			goto out;
 		}
-		if (p->no_rq) {
+		if (p->no_rq && p->rmp == NULL) {
 			/* No receive queue: an invalid request for it. */
 			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
 			goto out;

@@ -83,6 +83,7 @@ struct mlx5_sim_qp {
 	uint32_t cqn_snd, cqn_rcv;
 	uint32_t uar_page;
 	struct mlx5_sim_umem_ref ring; /* RQ, then SQ. */
+	struct mlx5_sim_rmp *rmp;  /* Receives through this SRQ, or NULL. */
 	struct mlx5_sim_umem_ref dbr;  /* [0]: receive, [1]: send (BE). */
 	uint32_t log_sq_size;      /* WQE basic blocks. */
 	uint32_t log_rq_size;
@@ -183,6 +184,13 @@ struct mlx5_sim_rmp {
 	struct mlx5_sim_wq wq;     /* No CQ; state is rmpc.state. */
 	uint16_t lwm;              /* Limit watermark: the SRQ limit. */
 	uint32_t users;            /* QPs receiving through it. */
+	/*
+	 * The device's place in the linked list: the next WQE to take
+	 * (each WQE's next segment names the one after it) and the WQEs
+	 * taken, which the record's counter is compared with.
+	 */
+	uint16_t head;
+	uint16_t taken;
 };
 
 /*

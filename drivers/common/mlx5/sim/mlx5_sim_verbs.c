@@ -559,9 +559,9 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
 	struct mlx5_sim_file *file = sim_ctx_file(ctx);
 	void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
-	struct mlx5_sim_vobj *on[2], *v;
+	struct mlx5_sim_vobj *on[3], *v;
 	struct mlx5_sim_pd_obj *pd;
-	uint32_t log_sq, log_rq, log_stride;
+	uint32_t log_sq, log_rq, log_stride, n_on = 2;
 	size_t ring;
 	int err;
 
@@ -571,7 +571,7 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		return NULL;
 	}
 	/*
-	 * RC, UC and UD QPs on their own receive queue only (no SRQ, RSS,
+	 * RC, UC and UD QPs, on their own receive queue or an SRQ (no RSS,
 	 * send operations; of the creation flags, UD's blocking of its own
 	 * multicast, which the device, without multicast, meets).
 	 */
@@ -582,14 +582,23 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	      ~(attr->qp_type == IBV_QPT_UD ?
 		(uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB : 0u))) ||
 	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
-	     attr->qp_type != IBV_QPT_UD) ||
-	    attr->srq != NULL) {
+	     attr->qp_type != IBV_QPT_UD)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	pd = sim_pd_of(attr->pd, file);
 	on[0] = sim_named(attr->send_cq, MLX5_SIM_OBJ_CQ, file);
 	on[1] = sim_named(attr->recv_cq, MLX5_SIM_OBJ_CQ, file);
+	/* An SRQ: no receive queue of its own (libmlx5: no RQ caps). */
+	if (attr->srq != NULL) {
+		on[n_on] = sim_named(attr->srq, MLX5_SIM_OBJ_SRQ, file);
+		if (on[n_on++] == NULL) {
+			errno = EINVAL;
+			return NULL;
+		}
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	}
 	err = pd == NULL || on[0] == NULL || on[1] == NULL ? EINVAL :
 	      sim_qp_size(attr->qp_type, &attr->cap, wqe_min, &log_sq,
 			  &log_rq, &log_stride, &ring);
@@ -618,7 +627,10 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	MLX5_SET(qpc, qpc, cqn_snd, on[0]->num);
 	MLX5_SET(qpc, qpc, cqn_rcv, on[1]->num);
 	MLX5_SET(qpc, qpc, log_sq_size, log_sq);
-	if (attr->cap.max_recv_wr != 0) {
+	if (attr->srq != NULL) {
+		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_SRQ);
+		MLX5_SET(qpc, qpc, srqn_rmpn_xrqn, on[2]->num);
+	} else if (attr->cap.max_recv_wr != 0) {
 		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_REGULAR);
 		MLX5_SET(qpc, qpc, log_rq_size, log_rq);
 		MLX5_SET(qpc, qpc, log_rq_stride, log_stride);
@@ -626,8 +638,8 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_ZERO_SIZE);
 	}
 	MLX5_SET64(qpc, qpc, dbr_addr, sim_vobj_ring(v));
-	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_QP, in, sizeof(in), on, 2,
-			      pd);
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_QP, in, sizeof(in), on,
+			      n_on, pd);
 	if (err != 0) {
 		errno = err;
 		return NULL;
@@ -639,6 +651,7 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	v->ib.qp.pd = attr->pd;
 	v->ib.qp.send_cq = attr->send_cq;
 	v->ib.qp.recv_cq = attr->recv_cq;
+	v->ib.qp.srq = attr->srq;
 	v->ib.qp.handle = v->num;
 	v->ib.qp.qp_num = v->num;
 	v->ib.qp.state = IBV_QPS_RESET;

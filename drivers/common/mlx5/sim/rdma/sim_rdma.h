@@ -116,6 +116,14 @@ int sim_rdma_dp_qp_init(struct ibv_qp *qp,
 			uint64_t dv_ops);
 void sim_rdma_dp_qp_reset(struct ibv_qp *qp);
 int sim_rdma_dp_qp_destroy(struct ibv_qp *qp);
+/*
+ * The provider's state of an SRQ just created with @max_sge entries per
+ * WQE: its WQEs linked in a free list (libmlx5's), the wr_ids. 0 or an
+ * errno (the SRQ is then destroyed by the caller).
+ */
+int sim_rdma_dp_srq_init(struct ibv_srq *srq, uint32_t max_sge);
+int sim_rdma_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			   struct ibv_recv_wr **bad);
 int sim_rdma_dp_cq_destroy(struct ibv_cq *cq);
 /*
  * The send operations @attr asks for (ibv_qp_ex; none without

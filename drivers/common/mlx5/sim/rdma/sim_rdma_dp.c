@@ -130,6 +130,145 @@ sim_dp_cq_free(void *p)
 	free(c);
 }
 
+/* An SRQ's provider state (libmlx5's): its free list and wr_ids. */
+struct sim_rdma_srq {
+	struct mlx5dv_srq dv;
+	pthread_spinlock_t lock;
+	uint64_t *wrid;
+	uint32_t max;	  /* WQEs in the ring (a power of two). */
+	uint32_t max_gs;  /* Data segments a WQE takes. */
+	uint16_t head;	  /* The next free WQE. */
+	uint16_t tail;	  /* The last free WQE. */
+	uint16_t counter; /* WQEs posted: the doorbell record's value. */
+};
+
+static void
+sim_dp_srq_free(void *p)
+{
+	struct sim_rdma_srq *r = p;
+
+	pthread_spin_destroy(&r->lock);
+	free(r->wrid);
+	free(r);
+}
+
+static struct sim_rdma_srq *
+sim_dp_srq(struct ibv_srq *srq)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+
+	return v != NULL ? v->prov : NULL;
+}
+
+static void sim_dp_srq_done(struct sim_rdma_srq *r, uint16_t idx,
+			    struct ibv_wc *wc);
+
+/* WQE @idx of SRQ @r: its next segment, the data segments after it. */
+static struct mlx5_wqe_srq_next_seg *
+sim_dp_srq_wqe(struct sim_rdma_srq *r, uint32_t idx)
+{
+	return (void *)((uint8_t *)r->dv.buf + (size_t)idx * r->dv.stride);
+}
+
+int
+sim_rdma_dp_srq_init(struct ibv_srq *srq, uint32_t max_sge)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	struct mlx5dv_obj obj;
+	struct sim_rdma_srq *r;
+	uint32_t i;
+
+	if (v == NULL)
+		return EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return ENOMEM;
+	obj.srq.in = srq;
+	obj.srq.out = &r->dv;
+	r->dv.comp_mask = 0;
+	if (mlx5_sim_dv_init_obj(&obj, MLX5DV_OBJ_SRQ) != 0) {
+		free(r);
+		return EINVAL;
+	}
+	r->max = r->dv.tail + 1;
+	r->max_gs = RTE_MAX(max_sge, 1u);
+	r->wrid = calloc(r->max, sizeof(*r->wrid));
+	if (r->wrid == NULL) {
+		free(r);
+		return ENOMEM;
+	}
+	/* Every WQE free, each naming the next (libmlx5's ring). */
+	for (i = 0; i < r->max; i++)
+		sim_dp_srq_wqe(r, i)->next_wqe_index =
+			htobe16((uint16_t)((i + 1) & (r->max - 1)));
+	r->head = 0;
+	r->tail = (uint16_t)(r->max - 1);
+	pthread_spin_init(&r->lock, PTHREAD_PROCESS_PRIVATE);
+	v->prov = r;
+	v->prov_free = sim_dp_srq_free;
+	return 0;
+}
+
+/*
+ * libmlx5's post_srq_recv: each WQE from the head of the free list (the
+ * list full when head meets tail: ENOMEM), its data segments after the
+ * next segment, ending with MLX5_INVALID_LKEY; the doorbell record the
+ * count of WQEs posted.
+ */
+int
+sim_rdma_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad)
+{
+	struct sim_rdma_srq *r = sim_dp_srq(srq);
+	bool posted = false;
+	int err = 0;
+
+	if (r == NULL) {
+		*bad = wr;
+		return EINVAL;
+	}
+	pthread_spin_lock(&r->lock);
+	for (; wr != NULL; wr = wr->next) {
+		struct mlx5_wqe_srq_next_seg *next;
+		struct mlx5_wqe_data_seg *d;
+		int i;
+
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > r->max_gs) {
+			err = EINVAL;
+			break;
+		}
+		if (r->head == r->tail) {
+			err = ENOMEM;
+			break;
+		}
+		r->wrid[r->head] = wr->wr_id;
+		next = sim_dp_srq_wqe(r, r->head);
+		r->head = be16toh(next->next_wqe_index);
+		d = (void *)(next + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			d[i].byte_count = htobe32(wr->sg_list[i].length);
+			d[i].lkey = htobe32(wr->sg_list[i].lkey);
+			d[i].addr = htobe64(wr->sg_list[i].addr);
+		}
+		if ((uint32_t)i < r->max_gs) {
+			d[i].byte_count = 0;
+			d[i].lkey = htobe32(MLX5_INVALID_LKEY);
+			d[i].addr = 0;
+		}
+		r->counter++;
+		posted = true;
+	}
+	if (posted) {
+		rte_io_wmb();
+		__atomic_store_n(&r->dv.dbrec[0], htobe32(r->counter),
+				 __ATOMIC_RELEASE);
+	}
+	pthread_spin_unlock(&r->lock);
+	if (err != 0)
+		*bad = wr;
+	return err;
+}
+
 static struct sim_rdma_cq *
 sim_dp_cq(struct ibv_cq *cq)
 {
@@ -482,7 +621,8 @@ sim_dp_cqe_qpn(const struct mlx5_cqe64 *cqe)
  * in.
  */
 static void
-sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn)
+sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn,
+		       struct sim_rdma_srq *srq)
 {
 	uint32_t prod, nfreed = 0;
 
@@ -498,6 +638,17 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn)
 		uint8_t owner;
 
 		if (sim_dp_cqe_qpn(cqe) == qpn) {
+			uint8_t op = cqe->op_own >> 4;
+			struct ibv_wc wc;
+
+			/* A receive of an SRQ: its WQE back to the SRQ. */
+			if (srq != NULL && (op == MLX5_CQE_RESP_SEND ||
+					    op == MLX5_CQE_RESP_SEND_IMM ||
+					    op == MLX5_CQE_RESP_SEND_INV ||
+					    op == MLX5_CQE_RESP_WR_IMM ||
+					    op == MLX5_CQE_RESP_ERR))
+				sim_dp_srq_done(srq, be16toh(cqe->wqe_counter),
+						&wc);
 			nfreed++;
 		} else if (nfreed != 0) {
 			dst = (struct mlx5_cqe64
@@ -523,14 +674,14 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn)
 
 /* The same, @cq's lock taken. */
 static void
-sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn)
+sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct sim_rdma_srq *srq)
 {
 	struct sim_rdma_cq *c = cq != NULL ? sim_dp_cq(cq) : NULL;
 
 	if (c == NULL)
 		return;
 	pthread_spin_lock(&c->lock);
-	sim_dp_cq_clean_locked(c, qpn);
+	sim_dp_cq_clean_locked(c, qpn, srq);
 	pthread_spin_unlock(&c->lock);
 }
 
@@ -541,9 +692,10 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 
 	if (q == NULL)
 		return;
-	sim_dp_cq_clean(qp->recv_cq, qp->qp_num);
+	sim_dp_cq_clean(qp->recv_cq, qp->qp_num,
+			qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL);
 	if (qp->send_cq != qp->recv_cq)
-		sim_dp_cq_clean(qp->send_cq, qp->qp_num);
+		sim_dp_cq_clean(qp->send_cq, qp->qp_num, NULL);
 	pthread_spin_lock(&q->sq_lock);
 	pthread_spin_lock(&q->rq_lock);
 	q->sq_pi = 0;
@@ -563,6 +715,8 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 		qp->recv_cq != NULL ? sim_dp_cq(qp->recv_cq) : NULL;
 	struct sim_rdma_cq *b =
 		qp->send_cq != NULL ? sim_dp_cq(qp->send_cq) : NULL;
+	struct sim_rdma_srq *srq = qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL;
+	struct sim_rdma_cq *rcq = a;
 	uint32_t qpn = qp->qp_num;
 	int err;
 
@@ -582,8 +736,9 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 		pthread_spin_lock(&b->lock);
 	err = mlx5_sim_destroy_qp(qp);
 	if (err == 0) {
-		sim_dp_cq_clean_locked(a, qpn);
-		sim_dp_cq_clean_locked(b, qpn);
+		/* An SRQ's WQEs of its receive CQ's CQEs go back. */
+		sim_dp_cq_clean_locked(a, qpn, a == rcq ? srq : NULL);
+		sim_dp_cq_clean_locked(b, qpn, b == rcq ? srq : NULL);
 	}
 	if (b != NULL)
 		pthread_spin_unlock(&b->lock);
@@ -1858,10 +2013,35 @@ sim_dp_sq_done(struct sim_rdma_qp *q, uint16_t idx, struct ibv_wc *wc)
 	q->sq_tail = q->sq_next[slot];
 }
 
-/* The next receive of @q completes. */
+/*
+ * An SRQ's WQE @idx completed: its wr_id, and the WQE back at the tail of
+ * the free list (libmlx5's mlx5_free_srq_wqe()).
+ */
 static void
-sim_dp_rq_done(struct sim_rdma_qp *q, struct ibv_wc *wc)
+sim_dp_srq_done(struct sim_rdma_srq *r, uint16_t idx, struct ibv_wc *wc)
 {
+	struct mlx5_wqe_srq_next_seg *tail;
+
+	idx &= (uint16_t)(r->max - 1);
+	pthread_spin_lock(&r->lock);
+	wc->wr_id = r->wrid[idx];
+	tail = sim_dp_srq_wqe(r, r->tail);
+	tail->next_wqe_index = htobe16(idx);
+	r->tail = idx;
+	pthread_spin_unlock(&r->lock);
+}
+
+/* The next receive of @q completes (@idx: the WQE the CQE names). */
+static void
+sim_dp_rq_done(struct sim_rdma_qp *q, uint16_t idx, struct ibv_wc *wc)
+{
+	struct sim_rdma_srq *r =
+		q->qp->srq != NULL ? sim_dp_srq(q->qp->srq) : NULL;
+
+	if (r != NULL) {
+		sim_dp_srq_done(r, idx, wc);
+		return;
+	}
 	wc->wr_id = q->rq_wrid[q->rq_tail & (q->dv.rq.wqe_cnt - 1)];
 	q->rq_tail++;
 }
@@ -1898,7 +2078,7 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	case MLX5_CQE_RESP_SEND_IMM:
 	case MLX5_CQE_RESP_SEND_INV:
 	case MLX5_CQE_RESP_WR_IMM:
-		sim_dp_rq_done(q, wc);
+		sim_dp_rq_done(q, be16toh(cqe->wqe_counter), wc);
 		wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
 				     IBV_WC_RECV_RDMA_WITH_IMM :
 				     IBV_WC_RECV;
@@ -1922,7 +2102,7 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 		if (opcode == MLX5_CQE_REQ_ERR)
 			sim_dp_sq_done(q, be16toh(e->wqe_counter), wc);
 		else
-			sim_dp_rq_done(q, wc);
+			sim_dp_rq_done(q, be16toh(e->wqe_counter), wc);
 		wc->status = sim_dp_status(e->syndrome);
 		wc->vendor_err = e->vendor_err_synd;
 		break;

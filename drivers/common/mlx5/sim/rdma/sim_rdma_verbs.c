@@ -31,16 +31,6 @@
 static struct ibv_qp *sim_rdma_create_qp_ex(struct ibv_context *ctx,
 					    struct ibv_qp_init_attr_ex *attr);
 
-/* Operations the model does not carry yet: EOPNOTSUPP. */
-static int
-sim_rdma_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
-		       struct ibv_recv_wr **bad)
-{
-	(void)srq;
-	*bad = wr;
-	return EOPNOTSUPP;
-}
-
 static struct ibv_mw *
 sim_rdma_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
@@ -716,7 +706,19 @@ ibv_destroy_qp(struct ibv_qp *qp)
 struct ibv_srq *
 ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
-	return mlx5_sim_create_srq(pd, attr);
+	struct ibv_srq *srq = mlx5_sim_create_srq(pd, attr);
+	int err;
+
+	if (srq == NULL)
+		return NULL;
+	/* libmlx5's part: its free list of WQEs, the wr_ids. */
+	err = sim_rdma_dp_srq_init(srq, attr->attr.max_sge);
+	if (err != 0) {
+		mlx5_sim_destroy_srq(srq);
+		errno = err;
+		return NULL;
+	}
+	return srq;
 }
 
 int
