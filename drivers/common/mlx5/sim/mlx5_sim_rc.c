@@ -344,7 +344,8 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 {
 	uint32_t stride = MLX5_RQ_STRIDE_UNIT << p->log_rq_stride;
 	uint32_t n = 1u << p->log_rq_size, pdn = p->pdn, i, first = 0;
-	const uint8_t *at = p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride;
+	const uint8_t *at =
+		p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride;
 	uint8_t wqe[SIM_RC_RWQE_MAX];
 	const struct mlx5_wqe_data_seg *d = (const void *)wqe;
 
@@ -358,8 +359,7 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 		pdn = p->rmp->wq.pdn;
 		first = 1;
 	}
-	if (stride > sizeof(wqe) ||
-	    mlx5_sim_copy_guarded(wqe, at, stride) != 0)
+	if (stride > sizeof(wqe) || mlx5_sim_copy_guarded(wqe, at, stride) != 0)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	for (i = first; i < stride / sizeof(*d) && len > 0; i++) {
 		uint32_t bc = rte_be_to_cpu_32(d[i].byte_count);

@@ -2015,7 +2015,7 @@ sim_dp_sq_done(struct sim_rdma_qp *q, uint16_t idx, struct ibv_wc *wc)
 
 /*
  * An SRQ's WQE @idx completed: its wr_id, and the WQE back at the tail of
- * the free list (libmlx5's mlx5_free_srq_wqe()).
+ * the free list (libmlx5's mlx5_free_srq_wqe).
  */
 static void
 sim_dp_srq_done(struct sim_rdma_srq *r, uint16_t idx, struct ibv_wc *wc)
