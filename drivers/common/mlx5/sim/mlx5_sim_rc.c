@@ -175,12 +175,11 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		uint8_t synd, uint32_t bytes, uint32_t imm, uint32_t rqpn,
 		bool se)
 {
+	/* The WQE taken: the RQ's next, or the SRQ list's head. */
+	uint16_t idx = p->rmp != NULL ? p->rmp->head : (uint16_t)p->rq_ci;
 	struct mlx5_cqe64 cqe;
 
 	memset(&cqe, 0, sizeof(cqe));
-	/* The WQE taken: the RQ's next, or the SRQ list's head. */
-	uint16_t idx = p->rmp != NULL ? p->rmp->head : (uint16_t)p->rq_ci;
-
 	if (synd != 0) {
 		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
 
