@@ -1150,7 +1150,7 @@ fv_srq_send(struct ibv_qp *qp, struct ibv_wc *rx)
  * max_wr receives (one more is ENOMEM) and gets each back once its
  * completion is polled, or taken out of the CQ when its QP is destroyed;
  * a QP in ERR does not flush the SRQ's receives; an SRQ in use cannot be
- * destroyed (EBUSY).
+ * destroyed (EBUSY); one of max_wr 0 is made (one WQE, no room).
  */
 static int
 test_srq(void)
@@ -1207,6 +1207,13 @@ test_srq(void)
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(spare), "");
+	/* max_wr 0 (pyverbs' default): one WQE, no room (libmlx5's). */
+	memset(&sa, 0, sizeof(sa));
+	srq = ibv_create_srq(pd, &sa);
+	TEST_ASSERT_NOT_NULL(srq, "max_wr 0");
+	TEST_ASSERT_EQUAL(sa.attr.max_wr, 0, "");
+	TEST_ASSERT_EQUAL(fv_post_srq(srq, 1024, 0), ENOMEM, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq), "");
 	return TEST_SUCCESS;
 }
 

@@ -895,8 +895,12 @@ mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 	struct mlx5_sim_vobj *v;
 	int err;
 
-	/* rdma-core: max_wr + 1 WQEs, a power of two; limit ignored. */
-	if (pdo == NULL || attr == NULL || attr->attr.max_wr == 0 ||
+	/*
+	 * rdma-core: max_wr + 1 WQEs, a power of two (max_wr 0 is one WQE,
+	 * which holds no receive: libmlx5 and mlx5_ib take it); limit
+	 * ignored.
+	 */
+	if (pdo == NULL || attr == NULL ||
 	    attr->attr.max_wr >= (1u << MLX5_SIM_LOG_MAX_QP_SZ) ||
 	    attr->attr.max_sge > SIM_V_MAX_SRQ_SGE) {
 		errno = EINVAL;
