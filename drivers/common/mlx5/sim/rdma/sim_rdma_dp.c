@@ -968,13 +968,29 @@ sim_dp_umr_bind(struct sim_rdma_qp *q, enum ibv_mw_type type, uint32_t rkey,
 	umr->mkey_mask = htobe64(mask);
 }
 
-/* The open UMR invalidates its key (libmlx5's local invalidation). */
+/*
+ * A UMR WQE on key @key binding a window of @type with new key @rkey as
+ * @b says (completing as @wc_op): sim_dp_umr_begin() and
+ * sim_dp_umr_bind().
+ */
 static void
-sim_dp_umr_linv(struct sim_rdma_qp *q)
+sim_dp_umr_bind_wqe(struct sim_rdma_qp *q, unsigned int flags, uint64_t wr_id,
+		    uint32_t key, enum ibv_mw_type type, uint32_t rkey,
+		    const struct ibv_mw_bind_info *b, uint8_t wc_op)
+{
+	sim_dp_umr_begin(q, flags, wr_id, key, wc_op);
+	sim_dp_umr_bind(q, type, rkey, b);
+}
+
+/* libmlx5's local invalidation of @key: its type 2 unbind. */
+static void
+sim_dp_umr_linv(struct sim_rdma_qp *q, unsigned int flags, uint64_t wr_id,
+		uint32_t key)
 {
 	const struct ibv_mw_bind_info none = { 0 };
 
-	sim_dp_umr_bind(q, IBV_MW_TYPE_2, 0, &none);
+	sim_dp_umr_bind_wqe(q, flags, wr_id, key, IBV_MW_TYPE_2, 0, &none,
+			    IBV_WC_LOCAL_INV);
 }
 
 /*
@@ -1184,6 +1200,69 @@ sim_dp_ring(struct sim_rdma_qp *q)
 	q->bf_off ^= q->dv.bf.size;
 }
 
+/*
+ * The WQE of work request @wr (mlx5 @opcode; @ah, a UD QP's address) in
+ * the open WQE of @q, before sim_dp_finish(): 0 or an errno.
+ */
+static int
+sim_dp_wr_build(struct sim_rdma_qp *q, const struct ibv_send_wr *wr, int opcode,
+		const struct sim_rdma_ah *ah)
+{
+	bool atomic = opcode == MLX5_OPCODE_ATOMIC_CS ||
+		      opcode == MLX5_OPCODE_ATOMIC_FA;
+
+	if (opcode == MLX5_OPCODE_UMR && wr->opcode == IBV_WR_BIND_MW) {
+		const struct ibv_mw_bind_info *b = &wr->bind_mw.bind_info;
+
+		if (wr->bind_mw.mw == NULL || (b->length != 0 && b->mr == NULL))
+			return EINVAL;
+		/* libmlx5: a KLM entry covers 2 GB at most. */
+		if (b->length > (UINT64_C(1) << 31))
+			return EOPNOTSUPP;
+		sim_dp_umr_bind_wqe(q, wr->send_flags, wr->wr_id,
+				    wr->bind_mw.mw->rkey, wr->bind_mw.mw->type,
+				    wr->bind_mw.rkey, b, IBV_WC_BIND_MW);
+		return 0;
+	}
+	if (opcode == MLX5_OPCODE_UMR) {
+		sim_dp_umr_linv(q, wr->send_flags, wr->wr_id,
+				wr->invalidate_rkey);
+		return 0;
+	}
+	/* An atomic has its own remote address and key. */
+	sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
+		     atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
+		     atomic ? wr->wr.atomic.remote_addr :
+			      wr->wr.rdma.remote_addr,
+		     opcode == MLX5_OPCODE_SEND_INVAL ?
+			     htobe32(wr->invalidate_rkey) :
+			     wr->imm_data);
+	if (opcode == MLX5_OPCODE_ATOMIC_CS)
+		sim_dp_add_atomic(q, wr->wr.atomic.swap,
+				  wr->wr.atomic.compare_add);
+	else if (opcode == MLX5_OPCODE_ATOMIC_FA)
+		sim_dp_add_atomic(q, wr->wr.atomic.compare_add, 0);
+	if (ah != NULL) {
+		sim_dp_put_av(q->w.seg, ah, wr->wr.ud.remote_qpn,
+			      wr->wr.ud.remote_qkey);
+		q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
+	}
+	if ((wr->send_flags & IBV_SEND_INLINE) &&
+	    opcode != MLX5_OPCODE_RDMA_READ && !atomic) {
+		struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
+		int i;
+
+		if ((size_t)wr->num_sge > RTE_DIM(buf))
+			return EINVAL;
+		for (i = 0; i < wr->num_sge; i++) {
+			buf[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
+			buf[i].length = wr->sg_list[i].length;
+		}
+		return sim_dp_add_inline(q, (size_t)wr->num_sge, buf);
+	}
+	return sim_dp_add_sges(q, (size_t)wr->num_sge, wr->sg_list);
+}
+
 int
 sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad)
@@ -1203,7 +1282,6 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 	for (; wr != NULL; wr = wr->next) {
 		int opcode = sim_dp_opcode(wr->opcode);
 		struct sim_rdma_ah *ah = NULL;
-		bool atomic;
 
 		if (opcode < 0 || wr->num_sge < 0 ||
 		    !sim_dp_opcode_of(q->qp->qp_type, opcode) ||
@@ -1212,76 +1290,7 @@ sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			err = EINVAL;
 			break;
 		}
-		if (opcode == MLX5_OPCODE_UMR && wr->opcode == IBV_WR_BIND_MW) {
-			const struct ibv_mw_bind_info *b =
-				&wr->bind_mw.bind_info;
-
-			/* libmlx5: a KLM entry covers 2 GB at most. */
-			err = wr->bind_mw.mw == NULL || (b->length != 0 &&
-							 b->mr == NULL) ?
-				      EINVAL :
-			      b->length > (UINT64_C(1) << 31) ? EOPNOTSUPP :
-								0;
-			if (err != 0)
-				break;
-			sim_dp_umr_begin(q, wr->send_flags, wr->wr_id,
-					 wr->bind_mw.mw->rkey, IBV_WC_BIND_MW);
-			sim_dp_umr_bind(q, wr->bind_mw.mw->type,
-					wr->bind_mw.rkey, b);
-			err = sim_dp_finish(q);
-			q->w.seg = NULL;
-			if (err != 0)
-				break;
-			continue;
-		}
-		if (opcode == MLX5_OPCODE_UMR) {
-			sim_dp_umr_begin(q, wr->send_flags, wr->wr_id,
-					 wr->invalidate_rkey, IBV_WC_LOCAL_INV);
-			sim_dp_umr_linv(q);
-			err = sim_dp_finish(q);
-			q->w.seg = NULL;
-			if (err != 0)
-				break;
-			continue;
-		}
-		atomic = opcode == MLX5_OPCODE_ATOMIC_CS ||
-			 opcode == MLX5_OPCODE_ATOMIC_FA;
-		/* An atomic has its own remote address and key. */
-		sim_dp_begin(q, opcode, wr->send_flags, wr->wr_id,
-			     atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
-			     atomic ? wr->wr.atomic.remote_addr :
-				      wr->wr.rdma.remote_addr,
-			     opcode == MLX5_OPCODE_SEND_INVAL ?
-				     htobe32(wr->invalidate_rkey) :
-				     wr->imm_data);
-		if (opcode == MLX5_OPCODE_ATOMIC_CS)
-			sim_dp_add_atomic(q, wr->wr.atomic.swap,
-					  wr->wr.atomic.compare_add);
-		else if (opcode == MLX5_OPCODE_ATOMIC_FA)
-			sim_dp_add_atomic(q, wr->wr.atomic.compare_add, 0);
-		if (ah != NULL) {
-			sim_dp_put_av(q->w.seg, ah, wr->wr.ud.remote_qpn,
-				      wr->wr.ud.remote_qkey);
-			q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
-		}
-		if ((wr->send_flags & IBV_SEND_INLINE) &&
-		    opcode != MLX5_OPCODE_RDMA_READ && !atomic) {
-			struct ibv_data_buf buf[SIM_DP_WQE_MAX / 16];
-			int i;
-
-			err = (size_t)wr->num_sge > RTE_DIM(buf) ? EINVAL : 0;
-			for (i = 0; err == 0 && i < wr->num_sge; i++) {
-				buf[i].addr =
-					(void *)(uintptr_t)wr->sg_list[i].addr;
-				buf[i].length = wr->sg_list[i].length;
-			}
-			if (err == 0)
-				err = sim_dp_add_inline(q, (size_t)wr->num_sge,
-							buf);
-		} else {
-			err = sim_dp_add_sges(q, (size_t)wr->num_sge,
-					      wr->sg_list);
-		}
+		err = sim_dp_wr_build(q, wr, opcode, ah);
 		if (err == 0)
 			err = sim_dp_finish(q);
 		q->w.seg = NULL;
@@ -1391,22 +1400,27 @@ sim_qpx_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 	sim_qpx_op(qpx, MLX5_OPCODE_SEND_INVAL, 0, 0, htobe32(invalidate_rkey));
 }
 
-static void sim_qpx_set_done(struct sim_rdma_qp *q, int err);
+/*
+ * Close the open WQE of the batch of @q and open a UMR: false if the
+ * batch failed already.
+ */
+static bool
+sim_qpx_umr_next(struct sim_rdma_qp *q)
+{
+	if (q->x_err == 0)
+		q->x_err = sim_dp_finish(q);
+	return q->x_err == 0;
+}
 
 static void
 sim_qpx_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 {
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 
-	if (q->x_err == 0)
-		q->x_err = sim_dp_finish(q);
-	if (q->x_err != 0)
+	if (!sim_qpx_umr_next(q))
 		return;
-	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, invalidate_rkey,
-			 IBV_WC_LOCAL_INV);
-	sim_dp_umr_linv(q);
-	q->w.setters = 1;
-	sim_qpx_set_done(q, 0);
+	sim_dp_umr_linv(q, qpx->wr_flags, qpx->wr_id, invalidate_rkey);
+	q->x_err = sim_dp_finish(q);
 }
 
 static void
@@ -1415,20 +1429,16 @@ sim_qpx_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
 {
 	struct sim_rdma_qp *q = sim_qpx(qpx);
 
-	if (q->x_err == 0)
-		q->x_err = sim_dp_finish(q);
-	if (q->x_err != 0)
+	if (!sim_qpx_umr_next(q))
 		return;
 	if (bind_info->length > (UINT64_C(1) << 31)) {
 		q->x_err = EOPNOTSUPP;
 		return;
 	}
-	sim_dp_umr_begin(q, qpx->wr_flags, qpx->wr_id, mw->rkey,
-			 IBV_WC_BIND_MW);
 	/* libmlx5 binds as type 2 here, whatever the window's type. */
-	sim_dp_umr_bind(q, IBV_MW_TYPE_2, rkey, bind_info);
-	q->w.setters = 1;
-	sim_qpx_set_done(q, 0);
+	sim_dp_umr_bind_wqe(q, qpx->wr_flags, qpx->wr_id, mw->rkey,
+			    IBV_MW_TYPE_2, rkey, bind_info, IBV_WC_BIND_MW);
+	q->x_err = sim_dp_finish(q);
 }
 
 static void
@@ -1636,9 +1646,7 @@ sim_dvx_mkey_configure(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
 	struct sim_rdma_qp *q = sim_dvx(dvx);
 	struct ibv_qp_ex *qpx = q->qpx;
 
-	if (q->x_err == 0)
-		q->x_err = sim_dp_finish(q);
-	if (q->x_err != 0)
+	if (!sim_qpx_umr_next(q))
 		return;
 	if (!(qpx->wr_flags & IBV_SEND_INLINE) || attr->comp_mask != 0 ||
 	    (attr->conf_flags &
@@ -1792,27 +1800,30 @@ sim_dvx_mr_interleaved(struct mlx5dv_qp_ex *dvx, struct mlx5dv_mkey *mkey,
 			   NULL);
 }
 
-/* Setters the front does not carry: the batch fails (EOPNOTSUPP). */
+/* A setter the front does not carry: the batch fails (EOPNOTSUPP). */
+static void
+sim_dvx_refuse(struct mlx5dv_qp_ex *dvx)
+{
+	struct sim_rdma_qp *q = sim_dvx(dvx);
+
+	if (sim_dvx_open(q))
+		sim_qpx_set_done(q, EOPNOTSUPP);
+}
+
 static void
 sim_dvx_set_mkey_crypto(struct mlx5dv_qp_ex *dvx,
 			const struct mlx5dv_crypto_attr *attr)
 {
-	struct sim_rdma_qp *q = sim_dvx(dvx);
-
 	RTE_SET_USED(attr);
-	if (sim_dvx_open(q))
-		sim_qpx_set_done(q, EOPNOTSUPP);
+	sim_dvx_refuse(dvx);
 }
 
 static void
 sim_dvx_set_mkey_sig_block(struct mlx5dv_qp_ex *dvx,
 			   const struct mlx5dv_sig_block_attr *attr)
 {
-	struct sim_rdma_qp *q = sim_dvx(dvx);
-
 	RTE_SET_USED(attr);
-	if (sim_dvx_open(q))
-		sim_qpx_set_done(q, EOPNOTSUPP);
+	sim_dvx_refuse(dvx);
 }
 
 /*
