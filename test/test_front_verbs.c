@@ -45,7 +45,9 @@ fv_live(void)
 
 	if (mlx5_sim_vhca_stats(0, 0, &st) != 0)
 		return -1;
-	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms);
+	/* A raw packet QP is an SQ, an RQ, a TIS and a TIR; its rules. */
+	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms + st.sqs +
+		      st.rqs + st.tiss + st.tirs + st.flows + st.srqs);
 }
 
 static int
@@ -1646,6 +1648,282 @@ test_device_memory(void)
 	return TEST_SUCCESS;
 }
 
+/* A raw packet QP on CQ @c in RTS (creation flags @flags), or NULL. */
+static struct ibv_qp *
+fv_raw_qp(struct ibv_cq *c, uint32_t flags)
+{
+	struct ibv_qp_init_attr_ex ia = {
+		.send_cq = c,
+		.recv_cq = c,
+		.qp_type = IBV_QPT_RAW_PACKET,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 2,
+			 .max_recv_sge = 1 },
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = pd,
+		.create_flags = flags,
+	};
+	static const enum ibv_qp_state steps[] = { IBV_QPS_INIT, IBV_QPS_RTR,
+						   IBV_QPS_RTS };
+	struct ibv_qp *qp = ibv_create_qp_ex(ctx, &ia);
+
+	for (unsigned int i = 0;
+	     qp != NULL && i < sizeof(steps) / sizeof(steps[0]); i++) {
+		struct ibv_qp_attr a = { .qp_state = steps[i], .port_num = 1 };
+
+		if (ibv_modify_qp(qp, &a,
+				  IBV_QP_STATE | (i == 0 ? IBV_QP_PORT : 0)) !=
+		    0) {
+			ibv_destroy_qp(qp);
+			qp = NULL;
+		}
+	}
+	return qp;
+}
+
+/* A rule sending the frames to @dmac (NULL: every frame) to @qp. */
+static struct ibv_flow *
+fv_raw_flow(struct ibv_qp *qp, const uint8_t *dmac)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+	} f = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(f),
+			  .num_of_specs = dmac != NULL,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(f.eth) },
+	};
+
+	if (dmac != NULL) {
+		memcpy(f.eth.val.dst_mac, dmac, 6);
+		memset(f.eth.mask.dst_mac, 0xff, 6);
+	}
+	return ibv_create_flow(qp, &f.attr);
+}
+
+/*
+ * A frame to @dmac at buf[@off], @len bytes (a local experimental
+ * ethertype, then a pattern), sent on @qp in two gather entries (@flags
+ * more send flags, @lkey the key): the post's errno.
+ */
+static int
+fv_raw_send(struct ibv_qp *qp, const uint8_t *dmac, uint32_t off, uint32_t len,
+	    unsigned int flags, uint32_t lkey)
+{
+	static const uint8_t smac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+	struct ibv_sge sg[2] = {
+		{ .addr = (uintptr_t)buf + off, .length = 14, .lkey = lkey },
+		{ .addr = (uintptr_t)buf + off + 14,
+		  .length = len - 14,
+		  .lkey = lkey },
+	};
+	struct ibv_send_wr wr = { .wr_id = off,
+				  .sg_list = sg,
+				  .num_sge = 2,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED | flags };
+	struct ibv_send_wr *bad;
+	uint8_t *f = buf + off;
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	for (uint32_t i = 14; i < len; i++)
+		f[i] = (uint8_t)(i * 7 + off);
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+/* Post a 2 KiB receive at buf[4096] on @qp. */
+static int
+fv_raw_recv(struct ibv_qp *qp)
+{
+	memset(buf + 4096, 0, 2048);
+	return fv_post_recv(qp, 4096, 2048);
+}
+
+/*
+ * Raw packet QPs as mlx5_ib builds them (an SQ on a TIS, an RQ with a
+ * direct TIR, no QP object) and ibv_create_flow(): a frame reaches a QP
+ * only through a rule (else the port drops it, no rule), whole, with the
+ * QP's number; the kernel holds a QP its rules name (EBUSY); a field
+ * the device cannot match, a rule on an RC QP, an offload the device does
+ * not announce and a send without a gather entry are refused; a bad key
+ * puts the SQ in error (the QP reads SQE) until RESET; a QP made to block
+ * its own multicast drops the context's own multicast frames only.
+ */
+static int
+test_raw_packet(void)
+{
+	static const uint8_t uc[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	static const uint8_t uc2[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 };
+	static const uint8_t mc[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	struct mlx5_sim_stats st0, st;
+	struct mlx5_sim_port_stats ps0, ps;
+	struct ibv_cq *rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct ibv_qp *tx, *rx, *lb, *rc, *q;
+	struct ibv_flow *fl, *fl2, *bad;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT };
+	struct ibv_qp_init_attr ia;
+	struct ibv_wc wc;
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_ipv4_ext ip;
+	} tos = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(tos),
+			  .num_of_specs = 1,
+			  .port = 1 },
+		.ip = { .type = IBV_FLOW_SPEC_IPV4_EXT,
+			.size = sizeof(tos.ip),
+			.mask = { .tos = 0xff } },
+	};
+
+	TEST_ASSERT_NOT_NULL(rcq, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st0), "");
+	tx = fv_raw_qp(cq, 0);
+	rx = fv_raw_qp(rcq, 0);
+	TEST_ASSERT(tx != NULL && rx != NULL, "%s", strerror(errno));
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT(st.qps == st0.qps && st.sqs == st0.sqs + 2 &&
+			    st.rqs == st0.rqs + 2 && st.tiss == st0.tiss + 2 &&
+			    st.tirs == st0.tirs + 2,
+		    "mlx5_ib's parts of two raw QPs");
+	TEST_ASSERT_SUCCESS(
+		ibv_query_qp(rx, &a, IBV_QP_STATE | IBV_QP_CAP, &ia), "");
+	TEST_ASSERT(a.qp_state == IBV_QPS_RTS && ia.cap.max_recv_wr >= 8 &&
+			    ia.qp_type == IBV_QPT_RAW_PACKET,
+		    "");
+	/* ib_core's table: RESET to INIT needs the port. */
+	q = ibv_create_qp(
+		pd, &(struct ibv_qp_init_attr){
+			    .send_cq = cq,
+			    .recv_cq = cq,
+			    .qp_type = IBV_QPT_RAW_PACKET,
+			    .cap = { .max_send_wr = 1, .max_send_sge = 1 } });
+	TEST_ASSERT_NOT_NULL(q, "");
+	a.qp_state = IBV_QPS_INIT;
+	TEST_ASSERT_EQUAL(ibv_modify_qp(q, &a, IBV_QP_STATE), EINVAL, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(q), "");
+
+	/* No rule: the frame leaves, and the port drops it. */
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rx), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc, 0, 128, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_SEND &&
+			    wc.qp_num == tx->qp_num,
+		    "%d", wc.status);
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 50), 0, "no rule, no frame");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps), "");
+	TEST_ASSERT_EQUAL(ps.rx_no_rule, ps0.rx_no_rule + 1, "");
+
+	/* A rule on the destination MAC: the frame lands whole. */
+	fl = fv_raw_flow(rx, uc);
+	TEST_ASSERT_NOT_NULL(fl, "%s", strerror(errno));
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc, 0, 128, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
+			    wc.byte_len == 128 && wc.qp_num == rx->qp_num &&
+			    wc.wr_id == 4096,
+		    "status %d len %u qp %u", wc.status, wc.byte_len,
+		    wc.qp_num);
+	TEST_ASSERT(memcmp(buf + 4096, buf, 128) == 0, "the frame");
+	TEST_ASSERT_EQUAL(ibv_destroy_qp(rx), EBUSY, "a rule names it");
+
+	/* What the device cannot do is refused, not ignored. */
+	bad = ibv_create_flow(rx, &tos.attr);
+	TEST_ASSERT(bad == NULL && errno == EOPNOTSUPP, "IPv4 TOS");
+	rc = fv_qp(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(rc, "");
+	bad = fv_raw_flow(rc, uc);
+	TEST_ASSERT(bad == NULL && errno == EINVAL, "an RC QP");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rc), "");
+	TEST_ASSERT_EQUAL(
+		fv_raw_send(tx, uc, 0, 128, IBV_SEND_IP_CSUM, mr->lkey), EINVAL,
+		"no checksum offload announced");
+	{
+		struct ibv_send_wr wr = { .opcode = IBV_WR_SEND }, *b;
+
+		TEST_ASSERT_EQUAL(ibv_post_send(tx, &wr, &b), EINVAL,
+				  "no gather entry");
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.num_sge = 0;
+		TEST_ASSERT_EQUAL(ibv_post_send(tx, &wr, &b), EINVAL,
+				  "not a send");
+	}
+
+	/* A bad key: the SQ's error, the QP in SQE, until RESET. */
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc, 0, 128, 0, mr->lkey + 0x100),
+			    "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status != IBV_WC_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(ibv_query_qp(tx, &a, IBV_QP_STATE, &ia), "");
+	TEST_ASSERT_EQUAL(a.qp_state, IBV_QPS_SQE, "");
+	a.qp_state = IBV_QPS_RESET;
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(tx, &a, IBV_QP_STATE), "");
+	for (int i = 0; i < 3; i++) {
+		a.qp_state = (enum ibv_qp_state)(IBV_QPS_INIT + i);
+		a.port_num = 1;
+		TEST_ASSERT_SUCCESS(
+			ibv_modify_qp(tx, &a,
+				      IBV_QP_STATE |
+					      (i == 0 ? IBV_QP_PORT : 0)),
+			"");
+	}
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc, 256, 100, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS, "after RESET");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 0, "no receive posted");
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rx), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
+
+	/*
+	 * Blocking its own multicast: the context's multicast frames do
+	 * not reach the QP, its unicast frames do.
+	 */
+	lb = fv_raw_qp(rcq, IBV_QP_CREATE_BLOCK_SELF_MCAST_LB);
+	TEST_ASSERT_NOT_NULL(lb, "");
+	fl2 = fv_raw_flow(lb, mc);
+	bad = fv_raw_flow(lb, uc2);
+	TEST_ASSERT(fl2 != NULL && bad != NULL, "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(lb, 6144, 2048), "");
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, mc, 0, 64, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 50), 0, "its own multicast");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps), "");
+	TEST_ASSERT_EQUAL(ps.rx_self_lb, ps0.rx_self_lb + 1, "");
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc2, 0, 64, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.qp_num == lb->qp_num &&
+			    wc.byte_len == 64,
+		    "unicast passes");
+
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(bad), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(fl2), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(fl), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(lb), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT(st.sqs == st0.sqs && st.rqs == st0.rqs &&
+			    st.tiss == st0.tiss && st.tirs == st0.tirs &&
+			    st.flows == st0.flows && st.cqs + 1 == st0.cqs,
+		    "every part gone: sq %" PRIu64 "/%" PRIu64 " rq %" PRIu64
+		    "/%" PRIu64 " tis %" PRIu64 "/%" PRIu64 " tir %" PRIu64
+		    "/%" PRIu64 " flows %" PRIu64 "/%" PRIu64,
+		    st.sqs, st0.sqs, st.rqs, st0.rqs, st.tiss, st0.tiss,
+		    st.tirs, st0.tirs, st.flows, st0.flows);
+	return TEST_SUCCESS;
+}
+
 /* Every object of the cases gone (the case's own are counted in live0). */
 static int
 test_nothing_left(void)
@@ -1674,6 +1952,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "import_mr", test_import_mr },
 	{ "resize_cq", test_resize_cq },
 	{ "device_memory", test_device_memory },
+	{ "raw_packet", test_raw_packet },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

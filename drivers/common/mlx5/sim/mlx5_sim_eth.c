@@ -179,9 +179,11 @@ sim_wq_drop(struct mlx5_sim_vhca *vhca, struct mlx5_sim_wq *w)
 	w->dbr.umem->users--;
 }
 
-static uint32_t
-sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
-	      struct mlx5_sim_devx_obj *obj)
+uint32_t
+mlx5_sim_sq_create(struct mlx5_sim_file *file, const void *in,
+		   const struct mlx5_sim_umem_ref *kring,
+		   const struct mlx5_sim_umem_ref *kdbr, void *out,
+		   struct mlx5_sim_devx_obj *obj)
 {
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	const void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
@@ -207,6 +209,10 @@ sim_sq_create(struct mlx5_sim_file *file, const void *in, void *out,
 	if (sq == NULL)
 		return MLX5_SIM_SYND_QP_TABLE_FULL;
 	sq->qkind = MLX5_SIM_Q_SQ;
+	if (kring != NULL) {
+		sq->wq.ring = *kring;
+		sq->wq.dbr = *kdbr;
+	}
 	synd = sim_wq_check(file, MLX5_ADDR_OF(sqc, sqc, wq), true, &sq->wq);
 	if (synd == MLX5_SIM_SYND_OK &&
 	    mlx5_sim_idtab_alloc(&vhca->qps, sq, &sq->sqn) != 0)
@@ -770,7 +776,8 @@ sim_eth_free(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 		if (td->users != 0)
 			return MLX5_SIM_SYND_ETH_BUSY;
 		mlx5_sim_idtab_free(&vhca->tds, id);
-		vhca->live.tds--;
+		if (!td->kernel)
+			vhca->live.tds--;
 		free(td);
 		return MLX5_SIM_SYND_OK;
 	}
@@ -876,6 +883,17 @@ mlx5_sim_mac_gid(const uint8_t mac[6], uint8_t gid[16])
 	gid[15] = mac[5];
 }
 
+void
+mlx5_sim_td_kernel(struct mlx5_sim_file *file, uint32_t tdn)
+{
+	struct mlx5_sim_td *td = sim_td_of(file, tdn);
+
+	if (td != NULL && !td->kernel) {
+		td->kernel = true;
+		file->vhca->live.tds--;
+	}
+}
+
 uint32_t
 mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		 const void *in, size_t inlen, void *out,
@@ -909,7 +927,7 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 		return sim_eth_free(file, MLX5_SIM_OBJ_TIS,
 				    MLX5_GET(destroy_tis_in, in, tisn));
 	case MLX5_CMD_OP_CREATE_SQ:
-		return sim_sq_create(file, in, out, obj);
+		return mlx5_sim_sq_create(file, in, NULL, NULL, out, obj);
 	case MLX5_CMD_OP_MODIFY_SQ:
 		return sim_sq_modify(file, in);
 	case MLX5_CMD_OP_QUERY_SQ:

@@ -10,7 +10,9 @@
  * SET_FLOW_TABLE_ENTRY) holds a value under that mask and one destination,
  * a DEVX TIR of the same file (the kernel's mlx5_ib_devx_is_flow_dest()).
  * A TIR a rule sends to cannot be destroyed (the kernel holds a reference
- * on the DEVX object: EBUSY).
+ * on the DEVX object: EBUSY). ibv_create_flow() makes a rule of the same
+ * table from verbs specs, to a raw packet QP's TIR, with a matcher of
+ * its own (the kernel's); the QP cannot be destroyed while it has rules.
  *
  * A received frame goes to the first rule, lowest priority value first
  * then oldest first, whose masked value equals the frame's masked fields.
@@ -293,6 +295,63 @@ sim_flow_link(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 	TAILQ_INSERT_TAIL(&vhca->flows, fl, vnext);
 }
 
+/*
+ * A rule of matcher @m: the frames whose fields under its mask equal @v
+ * go to TIR @tirn (@qp: the raw packet QP of ibv_create_flow(), whose
+ * matcher is the rule's own). The kernel's SET_FLOW_TABLE_ENTRY. NULL
+ * with errno on failure, @m then freed if it was the rule's.
+ */
+static struct ibv_flow *
+sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v, uint32_t tirn,
+		struct mlx5_sim_vobj *qp)
+{
+	struct mlx5_sim_vhca *vhca = m->file->vhca;
+	struct mlx5_sim_flow *fl = calloc(1, sizeof(*fl));
+	struct mlx5_sim_tir *tir;
+	unsigned int i;
+	int err;
+
+	if (fl == NULL) {
+		err = ENOMEM;
+		goto fail;
+	}
+	/* The device compares under the mask: keep the masked value. */
+	for (i = 0; i < sizeof(fl->value); i++)
+		fl->value[i] = v[i] & m->mask[i];
+	fl->magic = MLX5_SIM_MAGIC_FLOW;
+	fl->file = m->file;
+	fl->matcher = m;
+	fl->tirn = tirn;
+	fl->qp = qp;
+	/* As rdma-core: ibv_destroy_flow() goes through its context. */
+	fl->ibflow.context = m->ctx;
+	mlx5_sim_vhca_lock(vhca);
+	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
+	err = tir == NULL ? EINVAL :
+	      mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
+				  MLX5_SIM_SYND_OK);
+	if (err != 0) {
+		mlx5_sim_vhca_unlock(vhca);
+		goto fail;
+	}
+	tir->flows++;
+	m->users++;
+	/* The kernel holds the QP of a rule: it cannot go (EBUSY). */
+	if (qp != NULL)
+		qp->users++;
+	vhca->live.flows++;
+	TAILQ_INSERT_TAIL(&fl->file->flows, fl, next);
+	sim_flow_link(vhca, fl);
+	mlx5_sim_vhca_unlock(vhca);
+	return &fl->ibflow;
+fail:
+	free(fl);
+	if (qp != NULL)
+		free(m);
+	errno = err;
+	return NULL;
+}
+
 struct ibv_flow *
 mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 		     struct mlx5dv_flow_match_parameters *value,
@@ -301,11 +360,6 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 	struct mlx5_sim_matcher *m = sim_matcher_get(dv);
 	uint8_t v[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
 	struct mlx5_sim_devx_obj *dest;
-	struct mlx5_sim_vhca *vhca;
-	struct mlx5_sim_flow *fl;
-	struct mlx5_sim_tir *tir;
-	unsigned int i;
-	int err;
 
 	if (m == NULL || !sim_match_len_ok(value) || num_actions != 1 ||
 	    actions == NULL) {
@@ -324,39 +378,182 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 		return NULL;
 	}
 	memcpy(v, value->match_buf, value->match_sz);
-	fl = calloc(1, sizeof(*fl));
-	if (fl == NULL) {
+	return sim_flow_insert(m, v, dest->index, NULL);
+}
+
+/* @n bytes of a match: the mask @m at @mask, the masked value @v at @val. */
+static void
+sim_flow_bytes(uint8_t *mask, uint8_t *val, const void *m, const void *v,
+	       size_t n)
+{
+	const uint8_t *mb = m, *vb = v;
+
+	for (size_t k = 0; k < n; k++) {
+		mask[k] = mb[k];
+		val[k] = mb[k] & vb[k];
+	}
+}
+
+/*
+ * ibv_create_flow()'s specs as the kernel turns them into a match (mlx5_ib
+ * parse_flow_attr): each spec sets the fields it masks in @mask and their
+ * values in @val (fte_match_set_lyr_2_4); an IP spec also matches its
+ * ethertype, a TCP or UDP spec its protocol. A field the model does not
+ * parse (IPv4 TOS, TTL and flags; IPv6 flow label, class and hop limit)
+ * or a spec of another kind is refused EOPNOTSUPP, a malformed spec
+ * EINVAL.
+ */
+static int
+sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
+{
+#define SIM_AT(b, f) ((uint8_t *)MLX5_ADDR_OF(fte_match_set_lyr_2_4, b, f))
+#define SIM_SET(f, m, v) \
+	do { \
+		MLX5_SET(fte_match_set_lyr_2_4, mask, f, (m)); \
+		MLX5_SET(fte_match_set_lyr_2_4, val, f, (m) & (v)); \
+	} while (0)
+	/* The specs follow, each its size long (libibverbs' walk). */
+	const uint8_t *p = (const uint8_t *)(attr + 1);
+	/* IPv4 addresses in the last 4 bytes of the 16-byte fields. */
+	uint8_t *sm = SIM_AT(mask, src_ipv4_src_ipv6);
+	uint8_t *sv = SIM_AT(val, src_ipv4_src_ipv6);
+	uint8_t *dm = SIM_AT(mask, dst_ipv4_dst_ipv6);
+	uint8_t *dv = SIM_AT(val, dst_ipv4_dst_ipv6);
+
+	for (unsigned int i = 0; i < attr->num_of_specs; i++) {
+		const struct ibv_flow_spec_eth *eth = (const void *)p;
+		const struct ibv_flow_spec_ipv4_ext *v4 = (const void *)p;
+		const struct ibv_flow_spec_ipv6 *v6 = (const void *)p;
+		const struct ibv_flow_spec_tcp_udp *l4 = (const void *)p;
+		uint32_t type = eth->type;
+		size_t need;
+
+		need = type == IBV_FLOW_SPEC_ETH ?
+			       sizeof(*eth) :
+		       type == IBV_FLOW_SPEC_IPV4 ?
+			       sizeof(struct ibv_flow_spec_ipv4) :
+		       type == IBV_FLOW_SPEC_IPV4_EXT ? sizeof(*v4) :
+		       type == IBV_FLOW_SPEC_IPV6     ? sizeof(*v6) :
+		       type == IBV_FLOW_SPEC_TCP || type == IBV_FLOW_SPEC_UDP ?
+						    sizeof(*l4) :
+						    0;
+		if (need == 0)
+			return EOPNOTSUPP;
+		if (eth->size < need)
+			return EINVAL;
+		if (type == IBV_FLOW_SPEC_ETH) {
+			uint16_t tm = rte_be_to_cpu_16(eth->mask.vlan_tag);
+			uint16_t tv = rte_be_to_cpu_16(eth->val.vlan_tag);
+
+			sim_flow_bytes(SIM_AT(mask, dmac_47_16),
+				       SIM_AT(val, dmac_47_16),
+				       eth->mask.dst_mac, eth->val.dst_mac, 6);
+			sim_flow_bytes(SIM_AT(mask, smac_47_16),
+				       SIM_AT(val, smac_47_16),
+				       eth->mask.src_mac, eth->val.src_mac, 6);
+			SIM_SET(ethertype,
+				rte_be_to_cpu_16(eth->mask.ether_type),
+				rte_be_to_cpu_16(eth->val.ether_type));
+			if (tm != 0) {
+				/* A tag matched: the frame has one. */
+				SIM_SET(cvlan_tag, 1, 1);
+				SIM_SET(first_prio, tm >> 13, tv >> 13);
+				SIM_SET(first_cfi, (tm >> 12) & 1,
+					(tv >> 12) & 1);
+				SIM_SET(first_vid, tm & 0xfff, tv & 0xfff);
+			}
+		} else if (type == IBV_FLOW_SPEC_IPV4 ||
+			   type == IBV_FLOW_SPEC_IPV4_EXT) {
+			bool ext = type == IBV_FLOW_SPEC_IPV4_EXT;
+
+			if (ext &&
+			    (v4->mask.tos || v4->mask.ttl || v4->mask.flags))
+				return EOPNOTSUPP;
+			SIM_SET(ethertype, 0xffff, RTE_ETHER_TYPE_IPV4);
+			sim_flow_bytes(sm + 12, sv + 12, &v4->mask.src_ip,
+				       &v4->val.src_ip, 4);
+			sim_flow_bytes(dm + 12, dv + 12, &v4->mask.dst_ip,
+				       &v4->val.dst_ip, 4);
+			if (ext)
+				SIM_SET(ip_protocol, v4->mask.proto,
+					v4->val.proto);
+		} else if (type == IBV_FLOW_SPEC_IPV6) {
+			if (v6->mask.flow_label || v6->mask.traffic_class ||
+			    v6->mask.hop_limit)
+				return EOPNOTSUPP;
+			SIM_SET(ethertype, 0xffff, RTE_ETHER_TYPE_IPV6);
+			sim_flow_bytes(sm, sv, v6->mask.src_ip, v6->val.src_ip,
+				       16);
+			sim_flow_bytes(dm, dv, v6->mask.dst_ip, v6->val.dst_ip,
+				       16);
+			SIM_SET(ip_protocol, v6->mask.next_hdr,
+				v6->val.next_hdr);
+		} else {
+			uint16_t pm = rte_be_to_cpu_16(l4->mask.src_port);
+			uint16_t pv = rte_be_to_cpu_16(l4->val.src_port);
+			uint16_t qm = rte_be_to_cpu_16(l4->mask.dst_port);
+			uint16_t qv = rte_be_to_cpu_16(l4->val.dst_port);
+
+			if (type == IBV_FLOW_SPEC_TCP) {
+				SIM_SET(ip_protocol, 0xff, IPPROTO_TCP);
+				SIM_SET(tcp_sport, pm, pv);
+				SIM_SET(tcp_dport, qm, qv);
+			} else {
+				SIM_SET(ip_protocol, 0xff, IPPROTO_UDP);
+				SIM_SET(udp_sport, pm, pv);
+				SIM_SET(udp_dport, qm, qv);
+			}
+		}
+		p += eth->size;
+	}
+#undef SIM_SET
+#undef SIM_AT
+	return 0;
+}
+
+struct ibv_flow *
+mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	uint8_t val[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
+	struct mlx5_sim_matcher *m;
+	int err;
+
+	/*
+	 * A raw packet QP with a receive queue (its TIR), its port, a
+	 * normal rule (the kernel's checks; no sniffer, default or egress
+	 * rules, no "don't trap").
+	 */
+	if (v == NULL || attr == NULL || !v->raw || v->raw_tirn == 0 ||
+	    attr->comp_mask != 0 || attr->port != 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->type != IBV_FLOW_ATTR_NORMAL || attr->flags != 0) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* The device compares under the mask: keep the masked value. */
-	for (i = 0; i < sizeof(fl->value); i++)
-		fl->value[i] = v[i] & m->mask[i];
-	fl->magic = MLX5_SIM_MAGIC_FLOW;
-	fl->file = m->file;
-	fl->matcher = m;
-	fl->tirn = dest->index;
-	/* As rdma-core: ibv_destroy_flow() goes through its context. */
-	fl->ibflow.context = m->ctx;
-	vhca = m->file->vhca;
-	mlx5_sim_vhca_lock(vhca);
-	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
-	err = tir == NULL ? EINVAL :
-	      mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
-				  MLX5_SIM_SYND_OK);
+	err = sim_flow_specs(attr, m->mask, val);
 	if (err != 0) {
-		mlx5_sim_vhca_unlock(vhca);
-		free(fl);
+		free(m);
 		errno = err;
 		return NULL;
 	}
-	tir->flows++;
-	m->users++;
-	vhca->live.flows++;
-	TAILQ_INSERT_TAIL(&fl->file->flows, fl, next);
-	sim_flow_link(vhca, fl);
-	mlx5_sim_vhca_unlock(vhca);
-	return &fl->ibflow;
+	m->magic = MLX5_SIM_MAGIC_MATCHER;
+	m->file = v->file;
+	m->ctx = qp->context;
+	m->priority = attr->priority;
+	m->criteria = MLX5_MATCH_OUTER_HEADERS;
+	m->any = true;
+	for (unsigned int i = 0; i < SIM_LYR_BYTES; i++)
+		if (m->mask[i] != 0)
+			m->any = false;
+	return sim_flow_insert(m, val, v->raw_tirn, v);
 }
 
 /* Unlink and free a rule (vHCA lock held). */
@@ -368,6 +565,11 @@ sim_flow_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 	if (tir != NULL)
 		tir->flows--;
 	fl->matcher->users--;
+	if (fl->qp != NULL) {
+		fl->qp->users--;
+		fl->matcher->magic = MLX5_SIM_MAGIC_DEAD;
+		free(fl->matcher);
+	}
 	vhca->live.flows--;
 	TAILQ_REMOVE(&fl->file->flows, fl, next);
 	TAILQ_REMOVE(&vhca->flows, fl, vnext);

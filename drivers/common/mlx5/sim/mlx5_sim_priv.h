@@ -463,6 +463,11 @@ uint32_t mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 			  struct mlx5_sim_devx_obj *obj);
 void mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_devx_obj *obj);
+/*
+ * Transport domain @tdn of @file is the kernel's, as the one mlx5_ib
+ * gives a context (no program's object: not counted live). Lock held.
+ */
+void mlx5_sim_td_kernel(struct mlx5_sim_file *file, uint32_t tdn);
 /* The CQ @cqn of @file, or NULL. */
 struct mlx5_sim_cq *mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn);
 /* Resolve a ring or doorbell range of a umem of @file (a syndrome). */
@@ -494,6 +499,10 @@ uint32_t mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
 			    const struct mlx5_sim_umem_ref *dbr, void *out,
 			    struct mlx5_sim_devx_obj *obj);
 uint32_t mlx5_sim_rq_create(struct mlx5_sim_file *file, const void *in,
+			    const struct mlx5_sim_umem_ref *ring,
+			    const struct mlx5_sim_umem_ref *dbr, void *out,
+			    struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_sq_create(struct mlx5_sim_file *file, const void *in,
 			    const struct mlx5_sim_umem_ref *ring,
 			    const struct mlx5_sim_umem_ref *dbr, void *out,
 			    struct mlx5_sim_devx_obj *obj);
@@ -741,6 +750,9 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *matcher,
 		     size_t num_actions,
 		     struct mlx5dv_flow_action_attr actions[]);
 int mlx5_sim_flow_destroy(struct ibv_flow *flow);
+/* ibv_create_flow(): a rule to raw packet QP @qp's receive queue. */
+struct ibv_flow *mlx5_sim_flow_create_qp(struct ibv_qp *qp,
+					 struct ibv_flow_attr *attr);
 
 /* Packet pacing (mlx5_sim_pp.c). */
 void mlx5_sim_pp_reclaim(struct mlx5_sim_file *file);

@@ -121,6 +121,7 @@ struct mlx5_sim_td {
 	uint32_t tdn;
 	struct mlx5_sim_file *file;
 	uint32_t users;            /* TISes and TIRs in it. */
+	bool kernel;               /* The kernel's (raw QPs): not counted. */
 };
 
 struct mlx5_sim_tis {
@@ -215,6 +216,12 @@ struct mlx5_sim_vobj {
 	struct mlx5_sim_umem rmem; /* CQ: the ring of its last resize. */
 	/* QP: its rings (mlx5dv_init_obj()), WQEs and bytes a WQE. */
 	uint32_t sq_wqes, rq_wqes, rq_stride;
+	/*
+	 * A raw packet QP: no QP object but the kernel's parts (0: none),
+	 * its number the SQ's (the RQ's without a send queue).
+	 */
+	bool raw;
+	uint32_t raw_tisn, raw_sqn, raw_rqn, raw_tirn;
 	/* A front's provider state, freed with the object (NULL: none). */
 	void *prov;
 	void (*prov_free)(void *prov);

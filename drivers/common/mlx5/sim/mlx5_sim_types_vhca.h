@@ -62,6 +62,8 @@ struct mlx5_sim_file {
 	uint32_t next_dm_handle;
 	/* The UAR page the kernel gives the context, for verbs QPs. */
 	struct mlx5_sim_uar *ctx_uar;
+	/* The kernel's transport domain of the context's raw QPs (0: none). */
+	uint32_t kernel_tdn;
 	TAILQ_HEAD(, mlx5_sim_pp) pps;
 	TAILQ_HEAD(, mlx5_sim_vobj) vobjs;   /* Verbs queue objects. */
 	uint32_t tx_port_affinity; /* The kernel's round robin (RST2INIT). */
@@ -119,6 +121,11 @@ struct mlx5_sim_flow {
 	struct mlx5_sim_matcher *matcher;
 	uint8_t value[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)];
 	uint32_t tirn;
+	/*
+	 * ibv_create_flow(): the raw packet QP it sends to (a verbs object
+	 * counting it as a user) and its matcher, the kernel's, its own.
+	 */
+	struct mlx5_sim_vobj *qp;
 	TAILQ_ENTRY(mlx5_sim_flow) next;     /* In file->flows. */
 	TAILQ_ENTRY(mlx5_sim_flow) vnext;    /* In vhca->flows, by priority. */
 };

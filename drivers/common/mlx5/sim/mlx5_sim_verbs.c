@@ -46,6 +46,10 @@
 #define SIM_V_WQE_MAX (63 * 16)
 #define SIM_V_MAX_SRQ_SGE 31
 #define SIM_V_LOG_MAX_RQT 8
+/* No PRM opcode: the kernel's several commands of a raw packet QP. */
+#define SIM_V_RAW_QP 0
+/* libmlx5's raw packet send overhead: control and Ethernet segments. */
+#define SIM_V_RAW_OVERHEAD (16 + 32)
 
 /* log2 of the smallest power of two >= @n (n >= 1). */
 static unsigned int
@@ -182,9 +186,26 @@ sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 			synd = mlx5_sim_rmp_create(file, in, &ring, &dbr, out,
 						   &obj);
 			break;
+		case MLX5_CMD_OP_CREATE_SQ:
+			/* A raw packet QP's send ring: after its receive ring. */
+			ring.host += (size_t)v->rq_wqes * v->rq_stride;
+			synd = mlx5_sim_sq_create(file, in, &ring, &dbr, out,
+						  &obj);
+			break;
 		case MLX5_CMD_OP_CREATE_RQT:
 		case MLX5_CMD_OP_DESTROY_RQT:
 		case MLX5_CMD_OP_DESTROY_RQ:
+		case MLX5_CMD_OP_MODIFY_RQ:
+		case MLX5_CMD_OP_QUERY_RQ:
+		case MLX5_CMD_OP_DESTROY_SQ:
+		case MLX5_CMD_OP_MODIFY_SQ:
+		case MLX5_CMD_OP_QUERY_SQ:
+		case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
+		case MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN:
+		case MLX5_CMD_OP_CREATE_TIS:
+		case MLX5_CMD_OP_DESTROY_TIS:
+		case MLX5_CMD_OP_CREATE_TIR:
+		case MLX5_CMD_OP_DESTROY_TIR:
 			synd = mlx5_sim_cmd_eth(file, opcode, in, inlen, out,
 						&obj);
 			break;
@@ -209,10 +230,27 @@ sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 	return mlx5_sim_status_errno(status);
 }
 
+/* A raw packet QP (below): what its creation asks of the kernel. */
+struct sim_raw_req {
+	bool sq; /* A send queue (max_send_wr != 0). */
+	uint32_t pdn, scqn, rcqn;
+	uint32_t log_sq, log_rq, log_stride;
+	uint8_t self_lb; /* The TIR's self_lb_block. */
+};
+
+/* Room for each command of a raw QP's parts and its answer. */
+#define SIM_V_RAW_DW                                            \
+	(MLX5_ST_SZ_DW(create_sq_in) + MLX5_ST_SZ_DW(create_rq_in) + \
+	 MLX5_ST_SZ_DW(create_tir_in))
+
+static int sim_raw_create(struct mlx5_sim_vobj *v, const void *req);
+static int sim_raw_destroy(struct mlx5_sim_vobj *v);
+
 /*
- * Create the device object of @v with the command in @in: on success @v
- * is the file's, counted as the user of what it names. errno on failure,
- * @v freed.
+ * Create the device object of @v with the command in @in (SIM_V_RAW_QP:
+ * the kernel's commands of a raw packet QP, @in its struct sim_raw_req):
+ * on success @v is the file's, counted as the user of what it names.
+ * errno on failure, @v freed.
  */
 static int
 sim_vobj_create(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
@@ -226,7 +264,8 @@ sim_vobj_create(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 	err = n_on != 0 ? sim_vobj_use(v, on, n_on) : 0;
 	if (err == 0) {
 		mlx5_sim_vhca_lock(vhca);
-		err = sim_kcmd(v, opcode, in, inlen, out);
+		err = opcode == SIM_V_RAW_QP ? sim_raw_create(v, in) :
+		      sim_kcmd(v, opcode, in, inlen, out);
 		if (err == 0) {
 			v->pd = pd;
 			sim_vobj_hold(v, 1);
@@ -255,7 +294,9 @@ sim_vobj_destroy(struct mlx5_sim_vobj *v, uint16_t opcode)
 	MLX5_SET(destroy_qp_in, in, opcode, opcode);
 	MLX5_SET(destroy_qp_in, in, qpn, v->num);
 	mlx5_sim_vhca_lock(vhca);
-	err = v->users != 0 ? EBUSY : sim_kcmd(v, opcode, in, sizeof(in), out);
+	err = v->users != 0	    ? EBUSY :
+	      opcode == SIM_V_RAW_QP ? sim_raw_destroy(v) :
+				       sim_kcmd(v, opcode, in, sizeof(in), out);
 	if (err == 0) {
 		sim_vobj_hold(v, -1);
 		TAILQ_REMOVE(&v->file->vobjs, v, next);
@@ -273,8 +314,10 @@ mlx5_sim_vobj_find(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	struct mlx5_sim_vobj *v, *found = NULL;
 
 	mlx5_sim_vhca_lock(file->vhca);
+	/* A raw QP by its SQ's number or its RQ's. */
 	TAILQ_FOREACH(v, &file->vobjs, next)
-		if (v->kind == kind && v->num == num) {
+		if (v->kind == kind &&
+		    (v->num == num || (v->raw && v->raw_rqn == num))) {
 			found = v;
 			break;
 		}
@@ -521,7 +564,9 @@ sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t wqe_min,
 	 * The control segment and the remote address (RC, UC) or datagram
 	 * (UD) segment, then data or inline.
 	 */
-	send_bytes = (type == IBV_QPT_UD ? 16 + 48 : 32) +
+	send_bytes = (type == IBV_QPT_UD	       ? 16 + 48 :
+		      type == IBV_QPT_RAW_PACKET ? SIM_V_RAW_OVERHEAD :
+						   32) +
 		     RTE_MAX(16 * cap->max_send_sge,
 			     RTE_ALIGN_CEIL(cap->max_inline_data + 4, 16));
 	/* A provider's larger WQEs (UMR, for its mkey operations). */
@@ -562,7 +607,9 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	struct mlx5_sim_vobj *on[3], *v;
 	struct mlx5_sim_pd_obj *pd;
 	uint32_t log_sq, log_rq, log_stride, n_on = 2;
+	struct sim_raw_req req;
 	size_t ring;
+	bool raw;
 	int err;
 
 	if (file == NULL || attr == NULL ||
@@ -571,21 +618,30 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		return NULL;
 	}
 	/*
-	 * RC, UC and UD QPs, on their own receive queue or an SRQ (no RSS,
-	 * send operations; of the creation flags, UD's blocking of its own
-	 * multicast, which the device, without multicast, meets).
+	 * RC, UC and UD QPs, on their own receive queue or an SRQ, and raw
+	 * packet QPs on their own (no RSS, send operations; of the creation
+	 * flags, the blocking of its own multicast: UD's, which the device,
+	 * without multicast, meets, and a raw QP's, its TIR's).
 	 */
+	raw = attr->qp_type == IBV_QPT_RAW_PACKET;
 	if ((attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
 					   IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
 	    ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	     (attr->create_flags &
-	      ~(attr->qp_type == IBV_QPT_UD ?
+	      ~(attr->qp_type == IBV_QPT_UD || raw ?
 		(uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB : 0u))) ||
 	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
-	     attr->qp_type != IBV_QPT_UD)) {
+	     attr->qp_type != IBV_QPT_UD && !raw) ||
+	    (raw && attr->srq != NULL)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
+	/* A raw QP's parts: a send queue, a receive queue, or both. */
+	if (raw && attr->cap.max_send_wr == 0 && attr->cap.max_recv_wr == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	req.sq = attr->cap.max_send_wr != 0;
 	pd = sim_pd_of(attr->pd, file);
 	on[0] = sim_named(attr->send_cq, MLX5_SIM_OBJ_CQ, file);
 	on[1] = sim_named(attr->recv_cq, MLX5_SIM_OBJ_CQ, file);
@@ -614,9 +670,24 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		errno = ENOMEM;
 		return NULL;
 	}
-	v->sq_wqes = 1u << log_sq;
+	v->sq_wqes = !raw || req.sq ? 1u << log_sq : 0;
 	v->rq_wqes = attr->cap.max_recv_wr != 0 ? 1u << log_rq : 0;
 	v->rq_stride = MLX5_RQ_STRIDE_UNIT << log_stride;
+	if (raw) {
+		req = (struct sim_raw_req){
+			.sq = req.sq, .pdn = pd->pdn, .scqn = on[0]->num,
+			.rcqn = on[1]->num, .log_sq = log_sq,
+			.log_rq = log_rq, .log_stride = log_stride,
+			.self_lb = (attr->comp_mask &
+				    IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+				   (attr->create_flags &
+				    IBV_QP_CREATE_BLOCK_SELF_MCAST_LB) ?
+				   MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST : 0,
+		};
+		err = sim_vobj_create(v, SIM_V_RAW_QP, &req, sizeof(req), on,
+				      n_on, pd);
+		goto made;
+	}
 	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
 	MLX5_SET(qpc, qpc, uar_page, file->ctx_uar->dv.page_id);
 	MLX5_SET(qpc, qpc, st, attr->qp_type == IBV_QPT_RC ? MLX5_QP_ST_RC :
@@ -640,6 +711,7 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	MLX5_SET64(qpc, qpc, dbr_addr, sim_vobj_ring(v));
 	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_QP, in, sizeof(in), on,
 			      n_on, pd);
+made:
 	if (err != 0) {
 		errno = err;
 		return NULL;
@@ -661,13 +733,237 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	return &v->ib.qp;
 }
 
+/*
+ * Raw packet QPs, as mlx5_ib builds them (create_raw_packet_qp): no QP
+ * object, but an SQ on a TIS of the context's transport domain and an RQ
+ * with a TIR sending to it directly (steering rules name the TIR:
+ * ibv_create_flow()). The QP's number is its SQ's, or its RQ's without a
+ * send queue; its receive CQEs carry the RQ's. The SQ and RQ use the
+ * QP's rings (receive, then send) and its doorbell record (receive
+ * counter, then send counter, as a DEVX SQ's record has them).
+ */
+
+/* Destroy @v's parts that exist, users first (vHCA lock held). */
+static int
+sim_raw_destroy(struct mlx5_sim_vobj *v)
+{
+	static const struct {
+		uint16_t opcode;
+		size_t off; /* Of the number in struct mlx5_sim_vobj. */
+	} parts[] = {
+		{ MLX5_CMD_OP_DESTROY_TIR, offsetof(struct mlx5_sim_vobj, raw_tirn) },
+		{ MLX5_CMD_OP_DESTROY_RQ, offsetof(struct mlx5_sim_vobj, raw_rqn) },
+		{ MLX5_CMD_OP_DESTROY_SQ, offsetof(struct mlx5_sim_vobj, raw_sqn) },
+		{ MLX5_CMD_OP_DESTROY_TIS, offsetof(struct mlx5_sim_vobj, raw_tisn) },
+	};
+	uint32_t in[SIM_V_RAW_DW], out[SIM_V_RAW_DW];
+	int err = 0;
+
+	for (unsigned int i = 0; i < RTE_DIM(parts); i++) {
+		uint32_t *num = (uint32_t *)(void *)((uint8_t *)v +
+						     parts[i].off);
+
+		if (*num == 0)
+			continue;
+		memset(in, 0, sizeof(in));
+		/* Each destroy names its object at the same place. */
+		MLX5_SET(destroy_tir_in, in, opcode, parts[i].opcode);
+		MLX5_SET(destroy_tir_in, in, tirn, *num);
+		err = sim_kcmd(v, parts[i].opcode, in, sizeof(in), out);
+		if (err != 0)
+			return err;
+		*num = 0;
+	}
+	return 0;
+}
+
+/*
+ * One create command of a raw QP's parts (@opcode, mailbox @in filled but
+ * for the opcode): 0 or the status's errno, the number it made in @num.
+ */
+static int
+sim_raw_make(struct mlx5_sim_vobj *v, uint16_t opcode, uint32_t *in,
+	     uint32_t *num)
+{
+	uint32_t out[SIM_V_RAW_DW] = { 0 };
+	int err;
+
+	MLX5_SET(create_tis_in, in, opcode, opcode);
+	err = sim_kcmd(v, opcode, in, sizeof(uint32_t) * SIM_V_RAW_DW, out);
+	/* Every create answers its number at the same place. */
+	RTE_BUILD_BUG_ON(__mlx5_bit_off(create_tir_out, tirn) !=
+			 __mlx5_bit_off(create_tis_out, tisn));
+	if (err == 0)
+		*num = MLX5_GET(create_tis_out, out, tisn);
+	return err;
+}
+
+/* The wq context of a raw QP's SQ or RQ: ring of 2^@log_sz @log_stride. */
+static void
+sim_raw_wq(struct mlx5_sim_vobj *v, void *wq, uint32_t pdn, uint32_t log_sz,
+	   uint32_t log_stride)
+{
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
+	MLX5_SET(wq, wq, pd, pdn);
+	MLX5_SET(wq, wq, uar_page, v->file->ctx_uar->dv.page_id);
+	MLX5_SET(wq, wq, log_wq_stride, log_stride);
+	MLX5_SET(wq, wq, log_wq_sz, log_sz);
+	MLX5_SET64(wq, wq, dbr_addr, sim_vobj_ring(v));
+}
+
+/* The kernel's commands of raw QP @v (vHCA lock held): 0 or errno. */
+static int
+sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
+{
+	const struct sim_raw_req *r = arg;
+	struct mlx5_sim_file *file = v->file;
+	uint32_t in[SIM_V_RAW_DW];
+	void *ctx;
+	int err = 0;
+
+	v->raw = true;
+	/* The context's transport domain (mlx5_ib allocates it at open). */
+	if (file->kernel_tdn == 0) {
+		memset(in, 0, sizeof(in));
+		err = sim_raw_make(v, MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, in,
+				   &file->kernel_tdn);
+		if (err == 0)
+			mlx5_sim_td_kernel(file, file->kernel_tdn);
+	}
+	if (err == 0 && r->sq) {
+		memset(in, 0, sizeof(in));
+		ctx = MLX5_ADDR_OF(create_tis_in, in, ctx);
+		MLX5_SET(tisc, ctx, transport_domain, file->kernel_tdn);
+		err = sim_raw_make(v, MLX5_CMD_OP_CREATE_TIS, in, &v->raw_tisn);
+	}
+	if (err == 0 && r->sq) {
+		memset(in, 0, sizeof(in));
+		ctx = MLX5_ADDR_OF(create_sq_in, in, ctx);
+		MLX5_SET(sqc, ctx, state, MLX5_WQ_STATE_RST);
+		MLX5_SET(sqc, ctx, flush_in_error_en, 1);
+		MLX5_SET(sqc, ctx, cqn, r->scqn);
+		MLX5_SET(sqc, ctx, tis_lst_sz, 1);
+		MLX5_SET(sqc, ctx, tis_num_0, v->raw_tisn);
+		sim_raw_wq(v, MLX5_ADDR_OF(sqc, ctx, wq), r->pdn, r->log_sq,
+			   MLX5_SQ_LOG_WQ_STRIDE);
+		err = sim_raw_make(v, MLX5_CMD_OP_CREATE_SQ, in, &v->raw_sqn);
+	}
+	if (err == 0 && v->rq_wqes != 0) {
+		memset(in, 0, sizeof(in));
+		ctx = MLX5_ADDR_OF(create_rq_in, in, ctx);
+		MLX5_SET(rqc, ctx, state, MLX5_WQ_STATE_RST);
+		MLX5_SET(rqc, ctx, vsd, 1);
+		MLX5_SET(rqc, ctx, flush_in_error_en, 1);
+		MLX5_SET(rqc, ctx, cqn, r->rcqn);
+		sim_raw_wq(v, MLX5_ADDR_OF(rqc, ctx, wq), r->pdn, r->log_rq,
+			   r->log_stride + 4);
+		err = sim_raw_make(v, MLX5_CMD_OP_CREATE_RQ, in, &v->raw_rqn);
+	}
+	if (err == 0 && v->rq_wqes != 0) {
+		memset(in, 0, sizeof(in));
+		ctx = MLX5_ADDR_OF(create_tir_in, in, ctx);
+		MLX5_SET(tirc, ctx, disp_type, MLX5_TIRC_DISP_TYPE_DIRECT);
+		MLX5_SET(tirc, ctx, inline_rqn, v->raw_rqn);
+		MLX5_SET(tirc, ctx, transport_domain, file->kernel_tdn);
+		MLX5_SET(tirc, ctx, self_lb_block, r->self_lb);
+		err = sim_raw_make(v, MLX5_CMD_OP_CREATE_TIR, in, &v->raw_tirn);
+	}
+	if (err != 0) {
+		/* Nothing half made stays: what was made goes. */
+		sim_raw_destroy(v);
+		return err;
+	}
+	v->num = r->sq ? v->raw_sqn : v->raw_rqn;
+	return 0;
+}
+
+/*
+ * The state of raw QP @v's SQ (@sq) or RQ, as the kernel keeps it (the
+ * device's own: a part the device moved to ERR is in ERR). 0xff: none.
+ */
+static uint8_t
+sim_raw_state(struct mlx5_sim_vobj *v, bool sq)
+{
+	struct mlx5_sim_vhca *vhca = v->file->vhca;
+	struct mlx5_sim_sq *s = sq ? mlx5_sim_qnum_get(&vhca->qps, v->raw_sqn,
+						       MLX5_SIM_Q_SQ) :
+				     NULL;
+	struct mlx5_sim_rq *r = sq ? NULL :
+				     mlx5_sim_qnum_get(&vhca->qps, v->raw_rqn,
+						       MLX5_SIM_Q_RQ);
+
+	if (s != NULL)
+		return s->wq.state;
+	return r != NULL ? r->wq.state : 0xff;
+}
+
+/*
+ * A raw QP's state (query_raw_packet_qp_state): the one it was moved to,
+ * unless the device moved a part to ERR: its RQ (ERR), or its SQ with a
+ * ready RQ (SQE).
+ */
+static enum ibv_qp_state
+sim_raw_qp_state(struct mlx5_sim_vobj *v)
+{
+	enum ibv_qp_state st = (enum ibv_qp_state)v->kstate;
+	uint8_t rq, sq;
+
+	mlx5_sim_vhca_lock(v->file->vhca);
+	rq = sim_raw_state(v, false);
+	sq = sim_raw_state(v, true);
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	if (rq == MLX5_WQ_STATE_ERR)
+		return IBV_QPS_ERR;
+	if (sq == MLX5_WQ_STATE_ERR && rq == MLX5_WQ_STATE_RDY)
+		return IBV_QPS_SQE;
+	return st;
+}
+
+/*
+ * A raw QP's move from @cur to @next (modify_raw_packet_qp): RST2INIT
+ * readies its SQ and RQ, 2ERR and 2RST move both (a part already there
+ * is left alone), the other moves change nothing. vHCA lock held.
+ */
+static int
+sim_raw_modify(struct mlx5_sim_vobj *v, int cur, int next)
+{
+	uint8_t state = next == IBV_QPS_RESET ? MLX5_WQ_STATE_RST :
+			next == IBV_QPS_ERR   ? MLX5_WQ_STATE_ERR :
+						MLX5_WQ_STATE_RDY;
+	uint32_t in[SIM_V_RAW_DW], out[SIM_V_RAW_DW];
+	int err = 0;
+
+	if (next != IBV_QPS_RESET && next != IBV_QPS_ERR &&
+	    !(cur == IBV_QPS_RESET && next == IBV_QPS_INIT))
+		return 0;
+	if (v->raw_rqn != 0 && sim_raw_state(v, false) != state) {
+		memset(in, 0, sizeof(in));
+		MLX5_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
+		MLX5_SET(modify_rq_in, in, rq_state, sim_raw_state(v, false));
+		MLX5_SET(modify_rq_in, in, rqn, v->raw_rqn);
+		MLX5_SET(rqc, MLX5_ADDR_OF(modify_rq_in, in, ctx), state, state);
+		err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_RQ, in, sizeof(in), out);
+	}
+	if (err == 0 && v->raw_sqn != 0 && sim_raw_state(v, true) != state) {
+		memset(in, 0, sizeof(in));
+		MLX5_SET(modify_sq_in, in, opcode, MLX5_CMD_OP_MODIFY_SQ);
+		MLX5_SET(modify_sq_in, in, sq_state, sim_raw_state(v, true));
+		MLX5_SET(modify_sq_in, in, sqn, v->raw_sqn);
+		MLX5_SET(sqc, MLX5_ADDR_OF(modify_sq_in, in, ctx), state, state);
+		err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_SQ, in, sizeof(in), out);
+	}
+	return err;
+}
+
 int
 mlx5_sim_destroy_qp(struct ibv_qp *qp)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 
-	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_QP) :
-	       EINVAL;
+	if (v == NULL)
+		return EINVAL;
+	return sim_vobj_destroy(v, v->raw ? SIM_V_RAW_QP :
+					    MLX5_CMD_OP_DESTROY_QP);
 }
 
 /*
@@ -688,6 +984,21 @@ sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
 	*opt = 0;
 	if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
 		return 1;
+	if (type == IBV_QPT_RAW_PACKET) {
+		/*
+		 * ib_core's table: the port at RST2INIT, nothing else (the
+		 * rate limit of RTS2RTS is not modelled: EINVAL).
+		 */
+		if (cur == IBV_QPS_RESET && next == IBV_QPS_INIT)
+			*req = IBV_QP_PORT;
+		else if (cur == IBV_QPS_INIT && next == IBV_QPS_INIT)
+			return -1;
+		else if (!(cur == IBV_QPS_INIT && next == IBV_QPS_RTR) &&
+			 !(cur == IBV_QPS_RTR && next == IBV_QPS_RTS) &&
+			 !(cur == IBV_QPS_RTS && next == IBV_QPS_RTS))
+			return 0;
+		return 1;
+	}
 	if (cur == IBV_QPS_RESET && next == IBV_QPS_INIT) {
 		*req = IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 		       (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS);
@@ -850,7 +1161,9 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		err = EOPNOTSUPP;
 	else
 		err = 0;
-	if (err == 0) {
+	if (err == 0 && v->raw) {
+		err = sim_raw_modify(v, cur, next);
+	} else if (err == 0) {
 		opcode = sim_qp_modify_cmd(v, cur, next, attr, in);
 		/*
 		 * The kernel's optional parameters: access flags changed
@@ -1236,6 +1549,16 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	RTE_SET_USED(mask); /* As the kernel: every field is answered. */
 	if (v == NULL || attr == NULL || init == NULL)
 		return EINVAL;
+	if (v->raw) {
+		/* No QP context: its state, capacities and port. */
+		memset(attr, 0, sizeof(*attr));
+		memset(init, 0, sizeof(*init));
+		attr->qp_state = sim_raw_qp_state(v);
+		attr->cur_qp_state = attr->qp_state;
+		attr->cap = v->qp_cap;
+		attr->port_num = v->kstate != IBV_QPS_RESET ? 1 : 0;
+		goto init;
+	}
 	MLX5_SET(query_qp_in, in, opcode, MLX5_CMD_OP_QUERY_QP);
 	MLX5_SET(query_qp_in, in, qpn, v->num);
 	ret = mlx5_sim_cmd_kernel_query(v->file, in, sizeof(in), out,
@@ -1274,6 +1597,7 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->pkey_index = MLX5_GET(qpc, qpc, primary_address_path.pkey_index);
 	attr->retry_cnt = MLX5_GET(qpc, qpc, retry_count);
 	attr->rnr_retry = MLX5_GET(qpc, qpc, rnr_retry);
+init:
 	init->qp_context = qp->qp_context;
 	init->send_cq = qp->send_cq;
 	init->recv_cq = qp->recv_cq;
@@ -1499,6 +1823,26 @@ mlx5_sim_modify_qp_udp_sport(struct ibv_qp *qp, uint16_t udp_sport)
 	return ret != 0 ? sim_cmd_status_err(ret, out) : 0;
 }
 
+/* A raw QP's parts at the file's last close, users first. */
+static void
+sim_raw_reclaim(struct mlx5_sim_vobj *v)
+{
+	const struct mlx5_sim_devx_obj parts[] = {
+		{ .kind = MLX5_SIM_OBJ_TIR, .index = v->raw_tirn },
+		{ .kind = MLX5_SIM_OBJ_RQ, .index = v->raw_rqn },
+		{ .kind = MLX5_SIM_OBJ_SQ, .index = v->raw_sqn },
+		{ .kind = MLX5_SIM_OBJ_TIS, .index = v->raw_tisn },
+	};
+
+	for (unsigned int i = 0; i < RTE_DIM(parts); i++) {
+		struct mlx5_sim_devx_obj obj = parts[i];
+
+		obj.file = v->file;
+		if (obj.index != 0)
+			mlx5_sim_eth_reclaim(v->file->vhca, &obj);
+	}
+}
+
 void
 mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
 {
@@ -1519,8 +1863,10 @@ mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
 			tmp = TAILQ_NEXT(v, next);
 			if (v->kind != order[i])
 				continue;
-			if (v->kind == MLX5_SIM_OBJ_QP ||
-			    v->kind == MLX5_SIM_OBJ_CQ)
+			if (v->raw)
+				sim_raw_reclaim(v);
+			else if (v->kind == MLX5_SIM_OBJ_QP ||
+				 v->kind == MLX5_SIM_OBJ_CQ)
 				mlx5_sim_queue_reclaim(vhca, &obj);
 			else if (v->kind == MLX5_SIM_OBJ_SRQ)
 				mlx5_sim_rmp_reclaim(vhca, &obj);
@@ -1530,5 +1876,17 @@ mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
 			TAILQ_REMOVE(&file->vobjs, v, next);
 			sim_vobj_free(v);
 		}
+	}
+	/* The context's transport domain, the kernel's: no program's. */
+	if (file->kernel_tdn != 0) {
+		uint32_t in[MLX5_ST_SZ_DW(dealloc_transport_domain_in)] = { 0 };
+		uint32_t out[MLX5_ST_SZ_DW(dealloc_transport_domain_out)];
+		struct mlx5_sim_devx_obj obj = { .file = file };
+
+		MLX5_SET(dealloc_transport_domain_in, in, transport_domain,
+			 file->kernel_tdn);
+		mlx5_sim_cmd_eth(file, MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
+				 in, sizeof(in), out, &obj);
+		file->kernel_tdn = 0;
 	}
 }

@@ -78,6 +78,7 @@ struct sim_rdma_qp {
 	uint32_t *sq_next; /* The counter after that WQE. */
 	uint8_t *sq_op;	   /* Its work completion's opcode. */
 	uint32_t rq_head, rq_tail;
+	uint32_t rqn; /* Its receive CQEs' number (a raw QP's RQ). */
 	uint64_t *rq_wrid;
 	uint32_t rq_sge; /* Segments of a receive WQE. */
 	uint32_t max_send_sge, max_inline;
@@ -564,6 +565,7 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 		return EINVAL;
 	}
 	q->qp = qp;
+	q->rqn = v->raw && v->raw_rqn != 0 ? v->raw_rqn : qp->qp_num;
 	q->sq_wrid = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_wrid));
 	q->sq_next = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_next));
 	q->sq_op = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_op));
@@ -615,13 +617,12 @@ sim_dp_cqe_qpn(const struct mlx5_cqe64 *cqe)
 }
 
 /*
- * Take the CQEs of QP @qpn out of CQ @c, its lock held (as libmlx5
- * cleans a CQ):
- * those after them move up, keeping the owner bit of the slot they land
- * in.
+ * Take the CQEs of QP @qpn (and @rqn, a raw QP's receive queue) out of
+ * CQ @c, its lock held (as libmlx5 cleans a CQ): those after them move
+ * up, keeping the owner bit of the slot they land in.
  */
 static void
-sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn,
+sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t rqn,
 		       struct sim_rdma_srq *srq)
 {
 	uint32_t prod, nfreed = 0;
@@ -637,7 +638,7 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn,
 		struct mlx5_cqe64 *dst;
 		uint8_t owner;
 
-		if (sim_dp_cqe_qpn(cqe) == qpn) {
+		if (sim_dp_cqe_qpn(cqe) == qpn || sim_dp_cqe_qpn(cqe) == rqn) {
 			uint8_t op = cqe->op_own >> 4;
 			struct ibv_wc wc;
 
@@ -674,14 +675,15 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn,
 
 /* The same, @cq's lock taken. */
 static void
-sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct sim_rdma_srq *srq)
+sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, uint32_t rqn,
+		struct sim_rdma_srq *srq)
 {
 	struct sim_rdma_cq *c = cq != NULL ? sim_dp_cq(cq) : NULL;
 
 	if (c == NULL)
 		return;
 	pthread_spin_lock(&c->lock);
-	sim_dp_cq_clean_locked(c, qpn, srq);
+	sim_dp_cq_clean_locked(c, qpn, rqn, srq);
 	pthread_spin_unlock(&c->lock);
 }
 
@@ -692,10 +694,10 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 
 	if (q == NULL)
 		return;
-	sim_dp_cq_clean(qp->recv_cq, qp->qp_num,
+	sim_dp_cq_clean(qp->recv_cq, qp->qp_num, q->rqn,
 			qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL);
 	if (qp->send_cq != qp->recv_cq)
-		sim_dp_cq_clean(qp->send_cq, qp->qp_num, NULL);
+		sim_dp_cq_clean(qp->send_cq, qp->qp_num, q->rqn, NULL);
 	pthread_spin_lock(&q->sq_lock);
 	pthread_spin_lock(&q->rq_lock);
 	q->sq_pi = 0;
@@ -717,7 +719,8 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 		qp->send_cq != NULL ? sim_dp_cq(qp->send_cq) : NULL;
 	struct sim_rdma_srq *srq = qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL;
 	struct sim_rdma_cq *rcq = a;
-	uint32_t qpn = qp->qp_num;
+	struct sim_rdma_qp *q = sim_dp_qp(qp);
+	uint32_t qpn = qp->qp_num, rqn = q != NULL ? q->rqn : qpn;
 	int err;
 
 	/*
@@ -737,8 +740,8 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 	err = mlx5_sim_destroy_qp(qp);
 	if (err == 0) {
 		/* An SRQ's WQEs of its receive CQ's CQEs go back. */
-		sim_dp_cq_clean_locked(a, qpn, a == rcq ? srq : NULL);
-		sim_dp_cq_clean_locked(b, qpn, b == rcq ? srq : NULL);
+		sim_dp_cq_clean_locked(a, qpn, rqn, a == rcq ? srq : NULL);
+		sim_dp_cq_clean_locked(b, qpn, rqn, b == rcq ? srq : NULL);
 	}
 	if (b != NULL)
 		pthread_spin_unlock(&b->lock);
@@ -777,12 +780,15 @@ sim_dp_opcode(enum ibv_wr_opcode op)
 }
 
 /*
- * Whether a QP of @type sends @opcode (UD: sends; UC: no reads or
- * atomics; RC and UC: sends with invalidate, local invalidation).
+ * Whether a QP of @type sends @opcode (UD: sends; raw packet: plain
+ * sends; UC: no reads or atomics; RC and UC: sends with invalidate,
+ * local invalidation).
  */
 static bool
 sim_dp_opcode_of(enum ibv_qp_type type, int opcode)
 {
+	if (type == IBV_QPT_RAW_PACKET)
+		return opcode == MLX5_OPCODE_SEND;
 	if (type == IBV_QPT_UD)
 		return opcode == MLX5_OPCODE_SEND ||
 		       opcode == MLX5_OPCODE_SEND_IMM;
@@ -1086,6 +1092,24 @@ sim_dp_add_atomic(struct sim_rdma_qp *q, uint64_t swap_add, uint64_t compare)
 	q->w.seg += sizeof(*a);
 }
 
+/*
+ * The Ethernet segment of a raw packet QP's send (libmlx5's): no offload
+ * the device announces (checksums: EINVAL), and the inline header the
+ * device requires, none (it announces wqe_inline_mode "not required", so
+ * the kernel tells libmlx5 MLX5_USER_INLINE_MODE_NONE): the 16-byte
+ * segment with an empty header. libmlx5 wants a gather entry for the
+ * header all the same.
+ */
+static int
+sim_dp_add_eth(struct sim_rdma_qp *q, const struct ibv_send_wr *wr)
+{
+	if ((wr->send_flags & IBV_SEND_IP_CSUM) || wr->num_sge < 1)
+		return EINVAL;
+	memset(q->w.seg, 0, offsetof(struct mlx5_wqe_eth_seg, inline_hdr));
+	q->w.seg += offsetof(struct mlx5_wqe_eth_seg, inline_hdr);
+	return 0;
+}
+
 /* Bytes left in the open WQE. */
 static size_t
 sim_dp_room(const struct sim_rdma_qp *q)
@@ -1237,6 +1261,12 @@ sim_dp_wr_build(struct sim_rdma_qp *q, const struct ibv_send_wr *wr, int opcode,
 		     opcode == MLX5_OPCODE_SEND_INVAL ?
 			     htobe32(wr->invalidate_rkey) :
 			     wr->imm_data);
+	if (q->qp->qp_type == IBV_QPT_RAW_PACKET) {
+		int err = sim_dp_add_eth(q, wr);
+
+		if (err != 0)
+			return err;
+	}
 	if (opcode == MLX5_OPCODE_ATOMIC_CS)
 		sim_dp_add_atomic(q, wr->wr.atomic.swap,
 				  wr->wr.atomic.compare_add);
@@ -1865,6 +1895,9 @@ sim_rdma_sq_overhead(const struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 			       (uint64_t)SIM_QPX_OPS;
 	uint32_t size = 16;
 
+	/* libmlx5's send overhead of a raw QP: control and Ethernet segments. */
+	if (attr->qp_type == IBV_QPT_RAW_PACKET)
+		return size + (uint32_t)sizeof(struct mlx5_wqe_eth_seg);
 	if (ops &
 	    (IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
 	     IBV_QP_EX_WITH_RDMA_READ))
@@ -2074,7 +2107,8 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	if (q == NULL)
 		return false;
 	memset(wc, 0, sizeof(*wc));
-	wc->qp_num = qpn;
+	/* A raw QP's receive CQEs name its RQ. */
+	wc->qp_num = q->qp->qp_num;
 	switch (opcode) {
 	case MLX5_CQE_REQ:
 		/* The opcode as posted (libmlx5 keeps it per WQE). */
@@ -2094,6 +2128,9 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 				     IBV_WC_RECV_RDMA_WITH_IMM :
 				     IBV_WC_RECV;
 		wc->byte_len = be32toh(cqe->byte_cnt);
+		/* A frame (raw packet QP) has no source QP, no GRH. */
+		if (q->qp->qp_type == IBV_QPT_RAW_PACKET)
+			break;
 		wc->src_qp = be32toh(cqe->flags_rqpn) & 0xffffff;
 		/* A GRH before the payload (UD over RoCE). */
 		if ((be32toh(cqe->flags_rqpn) >> 28) & 3)

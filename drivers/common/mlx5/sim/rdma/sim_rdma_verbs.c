@@ -213,6 +213,7 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 		vctx->destroy_wq = mlx5_sim_destroy_wq;
 		vctx->create_rwq_ind_table = mlx5_sim_create_rwq_ind_table;
 		vctx->destroy_rwq_ind_table = mlx5_sim_destroy_rwq_ind_table;
+		vctx->ibv_create_flow = mlx5_sim_flow_create_qp;
 		vctx->ibv_destroy_flow = mlx5_sim_flow_destroy;
 	}
 	return ctx;
