@@ -18,7 +18,8 @@
 #   MODULE  a module of rdma-core's tests/ (test_device, test_mr, ...);
 #           default: test_device test_pd test_mr test_cq test_qp
 #           test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey
-#           test_cq_events test_qpex test_atomic
+#           test_cq_events test_qpex test_atomic test_flow
+#           test_rss_traffic
 # Exit status: 0 if no case failed, 1 otherwise, 2 on a bad argument.
 # Time: seconds. Run by the test command (meson test rdma_core_tests) with
 # the default list.
@@ -38,7 +39,7 @@ done
 build=$CLI_BUILD
 [ -n "$modules" ] || modules="test_device test_pd test_mr test_cq test_qp
 test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey test_cq_events
-test_qpex test_atomic"
+test_qpex test_atomic test_flow test_rss_traffic"
 front=$build/drivers/common/mlx5/sim/rdma
 py=/usr/bin/python3
 

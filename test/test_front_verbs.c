@@ -17,10 +17,18 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
+
+#include <rte_common.h>
+/* DPDK's header casts its key to vectors (clang's -Wcast-align). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcast-align"
+#include <rte_thash.h>
+#pragma GCC diagnostic pop
 
 #include <mlx5_sim.h>
 
@@ -1706,15 +1714,30 @@ fv_raw_flow(struct ibv_qp *qp, const uint8_t *dmac)
 }
 
 /*
- * A frame to @dmac at buf[@off], @len bytes (a local experimental
- * ethertype, then a pattern), sent on @qp in two gather entries (@flags
- * more send flags, @lkey the key): the post's errno.
+ * A frame to @dmac at @f, @len bytes: a local experimental ethertype,
+ * then a pattern.
  */
-static int
-fv_raw_send(struct ibv_qp *qp, const uint8_t *dmac, uint32_t off, uint32_t len,
-	    unsigned int flags, uint32_t lkey)
+static void
+fv_raw_frame(uint8_t *f, const uint8_t *dmac, uint32_t len)
 {
 	static const uint8_t smac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	for (uint32_t i = 14; i < len; i++)
+		f[i] = (uint8_t)(i * 7 + (uintptr_t)f);
+}
+
+/*
+ * Send the @len-byte frame at buf[@off] on @qp in two gather entries
+ * (@flags more send flags, @lkey the key): the post's errno.
+ */
+static int
+fv_raw_post(struct ibv_qp *qp, uint32_t off, uint32_t len, unsigned int flags,
+	    uint32_t lkey)
+{
 	struct ibv_sge sg[2] = {
 		{ .addr = (uintptr_t)buf + off, .length = 14, .lkey = lkey },
 		{ .addr = (uintptr_t)buf + off + 14,
@@ -1727,15 +1750,17 @@ fv_raw_send(struct ibv_qp *qp, const uint8_t *dmac, uint32_t off, uint32_t len,
 				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED | flags };
 	struct ibv_send_wr *bad;
-	uint8_t *f = buf + off;
 
-	memcpy(f, dmac, 6);
-	memcpy(f + 6, smac, 6);
-	f[12] = 0x88;
-	f[13] = 0xb5;
-	for (uint32_t i = 14; i < len; i++)
-		f[i] = (uint8_t)(i * 7 + off);
 	return ibv_post_send(qp, &wr, &bad);
+}
+
+/* A frame to @dmac at buf[@off], sent so. */
+static int
+fv_raw_send(struct ibv_qp *qp, const uint8_t *dmac, uint32_t off, uint32_t len,
+	    unsigned int flags, uint32_t lkey)
+{
+	fv_raw_frame(buf + off, dmac, len);
+	return fv_raw_post(qp, off, len, flags, lkey);
 }
 
 /* Post a 2 KiB receive at buf[4096] on @qp. */
@@ -1924,6 +1949,235 @@ test_raw_packet(void)
 	return TEST_SUCCESS;
 }
 
+/* An RSS QP over @tbl hashing @fields with @key (@key_len bytes). */
+static struct ibv_qp *
+fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
+	  uint8_t key_len, uint8_t fn)
+{
+	struct ibv_qp_init_attr_ex ia = {
+		.qp_type = IBV_QPT_RAW_PACKET,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_RX_HASH |
+			     IBV_QP_INIT_ATTR_IND_TABLE,
+		.pd = pd,
+		.rwq_ind_tbl = tbl,
+		.rx_hash_conf = { .rx_hash_function = fn,
+				  .rx_hash_key_len = key_len,
+				  .rx_hash_key = key,
+				  .rx_hash_fields_mask = fields },
+	};
+
+	return ibv_create_qp_ex(ctx, &ia);
+}
+
+/*
+ * Work queues, indirection tables and RSS QPs (mlx5_ib's RSS raw QP: a
+ * TIR over the table, no queue of its own): a WQ moves by its state
+ * (flags refused), takes receives (ENOMEM when full) and starts over at
+ * RESET; mlx5_ib's hash checks (Toeplitz, 40-byte key, IPv4 or IPv6, TCP
+ * or UDP, no send CQ); the RSS QP has no state (ENOSYS), holds its table
+ * (EBUSY), which holds its WQs (EBUSY); a rule on it spreads frames over
+ * the WQs by the Toeplitz hash of their addresses (DPDK's rte_softrss()
+ * says which WQ each lands in).
+ */
+static int
+test_rss(void)
+{
+	static const uint8_t uc[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 };
+	uint8_t key[40];
+	struct ibv_cq *rcq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	struct ibv_wq_init_attr wa = { .wq_type = IBV_WQT_RQ,
+				       .max_wr = 4,
+				       .max_sge = 1,
+				       .pd = pd,
+				       .cq = rcq };
+	struct ibv_wq_attr mod = { .attr_mask = IBV_WQ_ATTR_STATE,
+				   .wq_state = IBV_WQS_RDY };
+	struct ibv_rwq_ind_table_init_attr ta = { .log_ind_tbl_size = 2 };
+	uint32_t got[4] = { 0 }, want[4] = { 0 };
+	struct ibv_recv_wr rwr, *rbad;
+	struct ibv_sge rsg;
+	struct ibv_rwq_ind_table *tbl;
+	struct ibv_qp *tx, *rss;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	struct ibv_flow *fl;
+	struct ibv_wq *wq[4];
+	struct ibv_wc wc;
+	int i, n;
+
+	TEST_ASSERT_NOT_NULL(rcq, "");
+	for (i = 0; i < 40; i++)
+		key[i] = (uint8_t)(0x6d + i * 11);
+	for (i = 0; i < 4; i++) {
+		wq[i] = ibv_create_wq(ctx, &wa);
+		TEST_ASSERT_NOT_NULL(wq[i], "%s", strerror(errno));
+	}
+	/* A WQ's flags (VLAN stripping, ...) are not modelled. */
+	mod.attr_mask = IBV_WQ_ATTR_FLAGS;
+	mod.flags = mod.flags_mask = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	TEST_ASSERT_EQUAL(ibv_modify_wq(wq[0], &mod), EOPNOTSUPP, "");
+	mod.attr_mask = IBV_WQ_ATTR_RESERVED;
+	TEST_ASSERT_EQUAL(ibv_modify_wq(wq[0], &mod), EINVAL, "");
+	mod.attr_mask = IBV_WQ_ATTR_STATE;
+	for (i = 0; i < 4; i++) {
+		TEST_ASSERT_SUCCESS(ibv_modify_wq(wq[i], &mod), "");
+		TEST_ASSERT_EQUAL(wq[i]->state, IBV_WQS_RDY, "");
+	}
+	ta.ind_tbl = wq;
+	tbl = ibv_create_rwq_ind_table(ctx, &ta);
+	TEST_ASSERT_NOT_NULL(tbl, "");
+	TEST_ASSERT_EQUAL(ibv_destroy_wq(wq[1]), EBUSY, "in a table");
+
+	/* mlx5_ib's checks of the hash. */
+	TEST_ASSERT(fv_rss_qp(tbl, IBV_RX_HASH_SRC_IPV4, key, 16,
+			      IBV_RX_HASH_FUNC_TOEPLITZ) == NULL &&
+			    errno == EINVAL,
+		    "a 16-byte key");
+	TEST_ASSERT(fv_rss_qp(tbl, IBV_RX_HASH_SRC_IPV4, key, 40, 0) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "not Toeplitz");
+	TEST_ASSERT(fv_rss_qp(tbl, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV6,
+			      key, 40, IBV_RX_HASH_FUNC_TOEPLITZ) == NULL &&
+			    errno == EINVAL,
+		    "IPv4 and IPv6");
+	TEST_ASSERT(
+		fv_rss_qp(tbl,
+			  IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_UDP,
+			  key, 40, IBV_RX_HASH_FUNC_TOEPLITZ) == NULL &&
+			errno == EINVAL,
+		"TCP and UDP");
+	TEST_ASSERT(fv_rss_qp(tbl, 0, key, 40, IBV_RX_HASH_FUNC_TOEPLITZ) ==
+				    NULL &&
+			    errno == EINVAL,
+		    "no field over four WQs");
+	TEST_ASSERT(fv_rss_qp(tbl, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_INNER,
+			      key, 40, IBV_RX_HASH_FUNC_TOEPLITZ) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "inner headers");
+	rss = fv_rss_qp(tbl, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4, key,
+			40, IBV_RX_HASH_FUNC_TOEPLITZ);
+	TEST_ASSERT_NOT_NULL(rss, "%s", strerror(errno));
+	TEST_ASSERT_EQUAL(ibv_destroy_rwq_ind_table(tbl), EBUSY, "in use");
+	a.qp_state = IBV_QPS_INIT;
+	TEST_ASSERT_EQUAL(ibv_modify_qp(rss, &a, IBV_QP_STATE), ENOSYS, "");
+	TEST_ASSERT_EQUAL(ibv_query_qp(rss, &a, IBV_QP_STATE, &ia), ENOSYS, "");
+
+	/* A receive per WQE of every WQ, then one too many. */
+	rsg.length = 256;
+	rsg.lkey = mr->lkey;
+	rwr = (struct ibv_recv_wr){ .sg_list = &rsg, .num_sge = 1 };
+	for (i = 0; i < 4; i++)
+		for (n = 0; n < 4; n++) {
+			rsg.addr = (uintptr_t)buf + 4096 + (i * 4 + n) * 256;
+			rwr.wr_id = (uint64_t)(i * 4 + n);
+			TEST_ASSERT_SUCCESS(
+				ibv_post_wq_recv(wq[i], &rwr, &rbad), "");
+		}
+	TEST_ASSERT_EQUAL(ibv_post_wq_recv(wq[0], &rwr, &rbad), ENOMEM, "full");
+
+	/* Frames of 8 sources: each in the WQ the Toeplitz hash names. */
+	tx = fv_raw_qp(cq, 0);
+	TEST_ASSERT_NOT_NULL(tx, "");
+	fl = fv_raw_flow(rss, uc);
+	TEST_ASSERT_NOT_NULL(fl, "%s", strerror(errno));
+	for (i = 0; i < 8; i++) {
+		uint32_t tuple[2] = { RTE_IPV4(10, 0, 0, 1 + i * 37),
+				      RTE_IPV4(192, 168, 1, 2) };
+		uint8_t *f = buf + 128 * i;
+
+		fv_raw_frame(f, uc, 128);
+		f[12] = 0x08;
+		f[13] = 0x00;
+		memset(f + 14, 0, 20);
+		f[14] = 0x45;
+		f[16] = 0;
+		f[17] = 128 - 14;
+		f[22] = 64;
+		f[23] = IPPROTO_UDP;
+		for (n = 0; n < 4; n++) {
+			f[26 + n] = (uint8_t)(tuple[0] >> (24 - 8 * n));
+			f[30 + n] = (uint8_t)(tuple[1] >> (24 - 8 * n));
+		}
+		want[rte_softrss(tuple, 2, key) & 3]++;
+		TEST_ASSERT_SUCCESS(fv_raw_post(tx, 128 * i, 128, 0, mr->lkey),
+				    "");
+		TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+		TEST_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS, "");
+		TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "frame %d", i);
+		TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.byte_len == 128 &&
+				    wc.opcode == IBV_WC_RECV,
+			    "");
+		for (n = 0; n < 4; n++)
+			if (wc.qp_num == wq[n]->wq_num)
+				break;
+		TEST_ASSERT(n < 4 && wc.wr_id / 4 == (uint64_t)n,
+			    "a WQ's own receive");
+		TEST_ASSERT(memcmp(buf + 4096 + wc.wr_id * 256, f, 128) == 0,
+			    "");
+		got[n]++;
+		if ((rte_softrss(tuple, 2, key) & 3) != (uint32_t)n)
+			TEST_ASSERT(false, "frame %d: WQ %d, hash says %u", i,
+				    n, rte_softrss(tuple, 2, key) & 3);
+	}
+	TEST_ASSERT(memcmp(got, want, sizeof(got)) == 0, "");
+	TEST_ASSERT((got[0] != 0) + (got[1] != 0) + (got[2] != 0) +
+				    (got[3] != 0) >=
+			    3,
+		    "spread: %u %u %u %u", got[0], got[1], got[2], got[3]);
+
+	/* A WQ back in RESET starts over: its receives are gone. */
+	mod.wq_state = IBV_WQS_RESET;
+	TEST_ASSERT_SUCCESS(ibv_modify_wq(wq[0], &mod), "");
+	mod.wq_state = IBV_WQS_RDY;
+	TEST_ASSERT_SUCCESS(ibv_modify_wq(wq[0], &mod), "");
+	for (n = 0; n < 4; n++)
+		TEST_ASSERT_SUCCESS(ibv_post_wq_recv(wq[0], &rwr, &rbad),
+				    "room for 4 again");
+
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(fl), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rss), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_rwq_ind_table(tbl), "");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(ibv_destroy_wq(wq[i]), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * libmlx5's allocation types of rings (MLX_<kind>_ALLOC_TYPE): HUGE is
+ * on 2 MB huge pages or ENOMEM (whether the host has one free says
+ * which), CONTIG is ENOMEM (mlx5_ib gives no contiguous pages), the
+ * PREFER_ kinds fall back to ordinary pages.
+ */
+static int
+test_alloc_type(void)
+{
+	void *hp = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	bool have_huge = hp != MAP_FAILED;
+	static const char *const types[] = { "HUGE", "CONTIG", "PREFER_CONTIG",
+					     "PREFER_HUGE", "anon" };
+	struct ibv_cq *c;
+
+	if (have_huge)
+		munmap(hp, 2 << 20);
+	for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		bool fails = (i == 0 && !have_huge) || i == 1;
+
+		setenv("MLX_CQ_ALLOC_TYPE", types[i], 1);
+		errno = 0;
+		c = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+		unsetenv("MLX_CQ_ALLOC_TYPE");
+		TEST_ASSERT(fails ? c == NULL && errno == ENOMEM : c != NULL,
+			    "%s (huge pages %s): %s", types[i],
+			    have_huge ? "free" : "none", strerror(errno));
+		if (c != NULL)
+			TEST_ASSERT_SUCCESS(ibv_destroy_cq(c), "");
+	}
+	return TEST_SUCCESS;
+}
+
 /* Every object of the cases gone (the case's own are counted in live0). */
 static int
 test_nothing_left(void)
@@ -1953,6 +2207,8 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "resize_cq", test_resize_cq },
 	{ "device_memory", test_device_memory },
 	{ "raw_packet", test_raw_packet },
+	{ "rss", test_rss },
+	{ "alloc_type", test_alloc_type },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

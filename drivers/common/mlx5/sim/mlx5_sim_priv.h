@@ -1108,6 +1108,7 @@ int mlx5_sim_destroy_srq(struct ibv_srq *srq);
 struct ibv_wq *mlx5_sim_create_wq(struct ibv_context *ctx,
 				  struct ibv_wq_init_attr *attr);
 int mlx5_sim_destroy_wq(struct ibv_wq *wq);
+int mlx5_sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
 struct ibv_rwq_ind_table *
 mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
 			      struct ibv_rwq_ind_table_init_attr *attr);

@@ -213,8 +213,12 @@ struct mlx5_sim_vobj {
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
 	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */
 	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
+	size_t huge_len;           /* Its huge page mapping (0: none). */
 	struct mlx5_sim_umem rmem; /* CQ: the ring of its last resize. */
-	/* QP: its rings (mlx5dv_init_obj()), WQEs and bytes a WQE. */
+	/*
+	 * QP: its rings (mlx5dv_init_obj()), WQEs and bytes a WQE; WQ: its
+	 * ring; indirection table: its entries (rq_wqes).
+	 */
 	uint32_t sq_wqes, rq_wqes, rq_stride;
 	/*
 	 * A raw packet QP: no QP object but the kernel's parts (0: none),

@@ -30,6 +30,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
 
 #include <rte_common.h>
 
@@ -82,6 +84,47 @@ mlx5_sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind)
 	return v->magic == MLX5_SIM_MAGIC_VERBS && v->kind == kind ? v : NULL;
 }
 
+/*
+ * The ring memory libmlx5 allocates for a @kind, @len bytes, by its
+ * allocation type (from the environment: MLX_QP_ALLOC_TYPE,
+ * MLX_CQ_ALLOC_TYPE, MLX_SRQ_ALLOC_TYPE, MLX_RWQ_ALLOC_TYPE): HUGE on 2
+ * MB huge pages or nothing, CONTIG the kernel's contiguous pages, which
+ * mlx5_ib no longer gives (its mmap answers ENOSYS), so nothing; the
+ * PREFER_ kinds and ALL fall back to ordinary pages, as does any other
+ * value. NULL on failure; *@huge the mapping's length if on huge pages.
+ */
+static void *
+sim_vobj_ring_alloc(enum mlx5_sim_obj_kind kind, size_t len, size_t *huge)
+{
+	const char *name = kind == MLX5_SIM_OBJ_QP  ? "MLX_QP_ALLOC_TYPE" :
+			   kind == MLX5_SIM_OBJ_CQ  ? "MLX_CQ_ALLOC_TYPE" :
+			   kind == MLX5_SIM_OBJ_SRQ ? "MLX_SRQ_ALLOC_TYPE" :
+			   kind == MLX5_SIM_OBJ_RQ  ? "MLX_RWQ_ALLOC_TYPE" :
+						      NULL;
+	const char *type = name != NULL ? getenv(name) : NULL;
+	void *p;
+
+	*huge = 0;
+	if (type != NULL &&
+	    (strcasecmp(type, "HUGE") == 0 ||
+	     strcasecmp(type, "PREFER_HUGE") == 0 ||
+	     strcasecmp(type, "ALL") == 0)) {
+		size_t hlen = RTE_ALIGN_CEIL(len, (size_t)2 << 20);
+
+		p = mmap(NULL, hlen, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p != MAP_FAILED) {
+			*huge = hlen;
+			return p;
+		}
+		if (strcasecmp(type, "HUGE") == 0)
+			return NULL;
+	}
+	if (type != NULL && strcasecmp(type, "CONTIG") == 0)
+		return NULL;
+	return aligned_alloc(4096, len);
+}
+
 /* A new handle with @ring bytes of ring memory and a doorbell record. */
 static struct mlx5_sim_vobj *
 sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
@@ -93,7 +136,7 @@ sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	if (v == NULL)
 		return NULL;
 	/* What the provider library allocates; the kernel pins it. */
-	v->mem.addr = aligned_alloc(4096, len);
+	v->mem.addr = sim_vobj_ring_alloc(kind, len, &v->huge_len);
 	if (v->mem.addr == NULL) {
 		free(v);
 		return NULL;
@@ -116,7 +159,10 @@ sim_vobj_free(struct mlx5_sim_vobj *v)
 	free(v->rmem.addr);
 	v->magic = MLX5_SIM_MAGIC_DEAD;
 	free(v->uses);
-	free(v->mem.addr);
+	if (v->huge_len != 0)
+		munmap(v->mem.addr, v->huge_len);
+	else
+		free(v->mem.addr);
 	free(v);
 }
 
@@ -236,6 +282,11 @@ struct sim_raw_req {
 	uint32_t pdn, scqn, rcqn;
 	uint32_t log_sq, log_rq, log_stride;
 	uint8_t self_lb; /* The TIR's self_lb_block. */
+	/* An RSS QP: its TIR over table @rqtn (0: not one), hashed so. */
+	uint32_t rqtn;
+	uint8_t l3, l4;	 /* MLX5_L3/L4_PROT_TYPE_*. */
+	uint32_t fields; /* MLX5_HASH_FIELD_SEL_*. */
+	const uint8_t *key;
 };
 
 /* Room for each command of a raw QP's parts and its answer. */
@@ -244,6 +295,13 @@ struct sim_raw_req {
 	 MLX5_ST_SZ_DW(create_tir_in))
 
 static int sim_raw_create(struct mlx5_sim_vobj *v, const void *req);
+
+/* An RSS QP: a raw packet QP of a TIR alone. */
+static bool
+sim_vobj_rss(const struct mlx5_sim_vobj *v)
+{
+	return v->raw && v->raw_sqn == 0 && v->raw_rqn == 0;
+}
 static int sim_raw_destroy(struct mlx5_sim_vobj *v);
 
 /*
@@ -590,6 +648,107 @@ sim_qp_size(enum ibv_qp_type type, struct ibv_qp_cap *cap, uint32_t wqe_min,
 	return 0;
 }
 
+/* Fill the verbs QP of @v as created with @attr (number @v->num). */
+static struct ibv_qp *
+sim_qp_made(struct mlx5_sim_vobj *v, struct ibv_context *ctx,
+	    const struct ibv_qp_init_attr_ex *attr)
+{
+	v->kstate = IBV_QPS_RESET;
+	v->qp_cap = attr->cap;
+	v->ib.qp.context = ctx;
+	v->ib.qp.qp_context = attr->qp_context;
+	v->ib.qp.pd = attr->pd;
+	v->ib.qp.send_cq = attr->send_cq;
+	v->ib.qp.recv_cq = attr->recv_cq;
+	v->ib.qp.srq = attr->srq;
+	v->ib.qp.handle = v->num;
+	v->ib.qp.qp_num = v->num;
+	v->ib.qp.state = IBV_QPS_RESET;
+	v->ib.qp.qp_type = attr->qp_type;
+	pthread_mutex_init(&v->ib.qp.mutex, NULL);
+	pthread_cond_init(&v->ib.qp.cond, NULL);
+	return &v->ib.qp;
+}
+
+/*
+ * An RSS QP (a raw packet QP with a receive hash over an indirection
+ * table), with mlx5_ib's checks: Toeplitz with a 40-byte key; no send
+ * queue, no creation flag; the hash on IPv4 or IPv6 addresses, TCP or UDP
+ * ports (not both kinds of either; the inner headers and IPsec SPI are
+ * not modelled: EOPNOTSUPP); no field at all only over a table of one WQ.
+ */
+static struct ibv_qp *
+sim_rss_qp(struct ibv_context *ctx, struct mlx5_sim_file *file,
+	   struct ibv_qp_init_attr_ex *attr)
+{
+	const struct ibv_rx_hash_conf *h = &attr->rx_hash_conf;
+	const uint64_t v4 = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4;
+	const uint64_t v6 = IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6;
+	const uint64_t tcp =
+		IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	const uint64_t udp =
+		IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
+	uint64_t f = h->rx_hash_fields_mask;
+	struct sim_raw_req req = { .self_lb = 0 };
+	struct mlx5_sim_pd_obj *pd = sim_pd_of(attr->pd, file);
+	struct mlx5_sim_vobj *tbl, *v;
+	int err = 0;
+
+	tbl = (attr->comp_mask & IBV_QP_INIT_ATTR_IND_TABLE) ?
+		      sim_named(attr->rwq_ind_tbl, MLX5_SIM_OBJ_RQT, file) :
+		      NULL;
+	if ((attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
+					   IBV_QP_INIT_ATTR_CREATE_FLAGS |
+					   IBV_QP_INIT_ATTR_RX_HASH |
+					   IBV_QP_INIT_ATTR_IND_TABLE)) ||
+	    attr->qp_type != IBV_QPT_RAW_PACKET ||
+	    h->rx_hash_function != IBV_RX_HASH_FUNC_TOEPLITZ ||
+	    (f & ~(v4 | v6 | tcp | udp)))
+		err = EOPNOTSUPP;
+	else if (!(attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH) ||
+		 tbl == NULL || pd == NULL || attr->send_cq != NULL ||
+		 ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+		  attr->create_flags != 0) ||
+		 h->rx_hash_key == NULL ||
+		 h->rx_hash_key_len !=
+			 MLX5_FLD_SZ_BYTES(tirc, rx_hash_toeplitz_key) ||
+		 ((f & v4) && (f & v6)) || ((f & tcp) && (f & udp)) ||
+		 (f == 0 && tbl->rq_wqes != 1))
+		err = EINVAL;
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	req.rqtn = tbl->num;
+	req.key = h->rx_hash_key;
+	req.l3 = (f & v6) ? MLX5_L3_PROT_TYPE_IPV6 : MLX5_L3_PROT_TYPE_IPV4;
+	req.l4 = (f & udp) ? MLX5_L4_PROT_TYPE_UDP : MLX5_L4_PROT_TYPE_TCP;
+	req.fields = ((f & (IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_SRC_IPV6)) ?
+			      MLX5_HASH_FIELD_SEL_SRC_IP : 0) |
+		     ((f & (IBV_RX_HASH_DST_IPV4 | IBV_RX_HASH_DST_IPV6)) ?
+			      MLX5_HASH_FIELD_SEL_DST_IP : 0) |
+		     ((f & (IBV_RX_HASH_SRC_PORT_TCP |
+			    IBV_RX_HASH_SRC_PORT_UDP)) ?
+			      MLX5_HASH_FIELD_SEL_L4_SPORT : 0) |
+		     ((f & (IBV_RX_HASH_DST_PORT_TCP |
+			    IBV_RX_HASH_DST_PORT_UDP)) ?
+			      MLX5_HASH_FIELD_SEL_L4_DPORT : 0);
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_QP, 0);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* The table cannot go while the QP spreads over it (EBUSY). */
+	err = sim_vobj_create(v, SIM_V_RAW_QP, &req, sizeof(req), &tbl, 1,
+			      pd);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	memset(&attr->cap, 0, sizeof(attr->cap));
+	return sim_qp_made(v, ctx, attr);
+}
+
 struct ibv_qp *
 mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		      struct ibv_qp_init_attr_ex *attr)
@@ -617,6 +776,9 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (attr->comp_mask &
+	    (IBV_QP_INIT_ATTR_RX_HASH | IBV_QP_INIT_ATTR_IND_TABLE))
+		return sim_rss_qp(ctx, file, attr);
 	/*
 	 * RC, UC and UD QPs, on their own receive queue or an SRQ, and raw
 	 * packet QPs on their own (no RSS, send operations; of the creation
@@ -716,21 +878,7 @@ made:
 		errno = err;
 		return NULL;
 	}
-	v->kstate = IBV_QPS_RESET;
-	v->qp_cap = attr->cap;
-	v->ib.qp.context = ctx;
-	v->ib.qp.qp_context = attr->qp_context;
-	v->ib.qp.pd = attr->pd;
-	v->ib.qp.send_cq = attr->send_cq;
-	v->ib.qp.recv_cq = attr->recv_cq;
-	v->ib.qp.srq = attr->srq;
-	v->ib.qp.handle = v->num;
-	v->ib.qp.qp_num = v->num;
-	v->ib.qp.state = IBV_QPS_RESET;
-	v->ib.qp.qp_type = attr->qp_type;
-	pthread_mutex_init(&v->ib.qp.mutex, NULL);
-	pthread_cond_init(&v->ib.qp.cond, NULL);
-	return &v->ib.qp;
+	return sim_qp_made(v, ctx, attr);
 }
 
 /*
@@ -811,6 +959,52 @@ sim_raw_wq(struct mlx5_sim_vobj *v, void *wq, uint32_t pdn, uint32_t log_sz,
 	MLX5_SET64(wq, wq, dbr_addr, sim_vobj_ring(v));
 }
 
+/* The context's transport domain, the kernel's (vHCA lock held). */
+static int
+sim_raw_td(struct mlx5_sim_vobj *v)
+{
+	struct mlx5_sim_file *file = v->file;
+	uint32_t in[SIM_V_RAW_DW] = { 0 };
+	int err;
+
+	if (file->kernel_tdn != 0)
+		return 0;
+	err = sim_raw_make(v, MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, in,
+			   &file->kernel_tdn);
+	if (err == 0)
+		mlx5_sim_td_kernel(file, file->kernel_tdn);
+	return err;
+}
+
+/*
+ * An RSS QP (mlx5_ib's create_rss_raw_qp_tir): a TIR spreading over an
+ * indirection table, no queue; its number is 0 (none of its own).
+ */
+static int
+sim_rss_create(struct mlx5_sim_vobj *v, const struct sim_raw_req *r)
+{
+	uint32_t in[SIM_V_RAW_DW] = { 0 };
+	void *ctx = MLX5_ADDR_OF(create_tir_in, in, ctx);
+	void *sel = MLX5_ADDR_OF(tirc, ctx, rx_hash_field_selector_outer);
+	int err = sim_raw_td(v);
+
+	if (err != 0)
+		return err;
+	MLX5_SET(tirc, ctx, disp_type, MLX5_TIRC_DISP_TYPE_INDIRECT);
+	MLX5_SET(tirc, ctx, indirect_table, r->rqtn);
+	MLX5_SET(tirc, ctx, transport_domain, v->file->kernel_tdn);
+	MLX5_SET(tirc, ctx, self_lb_block, r->self_lb);
+	MLX5_SET(tirc, ctx, rx_hash_fn, MLX5_RX_HASH_FN_TOEPLITZ);
+	memcpy(MLX5_ADDR_OF(tirc, ctx, rx_hash_toeplitz_key), r->key,
+	       MLX5_FLD_SZ_BYTES(tirc, rx_hash_toeplitz_key));
+	MLX5_SET(rx_hash_field_select, sel, l3_prot_type, r->l3);
+	MLX5_SET(rx_hash_field_select, sel, l4_prot_type, r->l4);
+	MLX5_SET(rx_hash_field_select, sel, selected_fields, r->fields);
+	err = sim_raw_make(v, MLX5_CMD_OP_CREATE_TIR, in, &v->raw_tirn);
+	v->num = 0;
+	return err;
+}
+
 /* The kernel's commands of raw QP @v (vHCA lock held): 0 or errno. */
 static int
 sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
@@ -822,14 +1016,10 @@ sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
 	int err = 0;
 
 	v->raw = true;
+	if (r->rqtn != 0)
+		return sim_rss_create(v, r);
 	/* The context's transport domain (mlx5_ib allocates it at open). */
-	if (file->kernel_tdn == 0) {
-		memset(in, 0, sizeof(in));
-		err = sim_raw_make(v, MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, in,
-				   &file->kernel_tdn);
-		if (err == 0)
-			mlx5_sim_td_kernel(file, file->kernel_tdn);
-	}
+	err = sim_raw_td(v);
 	if (err == 0 && r->sq) {
 		memset(in, 0, sizeof(in));
 		ctx = MLX5_ADDR_OF(create_tis_in, in, ctx);
@@ -1143,6 +1333,9 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 
 	if (v == NULL || attr == NULL)
 		return EINVAL;
+	/* An RSS QP has no state to move (mlx5_ib: ENOSYS). */
+	if (sim_vobj_rss(v))
+		return ENOSYS;
 	vhca = v->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
 	cur = (mask & IBV_QP_CUR_STATE) ? (int)attr->cur_qp_state : v->kstate;
@@ -1346,6 +1539,8 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 	}
 	attr->max_wr = 1u << log_sz;
 	attr->max_sge = stride / 16;
+	v->rq_wqes = attr->max_wr;
+	v->rq_stride = stride;
 	v->ib.wq.context = ctx;
 	v->ib.wq.wq_context = attr->wq_context;
 	v->ib.wq.pd = attr->pd;
@@ -1357,6 +1552,50 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 	pthread_mutex_init(&v->ib.wq.mutex, NULL);
 	pthread_cond_init(&v->ib.wq.cond, NULL);
 	return &v->ib.wq;
+}
+
+/*
+ * mlx5_ib's modify_wq: MODIFY_RQ from the state the WQ is in (or the one
+ * the caller says it is in) to the one asked; the flags (VLAN stripping,
+ * FCS scattering, ...) are not modelled (EOPNOTSUPP).
+ */
+int
+mlx5_sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
+{
+	static const uint8_t state[] = {
+		[IBV_WQS_RESET] = MLX5_WQ_STATE_RST,
+		[IBV_WQS_RDY] = MLX5_WQ_STATE_RDY,
+		[IBV_WQS_ERR] = MLX5_WQ_STATE_ERR,
+	};
+	uint32_t in[MLX5_ST_SZ_DW(modify_rq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(modify_rq_out)] = { 0 };
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+	enum ibv_wq_state cur, next;
+	int err;
+
+	if (v == NULL || attr == NULL ||
+	    (attr->attr_mask & ~(uint32_t)(IBV_WQ_ATTR_STATE |
+					   IBV_WQ_ATTR_CURR_STATE |
+					   IBV_WQ_ATTR_FLAGS)))
+		return EINVAL;
+	if ((attr->attr_mask & IBV_WQ_ATTR_FLAGS) && attr->flags_mask != 0)
+		return EOPNOTSUPP;
+	cur = attr->attr_mask & IBV_WQ_ATTR_CURR_STATE ? attr->curr_wq_state :
+							 wq->state;
+	next = attr->attr_mask & IBV_WQ_ATTR_STATE ? attr->wq_state : cur;
+	if ((unsigned int)cur > IBV_WQS_ERR || (unsigned int)next > IBV_WQS_ERR)
+		return EINVAL;
+	MLX5_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
+	MLX5_SET(modify_rq_in, in, rq_state, state[cur]);
+	MLX5_SET(modify_rq_in, in, rqn, v->num);
+	MLX5_SET(rqc, MLX5_ADDR_OF(modify_rq_in, in, ctx), state, state[next]);
+	mlx5_sim_vhca_lock(v->file->vhca);
+	err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_RQ, in, sizeof(in), out);
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	/* libibverbs keeps the state it asked for. */
+	if (err == 0)
+		wq->state = next;
+	return err;
 }
 
 int
@@ -1422,6 +1661,7 @@ mlx5_sim_create_rwq_ind_table(struct ibv_context *ctx,
 		errno = err;
 		return NULL;
 	}
+	v->rq_wqes = n; /* Its entries. */
 	v->ib.ind_tbl.context = ctx;
 	v->ib.ind_tbl.ind_tbl_handle = (int)v->num;
 	v->ib.ind_tbl.ind_tbl_num = (int)v->num;
@@ -1440,14 +1680,15 @@ mlx5_sim_destroy_rwq_ind_table(struct ibv_rwq_ind_table *ind_tbl)
 /*
  * mlx5dv_init_obj() for what verbs hides: a CQ (cqn, ring, doorbell
  * record), a QP (its receive then send ring, doorbell record, BlueFlame
- * register), an SRQ (srqn when asked, ring, stride) and a PD (pdn).
- * Other kinds (RWQ, DM, AH) are not modelled: EOPNOTSUPP.
+ * register), an SRQ (srqn when asked, ring, stride), a WQ (ring, doorbell
+ * record, WQEs and stride) and a PD (pdn). Other kinds (DM, AH) are not
+ * modelled: EOPNOTSUPP.
  */
 int
 mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
 	const uint64_t known = MLX5DV_OBJ_CQ | MLX5DV_OBJ_SRQ | MLX5DV_OBJ_PD |
-			       MLX5DV_OBJ_QP;
+			       MLX5DV_OBJ_QP | MLX5DV_OBJ_RWQ;
 	struct mlx5_sim_vobj *v;
 
 	if (obj == NULL)
@@ -1508,6 +1749,17 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 			o->comp_mask = 0;
 		}
 	}
+	if (obj_type & MLX5DV_OBJ_RWQ) {
+		v = mlx5_sim_vobj_of(obj->rwq.in, MLX5_SIM_OBJ_RQ);
+		if (v == NULL || obj->rwq.out == NULL)
+			return EINVAL;
+		obj->rwq.out->buf = v->mem.addr;
+		obj->rwq.out->dbrec =
+			(void *)(v->mem.addr + sim_vobj_ring(v));
+		obj->rwq.out->wqe_cnt = v->rq_wqes;
+		obj->rwq.out->stride = v->rq_stride;
+		obj->rwq.out->comp_mask = 0;
+	}
 	if (obj_type & MLX5DV_OBJ_PD) {
 		if (obj->pd.out == NULL ||
 		    mlx5_sim_query_pdn(obj->pd.in, &obj->pd.out->pdn) != 0)
@@ -1549,6 +1801,8 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	RTE_SET_USED(mask); /* As the kernel: every field is answered. */
 	if (v == NULL || attr == NULL || init == NULL)
 		return EINVAL;
+	if (sim_vobj_rss(v))
+		return ENOSYS;
 	if (v->raw) {
 		/* No QP context: its state, capacities and port. */
 		memset(attr, 0, sizeof(*attr));

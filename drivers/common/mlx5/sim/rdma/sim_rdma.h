@@ -147,4 +147,10 @@ int sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad);
 
+/* Work queues with libmlx5's receive datapath (sim_rdma_dp.c). */
+struct ibv_wq *sim_rdma_create_wq(struct ibv_context *ctx,
+				  struct ibv_wq_init_attr *attr);
+int sim_rdma_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
+int sim_rdma_destroy_wq(struct ibv_wq *wq);
+
 #endif /* SIM_RDMA_H_ */

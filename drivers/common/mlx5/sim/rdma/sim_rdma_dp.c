@@ -68,19 +68,31 @@ struct sim_rdma_channel {
 	TAILQ_HEAD(, sim_rdma_event) events;
 };
 
+/*
+ * A receive queue as libmlx5 keeps it (a QP's, or a WQ's): its ring, the
+ * receive counter of its doorbell record, the wr_id of each WQE.
+ */
+struct sim_dp_rq {
+	uint8_t *buf;
+	__be32 *dbrec; /* The receive counter. */
+	uint32_t wqe_cnt, stride;
+	uint32_t sge; /* Segments of a WQE. */
+	uint32_t head, tail;
+	uint64_t *wrid;
+	pthread_spinlock_t lock;
+};
+
 struct sim_rdma_qp {
 	struct mlx5dv_qp dv;
 	struct ibv_qp *qp;
-	pthread_spinlock_t sq_lock, rq_lock;
+	pthread_spinlock_t sq_lock;
 	uint32_t sq_pi;	   /* Basic blocks posted. */
 	uint32_t sq_tail;  /* Basic blocks completed. */
 	uint64_t *sq_wrid; /* By the WQE's first block. */
 	uint32_t *sq_next; /* The counter after that WQE. */
 	uint8_t *sq_op;	   /* Its work completion's opcode. */
-	uint32_t rq_head, rq_tail;
+	struct sim_dp_rq rq;
 	uint32_t rqn; /* Its receive CQEs' number (a raw QP's RQ). */
-	uint64_t *rq_wrid;
-	uint32_t rq_sge; /* Segments of a receive WQE. */
 	uint32_t max_send_sge, max_inline;
 	uint32_t bf_off; /* BlueFlame register alternated. */
 	bool sig_all;
@@ -108,18 +120,137 @@ struct sim_rdma_qp {
 	uint64_t dv_ops;
 };
 
+/* @r over a ring of @n WQEs of @stride bytes at @buf: 0 or ENOMEM. */
+static int
+sim_dp_rq_init(struct sim_dp_rq *r, void *buf, __be32 *dbrec, uint32_t n,
+	       uint32_t stride)
+{
+	r->buf = buf;
+	r->dbrec = dbrec;
+	r->wqe_cnt = n;
+	r->stride = stride;
+	r->sge = stride / sizeof(struct mlx5_wqe_data_seg);
+	r->wrid = calloc(n + 1, sizeof(*r->wrid));
+	if (r->wrid == NULL)
+		return ENOMEM;
+	pthread_spin_init(&r->lock, PTHREAD_PROCESS_PRIVATE);
+	return 0;
+}
+
+static void
+sim_dp_rq_fini(struct sim_dp_rq *r)
+{
+	if (r->wrid != NULL)
+		pthread_spin_destroy(&r->lock);
+	free(r->wrid);
+}
+
+/* Start @r over (its lock held): nothing posted, the record 0. */
+static void
+sim_dp_rq_reset(struct sim_dp_rq *r)
+{
+	r->head = 0;
+	r->tail = 0;
+	__atomic_store_n(r->dbrec, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * libmlx5's receive posting: a WQE per work request (its data segments,
+ * empty ones left out, ending with MLX5_INVALID_LKEY when it has room;
+ * ENOMEM when the ring is full, EINVAL for too many segments), then the
+ * receive counter of the doorbell record.
+ */
+static int
+sim_dp_rq_post(struct sim_dp_rq *r, struct ibv_recv_wr *wr,
+	       struct ibv_recv_wr **bad)
+{
+	bool posted = false;
+	int err = 0;
+
+	pthread_spin_lock(&r->lock);
+	for (; wr != NULL; wr = wr->next) {
+		uint32_t n = r->wqe_cnt, k = 0;
+		struct mlx5_wqe_data_seg *d;
+		int i;
+
+		if (n == 0 || r->head - r->tail >= n) {
+			err = ENOMEM;
+			break;
+		}
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > r->sge) {
+			err = EINVAL;
+			break;
+		}
+		d = (void *)(r->buf + (size_t)(r->head & (n - 1)) * r->stride);
+		for (i = 0; i < wr->num_sge; i++) {
+			if (wr->sg_list[i].length == 0)
+				continue;
+			d[k].byte_count = htobe32(wr->sg_list[i].length);
+			d[k].lkey = htobe32(wr->sg_list[i].lkey);
+			d[k].addr = htobe64(wr->sg_list[i].addr);
+			k++;
+		}
+		if (k < r->sge) {
+			d[k].byte_count = 0;
+			d[k].lkey = htobe32(MLX5_INVALID_LKEY);
+			d[k].addr = 0;
+		}
+		r->wrid[r->head & (n - 1)] = wr->wr_id;
+		r->head++;
+		posted = true;
+	}
+	if (posted) {
+		rte_io_wmb();
+		/* The device may read it at any time (a store it sees). */
+		__atomic_store_n(r->dbrec, htobe32(r->head & 0xffff),
+				 __ATOMIC_RELEASE);
+	}
+	pthread_spin_unlock(&r->lock);
+	if (err != 0)
+		*bad = wr;
+	return err;
+}
+
+/* The work request of @r's next receive completion. */
+static uint64_t
+sim_dp_rq_next(struct sim_dp_rq *r)
+{
+	return r->wrid[r->tail++ & (r->wqe_cnt - 1)];
+}
+
 static void
 sim_dp_qp_free(void *p)
 {
 	struct sim_rdma_qp *q = p;
 
 	pthread_spin_destroy(&q->sq_lock);
-	pthread_spin_destroy(&q->rq_lock);
+	sim_dp_rq_fini(&q->rq);
 	free(q->sq_wrid);
 	free(q->sq_next);
 	free(q->sq_op);
-	free(q->rq_wrid);
 	free(q);
+}
+
+/* A WQ's provider state (libmlx5's RWQ): its receive queue. */
+struct sim_rdma_wq {
+	struct sim_dp_rq rq;
+};
+
+static void
+sim_dp_wq_free(void *p)
+{
+	struct sim_rdma_wq *w = p;
+
+	sim_dp_rq_fini(&w->rq);
+	free(w);
+}
+
+static struct sim_rdma_wq *
+sim_dp_wq(struct ibv_wq *wq)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+
+	return v != NULL ? v->prov : NULL;
 }
 
 static void
@@ -569,13 +700,12 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 	q->sq_wrid = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_wrid));
 	q->sq_next = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_next));
 	q->sq_op = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_op));
-	q->rq_wrid = calloc(q->dv.rq.wqe_cnt + 1, sizeof(*q->rq_wrid));
 	if (q->sq_wrid == NULL || q->sq_next == NULL || q->sq_op == NULL ||
-	    q->rq_wrid == NULL) {
+	    sim_dp_rq_init(&q->rq, q->dv.rq.buf, &q->dv.dbrec[MLX5_RCV_DBR],
+			   q->dv.rq.wqe_cnt, q->dv.rq.stride) != 0) {
 		sim_dp_qp_free(q);
 		return ENOMEM;
 	}
-	q->rq_sge = q->dv.rq.stride / sizeof(struct mlx5_wqe_data_seg);
 	q->max_send_sge = attr->cap.max_send_sge;
 	q->max_inline = attr->cap.max_inline_data;
 	q->sig_all = attr->sq_sig_all != 0;
@@ -586,7 +716,6 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 	if (dv_ops != 0)
 		sim_dvx_init(q);
 	pthread_spin_init(&q->sq_lock, PTHREAD_PROCESS_PRIVATE);
-	pthread_spin_init(&q->rq_lock, PTHREAD_PROCESS_PRIVATE);
 	v->prov = q;
 	v->prov_free = sim_dp_qp_free;
 	return 0;
@@ -699,14 +828,12 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 	if (qp->send_cq != qp->recv_cq)
 		sim_dp_cq_clean(qp->send_cq, qp->qp_num, q->rqn, NULL);
 	pthread_spin_lock(&q->sq_lock);
-	pthread_spin_lock(&q->rq_lock);
+	pthread_spin_lock(&q->rq.lock);
 	q->sq_pi = 0;
 	q->sq_tail = 0;
-	q->rq_head = 0;
-	q->rq_tail = 0;
-	__atomic_store_n(&q->dv.dbrec[MLX5_RCV_DBR], 0, __ATOMIC_RELEASE);
+	sim_dp_rq_reset(&q->rq);
 	__atomic_store_n(&q->dv.dbrec[MLX5_SND_DBR], 0, __ATOMIC_RELEASE);
-	pthread_spin_unlock(&q->rq_lock);
+	pthread_spin_unlock(&q->rq.lock);
 	pthread_spin_unlock(&q->sq_lock);
 }
 
@@ -1953,58 +2080,13 @@ sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		   struct ibv_recv_wr **bad)
 {
 	struct sim_rdma_qp *q = sim_dp_qp(qp);
-	bool posted = false;
-	int err = 0;
 
 	/* libmlx5: no receive posted to a QP in RESET. */
 	if (q == NULL || qp->state == IBV_QPS_RESET) {
 		*bad = wr;
 		return EINVAL;
 	}
-	pthread_spin_lock(&q->rq_lock);
-	for (; wr != NULL; wr = wr->next) {
-		uint32_t n = q->dv.rq.wqe_cnt, k = 0;
-		struct mlx5_wqe_data_seg *d;
-		int i;
-
-		if (n == 0 || q->rq_head - q->rq_tail >= n) {
-			err = ENOMEM;
-			break;
-		}
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->rq_sge) {
-			err = EINVAL;
-			break;
-		}
-		d = (void *)((uint8_t *)q->dv.rq.buf +
-			     (size_t)(q->rq_head & (n - 1)) * q->dv.rq.stride);
-		for (i = 0; i < wr->num_sge; i++) {
-			if (wr->sg_list[i].length == 0)
-				continue;
-			d[k].byte_count = htobe32(wr->sg_list[i].length);
-			d[k].lkey = htobe32(wr->sg_list[i].lkey);
-			d[k].addr = htobe64(wr->sg_list[i].addr);
-			k++;
-		}
-		if (k < q->rq_sge) {
-			d[k].byte_count = 0;
-			d[k].lkey = htobe32(MLX5_INVALID_LKEY);
-			d[k].addr = 0;
-		}
-		q->rq_wrid[q->rq_head & (n - 1)] = wr->wr_id;
-		q->rq_head++;
-		posted = true;
-	}
-	if (posted) {
-		rte_io_wmb();
-		/* The device may read it at any time (a store it sees). */
-		__atomic_store_n(&q->dv.dbrec[MLX5_RCV_DBR],
-				 htobe32(q->rq_head & 0xffff),
-				 __ATOMIC_RELEASE);
-	}
-	pthread_spin_unlock(&q->rq_lock);
-	if (err != 0)
-		*bad = wr;
-	return err;
+	return sim_dp_rq_post(&q->rq, wr, bad);
 }
 
 /* libmlx5's status of an error CQE's syndrome. */
@@ -2086,11 +2168,39 @@ sim_dp_rq_done(struct sim_rdma_qp *q, uint16_t idx, struct ibv_wc *wc)
 		sim_dp_srq_done(r, idx, wc);
 		return;
 	}
-	wc->wr_id = q->rq_wrid[q->rq_tail & (q->dv.rq.wqe_cnt - 1)];
-	q->rq_tail++;
+	wc->wr_id = sim_dp_rq_next(&q->rq);
 }
 
-/* @wc of @cqe; false if its QP is gone (the CQE is dropped). */
+/*
+ * @wc of @cqe of WQ @w (number @wqn): the next receive, its length, or
+ * the status of an error CQE (libmlx5's RWQ completions).
+ */
+static void
+sim_dp_wq_wc(struct sim_rdma_wq *w, uint32_t wqn, const struct mlx5_cqe64 *cqe,
+	     struct ibv_wc *wc)
+{
+	uint8_t opcode = cqe->op_own >> 4;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->qp_num = wqn;
+	wc->wr_id = sim_dp_rq_next(&w->rq);
+	wc->opcode = IBV_WC_RECV;
+	if (opcode == MLX5_CQE_RESP_SEND) {
+		wc->byte_len = be32toh(cqe->byte_cnt);
+	} else if (opcode == MLX5_CQE_RESP_ERR) {
+		const struct mlx5_err_cqe *e = (const void *)cqe;
+
+		wc->status = sim_dp_status(e->syndrome);
+		wc->vendor_err = e->vendor_err_synd;
+	} else {
+		wc->status = IBV_WC_GENERAL_ERR;
+	}
+}
+
+/*
+ * @wc of @cqe; false if its QP or WQ is gone (the CQE is dropped). A
+ * receive CQE names a QP, a raw QP's RQ, or a WQ.
+ */
 static bool
 sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 {
@@ -2100,10 +2210,17 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	struct mlx5_sim_vobj *v;
 	struct sim_rdma_qp *q;
 
-	v = sctx != NULL ?
-		    mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_QP, qpn) :
-		    NULL;
-	q = v != NULL ? v->prov : NULL;
+	if (sctx == NULL)
+		return false;
+	v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_QP, qpn);
+	if (v == NULL) {
+		v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_RQ, qpn);
+		if (v == NULL || v->prov == NULL)
+			return false;
+		sim_dp_wq_wc(v->prov, qpn, cqe, wc);
+		return true;
+	}
+	q = v->prov;
 	if (q == NULL)
 		return false;
 	memset(wc, 0, sizeof(*wc));
@@ -2199,4 +2316,83 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	}
 	pthread_spin_unlock(&c->lock);
 	return got;
+}
+
+/*
+ * Work queues (ibv_create_wq()): libmlx5's RWQ over the device's RQ, its
+ * receives posted by ibv_post_wq_recv() as a QP's are; moved to RESET, or
+ * destroyed, its CQEs leave its CQ and its counters start over.
+ */
+static int
+sim_rdma_post_wq_recv(struct ibv_wq *wq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad)
+{
+	struct sim_rdma_wq *w = sim_dp_wq(wq);
+
+	if (w == NULL) {
+		*bad = wr;
+		return EINVAL;
+	}
+	return sim_dp_rq_post(&w->rq, wr, bad);
+}
+
+struct ibv_wq *
+sim_rdma_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
+{
+	struct ibv_wq *wq = mlx5_sim_create_wq(ctx, attr);
+	struct mlx5dv_rwq dv = { .comp_mask = 0 };
+	struct mlx5dv_obj obj = { .rwq = { .in = wq, .out = &dv } };
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+	struct sim_rdma_wq *w;
+	int err = ENOMEM;
+
+	if (wq == NULL || v == NULL)
+		return NULL;
+	w = calloc(1, sizeof(*w));
+	if (w != NULL && mlx5_sim_dv_init_obj(&obj, MLX5DV_OBJ_RWQ) == 0 &&
+	    sim_dp_rq_init(&w->rq, dv.buf, dv.dbrec, dv.wqe_cnt, dv.stride) ==
+		    0) {
+		v->prov = w;
+		v->prov_free = sim_dp_wq_free;
+		wq->post_recv = sim_rdma_post_wq_recv;
+		return wq;
+	}
+	free(w);
+	mlx5_sim_destroy_wq(wq);
+	errno = err;
+	return NULL;
+}
+
+int
+sim_rdma_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
+{
+	struct sim_rdma_wq *w = sim_dp_wq(wq);
+	int ret = mlx5_sim_modify_wq(wq, attr);
+
+	if (ret == 0 && w != NULL && (attr->attr_mask & IBV_WQ_ATTR_STATE) &&
+	    attr->wq_state == IBV_WQS_RESET) {
+		sim_dp_cq_clean(wq->cq, wq->wq_num, wq->wq_num, NULL);
+		pthread_spin_lock(&w->rq.lock);
+		sim_dp_rq_reset(&w->rq);
+		pthread_spin_unlock(&w->rq.lock);
+	}
+	return ret;
+}
+
+int
+sim_rdma_destroy_wq(struct ibv_wq *wq)
+{
+	struct sim_rdma_cq *c = wq->cq != NULL ? sim_dp_cq(wq->cq) : NULL;
+	uint32_t wqn = wq->wq_num;
+	int err;
+
+	/* As a QP's: its CQ locked while the device lets go, then cleaned. */
+	if (c != NULL)
+		pthread_spin_lock(&c->lock);
+	err = mlx5_sim_destroy_wq(wq);
+	if (err == 0)
+		sim_dp_cq_clean_locked(c, wqn, wqn, NULL);
+	if (c != NULL)
+		pthread_spin_unlock(&c->lock);
+	return err;
 }

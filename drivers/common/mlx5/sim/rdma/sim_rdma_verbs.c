@@ -209,8 +209,9 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 		vctx->alloc_dm = mlx5_sim_alloc_dm;
 		vctx->free_dm = mlx5_sim_free_dm;
 		vctx->reg_dm_mr = mlx5_sim_reg_dm_mr;
-		vctx->create_wq = mlx5_sim_create_wq;
-		vctx->destroy_wq = mlx5_sim_destroy_wq;
+		vctx->create_wq = sim_rdma_create_wq;
+		vctx->modify_wq = sim_rdma_modify_wq;
+		vctx->destroy_wq = sim_rdma_destroy_wq;
 		vctx->create_rwq_ind_table = mlx5_sim_create_rwq_ind_table;
 		vctx->destroy_rwq_ind_table = mlx5_sim_destroy_rwq_ind_table;
 		vctx->ibv_create_flow = mlx5_sim_flow_create_qp;
@@ -613,6 +614,9 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 	if (qp == NULL)
 		return NULL;
 	attr->cap = kattr.cap;
+	/* An RSS QP has no queue of its own: no datapath. */
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH)
+		return qp;
 	/* What the WQE leaves after the overhead and an inline header. */
 	attr->cap.max_inline_data = wqe > over + 4 ? wqe - over - 4 : 0;
 	err = sim_rdma_dp_qp_init(qp, attr, dv_ops);
