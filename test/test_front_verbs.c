@@ -2081,8 +2081,9 @@ test_rss(void)
 	fl = fv_raw_flow(rss, uc);
 	TEST_ASSERT_NOT_NULL(fl, "%s", strerror(errno));
 	for (i = 0; i < 8; i++) {
-		uint32_t tuple[2] = { RTE_IPV4(10, 0, 0, 1 + i * 37),
-				      RTE_IPV4(192, 168, 1, 2) };
+		/* 10.0.0.(1 + 37 i) to 192.168.1.2, host order. */
+		uint32_t tuple[2] = { UINT32_C(0x0a000001) + (uint32_t)i * 37,
+				      UINT32_C(0xc0a80102) };
 		uint8_t *f = buf + 128 * i;
 
 		fv_raw_frame(f, uc, 128);
