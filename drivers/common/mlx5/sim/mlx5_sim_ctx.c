@@ -564,6 +564,14 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	attr->orig_attr.max_res_rd_atom = 16 * attr->orig_attr.max_qp;
 	attr->orig_attr.phys_port_cnt = vhca->caps.nports;
 	attr->phys_port_cnt_ex = vhca->caps.nports;
+	/*
+	 * Raw packet QPs on the Ethernet ports: mlx5_ib's flags of the
+	 * eth caps the device announces (csum_cap, scatter_fcs).
+	 */
+	attr->orig_attr.device_cap_flags |= IBV_DEVICE_RAW_IP_CSUM;
+	attr->device_cap_flags_ex = attr->orig_attr.device_cap_flags |
+				    IBV_DEVICE_RAW_SCATTER_FCS;
+	attr->raw_packet_caps = IBV_RAW_PACKET_CAP_IP_CSUM;
 	attr->max_dm_size = vhca->caps.dm_size;
 	if (vhca->caps.odp) {
 		attr->odp_caps.general_caps = IBV_ODP_SUPPORT |

@@ -16,7 +16,7 @@
 
 #include <rte_common.h>
 
-#include "mlx5_sim_priv.h"
+#include "mlx5_sim_wire.h"
 
 
 /* Work queues: at most 2^15 entries; SQ strides of 64 bytes. */
@@ -376,6 +376,10 @@ sim_rq_modify(struct mlx5_sim_file *file, const void *in)
 	}
 	synd = sim_wq_move(&rq->wq, MLX5_GET(modify_rq_in, in, rq_state),
 			   MLX5_GET(rqc, rqc, state));
+	/* Moved to ERR: its posted WQEs flushed, if it asked so (PRM). */
+	if (synd == MLX5_SIM_SYND_OK &&
+	    MLX5_GET(rqc, rqc, state) == MLX5_WQ_STATE_ERR)
+		mlx5_sim_rq_error(file->vhca, rq);
 	if (synd == MLX5_SIM_SYND_OK && mask != 0) {
 		mlx5_sim_qcnt_hold(file->vhca, rq->counter_set_id, -1);
 		rq->counter_set_id = cnt;

@@ -398,10 +398,12 @@ sim_flow_bytes(uint8_t *mask, uint8_t *val, const void *m, const void *v,
  * ibv_create_flow()'s specs as the kernel turns them into a match (mlx5_ib
  * parse_flow_attr): each spec sets the fields it masks in @mask and their
  * values in @val (fte_match_set_lyr_2_4); an IP spec also matches its
- * ethertype, a TCP or UDP spec its protocol. A field the model does not
- * parse (IPv4 TOS, TTL and flags; IPv6 flow label, class and hop limit)
- * or a spec of another kind is refused EOPNOTSUPP, a malformed spec
- * EINVAL.
+ * ethertype, a TCP or UDP spec its protocol, and a field two specs match
+ * must agree (else EINVAL, as mlx5_ib sets a protocol). A field the model
+ * does not parse (IPv4 TOS, TTL and flags; IPv6 flow label, class and
+ * hop limit) or a spec of another kind is refused EOPNOTSUPP, a spec
+ * shorter than its kind's EINVAL. The specs are walked by their sizes,
+ * as libibverbs walks them.
  */
 static int
 sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
@@ -411,6 +413,18 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 	do { \
 		MLX5_SET(fte_match_set_lyr_2_4, mask, f, (m)); \
 		MLX5_SET(fte_match_set_lyr_2_4, val, f, (m) & (v)); \
+	} while (0)
+	/* A field another spec may match too: set once, or the same. */
+#define SIM_SET_ONCE(f, m, v) \
+	do { \
+		uint32_t m_ = (m), v_ = (v) & m_; \
+		if (m_ == 0) \
+			break; \
+		if (MLX5_GET(fte_match_set_lyr_2_4, mask, f) != 0 && \
+		    (MLX5_GET(fte_match_set_lyr_2_4, mask, f) != m_ || \
+		     MLX5_GET(fte_match_set_lyr_2_4, val, f) != v_)) \
+			return EINVAL; \
+		SIM_SET(f, m_, v_); \
 	} while (0)
 	/* The specs follow, each its size long (libibverbs' walk). */
 	const uint8_t *p = (const uint8_t *)(attr + 1);
@@ -422,6 +436,7 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 
 	for (unsigned int i = 0; i < attr->num_of_specs; i++) {
 		const struct ibv_flow_spec_eth *eth = (const void *)p;
+		const struct ibv_flow_spec_ipv4 *ip4 = (const void *)p;
 		const struct ibv_flow_spec_ipv4_ext *v4 = (const void *)p;
 		const struct ibv_flow_spec_ipv6 *v6 = (const void *)p;
 		const struct ibv_flow_spec_tcp_udp *l4 = (const void *)p;
@@ -431,7 +446,7 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 		need = type == IBV_FLOW_SPEC_ETH ?
 			       sizeof(*eth) :
 		       type == IBV_FLOW_SPEC_IPV4 ?
-			       sizeof(struct ibv_flow_spec_ipv4) :
+			       sizeof(*ip4) :
 		       type == IBV_FLOW_SPEC_IPV4_EXT ? sizeof(*v4) :
 		       type == IBV_FLOW_SPEC_IPV6     ? sizeof(*v6) :
 		       type == IBV_FLOW_SPEC_TCP || type == IBV_FLOW_SPEC_UDP ?
@@ -451,9 +466,9 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 			sim_flow_bytes(SIM_AT(mask, smac_47_16),
 				       SIM_AT(val, smac_47_16),
 				       eth->mask.src_mac, eth->val.src_mac, 6);
-			SIM_SET(ethertype,
-				rte_be_to_cpu_16(eth->mask.ether_type),
-				rte_be_to_cpu_16(eth->val.ether_type));
+			SIM_SET_ONCE(ethertype,
+				     rte_be_to_cpu_16(eth->mask.ether_type),
+				     rte_be_to_cpu_16(eth->val.ether_type));
 			if (tm != 0) {
 				/* A tag matched: the frame has one. */
 				SIM_SET(cvlan_tag, 1, 1);
@@ -462,32 +477,34 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 					(tv >> 12) & 1);
 				SIM_SET(first_vid, tm & 0xfff, tv & 0xfff);
 			}
-		} else if (type == IBV_FLOW_SPEC_IPV4 ||
-			   type == IBV_FLOW_SPEC_IPV4_EXT) {
-			bool ext = type == IBV_FLOW_SPEC_IPV4_EXT;
-
-			if (ext &&
-			    (v4->mask.tos || v4->mask.ttl || v4->mask.flags))
+		} else if (type == IBV_FLOW_SPEC_IPV4) {
+			/* The plain spec: addresses only. */
+			SIM_SET_ONCE(ethertype, 0xffff, RTE_ETHER_TYPE_IPV4);
+			sim_flow_bytes(sm + 12, sv + 12, &ip4->mask.src_ip,
+				       &ip4->val.src_ip, 4);
+			sim_flow_bytes(dm + 12, dv + 12, &ip4->mask.dst_ip,
+				       &ip4->val.dst_ip, 4);
+		} else if (type == IBV_FLOW_SPEC_IPV4_EXT) {
+			if (v4->mask.tos || v4->mask.ttl || v4->mask.flags)
 				return EOPNOTSUPP;
-			SIM_SET(ethertype, 0xffff, RTE_ETHER_TYPE_IPV4);
+			SIM_SET_ONCE(ethertype, 0xffff, RTE_ETHER_TYPE_IPV4);
 			sim_flow_bytes(sm + 12, sv + 12, &v4->mask.src_ip,
 				       &v4->val.src_ip, 4);
 			sim_flow_bytes(dm + 12, dv + 12, &v4->mask.dst_ip,
 				       &v4->val.dst_ip, 4);
-			if (ext)
-				SIM_SET(ip_protocol, v4->mask.proto,
-					v4->val.proto);
+			SIM_SET_ONCE(ip_protocol, v4->mask.proto,
+				     v4->val.proto);
 		} else if (type == IBV_FLOW_SPEC_IPV6) {
 			if (v6->mask.flow_label || v6->mask.traffic_class ||
 			    v6->mask.hop_limit)
 				return EOPNOTSUPP;
-			SIM_SET(ethertype, 0xffff, RTE_ETHER_TYPE_IPV6);
+			SIM_SET_ONCE(ethertype, 0xffff, RTE_ETHER_TYPE_IPV6);
 			sim_flow_bytes(sm, sv, v6->mask.src_ip, v6->val.src_ip,
 				       16);
 			sim_flow_bytes(dm, dv, v6->mask.dst_ip, v6->val.dst_ip,
 				       16);
-			SIM_SET(ip_protocol, v6->mask.next_hdr,
-				v6->val.next_hdr);
+			SIM_SET_ONCE(ip_protocol, v6->mask.next_hdr,
+				     v6->val.next_hdr);
 		} else {
 			uint16_t pm = rte_be_to_cpu_16(l4->mask.src_port);
 			uint16_t pv = rte_be_to_cpu_16(l4->val.src_port);
@@ -495,17 +512,18 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 			uint16_t qv = rte_be_to_cpu_16(l4->val.dst_port);
 
 			if (type == IBV_FLOW_SPEC_TCP) {
-				SIM_SET(ip_protocol, 0xff, IPPROTO_TCP);
+				SIM_SET_ONCE(ip_protocol, 0xff, IPPROTO_TCP);
 				SIM_SET(tcp_sport, pm, pv);
 				SIM_SET(tcp_dport, qm, qv);
 			} else {
-				SIM_SET(ip_protocol, 0xff, IPPROTO_UDP);
+				SIM_SET_ONCE(ip_protocol, 0xff, IPPROTO_UDP);
 				SIM_SET(udp_sport, pm, pv);
 				SIM_SET(udp_dport, qm, qv);
 			}
 		}
 		p += eth->size;
 	}
+#undef SIM_SET_ONCE
 #undef SIM_SET
 #undef SIM_AT
 	return 0;

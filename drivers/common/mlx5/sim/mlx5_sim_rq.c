@@ -190,6 +190,26 @@ mlx5_sim_rx_fail(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
 }
 
 /*
+ * The Ethernet FCS of @len bytes at @f (IEEE 802.3's CRC-32: reflected,
+ * all ones in and out), in @fcs in the order the wire carries it (least
+ * significant byte first). A scatter_fcs RQ receives it after the frame.
+ */
+static void
+sim_eth_fcs(const uint8_t *f, uint32_t len, uint8_t fcs[SIM_FCS_LEN])
+{
+	uint32_t crc = UINT32_MAX;
+
+	for (uint32_t i = 0; i < len; i++) {
+		crc ^= f[i];
+		for (unsigned int b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (UINT32_C(0xedb88320) & -(crc & 1));
+	}
+	crc = ~crc;
+	for (unsigned int k = 0; k < SIM_FCS_LEN; k++)
+		fcs[k] = (uint8_t)(crc >> (8 * k));
+}
+
+/*
  * Receive frame @f on the RQ of @r (r->rq of r->rx_vhca at r->rx_port):
  * scatter into the next posted WQE, then a CQE. The RQ's doorbell record
  * is read when the WQEs known posted are used up (the driver only moves
@@ -208,11 +228,17 @@ sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 	uint32_t stride = 1u << wq->log_wq_stride, off = 0, i;
 	struct mlx5_cqe_eth cqe;
 	struct mlx5_sim_cq *cq;
+	uint32_t flen = len;
 	uint8_t synd = 0;
 
 	if (wq->state != MLX5_WQ_STATE_RDY) {
 		port->st.rx_rq_not_ready++;
 		return;
+	}
+	/* scatter_fcs: the frame's FCS too, counted in the byte count. */
+	if (unlikely(rq->scatter_fcs)) {
+		sim_eth_fcs(f, len, f + len);
+		len += SIM_FCS_LEN;
 	}
 	if (r->rq_known != rq ||
 	    (uint16_t)wq->hw_counter == (uint16_t)r->rq_posted) {
@@ -273,7 +299,7 @@ sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 		return;
 	}
 	memset(&cqe, 0, sizeof(cqe));
-	sim_rx_cqe_fill(&cqe, f, len, h);
+	sim_rx_cqe_fill(&cqe, f, flen, h);
 	cqe.rss_hash_result = rte_cpu_to_be_32(hash);
 	cqe.rss_hash_type = htype;
 	cqe.srqn = rte_cpu_to_be_32(wq->user_index & 0xffffff);
@@ -284,7 +310,7 @@ sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 	cqe.op_own = MLX5_CQE_RESP_SEND << 4;
 	wq->hw_counter++;
 	port->st.rx_frames++;
-	port->st.rx_bytes += len;
+	port->st.rx_bytes += flen;
 	cq = r->rq_cq;
 	if (cq == NULL || cq->status != 0)
 		return;

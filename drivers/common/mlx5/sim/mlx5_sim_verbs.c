@@ -91,17 +91,20 @@ mlx5_sim_vobj_of(void *ib, enum mlx5_sim_obj_kind kind)
  * MB huge pages or nothing, CONTIG the kernel's contiguous pages, which
  * mlx5_ib no longer gives (its mmap answers ENOSYS), so nothing; the
  * PREFER_ kinds and ALL fall back to ordinary pages, as does any other
- * value. NULL on failure; *@huge the mapping's length if on huge pages.
+ * value. A QP without rings (@ring false: an RSS QP's) is no allocation
+ * of libmlx5's. NULL on failure; *@huge the mapping's length if on huge
+ * pages.
  */
 static void *
-sim_vobj_ring_alloc(enum mlx5_sim_obj_kind kind, size_t len, size_t *huge)
+sim_vobj_ring_alloc(enum mlx5_sim_obj_kind kind, bool ring, size_t len,
+		    size_t *huge)
 {
 	const char *name = kind == MLX5_SIM_OBJ_QP  ? "MLX_QP_ALLOC_TYPE" :
 			   kind == MLX5_SIM_OBJ_CQ  ? "MLX_CQ_ALLOC_TYPE" :
 			   kind == MLX5_SIM_OBJ_SRQ ? "MLX_SRQ_ALLOC_TYPE" :
 			   kind == MLX5_SIM_OBJ_RQ  ? "MLX_RWQ_ALLOC_TYPE" :
 						      NULL;
-	const char *type = name != NULL ? getenv(name) : NULL;
+	const char *type = name != NULL && ring ? getenv(name) : NULL;
 	void *p;
 
 	*huge = 0;
@@ -136,7 +139,7 @@ sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
 	if (v == NULL)
 		return NULL;
 	/* What the provider library allocates; the kernel pins it. */
-	v->mem.addr = sim_vobj_ring_alloc(kind, len, &v->huge_len);
+	v->mem.addr = sim_vobj_ring_alloc(kind, ring != 0, len, &v->huge_len);
 	if (v->mem.addr == NULL) {
 		free(v);
 		return NULL;
@@ -282,6 +285,7 @@ struct sim_raw_req {
 	uint32_t pdn, scqn, rcqn;
 	uint32_t log_sq, log_rq, log_stride;
 	uint8_t self_lb; /* The TIR's self_lb_block. */
+	bool scatter_fcs; /* The RQ's (IBV_QP_CREATE_SCATTER_FCS). */
 	/* An RSS QP: its TIR over table @rqtn (0: not one), hashed so. */
 	uint32_t rqtn;
 	uint8_t l3, l4;	 /* MLX5_L3/L4_PROT_TYPE_*. */
@@ -673,7 +677,8 @@ sim_qp_made(struct mlx5_sim_vobj *v, struct ibv_context *ctx,
 /*
  * An RSS QP (a raw packet QP with a receive hash over an indirection
  * table), with mlx5_ib's checks: Toeplitz with a 40-byte key; no send
- * queue, no creation flag; the hash on IPv4 or IPv6 addresses, TCP or UDP
+ * queue, no receive queue or SRQ of its own (uverbs), no creation flag;
+ * the hash on IPv4 or IPv6 addresses, TCP or UDP
  * ports (not both kinds of either; the inner headers and IPsec SPI are
  * not modelled: EOPNOTSUPP); no field at all only over a table of one WQ.
  */
@@ -707,6 +712,8 @@ sim_rss_qp(struct ibv_context *ctx, struct mlx5_sim_file *file,
 		err = EOPNOTSUPP;
 	else if (!(attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH) ||
 		 tbl == NULL || pd == NULL || attr->send_cq != NULL ||
+		 attr->srq != NULL || attr->cap.max_recv_wr != 0 ||
+		 attr->cap.max_recv_sge != 0 ||
 		 ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 		  attr->create_flags != 0) ||
 		 h->rx_hash_key == NULL ||
@@ -767,6 +774,7 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	struct mlx5_sim_pd_obj *pd;
 	uint32_t log_sq, log_rq, log_stride, n_on = 2;
 	struct sim_raw_req req;
+	uint32_t flags;
 	size_t ring;
 	bool raw;
 	int err;
@@ -781,17 +789,22 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		return sim_rss_qp(ctx, file, attr);
 	/*
 	 * RC, UC and UD QPs, on their own receive queue or an SRQ, and raw
-	 * packet QPs on their own (no RSS, send operations; of the creation
+	 * packet QPs on their own (no send operations; of the creation
 	 * flags, the blocking of its own multicast: UD's, which the device,
-	 * without multicast, meets, and a raw QP's, its TIR's).
+	 * without multicast, meets, and a raw QP's, its TIR's; a raw QP's
+	 * FCS scattered, its RQ's).
 	 */
 	raw = attr->qp_type == IBV_QPT_RAW_PACKET;
+	flags = attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS ?
+			attr->create_flags :
+			0;
 	if ((attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
 					   IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
-	    ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	     (attr->create_flags &
-	      ~(attr->qp_type == IBV_QPT_UD || raw ?
-		(uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB : 0u))) ||
+	    (flags & ~(raw ? (uint32_t)(IBV_QP_CREATE_BLOCK_SELF_MCAST_LB |
+					IBV_QP_CREATE_SCATTER_FCS) :
+		       attr->qp_type == IBV_QPT_UD ?
+			     (uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB :
+			     0u)) ||
 	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
 	     attr->qp_type != IBV_QPT_UD && !raw) ||
 	    (raw && attr->srq != NULL)) {
@@ -833,6 +846,12 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		return NULL;
 	}
 	v->sq_wqes = !raw || req.sq ? 1u << log_sq : 0;
+	/* A raw QP without a send queue has no send capacity (libmlx5). */
+	if (v->sq_wqes == 0) {
+		attr->cap.max_send_wr = 0;
+		attr->cap.max_send_sge = 0;
+		attr->cap.max_inline_data = 0;
+	}
 	v->rq_wqes = attr->cap.max_recv_wr != 0 ? 1u << log_rq : 0;
 	v->rq_stride = MLX5_RQ_STRIDE_UNIT << log_stride;
 	if (raw) {
@@ -840,11 +859,9 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 			.sq = req.sq, .pdn = pd->pdn, .scqn = on[0]->num,
 			.rcqn = on[1]->num, .log_sq = log_sq,
 			.log_rq = log_rq, .log_stride = log_stride,
-			.self_lb = (attr->comp_mask &
-				    IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-				   (attr->create_flags &
-				    IBV_QP_CREATE_BLOCK_SELF_MCAST_LB) ?
+			.self_lb = flags & IBV_QP_CREATE_BLOCK_SELF_MCAST_LB ?
 				   MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST : 0,
+			.scatter_fcs = flags & IBV_QP_CREATE_SCATTER_FCS,
 		};
 		err = sim_vobj_create(v, SIM_V_RAW_QP, &req, sizeof(req), on,
 				      n_on, pd);
@@ -891,9 +908,14 @@ made:
  * counter, then send counter, as a DEVX SQ's record has them).
  */
 
-/* Destroy @v's parts that exist, users first (vHCA lock held). */
+/*
+ * Destroy @v's parts that exist, users first (vHCA lock held). @undo: the
+ * rollback of a creation, by the device's own free, which no fault
+ * injection fails and no command counts, so that nothing half made can
+ * stay behind.
+ */
 static int
-sim_raw_destroy(struct mlx5_sim_vobj *v)
+sim_raw_parts_free(struct mlx5_sim_vobj *v, bool undo)
 {
 	static const struct {
 		uint16_t opcode;
@@ -917,12 +939,26 @@ sim_raw_destroy(struct mlx5_sim_vobj *v)
 		/* Each destroy names its object at the same place. */
 		MLX5_SET(destroy_tir_in, in, opcode, parts[i].opcode);
 		MLX5_SET(destroy_tir_in, in, tirn, *num);
-		err = sim_kcmd(v, parts[i].opcode, in, sizeof(in), out);
-		if (err != 0)
-			return err;
+		if (undo) {
+			struct mlx5_sim_devx_obj obj = { .file = v->file };
+
+			mlx5_sim_cmd_eth(v->file, parts[i].opcode, in,
+					 sizeof(in), out, &obj);
+		} else {
+			err = sim_kcmd(v, parts[i].opcode, in, sizeof(in),
+				       out);
+			if (err != 0)
+				return err;
+		}
 		*num = 0;
 	}
 	return 0;
+}
+
+static int
+sim_raw_destroy(struct mlx5_sim_vobj *v)
+{
+	return sim_raw_parts_free(v, false);
 }
 
 /*
@@ -1043,6 +1079,7 @@ sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
 		ctx = MLX5_ADDR_OF(create_rq_in, in, ctx);
 		MLX5_SET(rqc, ctx, state, MLX5_WQ_STATE_RST);
 		MLX5_SET(rqc, ctx, vsd, 1);
+		MLX5_SET(rqc, ctx, scatter_fcs, r->scatter_fcs);
 		MLX5_SET(rqc, ctx, flush_in_error_en, 1);
 		MLX5_SET(rqc, ctx, cqn, r->rcqn);
 		sim_raw_wq(v, MLX5_ADDR_OF(rqc, ctx, wq), r->pdn, r->log_rq,
@@ -1060,7 +1097,7 @@ sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
 	}
 	if (err != 0) {
 		/* Nothing half made stays: what was made goes. */
-		sim_raw_destroy(v);
+		sim_raw_parts_free(v, true);
 		return err;
 	}
 	v->num = r->sq ? v->raw_sqn : v->raw_rqn;
@@ -1090,29 +1127,34 @@ sim_raw_state(struct mlx5_sim_vobj *v, bool sq)
 /*
  * A raw QP's state (query_raw_packet_qp_state): the one it was moved to,
  * unless the device moved a part to ERR: its RQ (ERR), or its SQ with a
- * ready RQ (SQE).
+ * ready RQ (SQE). As the kernel, the QP takes that state (its next move
+ * starts there: SQE to RTS is then refused, raw QPs have no SQERR2RTS).
  */
 static enum ibv_qp_state
 sim_raw_qp_state(struct mlx5_sim_vobj *v)
 {
-	enum ibv_qp_state st = (enum ibv_qp_state)v->kstate;
+	enum ibv_qp_state st;
 	uint8_t rq, sq;
 
 	mlx5_sim_vhca_lock(v->file->vhca);
 	rq = sim_raw_state(v, false);
 	sq = sim_raw_state(v, true);
-	mlx5_sim_vhca_unlock(v->file->vhca);
+	st = (enum ibv_qp_state)v->kstate;
 	if (rq == MLX5_WQ_STATE_ERR)
-		return IBV_QPS_ERR;
-	if (sq == MLX5_WQ_STATE_ERR && rq == MLX5_WQ_STATE_RDY)
-		return IBV_QPS_SQE;
+		st = IBV_QPS_ERR;
+	else if (sq == MLX5_WQ_STATE_ERR && rq == MLX5_WQ_STATE_RDY)
+		st = IBV_QPS_SQE;
+	v->kstate = st;
+	mlx5_sim_vhca_unlock(v->file->vhca);
 	return st;
 }
 
 /*
- * A raw QP's move from @cur to @next (modify_raw_packet_qp): RST2INIT
- * readies its SQ and RQ, 2ERR and 2RST move both (a part already there
- * is left alone), the other moves change nothing. vHCA lock held.
+ * A raw QP's move from @cur to @next (mlx5_ib's modify_raw_packet_qp,
+ * since Linux 5.9): RST2INIT readies its RQ, RTR2RTS its SQ; 2ERR and
+ * 2RST move both; the other moves change nothing. A part already in the
+ * state is left alone, and so is an SQ in RST at 2ERR (it sends nothing;
+ * the device moves an SQ to ERR from RDY only). vHCA lock held.
  */
 static int
 sim_raw_modify(struct mlx5_sim_vobj *v, int cur, int next)
@@ -1120,13 +1162,16 @@ sim_raw_modify(struct mlx5_sim_vobj *v, int cur, int next)
 	uint8_t state = next == IBV_QPS_RESET ? MLX5_WQ_STATE_RST :
 			next == IBV_QPS_ERR   ? MLX5_WQ_STATE_ERR :
 						MLX5_WQ_STATE_RDY;
+	bool rq = next == IBV_QPS_RESET || next == IBV_QPS_ERR ||
+		  (cur == IBV_QPS_RESET && next == IBV_QPS_INIT);
+	bool sq = next == IBV_QPS_RESET ||
+		  (next == IBV_QPS_ERR &&
+		   sim_raw_state(v, true) != MLX5_WQ_STATE_RST) ||
+		  (cur == IBV_QPS_RTR && next == IBV_QPS_RTS);
 	uint32_t in[SIM_V_RAW_DW], out[SIM_V_RAW_DW];
 	int err = 0;
 
-	if (next != IBV_QPS_RESET && next != IBV_QPS_ERR &&
-	    !(cur == IBV_QPS_RESET && next == IBV_QPS_INIT))
-		return 0;
-	if (v->raw_rqn != 0 && sim_raw_state(v, false) != state) {
+	if (rq && v->raw_rqn != 0 && sim_raw_state(v, false) != state) {
 		memset(in, 0, sizeof(in));
 		MLX5_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
 		MLX5_SET(modify_rq_in, in, rq_state, sim_raw_state(v, false));
@@ -1134,7 +1179,8 @@ sim_raw_modify(struct mlx5_sim_vobj *v, int cur, int next)
 		MLX5_SET(rqc, MLX5_ADDR_OF(modify_rq_in, in, ctx), state, state);
 		err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_RQ, in, sizeof(in), out);
 	}
-	if (err == 0 && v->raw_sqn != 0 && sim_raw_state(v, true) != state) {
+	if (err == 0 && sq && v->raw_sqn != 0 &&
+	    sim_raw_state(v, true) != state) {
 		memset(in, 0, sizeof(in));
 		MLX5_SET(modify_sq_in, in, opcode, MLX5_CMD_OP_MODIFY_SQ);
 		MLX5_SET(modify_sq_in, in, sq_state, sim_raw_state(v, true));
@@ -1333,9 +1379,12 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 
 	if (v == NULL || attr == NULL)
 		return EINVAL;
-	/* An RSS QP has no state to move (mlx5_ib: ENOSYS). */
+	/*
+	 * An RSS QP has no state to move: libmlx5 refuses (EOPNOTSUPP)
+	 * before the kernel's ENOSYS.
+	 */
 	if (sim_vobj_rss(v))
-		return ENOSYS;
+		return EOPNOTSUPP;
 	vhca = v->file->vhca;
 	mlx5_sim_vhca_lock(vhca);
 	cur = (mask & IBV_QP_CUR_STATE) ? (int)attr->cur_qp_state : v->kstate;
@@ -1502,10 +1551,13 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 		errno = EINVAL;
 		return NULL;
 	}
-	/* Creation flags (VLAN stripping, FCS scatter, ...): not modelled. */
+	/*
+	 * Creation flags: the FCS scattered (the device has scatter_fcs);
+	 * VLAN stripping and the rest are not modelled.
+	 */
 	if ((attr->comp_mask & ~(uint32_t)IBV_WQ_INIT_ATTR_FLAGS) ||
 	    ((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
-	     attr->create_flags != 0)) {
+	     (attr->create_flags & ~(uint32_t)IBV_WQ_FLAGS_SCATTER_FCS))) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -1525,6 +1577,11 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 	MLX5_SET(create_rq_in, in, opcode, MLX5_CMD_OP_CREATE_RQ);
 	MLX5_SET(rqc, rqc, state, MLX5_WQ_STATE_RST);
 	MLX5_SET(rqc, rqc, vsd, 1);
+	/* mlx5_ib's create_rq: receives flushed in error. */
+	MLX5_SET(rqc, rqc, flush_in_error_en, 1);
+	MLX5_SET(rqc, rqc, scatter_fcs,
+		 !!((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
+		    (attr->create_flags & IBV_WQ_FLAGS_SCATTER_FCS)));
 	MLX5_SET(rqc, rqc, cqn, cq->num);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, pd->pdn);
@@ -1573,7 +1630,7 @@ mlx5_sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
 	enum ibv_wq_state cur, next;
 	int err;
 
-	if (v == NULL || attr == NULL ||
+	if (v == NULL || attr == NULL || attr->attr_mask == 0 ||
 	    (attr->attr_mask & ~(uint32_t)(IBV_WQ_ATTR_STATE |
 					   IBV_WQ_ATTR_CURR_STATE |
 					   IBV_WQ_ATTR_FLAGS)))
@@ -1593,7 +1650,7 @@ mlx5_sim_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
 	err = sim_kcmd(v, MLX5_CMD_OP_MODIFY_RQ, in, sizeof(in), out);
 	mlx5_sim_vhca_unlock(v->file->vhca);
 	/* libibverbs keeps the state it asked for. */
-	if (err == 0)
+	if (err == 0 && (attr->attr_mask & IBV_WQ_ATTR_STATE))
 		wq->state = next;
 	return err;
 }
@@ -1726,6 +1783,7 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 	}
 	if (obj_type & MLX5DV_OBJ_QP) {
 		struct mlx5dv_qp *o = obj->qp.out;
+		uint64_t req;
 		size_t rq_bytes;
 
 		v = mlx5_sim_vobj_of(obj->qp.in, MLX5_SIM_OBJ_QP);
@@ -1739,14 +1797,28 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		o->sq.buf = v->mem.addr + rq_bytes;
 		o->sq.wqe_cnt = v->sq_wqes;
 		o->sq.stride = SIM_V_WQEBB;
-		/* The BlueFlame register pair of the context's UAR page. */
-		o->bf.reg = (uint8_t *)v->file->ctx_uar->page + 0x800;
+		/*
+		 * The BlueFlame register pair of the context's UAR page
+		 * (none yet: an RSS QP's context may have no other QP).
+		 */
+		o->bf.reg = v->file->ctx_uar != NULL ?
+				    (uint8_t *)v->file->ctx_uar->page + 0x800 :
+				    NULL;
 		o->bf.size = 256;
-		if (o->comp_mask & MLX5DV_QP_MASK_UAR_MMAP_OFFSET) {
+		req = o->comp_mask;
+		o->comp_mask = 0;
+		if ((req & MLX5DV_QP_MASK_UAR_MMAP_OFFSET) &&
+		    v->file->ctx_uar != NULL) {
 			o->uar_mmap_offset = (uint64_t)v->file->ctx_uar->dv.mmap_off;
-			o->comp_mask = MLX5DV_QP_MASK_UAR_MMAP_OFFSET;
-		} else {
-			o->comp_mask = 0;
+			o->comp_mask |= MLX5DV_QP_MASK_UAR_MMAP_OFFSET;
+		}
+		/* A raw QP's parts (0: none), as mlx5_ib answers them. */
+		if ((req & MLX5DV_QP_MASK_RAW_QP_HANDLES) && v->raw) {
+			o->tirn = v->raw_tirn;
+			o->tisn = v->raw_tisn;
+			o->rqn = v->raw_rqn;
+			o->sqn = v->raw_sqn;
+			o->comp_mask |= MLX5DV_QP_MASK_RAW_QP_HANDLES;
 		}
 	}
 	if (obj_type & MLX5DV_OBJ_RWQ) {
@@ -1802,7 +1874,7 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	if (v == NULL || attr == NULL || init == NULL)
 		return EINVAL;
 	if (sim_vobj_rss(v))
-		return ENOSYS;
+		return EOPNOTSUPP; /* libmlx5's refusal, as to modify. */
 	if (v->raw) {
 		/* No QP context: its state, capacities and port. */
 		memset(attr, 0, sizeof(*attr));

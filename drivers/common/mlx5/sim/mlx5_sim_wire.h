@@ -70,6 +70,8 @@
 #define SIM_MAX_MTU 9978
 /* The longest frame the device builds: MTU + L2 header + VLAN tag. */
 #define SIM_FRAME_MAX (SIM_MAX_MTU + 18)
+/* The Ethernet FCS (CRC-32), which frames carry on the wire. */
+#define SIM_FCS_LEN 4
 /* Frames shorter than this are padded with zeros (64 bytes with FCS). */
 #define SIM_FRAME_MIN 60
 #define SIM_ETH_HLEN 14
@@ -337,7 +339,8 @@ struct mlx5_sim_sq_run {
 	const struct mlx5_sim_tir *rss_tir;
 	struct mlx5_sim_rqt *rss_rqt;
 	struct mlx5_sim_ahead ahead;
-	uint8_t frame[SIM_FRAME_MAX] __rte_aligned(8);
+	/* The frame, and room for the FCS an RQ may scatter after it. */
+	uint8_t frame[SIM_FRAME_MAX + SIM_FCS_LEN] __rte_aligned(8);
 };
 
 /* The receive side (mlx5_sim_rq.c). */

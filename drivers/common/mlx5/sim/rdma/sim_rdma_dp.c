@@ -93,6 +93,11 @@ struct sim_rdma_qp {
 	uint8_t *sq_op;	   /* Its work completion's opcode. */
 	struct sim_dp_rq rq;
 	uint32_t rqn; /* Its receive CQEs' number (a raw QP's RQ). */
+	/*
+	 * A raw QP on a device with raw checksums (IBV_DEVICE_RAW_IP_CSUM):
+	 * libmlx5's MLX5_CSUM_SUPPORT_RAW_OVER_ETH and MLX5_RX_CSUM_VALID.
+	 */
+	bool raw_csum;
 	uint32_t max_send_sge, max_inline;
 	uint32_t bf_off; /* BlueFlame register alternated. */
 	bool sig_all;
@@ -697,6 +702,14 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 	}
 	q->qp = qp;
 	q->rqn = v->raw && v->raw_rqn != 0 ? v->raw_rqn : qp->qp_num;
+	if (v->raw) {
+		struct ibv_device_attr_ex da;
+
+		q->raw_csum =
+			mlx5_sim_query_device_ex(qp->context, NULL, &da) == 0 &&
+			(da.orig_attr.device_cap_flags &
+			 IBV_DEVICE_RAW_IP_CSUM);
+	}
 	q->sq_wrid = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_wrid));
 	q->sq_next = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_next));
 	q->sq_op = calloc(q->dv.sq.wqe_cnt, sizeof(*q->sq_op));
@@ -1220,19 +1233,24 @@ sim_dp_add_atomic(struct sim_rdma_qp *q, uint64_t swap_add, uint64_t compare)
 }
 
 /*
- * The Ethernet segment of a raw packet QP's send (libmlx5's): no offload
- * the device announces (checksums: EINVAL), and the inline header the
- * device requires, none (it announces wqe_inline_mode "not required", so
- * the kernel tells libmlx5 MLX5_USER_INLINE_MODE_NONE): the 16-byte
- * segment with an empty header. libmlx5 wants a gather entry for the
- * header all the same.
+ * The Ethernet segment of a raw packet QP's send (libmlx5's): the IP and
+ * L4 checksums asked with IBV_SEND_IP_CSUM (EINVAL on a device without
+ * raw checksums), and the inline header the device requires, none (it
+ * announces wqe_inline_mode "not required", so the kernel tells libmlx5
+ * MLX5_USER_INLINE_MODE_NONE): the 16-byte segment with an empty header.
+ * libmlx5 wants a gather entry for the header all the same.
  */
 static int
 sim_dp_add_eth(struct sim_rdma_qp *q, const struct ibv_send_wr *wr)
 {
-	if ((wr->send_flags & IBV_SEND_IP_CSUM) || wr->num_sge < 1)
+	struct mlx5_wqe_eth_seg *es = (void *)q->w.seg;
+
+	if (((wr->send_flags & IBV_SEND_IP_CSUM) && !q->raw_csum) ||
+	    wr->num_sge < 1)
 		return EINVAL;
-	memset(q->w.seg, 0, offsetof(struct mlx5_wqe_eth_seg, inline_hdr));
+	memset(es, 0, offsetof(struct mlx5_wqe_eth_seg, inline_hdr));
+	if (wr->send_flags & IBV_SEND_IP_CSUM)
+		es->cs_flags = MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM;
 	q->w.seg += offsetof(struct mlx5_wqe_eth_seg, inline_hdr);
 	return 0;
 }
@@ -2224,8 +2242,8 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	if (q == NULL)
 		return false;
 	memset(wc, 0, sizeof(*wc));
-	/* A raw QP's receive CQEs name its RQ. */
-	wc->qp_num = q->qp->qp_num;
+	/* The CQE's number: a raw QP's receive CQEs name its RQ (libmlx5). */
+	wc->qp_num = qpn;
 	switch (opcode) {
 	case MLX5_CQE_REQ:
 		/* The opcode as posted (libmlx5 keeps it per WQE). */
@@ -2245,9 +2263,21 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 				     IBV_WC_RECV_RDMA_WITH_IMM :
 				     IBV_WC_RECV;
 		wc->byte_len = be32toh(cqe->byte_cnt);
-		/* A frame (raw packet QP) has no source QP, no GRH. */
-		if (q->qp->qp_type == IBV_QPT_RAW_PACKET)
+		/*
+		 * A frame (raw packet QP) has no source QP, no GRH; its
+		 * checksums are good if the device says so of an IPv4 frame
+		 * (libmlx5's get_csum_ok).
+		 */
+		if (q->qp->qp_type == IBV_QPT_RAW_PACKET) {
+			if (q->raw_csum &&
+			    (cqe->hds_ip_ext &
+			     (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK)) ==
+				    (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK) &&
+			    ((cqe->l4_hdr_type_etc >> 2) & 0x3) ==
+				    MLX5_CQE_L3_HDR_TYPE_IPV4)
+				wc->wc_flags |= IBV_WC_IP_CSUM_OK;
 			break;
+		}
 		wc->src_qp = be32toh(cqe->flags_rqpn) & 0xffffff;
 		/* A GRH before the payload (UD over RoCE). */
 		if ((be32toh(cqe->flags_rqpn) >> 28) & 3)
@@ -2320,8 +2350,9 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 /*
  * Work queues (ibv_create_wq()): libmlx5's RWQ over the device's RQ, its
- * receives posted by ibv_post_wq_recv() as a QP's are; moved to RESET, or
- * destroyed, its CQEs leave its CQ and its counters start over.
+ * receives posted by ibv_post_wq_recv() as a QP's are; moved from RESET
+ * to RDY, or destroyed, its CQEs leave its CQ (and its counters start
+ * over).
  */
 static int
 sim_rdma_post_wq_recv(struct ibv_wq *wq, struct ibv_recv_wr *wr,
@@ -2363,20 +2394,30 @@ sim_rdma_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 	return NULL;
 }
 
+/*
+ * libmlx5's modify: a move to RDY checks the current state the caller
+ * gives, and from RESET first takes the WQ's CQEs out of its CQ and
+ * starts its counters over (receives posted in RESET are dropped).
+ */
 int
 sim_rdma_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
 {
 	struct sim_rdma_wq *w = sim_dp_wq(wq);
-	int ret = mlx5_sim_modify_wq(wq, attr);
 
-	if (ret == 0 && w != NULL && (attr->attr_mask & IBV_WQ_ATTR_STATE) &&
-	    attr->wq_state == IBV_WQS_RESET) {
-		sim_dp_cq_clean(wq->cq, wq->wq_num, wq->wq_num, NULL);
-		pthread_spin_lock(&w->rq.lock);
-		sim_dp_rq_reset(&w->rq);
-		pthread_spin_unlock(&w->rq.lock);
+	if (w != NULL && attr != NULL &&
+	    (attr->attr_mask & IBV_WQ_ATTR_STATE) &&
+	    attr->wq_state == IBV_WQS_RDY) {
+		if ((attr->attr_mask & IBV_WQ_ATTR_CURR_STATE) &&
+		    attr->curr_wq_state != wq->state)
+			return EINVAL;
+		if (wq->state == IBV_WQS_RESET) {
+			sim_dp_cq_clean(wq->cq, wq->wq_num, wq->wq_num, NULL);
+			pthread_spin_lock(&w->rq.lock);
+			sim_dp_rq_reset(&w->rq);
+			pthread_spin_unlock(&w->rq.lock);
+		}
 	}
-	return ret;
+	return mlx5_sim_modify_wq(wq, attr);
 }
 
 int

@@ -618,7 +618,9 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH)
 		return qp;
 	/* What the WQE leaves after the overhead and an inline header. */
-	attr->cap.max_inline_data = wqe > over + 4 ? wqe - over - 4 : 0;
+	attr->cap.max_inline_data =
+		attr->cap.max_send_wr != 0 && wqe > over + 4 ? wqe - over - 4 :
+							       0;
 	err = sim_rdma_dp_qp_init(qp, attr, dv_ops);
 	if (err != 0) {
 		mlx5_sim_destroy_qp(qp);
