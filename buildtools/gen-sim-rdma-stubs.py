@@ -114,6 +114,21 @@ def main():
         "#include <errno.h>",
         "#include <stdbool.h>",
         "#include <stddef.h>",
+        "#include <stdio.h>",
+        "#include <stdlib.h>",
+        "",
+        "/*",
+        " * With MLX5_SIM_TRACE_UNSUP set, each call says which entry point a",
+        " * program reached that the front lacks (on stderr).",
+        " */",
+        "static void",
+        "sim_rdma_unsup(const char *name)",
+        "{",
+        "\tif (getenv(\"MLX5_SIM_TRACE_UNSUP\") != NULL)",
+        "\t\tfprintf(stderr, \"rdma front: %s: not implemented"
+        " (EOPNOTSUPP)\\n\",",
+        "\t\t\tname);",
+        "}",
         "",
     ]
     count = 0
@@ -123,7 +138,8 @@ def main():
         kind = PRIVATE_KINDS.get(name) or header_kind(headers, name) or "int"
         ret, body = BODIES[kind]
         out.append("%s%s(void);" % (ret, name))
-        out.append("%s\n%s(void)\n{\n%s\n}\n" % (ret.strip(), name, body))
+        out.append("%s\n%s(void)\n{\n\tsim_rdma_unsup(\"%s\");\n%s\n}\n"
+                   % (ret.strip(), name, name, body))
         count += 1
     with open(args.output, "w") as f:
         f.write("\n".join(out))

@@ -69,12 +69,12 @@ test_mailbox_validation(void)
 			  MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, "");
 
 	/*
-	 * Type 0x7 is one the software device does not model; hardware has
-	 * its flow table capabilities there.
+	 * Type 0x8 (the E-Switch flow table) is one the software device,
+	 * which has no E-Switch, does not model; hardware answers it.
 	 */
 	if (!tdev_hw()) {
 		MLX5_SET(query_hca_cap_in, in, op_mod,
-			 MLX5_HCA_CAP_OPMOD(0x7, 1));
+			 MLX5_HCA_CAP_OPMOD(0x8, 1));
 		TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, outlen),
 				  EREMOTEIO, "unknown capability type");
 		TEST_ASSERT_EQUAL(MLX5_GET(mbox_out, out, status),
@@ -2476,6 +2476,16 @@ test_hca_cap_page(void)
 	TEST_ASSERT_EQUAL(MLX5_GET(cmd_hca_cap, cap, port_type),
 			  MLX5_CAP_PORT_TYPE_ETH, "Ethernet ports");
 	TEST_ASSERT(MLX5_GET(cmd_hca_cap, cap, num_ports) >= 1, "ports");
+	/*
+	 * The NIC flow table page: every device answers it (DPDK's probe
+	 * asks it of any device with Ethernet offloads).
+	 */
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_NIC_FLOW_TABLE, 1));
+	TEST_ASSERT_SUCCESS(raw_cmd(in, sizeof(in), out, sizeof(out)),
+			    "the NIC flow table page");
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_HCA_CAP_OPMOD(MLX5_HCA_CAP_GENERAL, 1));
 	TDEV_SIM_ONLY("the software device's refusal of a short output");
 	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, sizeof(out) - 4),
 			  EREMOTEIO, "less than a page");

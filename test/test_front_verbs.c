@@ -29,6 +29,7 @@
 #include <rte_thash.h>
 #pragma GCC diagnostic pop
 
+#include <mlx5_prm.h>
 #include <mlx5_sim.h>
 
 #include "mlx5_test.h"
@@ -2150,6 +2151,72 @@ test_raw_offloads(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * What a verbs PMD (DPDK's own mlx5, dv_flow_en=0) asks of a raw QP and
+ * of the device beyond verbs: RSS caps as mlx5_ib reports them; DEVX
+ * through the raw QP's handle on its parts (mlx5_ib's
+ * devx_is_valid_obj_id(): QUERY_TIS gives the transport domain, QUERY_SQ
+ * the SQ's state) and on nothing else; libmlx5's steering action to a QP
+ * (mlx5dv_dr_action_create_dest_ibv_qp()).
+ */
+static int
+test_raw_devx(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_sq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_sq_out)] = { 0 };
+	void *tisc = MLX5_ADDR_OF(query_tis_out, out, tis_context);
+	void *sqc = MLX5_ADDR_OF(query_sq_out, out, sq_context);
+	struct ibv_device_attr_ex da;
+	struct mlx5dv_qp dvq = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
+	struct mlx5dv_obj obj = { .qp = { .out = &dvq } };
+	struct mlx5dv_dr_action *act;
+	struct ibv_qp *q;
+
+	TEST_ASSERT_SUCCESS(ibv_query_device_ex(ctx, NULL, &da), "");
+	TEST_ASSERT((da.rss_caps.supported_qpts & (1u << IBV_QPT_RAW_PACKET)) &&
+			    da.rss_caps.rx_hash_function ==
+				    IBV_RX_HASH_FUNC_TOEPLITZ &&
+			    da.rss_caps.max_rwq_indirection_table_size == 256 &&
+			    !(da.rss_caps.rx_hash_fields_mask &
+			      IBV_RX_HASH_INNER) &&
+			    da.max_wq_type_rq != 0,
+		    "RSS caps");
+	q = fv_raw_qp(cq, 0);
+	TEST_ASSERT_NOT_NULL(q, "");
+	obj.qp.in = q;
+	TEST_ASSERT_SUCCESS(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), "");
+	MLX5_SET(query_tis_in, in, opcode, MLX5_CMD_OP_QUERY_TIS);
+	MLX5_SET(query_tis_in, in, tisn, dvq.tisn);
+	TEST_ASSERT_SUCCESS(
+		mlx5dv_devx_qp_query(q, in, sizeof(in), out, sizeof(out)),
+		"QUERY_TIS of its TIS");
+	TEST_ASSERT(MLX5_GET(tisc, tisc, transport_domain) != 0, "");
+	MLX5_SET(query_tis_in, in, tisn, dvq.tisn + 1000);
+	TEST_ASSERT_EQUAL(
+		mlx5dv_devx_qp_query(q, in, sizeof(in), out, sizeof(out)),
+		EINVAL, "another TIS");
+	MLX5_SET(query_sq_in, in, opcode, MLX5_CMD_OP_QUERY_SQ);
+	MLX5_SET(query_sq_in, in, sqn, dvq.sqn);
+	TEST_ASSERT_SUCCESS(
+		mlx5dv_devx_qp_query(q, in, sizeof(in), out, sizeof(out)),
+		"QUERY_SQ of its SQ");
+	TEST_ASSERT_EQUAL(MLX5_GET(sqc, sqc, state), MLX5_WQ_STATE_RDY,
+			  "ready at RTS");
+	MLX5_SET(query_qp_in, in, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, in, qpn, q->qp_num);
+	TEST_ASSERT_EQUAL(
+		mlx5dv_devx_qp_query(q, in, sizeof(in), out, sizeof(out)),
+		EINVAL, "no QP object");
+	TEST_ASSERT(mlx5dv_dr_action_create_dest_ibv_qp(NULL) == NULL &&
+			    errno == EINVAL,
+		    "");
+	act = mlx5dv_dr_action_create_dest_ibv_qp(q);
+	TEST_ASSERT_NOT_NULL(act, "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(act), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(q), "");
+	return TEST_SUCCESS;
+}
+
 /* An RSS QP over @tbl hashing @fields with @key (@key_len bytes). */
 static struct ibv_qp *
 fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
@@ -2470,6 +2537,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "device_memory", test_device_memory },
 	{ "raw_packet", test_raw_packet },
 	{ "raw_offloads", test_raw_offloads },
+	{ "raw_devx", test_raw_devx },
 	{ "rss", test_rss },
 	{ "alloc_type", test_alloc_type },
 	{ "nothing_left", test_nothing_left },

@@ -139,6 +139,16 @@ struct mlx5_ifc_create_tis_in_bits {
 	struct mlx5_ifc_tisc_bits ctx;
 };
 
+MLX5_IFC_NAME_ONE_IN(query_tis_in, tisn);
+
+struct mlx5_ifc_query_tis_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_tisc_bits tis_context;
+};
+
 struct mlx5_ifc_query_sq_out_bits {
 	u8 status[0x8];
 	u8 reserved_at_8[0x18];

@@ -322,7 +322,8 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_KERNEL_ONLY(0x913, "MODIFY_TIS", SIM_K_MODIFY),
 	SIM_ROW(DESTROY_TIS, 0, SIM_CMD_DESTROY, destroy_tis_in,
 		destroy_tis_out, sim_run_eth, NULL),
-	SIM_KERNEL_ONLY(0x915, "QUERY_TIS", SIM_K_QUERY),
+	SIM_ROW(QUERY_TIS, SIM_K_QUERY, SIM_CMD_QUERY, query_tis_in,
+		query_tis_out, sim_run_eth, NULL),
 	SIM_ROW(CREATE_RQT, SIM_K_CREATE, SIM_CMD_CREATE, create_rqt_in,
 		create_rqt_out, sim_run_eth, NULL),
 	SIM_ROW(MODIFY_RQT, SIM_K_MODIFY, SIM_CMD_MODIFY, modify_rqt_in,
@@ -583,6 +584,15 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(roce_cap, cap, fl_rc_qp_when_roce_enabled, 1);
 		MLX5_SET(roce_cap, cap, qp_ts_format,
 			 MLX5_QP_TS_FORMAT_CAP_FREE_RUNNING_AND_REAL_TIME);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_HCA_CAP_NIC_FLOW_TABLE:
+		/*
+		 * flow_table_nic_cap, every field 0: no flow table of the
+		 * device's for DEVX (no sampler, no header rewrite, no
+		 * metadata registers). The NIC receive rules are the
+		 * kernel's (ibv_create_flow(), mlx5dv matchers), which
+		 * report no capability here on a ConnectX either.
+		 */
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_QOS:
 		if (!caps->pacing)
@@ -989,6 +999,9 @@ sim_cmd_obj_id(uint16_t opcode, const void *in)
 	case MLX5_CMD_OP_MODIFY_RQT:
 		create = MLX5_CMD_OP_CREATE_RQT;
 		break;
+	case MLX5_CMD_OP_QUERY_TIS:
+		create = MLX5_CMD_OP_CREATE_TIS;
+		break;
 	default:
 		return 0;
 	}
@@ -1009,24 +1022,42 @@ mlx5_sim_cmd_kernel_query(struct mlx5_sim_file *file, const void *in,
 }
 
 int
-mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
-			uint16_t create_op, uint32_t num, const void *in,
-			size_t inlen, void *out, size_t outlen)
+mlx5_sim_verbs_devx_cmd_objs(struct mlx5_sim_file *file, bool modify,
+			     const uint64_t *ids, unsigned int n,
+			     const void *in, size_t inlen, void *out,
+			     size_t outlen)
 {
 	enum sim_cmd_class cls = modify ? SIM_CMD_MODIFY : SIM_CMD_QUERY;
+	uint64_t id;
 	uint16_t opcode;
+	unsigned int i;
 	int ret;
 
 	ret = sim_devx_front(file, cls, in, inlen, out, outlen, &opcode);
 	if (ret != 0)
 		return ret;
-	/* devx_is_valid_obj_id(): the handle's own object, else EINVAL. */
-	if (sim_cmd_obj_id(opcode, in) != ((uint64_t)create_op << 32 | num)) {
+	/* devx_is_valid_obj_id(): an object of the handle's, else EINVAL. */
+	id = sim_cmd_obj_id(opcode, in);
+	for (i = 0; i < n && ids[i] != id; i++)
+		;
+	if (id == 0 || i == n) {
 		SIM_LOG(DEBUG, "%s: %s (0x%x) on a verbs object names another"
 			" object than %s 0x%x: EINVAL", file->vhca->ibdev.name,
 			mlx5_sim_opcode_name(opcode), opcode,
-			mlx5_sim_opcode_name(create_op), num);
+			mlx5_sim_opcode_name((uint16_t)(ids[0] >> 32)),
+			(uint32_t)ids[0]);
 		return EINVAL;
 	}
 	return sim_devx_run(file, opcode, in, inlen, out, outlen, NULL);
+}
+
+int
+mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
+			uint16_t create_op, uint32_t num, const void *in,
+			size_t inlen, void *out, size_t outlen)
+{
+	uint64_t id = (uint64_t)create_op << 32 | num;
+
+	return mlx5_sim_verbs_devx_cmd_objs(file, modify, &id, 1, in, inlen,
+					    out, outlen);
 }

@@ -572,6 +572,21 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	attr->device_cap_flags_ex = attr->orig_attr.device_cap_flags |
 				    IBV_DEVICE_RAW_SCATTER_FCS;
 	attr->raw_packet_caps = IBV_RAW_PACKET_CAP_IP_CSUM;
+	/*
+	 * RSS as mlx5_ib reports it: raw packet QPs, Toeplitz over IP
+	 * addresses and TCP/UDP ports (no inner headers, no IPsec SPI: not
+	 * modelled), tables of 2^8 entries at most (rss_ind_tbl_cap); WQs.
+	 */
+	attr->rss_caps.supported_qpts = 1u << IBV_QPT_RAW_PACKET;
+	attr->rss_caps.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	attr->rss_caps.rx_hash_fields_mask =
+		IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
+		IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 |
+		IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP |
+		IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
+	attr->rss_caps.max_rwq_indirection_tables = MLX5_SIM_MAX_QPS - 1;
+	attr->rss_caps.max_rwq_indirection_table_size = 1u << 8;
+	attr->max_wq_type_rq = MLX5_SIM_MAX_QPS - 1;
 	attr->max_dm_size = vhca->caps.dm_size;
 	if (vhca->caps.odp) {
 		attr->odp_caps.general_caps = IBV_ODP_SUPPORT |

@@ -409,6 +409,22 @@ sim_wq_query(const struct mlx5_sim_wq *w, bool sq, void *wq)
 }
 
 static uint32_t
+sim_tis_query(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	const struct mlx5_sim_tis *tis =
+		sim_tis_of(file, MLX5_GET(query_tis_in, in, tisn));
+	void *tisc = MLX5_ADDR_OF(query_tis_out, out, tis_context);
+
+	if (tis == NULL)
+		return MLX5_SIM_SYND_ETH_UNKNOWN;
+	MLX5_SET(tisc, tisc, transport_domain, tis->tdn);
+	MLX5_SET(tisc, tisc, prio, tis->prio);
+	MLX5_SET(tisc, tisc, lag_tx_port_affinity, tis->lag_tx_port_affinity);
+	MLX5_SET(tisc, tisc, pd, tis->pd != NULL ? tis->pd->pdn : 0);
+	return MLX5_SIM_SYND_OK;
+}
+
+static uint32_t
 sim_sq_query(struct mlx5_sim_file *file, const void *in, void *out)
 {
 	struct mlx5_sim_sq *sq = mlx5_sim_qnum_get(&file->vhca->qps,
@@ -930,6 +946,8 @@ mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
 	case MLX5_CMD_OP_DESTROY_TIS:
 		return sim_eth_free(file, MLX5_SIM_OBJ_TIS,
 				    MLX5_GET(destroy_tis_in, in, tisn));
+	case MLX5_CMD_OP_QUERY_TIS:
+		return sim_tis_query(file, in, out);
 	case MLX5_CMD_OP_CREATE_SQ:
 		return mlx5_sim_sq_create(file, in, NULL, NULL, out, obj);
 	case MLX5_CMD_OP_MODIFY_SQ:

@@ -556,6 +556,14 @@ int mlx5_sim_cmd_kernel_query(struct mlx5_sim_file *file, const void *in,
 int mlx5_sim_verbs_devx_cmd(struct mlx5_sim_file *file, bool modify,
 			    uint16_t create_op, uint32_t num, const void *in,
 			    size_t inlen, void *out, size_t outlen);
+/*
+ * The same for a handle standing for several objects (a raw QP: its SQ,
+ * RQ, TIS and TIR), each (create opcode << 32 | number) in @ids.
+ */
+int mlx5_sim_verbs_devx_cmd_objs(struct mlx5_sim_file *file, bool modify,
+				 const uint64_t *ids, unsigned int n,
+				 const void *in, size_t inlen, void *out,
+				 size_t outlen);
 
 /* The engine (mlx5_sim_engine.c), vHCA lock held. */
 #define MLX5_SIM_WQEBB 64

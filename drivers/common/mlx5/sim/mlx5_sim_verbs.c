@@ -1845,15 +1845,47 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
  * DEVX on verbs objects: the handle stands for the object its creation
  * made; the kernel lets through only mailboxes that name it.
  */
+/*
+ * DEVX through a QP's handle: its QP, or a raw QP's parts (mlx5_ib's
+ * devx_is_valid_obj_id(): its RQ, SQ, TIR or TIS).
+ */
+static int
+sim_qp_devx(struct ibv_qp *qp, bool modify, const void *in, size_t inlen,
+	    void *out, size_t outlen)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
+	const struct {
+		uint16_t create;
+		uint32_t num;
+	} parts[] = {
+		{ MLX5_CMD_OP_CREATE_SQ, v != NULL ? v->raw_sqn : 0 },
+		{ MLX5_CMD_OP_CREATE_RQ, v != NULL ? v->raw_rqn : 0 },
+		{ MLX5_CMD_OP_CREATE_TIS, v != NULL ? v->raw_tisn : 0 },
+		{ MLX5_CMD_OP_CREATE_TIR, v != NULL ? v->raw_tirn : 0 },
+	};
+	uint64_t ids[RTE_DIM(parts)];
+	unsigned int n = 0;
+
+	if (v == NULL)
+		return EINVAL;
+	if (!v->raw)
+		return mlx5_sim_verbs_devx_cmd(v->file, modify,
+					       MLX5_CMD_OP_CREATE_QP, v->num,
+					       in, inlen, out, outlen);
+	/* The parts it has (an RSS QP: its TIR alone). */
+	for (unsigned int i = 0; i < RTE_DIM(parts); i++)
+		if (parts[i].num != 0)
+			ids[n++] = (uint64_t)parts[i].create << 32 |
+				   parts[i].num;
+	return mlx5_sim_verbs_devx_cmd_objs(v->file, modify, ids, n, in, inlen,
+					    out, outlen);
+}
+
 int
 mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
 		  size_t outlen)
 {
-	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
-
-	return v == NULL ? EINVAL :
-	       mlx5_sim_verbs_devx_cmd(v->file, false, MLX5_CMD_OP_CREATE_QP,
-				       v->num, in, inlen, out, outlen);
+	return sim_qp_devx(qp, false, in, inlen, out, outlen);
 }
 
 /*
@@ -1936,11 +1968,7 @@ int
 mlx5_sim_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen,
 		   void *out, size_t outlen)
 {
-	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
-
-	return v == NULL ? EINVAL :
-	       mlx5_sim_verbs_devx_cmd(v->file, true, MLX5_CMD_OP_CREATE_QP,
-				       v->num, in, inlen, out, outlen);
+	return sim_qp_devx(qp, true, in, inlen, out, outlen);
 }
 
 int

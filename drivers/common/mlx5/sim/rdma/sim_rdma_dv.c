@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_rdma.h"
@@ -289,4 +290,49 @@ mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
 		   size_t num_actions, struct mlx5dv_flow_action_attr actions[])
 {
 	return mlx5_sim_flow_create(matcher, value, num_actions, actions);
+}
+
+/*
+ * Steering actions of libmlx5's software steering (mlx5dv_dr_*): a
+ * provider object, as in libmlx5. Of them the front makes the one a
+ * verbs PMD asks for at probe, the destination QP (DPDK's mlx5 drop
+ * queue); domains, tables, matchers and rules, which would use them, are
+ * not carried (EOPNOTSUPP), nor are the other actions.
+ */
+#define SIM_DR_ACTION_MAGIC 0x5d7a0c71u
+
+struct sim_dr_action {
+	uint32_t magic;
+	struct ibv_qp *qp; /* The destination QP. */
+};
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_ibv_qp(struct ibv_qp *ibqp)
+{
+	struct sim_dr_action *a;
+
+	if (ibqp == NULL || mlx5_sim_vobj_of(ibqp, MLX5_SIM_OBJ_QP) == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (a == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->magic = SIM_DR_ACTION_MAGIC;
+	a->qp = ibqp;
+	return (struct mlx5dv_dr_action *)(void *)a;
+}
+
+int
+mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
+{
+	struct sim_dr_action *a = (struct sim_dr_action *)(void *)action;
+
+	if (a == NULL || a->magic != SIM_DR_ACTION_MAGIC)
+		return EINVAL;
+	a->magic = 0;
+	free(a);
+	return 0;
 }
