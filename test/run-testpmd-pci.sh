@@ -22,30 +22,12 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"
 cli_parse "$0" "" "$@"
 build=$CLI_BUILD
-
-if [ -z "${SIM_TESTPMD_PCI_NS:-}" ]; then
-	if ! unshare -n true 2>/dev/null; then
-		echo "testpmd-pci: skipped: no network namespace here (unshare -n needs CAP_SYS_ADMIN)"
-		exit 77
-	fi
-	SIM_TESTPMD_PCI_NS=1 exec unshare -n "$0" --build-dir "$build"
-fi
-if ! ip link add simprobe0 type veth peer name simprobe1 2>/dev/null; then
-	echo "testpmd-pci: skipped: no veth in this network namespace"
-	exit 77
-fi
-ip link del simprobe0
-
-testpmd=$(command -v dpdk-testpmd || true)
-if [ -z "$testpmd" ]; then
-	echo "testpmd-pci: dpdk-testpmd not installed (package dpdk)"
-	exit 1
-fi
+. "$src/test/testpmd-lib.sh"
+testpmd_netns testpmd-pci "$0" --build-dir "$build"
 cd "$src"
 . test/plugin_dir.sh
 safe_plugin_dir "$build/drivers"
 dir=$plugin_dir
-. test/testpmd-lib.sh
 host=$build/testpmd-pci-host
 mkdir -p "$host"
 cat > "$host/devices.conf" <<'EOF'

@@ -2217,6 +2217,135 @@ test_raw_devx(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Extended CQs (ibv_create_cq_ex(), mlx5dv_create_cq()): libmlx5's
+ * iterator over a CQ (ENOENT when empty, the completions in order with
+ * the fields asked for); work completion fields the front does not
+ * carry are EOPNOTSUPP; CQE compression (the device announces none) is
+ * EINVAL, 128-byte CQEs EOPNOTSUPP (libmlx5's size the device lacks),
+ * another size EINVAL (the attribute's or MLX5_CQE_SIZE's); a striding
+ * RQ of mlx5dv_create_wq() is EINVAL; mlx5dv_query_device() offers no
+ * multi-packet send, which the device does not run.
+ */
+static int
+test_cq_ex(void)
+{
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = 16,
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM,
+	};
+	struct mlx5dv_cq_init_attr dca = {
+		.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE,
+		.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH,
+	};
+	struct mlx5dv_wq_init_attr dwa = {
+		.comp_mask = MLX5DV_WQ_INIT_ATTR_MASK_STRIDING_RQ,
+	};
+	struct ibv_wq_init_attr wa = {
+		.wq_type = IBV_WQT_RQ, .max_wr = 4, .max_sge = 1, .pd = pd
+	};
+	struct ibv_poll_cq_attr pa = { .comp_mask = 0 };
+	struct mlx5dv_context dc = { .comp_mask = 0 };
+	struct ibv_cq_ex *cqx, *d;
+	struct ibv_qp *a, *b;
+	struct ibv_wq *wq;
+	int n;
+
+	TEST_ASSERT_SUCCESS(mlx5dv_query_device(ctx, &dc), "");
+	TEST_ASSERT(!(dc.flags & (MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
+				  MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW)),
+		    "no multi-packet send: the device runs SEND WQEs only");
+	ca.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	TEST_ASSERT(ibv_create_cq_ex(ctx, &ca) == NULL && errno == EOPNOTSUPP,
+		    "timestamps are not carried");
+	ca.wc_flags &= ~(uint64_t)IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL && errno == EINVAL,
+		    "no CQE compression announced");
+	dca.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	dca.cqe_size = 128;
+	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "64-byte CQEs only");
+	dca.cqe_size = 100;
+	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL && errno == EINVAL,
+		    "libmlx5: 64 or 128");
+	setenv("MLX5_CQE_SIZE", "100", 1);
+	d = ibv_create_cq_ex(ctx, &ca);
+	unsetenv("MLX5_CQE_SIZE");
+	TEST_ASSERT(d == NULL && errno == EINVAL, "nor from the environment");
+	dca.cqe_size = 64;
+	d = mlx5dv_create_cq(ctx, &ca, &dca);
+	TEST_ASSERT_NOT_NULL(d, "");
+	wa.cq = ibv_cq_ex_to_cq(d);
+	TEST_ASSERT(mlx5dv_create_wq(ctx, &wa, &dwa) == NULL && errno == EINVAL,
+		    "no striding RQ");
+	wq = mlx5dv_create_wq(ctx, &wa, NULL);
+	TEST_ASSERT_NOT_NULL(wq, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_wq(wq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ibv_cq_ex_to_cq(d)), "");
+
+	cqx = ibv_create_cq_ex(ctx, &ca);
+	TEST_ASSERT_NOT_NULL(cqx, "%s", strerror(errno));
+	TEST_ASSERT(cqx->read_byte_len != NULL && cqx->read_qp_num != NULL &&
+			    cqx->read_src_qp == NULL,
+		    "the fields asked for, and only those");
+	TEST_ASSERT_EQUAL(ibv_start_poll(cqx, &pa), ENOENT, "empty");
+	/* Two RC sends completing on the extended CQ. */
+	a = fv_qp_create(IBV_QPT_RC);
+	TEST_ASSERT_NOT_NULL(a, "");
+	{
+		struct ibv_qp_init_attr ia = {
+			.send_cq = ibv_cq_ex_to_cq(cqx),
+			.recv_cq = cq,
+			.qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 8,
+				 .max_recv_wr = 8,
+				 .max_send_sge = 1,
+				 .max_recv_sge = 1 },
+		};
+		struct ibv_qp_attr at = { .qp_state = IBV_QPS_INIT,
+					  .port_num = 1,
+					  .qp_access_flags =
+						  IBV_ACCESS_REMOTE_WRITE };
+
+		b = ibv_create_qp(pd, &ia);
+		TEST_ASSERT_NOT_NULL(b, "");
+		TEST_ASSERT_SUCCESS(ibv_modify_qp(b, &at,
+						  IBV_QP_STATE |
+							  IBV_QP_PKEY_INDEX |
+							  IBV_QP_PORT |
+							  IBV_QP_ACCESS_FLAGS),
+				    "");
+	}
+	TEST_ASSERT_SUCCESS(fv_qp_connect(a, b->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_qp_connect(b, a->qp_num), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(a, 0, 64), "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(a, 64, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(b, IBV_WR_SEND, 1024, 10, NULL, 0, 0), "");
+	TEST_ASSERT_SUCCESS(fv_send(b, IBV_WR_SEND, 2048, 20, NULL, 0, 0), "");
+	n = 0;
+	for (int tries = 0; tries < 1000 && n == 0; tries++)
+		if (ibv_start_poll(cqx, &pa) == 0)
+			n = 1;
+	TEST_ASSERT_EQUAL(n, 1, "a completion");
+	TEST_ASSERT(cqx->status == IBV_WC_SUCCESS && cqx->wr_id == 1024 &&
+			    ibv_wc_read_opcode(cqx) == IBV_WC_SEND &&
+			    ibv_wc_read_qp_num(cqx) == b->qp_num,
+		    "the first send");
+	while (ibv_next_poll(cqx) == ENOENT)
+		;
+	TEST_ASSERT(cqx->status == IBV_WC_SUCCESS && cqx->wr_id == 2048,
+		    "the second, in order");
+	TEST_ASSERT_EQUAL(ibv_next_poll(cqx), ENOENT, "no third");
+	ibv_end_poll(cqx);
+	TEST_ASSERT_EQUAL(fv_poll(cq, &(struct ibv_wc){ 0 }, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &(struct ibv_wc){ 0 }, 1, 1000), 1, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), "");
+	return TEST_SUCCESS;
+}
+
 /* An RSS QP over @tbl hashing @fields with @key (@key_len bytes). */
 static struct ibv_qp *
 fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
@@ -2538,6 +2667,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "raw_packet", test_raw_packet },
 	{ "raw_offloads", test_raw_offloads },
 	{ "raw_devx", test_raw_devx },
+	{ "cq_ex", test_cq_ex },
 	{ "rss", test_rss },
 	{ "alloc_type", test_alloc_type },
 	{ "nothing_left", test_nothing_left },

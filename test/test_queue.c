@@ -497,6 +497,31 @@ test_cq_overrun(void)
 }
 
 /*
+ * A consumer counter written in 16 bits, as DPDK 22.11's verbs Tx queues
+ * write it (a uint16_t into the record's 24-bit field), past 2^16 CQEs:
+ * the device compares the counters in 16 bits for a CQ smaller than
+ * that, so the CQ never reads as full and every CQE comes.
+ */
+static int
+test_cq_counter_16bit(void)
+{
+	struct q_raw r;
+	uint8_t op, synd;
+	uint16_t ctr;
+
+	TEST_ASSERT_EQUAL(q_raw_get(&r, 4, true), TEST_SUCCESS, "");
+	for (uint32_t i = 0; i < (1u << 16) + 100; i++) {
+		q_post(&r, MLX5_OPCODE_NOP, true, 0, 0, 0);
+		TEST_ASSERT_EQUAL(q_poll(&r, &op, &synd, &ctr),
+				  MLX5_CQE_STATUS_SW_OWN, "CQE %u", i);
+		mlx5_cq_db_update(r.cq.db_rec, r.cq.ci & 0xffff);
+	}
+	q_raw_put(&r);
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
+/*
  * A CQ ring must start on a 64-byte boundary: the CQ context counts the
  * ring's offset in its first page in 64-byte units. 8 bytes off is
  * refused, 64 bytes off is a ring.
@@ -1971,6 +1996,7 @@ static const struct mlx5_test_case q_cases[] = {
 	{ "error_flush_recover", test_error_flush_recover },
 	{ "state_machine", test_state_machine },
 	{ "cq_overrun", test_cq_overrun },
+	{ "cq_counter_16bit", test_cq_counter_16bit },
 	{ "create_errors", test_create_errors },
 	{ "multi_block_wqe", test_multi_block_wqe },
 	{ "peer_qp", test_peer_qp },

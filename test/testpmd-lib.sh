@@ -2,7 +2,8 @@
 #
 # Sourced, not run: shell functions for the scripts that drive an
 # interactive dpdk-testpmd through a pipe (test/run-testpmd.sh,
-# test/run-multiprocess.sh, devtools/build-in-dpdk.sh).
+# test/run-multiprocess.sh, test/run-testpmd-pci.sh,
+# test/run-testpmd-upstream.sh, devtools/build-in-dpdk.sh).
 # They set $out (testpmd's output file) and $testpmd_ready (a command that
 # succeeds once the traffic being checked is there).
 #
@@ -97,4 +98,32 @@ testpmd_moved() {
 		[ "$(testpmd_stat $p RX-packets:)" -gt "$1" ] &&
 			[ "$(testpmd_stat $p TX-packets:)" -gt "$1" ] || return 1
 	done
+}
+
+# testpmd_netns <name> <script> <build> [args...]: run <script> again in a
+# network namespace of its own (SIM_TESTPMD_NS set there) that can hold
+# veth netdevs, or exit 77 (skipped) where the machine gives none; then
+# set $testpmd to Debian's dpdk-testpmd (exit 1 if not installed).
+testpmd_netns() {
+	name=$1
+	script=$2
+	shift 2
+	if [ -z "${SIM_TESTPMD_NS:-}" ]; then
+		if ! unshare -n true 2>/dev/null; then
+			echo "$name: skipped: no network namespace here (unshare -n needs CAP_SYS_ADMIN)"
+			exit 77
+		fi
+		SIM_TESTPMD_NS=1 exec unshare -n "$script" "$@"
+	fi
+	if ! ip link add simprobe0 type veth peer name simprobe1 2>/dev/null
+	then
+		echo "$name: skipped: no veth in this network namespace"
+		exit 77
+	fi
+	ip link del simprobe0
+	testpmd=$(command -v dpdk-testpmd || true)
+	if [ -z "$testpmd" ]; then
+		echo "$name: dpdk-testpmd not installed (package dpdk)"
+		exit 1
+	fi
 }

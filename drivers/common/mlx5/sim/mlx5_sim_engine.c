@@ -84,17 +84,25 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 		       const struct mlx5_cqe64 *tmpl)
 {
 	uint32_t size = 1u << cq->log_size;
+	/*
+	 * The counters compared in 16 bits (more for a CQ of 2^16 CQEs or
+	 * more): DPDK 22.11's verbs Tx queues write a 16-bit consumer
+	 * counter (uint16_t cq_ci) into the record's 24-bit field of a CQ
+	 * without overrun ignore, and run on ConnectX devices, which then
+	 * cannot compare all 24 bits.
+	 */
+	uint32_t mask = cq->log_size >= 16 ? (size << 1) - 1 : 0xffff;
 	uint32_t ci = cq->ci_seen;
 	struct mlx5_cqe64 *slot;
 
 	mlx5_sim_guard_arm(g);
 	/* Full as last read: read the consumer counter again. */
-	if (unlikely(((cq->pi - ci) & 0xffffff) >= size)) {
+	if (unlikely(((cq->pi - ci) & mask) >= size)) {
 		ci = rte_be_to_cpu_32(__atomic_load_n(
 			     (const uint32_t *)(const void *)cq->dbr.host,
 			     __ATOMIC_ACQUIRE)) &
 		     0xffffff;
-		if (((cq->pi - ci) & 0xffffff) >= size) {
+		if (((cq->pi - ci) & mask) >= size) {
 			mlx5_sim_guard_disarm(g);
 			return false;
 		}

@@ -232,6 +232,7 @@ struct mlx5_sim_vobj {
 	TAILQ_ENTRY(mlx5_sim_vobj) next;
 	union {
 		struct ibv_cq cq;
+		struct ibv_cq_ex cqx;  /* A CQ of ibv_create_cq_ex(). */
 		struct ibv_qp qp;
 		struct ibv_qp_ex qpx;  /* A QP with send operations. */
 		struct ibv_srq srq;

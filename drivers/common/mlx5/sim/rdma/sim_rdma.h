@@ -147,6 +147,29 @@ int sim_rdma_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad);
 
+/*
+ * libmlx5's CQE size: @size (an mlx5dv attribute; negative: none), else
+ * MLX5_CQE_SIZE from the environment, else 64. 0 for 64 bytes,
+ * EOPNOTSUPP for 128 (the device writes 64-byte CQEs), EINVAL for any
+ * other.
+ */
+int sim_rdma_cqe_size(int size);
+/* A CQ of CQEs of @size (as sim_rdma_cqe_size() takes it): ibv_create_cq. */
+struct ibv_cq *sim_rdma_cq_new(struct ibv_context *ctx, int cqe,
+			       void *cq_context,
+			       struct ibv_comp_channel *channel,
+			       int comp_vector, int size);
+
+/*
+ * Extended CQs: libmlx5's iterator over the CQ (sim_rdma_dp.c), CQEs of
+ * @size (as sim_rdma_cqe_size() takes it).
+ */
+struct ibv_cq_ex *sim_rdma_cq_ex_new(struct ibv_context *ctx,
+				     struct ibv_cq_init_attr_ex *attr,
+				     int size);
+struct ibv_cq_ex *sim_rdma_create_cq_ex(struct ibv_context *ctx,
+					struct ibv_cq_init_attr_ex *attr);
+
 /* Work queues with libmlx5's receive datapath (sim_rdma_dp.c). */
 struct ibv_wq *sim_rdma_create_wq(struct ibv_context *ctx,
 				  struct ibv_wq_init_attr *attr);

@@ -52,8 +52,9 @@
 struct sim_rdma_cq {
 	struct mlx5dv_cq dv;
 	pthread_spinlock_t lock;
-	uint32_t ci;	 /* Consumer counter. */
-	uint32_t events; /* Events read through its channel (its lock). */
+	uint32_t ci;	   /* Consumer counter. */
+	uint32_t events;   /* Events read through its channel (its lock). */
+	struct ibv_wc cur; /* ibv_cq_ex: the completion being read. */
 };
 
 /* A completion channel: the events queued, the CQ of each. */
@@ -2436,4 +2437,198 @@ sim_rdma_destroy_wq(struct ibv_wq *wq)
 	if (c != NULL)
 		pthread_spin_unlock(&c->lock);
 	return err;
+}
+
+/*
+ * Extended CQs (ibv_create_cq_ex(), mlx5dv_create_cq()): the same CQ and
+ * completions, read by libmlx5's iterator: ibv_start_poll() takes the
+ * CQ's lock and the first completion (ENOENT, the lock released, when
+ * none), ibv_next_poll() the next, ibv_end_poll() releases the lock; the
+ * ibv_wc_read_*() calls read the completion taken. The work completion
+ * fields offered are the standard ones (IBV_WC_STANDARD_FLAGS); the
+ * others (timestamps, VLAN, flow tag, tag matching) are not carried.
+ */
+static struct sim_rdma_cq *
+sim_cqx(struct ibv_cq_ex *cqx)
+{
+	return sim_dp_cq(ibv_cq_ex_to_cq(cqx));
+}
+
+/* The next completion of @cqx into its current one (lock held). */
+static int
+sim_cqx_take(struct ibv_cq_ex *cqx)
+{
+	struct ibv_cq *cq = ibv_cq_ex_to_cq(cqx);
+	struct sim_rdma_cq *c = sim_dp_cq(cq);
+
+	for (;;) {
+		struct mlx5_cqe64 *cqe = sim_dp_cqe(c, c->ci);
+
+		if (cqe == NULL)
+			return ENOENT;
+		c->ci++;
+		rte_io_wmb();
+		__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
+				 __ATOMIC_RELEASE);
+		/* A CQE of a QP gone is dropped, as by ibv_poll_cq(). */
+		if (sim_dp_wc(cq, cqe, &c->cur))
+			break;
+	}
+	cqx->wr_id = c->cur.wr_id;
+	cqx->status = c->cur.status;
+	return 0;
+}
+
+static int
+sim_cqx_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
+{
+	struct sim_rdma_cq *c = sim_cqx(cqx);
+	int err;
+
+	if (attr == NULL || attr->comp_mask != 0)
+		return EINVAL;
+	pthread_spin_lock(&c->lock);
+	/* Nothing there: the doorbells rung so far first, as a poll. */
+	if (sim_dp_cqe(c, c->ci) == NULL) {
+		pthread_spin_unlock(&c->lock);
+		mlx5_sim_doorbell_scan();
+		pthread_spin_lock(&c->lock);
+	}
+	err = sim_cqx_take(cqx);
+	if (err != 0)
+		pthread_spin_unlock(&c->lock);
+	return err;
+}
+
+static int
+sim_cqx_next_poll(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx_take(cqx);
+}
+
+static void
+sim_cqx_end_poll(struct ibv_cq_ex *cqx)
+{
+	pthread_spin_unlock(&sim_cqx(cqx)->lock);
+}
+
+static enum ibv_wc_opcode
+sim_cqx_read_opcode(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.opcode;
+}
+
+static uint32_t
+sim_cqx_read_vendor_err(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.vendor_err;
+}
+
+static uint32_t
+sim_cqx_read_byte_len(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.byte_len;
+}
+
+static __be32
+sim_cqx_read_imm_data(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.imm_data;
+}
+
+static uint32_t
+sim_cqx_read_qp_num(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.qp_num;
+}
+
+static uint32_t
+sim_cqx_read_src_qp(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.src_qp;
+}
+
+static unsigned int
+sim_cqx_read_wc_flags(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.wc_flags;
+}
+
+static uint32_t
+sim_cqx_read_slid(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.slid;
+}
+
+static uint8_t
+sim_cqx_read_sl(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.sl;
+}
+
+static uint8_t
+sim_cqx_read_dlid_path_bits(struct ibv_cq_ex *cqx)
+{
+	return sim_cqx(cqx)->cur.dlid_path_bits;
+}
+
+struct ibv_cq_ex *
+sim_rdma_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr)
+{
+	return sim_rdma_cq_ex_new(ctx, attr, -1);
+}
+
+struct ibv_cq_ex *
+sim_rdma_cq_ex_new(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr,
+		   int size)
+{
+	const uint32_t flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
+			       IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+	struct ibv_cq_ex *cqx;
+	struct ibv_cq *cq;
+	uint64_t wc = attr != NULL ? attr->wc_flags : 0;
+
+	/*
+	 * libmlx5's checks: a size, known creation flags (a parent domain,
+	 * which the front does not have, is EINVAL), work completion
+	 * fields it carries (others: EOPNOTSUPP).
+	 */
+	if (attr == NULL || attr->cqe == 0 ||
+	    (attr->comp_mask & ~(uint32_t)(IBV_CQ_INIT_ATTR_MASK_FLAGS)) ||
+	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     (attr->flags & ~flags))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (wc & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = sim_rdma_cq_new(ctx, (int)attr->cqe, attr->cq_context,
+			     attr->channel, (int)attr->comp_vector, size);
+	if (cq == NULL)
+		return NULL;
+	cqx = &mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ)->ib.cqx;
+	cqx->start_poll = sim_cqx_start_poll;
+	cqx->next_poll = sim_cqx_next_poll;
+	cqx->end_poll = sim_cqx_end_poll;
+	cqx->read_opcode = sim_cqx_read_opcode;
+	cqx->read_vendor_err = sim_cqx_read_vendor_err;
+	cqx->read_wc_flags = sim_cqx_read_wc_flags;
+	/* The fields asked for (libmlx5 leaves the others NULL). */
+	if (wc & IBV_WC_EX_WITH_BYTE_LEN)
+		cqx->read_byte_len = sim_cqx_read_byte_len;
+	if (wc & IBV_WC_EX_WITH_IMM)
+		cqx->read_imm_data = sim_cqx_read_imm_data;
+	if (wc & IBV_WC_EX_WITH_QP_NUM)
+		cqx->read_qp_num = sim_cqx_read_qp_num;
+	if (wc & IBV_WC_EX_WITH_SRC_QP)
+		cqx->read_src_qp = sim_cqx_read_src_qp;
+	if (wc & IBV_WC_EX_WITH_SLID)
+		cqx->read_slid = sim_cqx_read_slid;
+	if (wc & IBV_WC_EX_WITH_SL)
+		cqx->read_sl = sim_cqx_read_sl;
+	if (wc & IBV_WC_EX_WITH_DLID_PATH_BITS)
+		cqx->read_dlid_path_bits = sim_cqx_read_dlid_path_bits;
+	return cqx;
 }

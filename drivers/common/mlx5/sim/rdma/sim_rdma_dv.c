@@ -43,10 +43,12 @@ mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 		return EINVAL;
 	memset(attrs, 0, sizeof(*attrs));
 	attrs->version = 0;
-	/* CQE version 1; enhanced multi-packet send as the PMDs ask for. */
-	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1 |
-		       MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
-		       MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
+	/*
+	 * CQE version 1. No multi-packet send: the device's SQs run SEND
+	 * WQEs only (an eMPW WQE would be an error completion), so a PMD
+	 * must not pick it.
+	 */
+	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1;
 	/* Of the optional fields, those the model can answer. */
 	attrs->comp_mask = asked & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS;
 	if (attrs->comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
@@ -335,4 +337,52 @@ mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
 	a->magic = 0;
 	free(a);
 	return 0;
+}
+
+/*
+ * mlx5dv_create_cq(): an extended CQ with libmlx5's vendor attributes
+ * checked as libmlx5 checks them against the device: CQE compression,
+ * which the device does not announce (mlx5dv_query_device() gives no
+ * cqe_comp_caps), is EINVAL, as are 128-byte CQEs and their padding (the
+ * device writes 64-byte CQEs) and unknown fields or flags.
+ */
+struct ibv_cq_ex *
+mlx5dv_create_cq(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *cq_attr,
+		 struct mlx5dv_cq_init_attr *mlx5_cq_attr)
+{
+	const uint64_t known = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE |
+			       MLX5DV_CQ_INIT_ATTR_MASK_FLAGS |
+			       MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	uint64_t mask = mlx5_cq_attr != NULL ? mlx5_cq_attr->comp_mask : 0;
+
+	if (mlx5_sim_ctx_get(ctx) == NULL || (mask & ~known) ||
+	    (mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE) ||
+	    ((mask & MLX5DV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     mlx5_cq_attr->flags != 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* Its CQE size, else the environment's (checked at creation). */
+	return sim_rdma_cq_ex_new(ctx, cq_attr,
+				  mask & MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE ?
+					  (int)mlx5_cq_attr->cqe_size :
+					  -1);
+}
+
+/*
+ * mlx5dv_create_wq(): a WQ with libmlx5's vendor attributes: a striding
+ * (multi-packet) RQ, which the device does not announce (striding RQ
+ * caps of 0, so any stride is out of range), is EINVAL as libmlx5 makes
+ * it; an unknown field EINVAL.
+ */
+struct ibv_wq *
+mlx5dv_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *wq_attr,
+		 struct mlx5dv_wq_init_attr *mlx5_wq_attr)
+{
+	if (mlx5_sim_ctx_get(ctx) == NULL ||
+	    (mlx5_wq_attr != NULL && mlx5_wq_attr->comp_mask != 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return sim_rdma_create_wq(ctx, wq_attr);
 }

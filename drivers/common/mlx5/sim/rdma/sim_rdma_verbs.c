@@ -206,6 +206,7 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 		vctx->query_port = sim_rdma_query_port_ex;
 		vctx->query_device_ex = sim_rdma_query_device_ex;
 		vctx->create_qp_ex = sim_rdma_create_qp_ex;
+		vctx->create_cq_ex = sim_rdma_create_cq_ex;
 		vctx->alloc_dm = mlx5_sim_alloc_dm;
 		vctx->free_dm = mlx5_sim_free_dm;
 		vctx->reg_dm_mr = mlx5_sim_reg_dm_mr;
@@ -752,13 +753,29 @@ ibv_destroy_comp_channel(struct ibv_comp_channel *ch)
 	return sim_rdma_channel_destroy(ch);
 }
 
+int
+sim_rdma_cqe_size(int size)
+{
+	const char *env = getenv("MLX5_CQE_SIZE");
+
+	if (size < 0)
+		size = env != NULL ? atoi(env) : 64;
+	if (size == 128)
+		return EOPNOTSUPP; /* A size of libmlx5's the device lacks. */
+	return size == 64 ? 0 : EINVAL;
+}
+
 struct ibv_cq *
-ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
-	      struct ibv_comp_channel *channel, int comp_vector)
+sim_rdma_cq_new(struct ibv_context *ctx, int cqe, void *cq_context,
+		struct ibv_comp_channel *channel, int comp_vector, int size)
 {
 	struct ibv_cq *cq;
-	int err;
+	int err = sim_rdma_cqe_size(size);
 
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
 	/* The kernel's checks (the vector, the size) are the model's. */
 	cq = mlx5_sim_create_cq(ctx, cqe, cq_context, channel, comp_vector);
 	if (cq == NULL)
@@ -772,6 +789,13 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	if (channel != NULL)
 		__atomic_fetch_add(&channel->refcnt, 1, __ATOMIC_RELAXED);
 	return cq;
+}
+
+struct ibv_cq *
+ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
+	      struct ibv_comp_channel *channel, int comp_vector)
+{
+	return sim_rdma_cq_new(ctx, cqe, cq_context, channel, comp_vector, -1);
 }
 
 int
