@@ -16,7 +16,7 @@
 # Last line "testpmd-upstream: N checks passed, N failed".
 #
 # Usage: test/run-testpmd-upstream.sh [--build-dir DIR]
-# Time: about 15 s. The test testpmd_upstream.
+# Time: about 5 s. The test testpmd_upstream.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"

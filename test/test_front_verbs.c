@@ -2195,6 +2195,23 @@ test_raw_devx(void)
 	TEST_ASSERT_EQUAL(
 		mlx5dv_devx_qp_query(q, in, sizeof(in), out, sizeof(out)),
 		EINVAL, "another TIS");
+	/* Nor through another object's handle (a DEVX TD). */
+	{
+		uint32_t tin[MLX5_ST_SZ_DW(alloc_transport_domain_in)] = { 0 };
+		uint32_t tout[MLX5_ST_SZ_DW(alloc_transport_domain_out)];
+		struct mlx5dv_devx_obj *td;
+
+		MLX5_SET(alloc_transport_domain_in, tin, opcode,
+			 MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
+		td = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout,
+					    sizeof(tout));
+		TEST_ASSERT_NOT_NULL(td, "");
+		MLX5_SET(query_tis_in, in, tisn, dvq.tisn);
+		TEST_ASSERT_EQUAL(mlx5dv_devx_obj_query(td, in, sizeof(in), out,
+							sizeof(out)),
+				  EINVAL, "QUERY_TIS through a TD's handle");
+		TEST_ASSERT_SUCCESS(mlx5dv_devx_obj_destroy(td), "");
+	}
 	MLX5_SET(query_sq_in, in, opcode, MLX5_CMD_OP_QUERY_SQ);
 	MLX5_SET(query_sq_in, in, sqn, dvq.sqn);
 	TEST_ASSERT_SUCCESS(
@@ -2246,6 +2263,11 @@ test_cq_ex(void)
 	};
 	struct ibv_poll_cq_attr pa = { .comp_mask = 0 };
 	struct mlx5dv_context dc = { .comp_mask = 0 };
+	uint32_t qin[MLX5_ST_SZ_DW(query_cq_in)] = { 0 };
+	uint32_t qout[MLX5_ST_SZ_DW(query_cq_out)] = { 0 };
+	struct ibv_comp_channel *ch;
+	struct mlx5dv_cq dcq;
+	struct mlx5dv_obj obj = { .cq = { .out = &dcq } };
 	struct ibv_cq_ex *cqx, *d;
 	struct ibv_qp *a, *b;
 	struct ibv_wq *wq;
@@ -2332,17 +2354,67 @@ test_cq_ex(void)
 			    ibv_wc_read_opcode(cqx) == IBV_WC_SEND &&
 			    ibv_wc_read_qp_num(cqx) == b->qp_num,
 		    "the first send");
-	while (ibv_next_poll(cqx) == ENOENT)
+	/* The record moves at the poll's end only (libmlx5's). */
+	obj.cq.in = ibv_cq_ex_to_cq(cqx);
+	TEST_ASSERT_SUCCESS(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ), "");
+	TEST_ASSERT_EQUAL(be32toh(*dcq.dbrec), 0, "the slot still the CQ's");
+	for (n = 0; n < 1000 && ibv_next_poll(cqx) == ENOENT; n++)
 		;
-	TEST_ASSERT(cqx->status == IBV_WC_SUCCESS && cqx->wr_id == 2048,
+	TEST_ASSERT(n < 1000 && cqx->status == IBV_WC_SUCCESS &&
+			    cqx->wr_id == 2048,
 		    "the second, in order");
 	TEST_ASSERT_EQUAL(ibv_next_poll(cqx), ENOENT, "no third");
 	ibv_end_poll(cqx);
+	TEST_ASSERT_EQUAL(be32toh(*dcq.dbrec), 2, "both slots given back");
 	TEST_ASSERT_EQUAL(fv_poll(cq, &(struct ibv_wc){ 0 }, 1, 1000), 1, "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, &(struct ibv_wc){ 0 }, 1, 1000), 1, "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(b), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), "");
+
+	/*
+	 * IGNORE_OVERRUN is the CQ's oi (the device's context says so);
+	 * arming inside a poll does not wait for the poll's lock.
+	 */
+	ch = ibv_create_comp_channel(ctx);
+	TEST_ASSERT_NOT_NULL(ch, "");
+	ca.channel = ch;
+	ca.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
+	ca.flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+	cqx = ibv_create_cq_ex(ctx, &ca);
+	TEST_ASSERT_NOT_NULL(cqx, "");
+	obj.cq.in = ibv_cq_ex_to_cq(cqx);
+	TEST_ASSERT_SUCCESS(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ), "");
+	MLX5_SET(query_cq_in, qin, opcode, MLX5_CMD_OP_QUERY_CQ);
+	MLX5_SET(query_cq_in, qin, cqn, dcq.cqn);
+	TEST_ASSERT_SUCCESS(mlx5dv_devx_cq_query(ibv_cq_ex_to_cq(cqx), qin,
+						 sizeof(qin), qout,
+						 sizeof(qout)),
+			    "");
+	TEST_ASSERT_EQUAL(
+		MLX5_GET(cqc, MLX5_ADDR_OF(query_cq_out, qout, cq_context), oi),
+		1, "overruns ignored");
+	TEST_ASSERT_EQUAL(ibv_start_poll(cqx, &pa), ENOENT, "");
+	{
+		struct ibv_cq *keep = cq;
+
+		/* A QP of its own on this CQ: a send and its receive. */
+		cq = ibv_cq_ex_to_cq(cqx);
+		a = fv_qp(IBV_QPT_RC);
+		cq = keep;
+	}
+	TEST_ASSERT_NOT_NULL(a, "");
+	TEST_ASSERT_SUCCESS(fv_post_recv(a, 0, 64), "");
+	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 1024, 10, NULL, 0, 0), "");
+	for (n = 0; n < 1000 && ibv_start_poll(cqx, &pa) == ENOENT; n++)
+		;
+	TEST_ASSERT(n < 1000, "a completion");
+	TEST_ASSERT_SUCCESS(ibv_req_notify_cq(ibv_cq_ex_to_cq(cqx), 0),
+			    "armed inside the poll");
+	ibv_end_poll(cqx);
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(a), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_comp_channel(ch), "");
 	return TEST_SUCCESS;
 }
 

@@ -100,7 +100,7 @@ testpmd_moved() {
 	done
 }
 
-# testpmd_netns <name> <script> <build> [args...]: run <script> again in a
+# testpmd_netns <name> <script> [args...]: run <script> (with args) again in a
 # network namespace of its own (SIM_TESTPMD_NS set there) that can hold
 # veth netdevs, or exit 77 (skipped) where the machine gives none; then
 # set $testpmd to Debian's dpdk-testpmd (exit 1 if not installed).

@@ -587,11 +587,11 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_NIC_FLOW_TABLE:
 		/*
-		 * flow_table_nic_cap, every field 0: no flow table of the
-		 * device's for DEVX (no sampler, no header rewrite, no
-		 * metadata registers). The NIC receive rules are the
-		 * kernel's (ibv_create_flow(), mlx5dv matchers), which
-		 * report no capability here on a ConnectX either.
+		 * flow_table_nic_cap, every field 0: the model has no flow
+		 * table for DEVX (no sampler, header rewrite or metadata
+		 * registers), where a ConnectX reports its tables here. Its
+		 * NIC receive rules are the kernel's (ibv_create_flow(),
+		 * mlx5dv matchers).
 		 */
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_QOS:
@@ -810,6 +810,9 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_QUERY_RQT:
 		return obj->kind == MLX5_SIM_OBJ_RQT &&
 		       MLX5_GET(query_rqt_in, in, rqtn) == obj->index;
+	case MLX5_CMD_OP_QUERY_TIS:
+		return obj->kind == MLX5_SIM_OBJ_TIS &&
+		       MLX5_GET(query_tis_in, in, tisn) == obj->index;
 	case MLX5_CMD_OP_MODIFY_CQ:
 		return obj->kind == MLX5_SIM_OBJ_CQ &&
 		       MLX5_GET(modify_cq_in, in, cqn) == obj->index;
@@ -1000,7 +1003,12 @@ sim_cmd_obj_id(uint16_t opcode, const void *in)
 		create = MLX5_CMD_OP_CREATE_RQT;
 		break;
 	case MLX5_CMD_OP_QUERY_TIS:
+	case MLX5_CMD_OP_MODIFY_TIS:
 		create = MLX5_CMD_OP_CREATE_TIS;
+		break;
+	case MLX5_CMD_OP_QUERY_TIR:
+	case MLX5_CMD_OP_MODIFY_TIR:
+		create = MLX5_CMD_OP_CREATE_TIR;
 		break;
 	default:
 		return 0;
@@ -1041,11 +1049,9 @@ mlx5_sim_verbs_devx_cmd_objs(struct mlx5_sim_file *file, bool modify,
 	for (i = 0; i < n && ids[i] != id; i++)
 		;
 	if (id == 0 || i == n) {
-		SIM_LOG(DEBUG, "%s: %s (0x%x) on a verbs object names another"
-			" object than %s 0x%x: EINVAL", file->vhca->ibdev.name,
-			mlx5_sim_opcode_name(opcode), opcode,
-			mlx5_sim_opcode_name((uint16_t)(ids[0] >> 32)),
-			(uint32_t)ids[0]);
+		SIM_LOG(DEBUG, "%s: %s (0x%x) on a verbs object names none"
+			" of its %u object(s): EINVAL", file->vhca->ibdev.name,
+			mlx5_sim_opcode_name(opcode), opcode, n);
 		return EINVAL;
 	}
 	return sim_devx_run(file, opcode, in, inlen, out, outlen, NULL);

@@ -1093,6 +1093,11 @@ struct ibv_cq *mlx5_sim_create_cq(struct ibv_context *ctx, int cqe,
 				  void *cq_context,
 				  struct ibv_comp_channel *channel,
 				  int comp_vector);
+/* The same, overruns ignored if @oi (IGNORE_OVERRUN: the CQ's oi). */
+struct ibv_cq *mlx5_sim_create_cq_oi(struct ibv_context *ctx, int cqe,
+				     void *cq_context,
+				     struct ibv_comp_channel *channel,
+				     int comp_vector, bool oi);
 int mlx5_sim_destroy_cq(struct ibv_cq *cq);
 struct ibv_qp *mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 				     struct ibv_qp_init_attr_ex *attr);

@@ -417,8 +417,9 @@ sim_named(void *ib, enum mlx5_sim_obj_kind kind,
 }
 
 struct ibv_cq *
-mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
-		   struct ibv_comp_channel *channel, int comp_vector)
+mlx5_sim_create_cq_oi(struct ibv_context *ctx, int cqe, void *cq_context,
+		      struct ibv_comp_channel *channel, int comp_vector,
+		      bool oi)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
 	struct mlx5_sim_file *file = sim_ctx_file(ctx);
@@ -447,6 +448,7 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		cqes[i].op_own = MLX5_CQE_INVALID << 4;
 	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
+	MLX5_SET(cqc, cqc, oi, oi);
 	MLX5_SET(cqc, cqc, log_cq_size, log);
 	MLX5_SET(cqc, cqc, c_eqn_or_apu_element,
 		 MLX5_SIM_EQN_BASE + comp_vector);
@@ -465,6 +467,14 @@ mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	pthread_mutex_init(&v->ib.cq.mutex, NULL);
 	pthread_cond_init(&v->ib.cq.cond, NULL);
 	return &v->ib.cq;
+}
+
+struct ibv_cq *
+mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
+		   struct ibv_comp_channel *channel, int comp_vector)
+{
+	return mlx5_sim_create_cq_oi(ctx, cqe, cq_context, channel,
+				     comp_vector, false);
 }
 
 /*
@@ -1847,7 +1857,8 @@ mlx5_sim_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
  */
 /*
  * DEVX through a QP's handle: its QP, or a raw QP's parts (mlx5_ib's
- * devx_is_valid_obj_id(): its RQ, SQ, TIR or TIS).
+ * devx_is_valid_obj_id(): its RQ, SQ, TIR or TIS; of the TIR's and the
+ * TIS's commands the device runs QUERY_TIS only, the others are BAD_OPCODE).
  */
 static int
 sim_qp_devx(struct ibv_qp *qp, bool modify, const void *in, size_t inlen,

@@ -154,11 +154,14 @@ int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
  * other.
  */
 int sim_rdma_cqe_size(int size);
-/* A CQ of CQEs of @size (as sim_rdma_cqe_size() takes it): ibv_create_cq. */
+/*
+ * A CQ of CQEs of @size (as sim_rdma_cqe_size() takes it), overruns
+ * ignored if @oi: ibv_create_cq.
+ */
 struct ibv_cq *sim_rdma_cq_new(struct ibv_context *ctx, int cqe,
 			       void *cq_context,
 			       struct ibv_comp_channel *channel,
-			       int comp_vector, int size);
+			       int comp_vector, int size, bool oi);
 
 /*
  * Extended CQs: libmlx5's iterator over the CQ (sim_rdma_dp.c), CQEs of

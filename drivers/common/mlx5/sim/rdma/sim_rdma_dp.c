@@ -645,9 +645,11 @@ sim_rdma_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	 */
 	if (c == NULL || cq->channel == NULL)
 		return EINVAL;
-	pthread_spin_lock(&c->lock);
-	ci = c->ci;
-	pthread_spin_unlock(&c->lock);
+	/*
+	 * The consumer counter as it stands, without the CQ's lock (as
+	 * libmlx5's arm): a thread inside ibv_start_poll() holds it.
+	 */
+	ci = __atomic_load_n(&c->ci, __ATOMIC_ACQUIRE);
 	return mlx5_sim_cq_arm(cq, ci, solicited_only != 0);
 }
 
@@ -2454,6 +2456,15 @@ sim_cqx(struct ibv_cq_ex *cqx)
 	return sim_dp_cq(ibv_cq_ex_to_cq(cqx));
 }
 
+/* The consumer counter to the record: the slots read go back. */
+static void
+sim_cqx_consumed(struct sim_rdma_cq *c)
+{
+	rte_io_wmb();
+	__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
+			 __ATOMIC_RELEASE);
+}
+
 /* The next completion of @cqx into its current one (lock held). */
 static int
 sim_cqx_take(struct ibv_cq_ex *cqx)
@@ -2466,10 +2477,11 @@ sim_cqx_take(struct ibv_cq_ex *cqx)
 
 		if (cqe == NULL)
 			return ENOENT;
+		/*
+		 * The slot stays the CQ's until the record says so, at the
+		 * poll's end (as libmlx5 updates its consumer index).
+		 */
 		c->ci++;
-		rte_io_wmb();
-		__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
-				 __ATOMIC_RELEASE);
 		/* A CQE of a QP gone is dropped, as by ibv_poll_cq(). */
 		if (sim_dp_wc(cq, cqe, &c->cur))
 			break;
@@ -2495,8 +2507,10 @@ sim_cqx_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 		pthread_spin_lock(&c->lock);
 	}
 	err = sim_cqx_take(cqx);
-	if (err != 0)
+	if (err != 0) {
+		sim_cqx_consumed(c); /* CQEs of QPs gone may have been taken. */
 		pthread_spin_unlock(&c->lock);
+	}
 	return err;
 }
 
@@ -2509,7 +2523,10 @@ sim_cqx_next_poll(struct ibv_cq_ex *cqx)
 static void
 sim_cqx_end_poll(struct ibv_cq_ex *cqx)
 {
-	pthread_spin_unlock(&sim_cqx(cqx)->lock);
+	struct sim_rdma_cq *c = sim_cqx(cqx);
+
+	sim_cqx_consumed(c);
+	pthread_spin_unlock(&c->lock);
 }
 
 static enum ibv_wc_opcode
@@ -2604,8 +2621,11 @@ sim_rdma_cq_ex_new(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	cq = sim_rdma_cq_new(ctx, (int)attr->cqe, attr->cq_context,
-			     attr->channel, (int)attr->comp_vector, size);
+	cq = sim_rdma_cq_new(
+		ctx, (int)attr->cqe, attr->cq_context, attr->channel,
+		(int)attr->comp_vector, size,
+		(attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+			(attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN));
 	if (cq == NULL)
 		return NULL;
 	cqx = &mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ)->ib.cqx;

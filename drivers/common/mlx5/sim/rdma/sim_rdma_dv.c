@@ -343,8 +343,9 @@ mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
  * mlx5dv_create_cq(): an extended CQ with libmlx5's vendor attributes
  * checked as libmlx5 checks them against the device: CQE compression,
  * which the device does not announce (mlx5dv_query_device() gives no
- * cqe_comp_caps), is EINVAL, as are 128-byte CQEs and their padding (the
- * device writes 64-byte CQEs) and unknown fields or flags.
+ * cqe_comp_caps), is EINVAL, as are CQE padding (for 128-byte CQEs) and
+ * unknown fields or flags; 128-byte CQEs are EOPNOTSUPP (the device
+ * writes 64-byte CQEs), another size EINVAL (sim_rdma_cqe_size()).
  */
 struct ibv_cq_ex *
 mlx5dv_create_cq(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *cq_attr,
