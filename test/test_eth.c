@@ -533,6 +533,17 @@ test_rss_objects(void)
 	ta.transport_domain = e.td->id + 1000;
 	TEST_ASSERT(mlx5_devx_cmd_create_tir(cdev, &ta) == NULL &&
 		    rte_errno == EINVAL, "an unknown transport domain");
+	/*
+	 * No transport domain (0): made, as rdma-core's test_mlx5_dr makes
+	 * one on ConnectX devices.
+	 */
+	ta.transport_domain = 0;
+	{
+		struct mlx5_devx_obj *tir0 = mlx5_devx_cmd_create_tir(cdev, &ta);
+
+		TEST_ASSERT_NOT_NULL(tir0, "a TIR of no transport domain");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(tir0), "");
+	}
 	ta.transport_domain = e.td->id;
 	if (!tdev_hw()) {
 		uint32_t raw[MLX5_ST_SZ_DW(create_rqt_in) + 1] = { 0 };

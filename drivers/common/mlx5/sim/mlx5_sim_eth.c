@@ -626,7 +626,13 @@ sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 	uint8_t fn = MLX5_GET(tirc, tirc, rx_hash_fn);
 	uint32_t fields = MLX5_GET(rx_hash_field_select, sel, selected_fields);
 
-	if (sim_td_of(file, MLX5_GET(tirc, tirc, transport_domain)) == NULL)
+	/*
+	 * A transport domain of the file's, or none (0): rdma-core's own
+	 * tests make a DEVX TIR without one (test_mlx5_dr) and pass on
+	 * ConnectX devices.
+	 */
+	if (MLX5_GET(tirc, tirc, transport_domain) != 0 &&
+	    sim_td_of(file, MLX5_GET(tirc, tirc, transport_domain)) == NULL)
 		return MLX5_SIM_SYND_ETH_TD;
 	/* Not modelled: TLS, tunnel offloads, LRO (packet merge). */
 	if (MLX5_GET(tirc, tirc, tls_en) ||
@@ -669,7 +675,8 @@ sim_tir_create(struct mlx5_sim_file *file, const void *in, void *out,
 	tir->fields = fields;
 	tir->tdn = MLX5_GET(tirc, tirc, transport_domain);
 	tir->self_lb_block = MLX5_GET(tirc, tirc, self_lb_block);
-	sim_td_of(file, tir->tdn)->users++;
+	if (tir->tdn != 0)
+		sim_td_of(file, tir->tdn)->users++;
 	if (disp == MLX5_TIRC_DISP_TYPE_DIRECT)
 		((struct mlx5_sim_rq *)mlx5_sim_qnum_get(&vhca->qps,
 			tir->inline_rqn, MLX5_SIM_Q_RQ))->users++;
