@@ -268,6 +268,16 @@ sim_dp_cq_free(void *p)
 	free(c);
 }
 
+/*
+ * The consumer counter moved by @n (the CQ's lock held): an atomic
+ * store, as ibv_req_notify_cq() reads it without the lock.
+ */
+static void
+sim_dp_ci_add(struct sim_rdma_cq *c, uint32_t n)
+{
+	__atomic_store_n(&c->ci, c->ci + n, __ATOMIC_RELEASE);
+}
+
 /* An SRQ's provider state (libmlx5's): its free list and wr_ids. */
 struct sim_rdma_srq {
 	struct mlx5dv_srq dv;
@@ -811,7 +821,7 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t rqn,
 		}
 	}
 	if (nfreed != 0) {
-		c->ci += nfreed;
+		sim_dp_ci_add(c, nfreed);
 		rte_io_wmb();
 		__atomic_store_n(&c->dv.dbrec[0], htobe32(c->ci & 0xffffff),
 				 __ATOMIC_RELEASE);
@@ -2338,7 +2348,7 @@ sim_rdma_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 		if (cqe == NULL)
 			break;
-		c->ci++;
+		sim_dp_ci_add(c, 1);
 		if (sim_dp_wc(cq, cqe, &wc[got]))
 			got++;
 	}
@@ -2481,7 +2491,7 @@ sim_cqx_take(struct ibv_cq_ex *cqx)
 		 * The slot stays the CQ's until the record says so, at the
 		 * poll's end (as libmlx5 updates its consumer index).
 		 */
-		c->ci++;
+		sim_dp_ci_add(c, 1);
 		/* A CQE of a QP gone is dropped, as by ibv_poll_cq(). */
 		if (sim_dp_wc(cq, cqe, &c->cur))
 			break;
