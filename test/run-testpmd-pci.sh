@@ -28,15 +28,7 @@ cd "$src"
 . test/plugin_dir.sh
 safe_plugin_dir "$build/drivers"
 dir=$plugin_dir
-host=$build/testpmd-pci-host
-mkdir -p "$host"
-cat > "$host/devices.conf" <<'EOF'
-mlx5_0 0000:08:00.0 simeth0 card=2,vhca_id=0,wire=1,device_id=0x1023
-mlx5_1 0000:08:00.1 simeth1 card=2,vhca_id=1,device_id=0x1023
-EOF
-eval "$(devtools/sim-host.sh --build-dir "$build" --netdevs \
-	--conf "$host/devices.conf" "$host")"
-out=$host/testpmd.log
+testpmd_host "$build/testpmd-pci-host" 2 0x1023 "$build"
 trap 'remove_plugin_copy' EXIT
 
 echo "1. io forwarding on 0000:08:00.0 and 0000:08:00.1, start tx_first"

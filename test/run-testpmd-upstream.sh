@@ -25,15 +25,7 @@ build=$CLI_BUILD
 . "$src/test/testpmd-lib.sh"
 testpmd_netns testpmd-upstream "$0" --build-dir "$build"
 cd "$src"
-host=$build/testpmd-upstream-host
-mkdir -p "$host"
-cat > "$host/devices.conf" <<'EOF'
-mlx5_0 0000:08:00.0 simeth0 card=4,vhca_id=0,wire=1,device_id=0x101d
-mlx5_1 0000:08:00.1 simeth1 card=4,vhca_id=1,device_id=0x101d
-EOF
-eval "$(devtools/sim-host.sh --build-dir "$build" --netdevs \
-	--conf "$host/devices.conf" "$host")"
-out=$host/testpmd.log
+testpmd_host "$build/testpmd-upstream-host" 4 0x101d "$build"
 dv="dv_flow_en=0,rxq_cqe_comp_en=0"
 
 echo "1. Debian's mlx5 PMD on 0000:08:00.0 and 0000:08:00.1, start tx_first"

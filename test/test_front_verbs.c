@@ -144,13 +144,13 @@ fv_poll(struct ibv_cq *c, struct ibv_wc *wc, int n, int ms)
 	return got;
 }
 
-/* A QP of @type on the case's CQ, in INIT. */
+/* A QP of @type sending on @scq and receiving on @rcq, in INIT. */
 static struct ibv_qp *
-fv_qp_create(enum ibv_qp_type type)
+fv_qp_create_on(enum ibv_qp_type type, struct ibv_cq *scq, struct ibv_cq *rcq)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = cq,
-		.recv_cq = cq,
+		.send_cq = scq,
+		.recv_cq = rcq,
 		.qp_type = type,
 		.cap = { .max_send_wr = 8,
 			 .max_recv_wr = 8,
@@ -174,6 +174,13 @@ fv_qp_create(enum ibv_qp_type type)
 		return NULL;
 	}
 	return qp;
+}
+
+/* A QP of @type on the case's CQ, in INIT. */
+static struct ibv_qp *
+fv_qp_create(enum ibv_qp_type type)
+{
+	return fv_qp_create_on(type, cq, cq);
 }
 
 /* @qp to RTS, connected (RC, UC) to QP @dest of this port: 0 or errno. */
@@ -2314,31 +2321,8 @@ test_cq_ex(void)
 	TEST_ASSERT_EQUAL(ibv_start_poll(cqx, &pa), ENOENT, "empty");
 	/* Two RC sends completing on the extended CQ. */
 	a = fv_qp_create(IBV_QPT_RC);
-	TEST_ASSERT_NOT_NULL(a, "");
-	{
-		struct ibv_qp_init_attr ia = {
-			.send_cq = ibv_cq_ex_to_cq(cqx),
-			.recv_cq = cq,
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = 8,
-				 .max_recv_wr = 8,
-				 .max_send_sge = 1,
-				 .max_recv_sge = 1 },
-		};
-		struct ibv_qp_attr at = { .qp_state = IBV_QPS_INIT,
-					  .port_num = 1,
-					  .qp_access_flags =
-						  IBV_ACCESS_REMOTE_WRITE };
-
-		b = ibv_create_qp(pd, &ia);
-		TEST_ASSERT_NOT_NULL(b, "");
-		TEST_ASSERT_SUCCESS(ibv_modify_qp(b, &at,
-						  IBV_QP_STATE |
-							  IBV_QP_PKEY_INDEX |
-							  IBV_QP_PORT |
-							  IBV_QP_ACCESS_FLAGS),
-				    "");
-	}
+	b = fv_qp_create_on(IBV_QPT_RC, ibv_cq_ex_to_cq(cqx), cq);
+	TEST_ASSERT(a != NULL && b != NULL, "");
 	TEST_ASSERT_SUCCESS(fv_qp_connect(a, b->qp_num), "");
 	TEST_ASSERT_SUCCESS(fv_qp_connect(b, a->qp_num), "");
 	TEST_ASSERT_SUCCESS(fv_post_recv(a, 0, 64), "");
@@ -2395,15 +2379,10 @@ test_cq_ex(void)
 		MLX5_GET(cqc, MLX5_ADDR_OF(query_cq_out, qout, cq_context), oi),
 		1, "overruns ignored");
 	TEST_ASSERT_EQUAL(ibv_start_poll(cqx, &pa), ENOENT, "");
-	{
-		struct ibv_cq *keep = cq;
-
-		/* A QP of its own on this CQ: a send and its receive. */
-		cq = ibv_cq_ex_to_cq(cqx);
-		a = fv_qp(IBV_QPT_RC);
-		cq = keep;
-	}
-	TEST_ASSERT_NOT_NULL(a, "");
+	/* A QP of its own on this CQ: a send and its receive. */
+	a = fv_qp_create_on(IBV_QPT_RC, ibv_cq_ex_to_cq(cqx),
+			    ibv_cq_ex_to_cq(cqx));
+	TEST_ASSERT(a != NULL && fv_qp_connect(a, a->qp_num) == 0, "");
 	TEST_ASSERT_SUCCESS(fv_post_recv(a, 0, 64), "");
 	TEST_ASSERT_SUCCESS(fv_send(a, IBV_WR_SEND, 1024, 10, NULL, 0, 0), "");
 	for (n = 0; n < 1000 && ibv_start_poll(cqx, &pa) == ENOENT; n++)

@@ -127,3 +127,19 @@ testpmd_netns() {
 		exit 1
 	fi
 }
+
+# testpmd_host <dir> <card> <device_id> <build>: two functions of card
+# <card> (device id <device_id>) at 0000:08:00.0 and 0000:08:00.1, cabled
+# to each other, their veth netdevs simeth0 and simeth1: the host tree in
+# <dir> (devtools/sim-host.sh) and the environment that points EAL and
+# the rdma-core front at it; $out is <dir>/testpmd.log.
+testpmd_host() {
+	mkdir -p "$1"
+	printf '%s\n' \
+		"mlx5_0 0000:08:00.0 simeth0 card=$2,vhca_id=0,wire=1,device_id=$3" \
+		"mlx5_1 0000:08:00.1 simeth1 card=$2,vhca_id=1,device_id=$3" \
+		>"$1/devices.conf"
+	eval "$(devtools/sim-host.sh --build-dir "$4" --netdevs \
+		--conf "$1/devices.conf" "$1")"
+	out=$1/testpmd.log
+}
