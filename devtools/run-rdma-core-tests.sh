@@ -19,7 +19,7 @@
 #           default: test_device test_pd test_mr test_cq test_qp
 #           test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey
 #           test_cq_events test_qpex test_atomic test_flow
-#           test_rss_traffic
+#           test_rss_traffic test_cqex
 # Exit status: 0 if no case failed, 1 otherwise, 2 on a bad argument.
 # Time: seconds. Run by the test command (meson test rdma_core_tests) with
 # the default list.
@@ -39,7 +39,7 @@ done
 build=$CLI_BUILD
 [ -n "$modules" ] || modules="test_device test_pd test_mr test_cq test_qp
 test_shared_pd test_mlx5_devx test_mlx5_pp test_mlx5_mkey test_cq_events
-test_qpex test_atomic test_flow test_rss_traffic"
+test_qpex test_atomic test_flow test_rss_traffic test_cqex"
 front=$build/drivers/common/mlx5/sim/rdma
 py=/usr/bin/python3
 

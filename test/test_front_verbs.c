@@ -7,8 +7,9 @@
  * interface (libibverbs calls, no backend of ours): the rules of UD
  * datagrams (the Q_Key, the GRH before the payload, one packet at most,
  * loss without NAK), of UC messages (no RNR, no read), libmlx5's refusal
- * of posting to a QP in RESET, completion events, MR import, and
- * mlx5dv's mkey operations (UMR layouts, local and remote invalidation).
+ * of posting to a QP in RESET, completion events, MR import,
+ * mlx5dv's mkey operations (UMR layouts, local and remote invalidation),
+ * and XRC (domains, XRC SRQs, the target's checks).
  * Run
  * with the front's libibverbs.so.1 first on LD_LIBRARY_PATH (the test
  * command does); on the system's libibverbs it skips.
@@ -18,6 +19,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
@@ -55,7 +57,8 @@ fv_live(void)
 		return -1;
 	/* A raw packet QP is an SQ, an RQ, a TIS and a TIR; its rules. */
 	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms + st.sqs +
-		      st.rqs + st.tiss + st.tirs + st.flows + st.srqs);
+		      st.rqs + st.tiss + st.tirs + st.flows + st.srqs +
+		      st.xrcds);
 }
 
 static int
@@ -2687,6 +2690,341 @@ test_alloc_type(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * XRC domains (ib_uverbs' open_xrcd): a domain opened on a file is found
+ * again by its inode (a second open shares it: no new domain); without
+ * O_CREAT none is EAGAIN, O_EXCL on one that is EINVAL, a bad descriptor
+ * EBADF, both attributes required (libibverbs: EINVAL); fd -1 is a
+ * domain of its own. A handle an XRC SRQ was made through cannot close
+ * (EBUSY) while the SRQ lives; the domain goes with its last handle. An
+ * XRC SRQ needs its PD, CQ and domain (EINVAL, nothing made); only an
+ * XRC SRQ has a number (ibv_get_srq_num: EOPNOTSUPP on a basic one).
+ */
+static int
+test_xrc_domains(void)
+{
+	char path[] = "/tmp/fv-xrcd-XXXXXX";
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 4, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+	};
+	struct ibv_srq_init_attr ba = { .attr = { .max_wr = 1, .max_sge = 1 } };
+	struct ibv_xrcd *x1, *x2, *x3;
+	struct mlx5_sim_stats st0, st;
+	struct ibv_srq *srq, *basic;
+	uint32_t num;
+	int fd;
+
+	fd = mkstemp(path);
+	TEST_ASSERT(fd >= 0, "");
+	unlink(path);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st0), "");
+	xa.fd = fd;
+	xa.oflags = 0;
+	errno = 0;
+	TEST_ASSERT(ibv_open_xrcd(ctx, &xa) == NULL, "no domain, no O_CREAT");
+	TEST_ASSERT_EQUAL(errno, EAGAIN, "");
+	xa.comp_mask = IBV_XRCD_INIT_ATTR_FD;
+	xa.oflags = O_CREAT;
+	TEST_ASSERT(ibv_open_xrcd(ctx, &xa) == NULL, "no oflags");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "");
+	xa.comp_mask |= IBV_XRCD_INIT_ATTR_OFLAGS;
+	xa.fd = 1000000;
+	TEST_ASSERT(ibv_open_xrcd(ctx, &xa) == NULL, "bad fd");
+	TEST_ASSERT_EQUAL(errno, EBADF, "");
+	xa.fd = fd;
+	x1 = ibv_open_xrcd(ctx, &xa);
+	TEST_ASSERT_NOT_NULL(x1, "");
+	x2 = ibv_open_xrcd(ctx, &xa);
+	TEST_ASSERT_NOT_NULL(x2, "the same file again");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.xrcds, st0.xrcds + 1, "one domain, shared");
+	xa.oflags = O_CREAT | O_EXCL;
+	TEST_ASSERT(ibv_open_xrcd(ctx, &xa) == NULL, "O_EXCL");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "");
+	xa.fd = -1;
+	xa.oflags = 0;
+	x3 = ibv_open_xrcd(ctx, &xa);
+	TEST_ASSERT_NOT_NULL(x3, "a domain of its own");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.xrcds, st0.xrcds + 2, "");
+	/* An XRC SRQ: PD, CQ and domain, each required. */
+	sa.pd = pd;
+	sa.cq = cq;
+	sa.xrcd = x1;
+	sa.comp_mask &= ~(uint32_t)IBV_SRQ_INIT_ATTR_CQ;
+	TEST_ASSERT(ibv_create_srq_ex(ctx, &sa) == NULL, "no CQ");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "");
+	sa.comp_mask |= IBV_SRQ_INIT_ATTR_CQ;
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.srqs, st0.srqs, "nothing made");
+	srq = ibv_create_srq_ex(ctx, &sa);
+	TEST_ASSERT_NOT_NULL(srq, "");
+	TEST_ASSERT_SUCCESS(ibv_get_srq_num(srq, &num), "");
+	TEST_ASSERT(num != 0, "");
+	basic = ibv_create_srq(pd, &ba);
+	TEST_ASSERT_NOT_NULL(basic, "");
+	TEST_ASSERT_EQUAL(ibv_get_srq_num(basic, &num), EOPNOTSUPP, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(basic), "");
+	TEST_ASSERT_EQUAL(ibv_close_xrcd(x1), EBUSY, "its SRQ lives");
+	TEST_ASSERT_EQUAL(ibv_dealloc_pd(pd), EBUSY, "the SRQ's PD");
+	TEST_ASSERT_EQUAL(ibv_destroy_cq(cq), EBUSY, "the SRQ's CQ");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x2), "another handle");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.xrcds, st0.xrcds + 2, "the domain stays");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq), "");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x1), "");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x3), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT(st.xrcds == st0.xrcds && st.srqs == st0.srqs, "");
+	close(fd);
+	return TEST_SUCCESS;
+}
+
+/* An XRC domain with an XRC SRQ of PD @p on CQ @c, @n receives posted. */
+static int
+fv_xrc_srq(struct ibv_pd *p, struct ibv_cq *c, struct ibv_mr *m,
+	   struct ibv_xrcd **x, struct ibv_srq **srq, uint32_t *num,
+	   uint32_t off, uint32_t n)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = p,
+		.cq = c,
+	};
+	uint32_t i;
+
+	*x = ibv_open_xrcd(ctx, &xa);
+	TEST_ASSERT_NOT_NULL(*x, "");
+	sa.xrcd = *x;
+	*srq = ibv_create_srq_ex(ctx, &sa);
+	TEST_ASSERT_NOT_NULL(*srq, "");
+	TEST_ASSERT_SUCCESS(ibv_get_srq_num(*srq, num), "");
+	for (i = 0; i < n; i++) {
+		struct ibv_sge sg = { .addr = (uintptr_t)buf + off + 64 * i,
+				      .length = 64,
+				      .lkey = m->lkey };
+		struct ibv_recv_wr wr = { .wr_id = off + 64 * i,
+					  .sg_list = &sg,
+					  .num_sge = 1 };
+		struct ibv_recv_wr *bad;
+
+		TEST_ASSERT_SUCCESS(ibv_post_srq_recv(*srq, &wr, &bad), "");
+	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * An XRC target of domain @x and an initiator (on the case's PD and CQ)
+ * connected to each other on this port, in RTR and RTS. The masks are
+ * ib_core's: an initiator takes no responder attribute at RTR (EINVAL).
+ */
+static int
+fv_xrc_pair(struct ibv_xrcd *x, struct ibv_qp **ini, struct ibv_qp **tgt)
+{
+	struct ibv_qp_init_attr_ex ta = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+		.xrcd = x,
+	};
+	struct ibv_qp_init_attr_ex ia = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+		.send_cq = cq,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+		.path_mtu = IBV_MTU_1024,
+		.ah_attr = { .is_global = 1,
+			     .port_num = 1,
+			     .grh.hop_limit = 1 },
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = 7,
+	};
+	const int init = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			 IBV_QP_ACCESS_FLAGS;
+	const int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+
+	TEST_ASSERT_SUCCESS(ibv_query_gid(ctx, 1, 0, &a.ah_attr.grh.dgid), "");
+	*tgt = ibv_create_qp_ex(ctx, &ta);
+	*ini = ibv_create_qp_ex(ctx, &ia);
+	TEST_ASSERT(*tgt != NULL && *ini != NULL, "");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(*tgt, &a, init), "");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(*ini, &a, init), "");
+	a.qp_state = IBV_QPS_RTR;
+	a.dest_qp_num = (*ini)->qp_num;
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(*tgt, &a,
+					  rtr | IBV_QP_MAX_DEST_RD_ATOMIC |
+						  IBV_QP_MIN_RNR_TIMER),
+			    "");
+	a.dest_qp_num = (*tgt)->qp_num;
+	TEST_ASSERT_EQUAL(
+		ibv_modify_qp(*ini, &a, rtr | IBV_QP_MAX_DEST_RD_ATOMIC),
+		EINVAL, "no responder attribute");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(*ini, &a, rtr), "");
+	a.qp_state = IBV_QPS_RTS;
+	TEST_ASSERT_SUCCESS(
+		ibv_modify_qp(*ini, &a,
+			      IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				      IBV_QP_MAX_QP_RD_ATOMIC),
+		"");
+	return TEST_SUCCESS;
+}
+
+/* An XRC SEND (or, @rkey not 0, an RDMA WRITE) of 8 bytes to SRQ @srqn. */
+static int
+fv_xrc_post(struct ibv_qp *ini, uint32_t srqn, uint32_t rkey, uint64_t raddr,
+	    enum ibv_wc_status *st)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)buf,
+			      .length = 8,
+			      .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 0x99,
+				  .sg_list = &sg,
+				  .num_sge = 1,
+				  .opcode = rkey != 0 ? IBV_WR_RDMA_WRITE :
+							IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	wr.qp_type.xrc.remote_srqn = srqn;
+	wr.wr.rdma.rkey = rkey;
+	wr.wr.rdma.remote_addr = raddr;
+	TEST_ASSERT_SUCCESS(ibv_post_send(ini, &wr, &bad), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(wc.wr_id, 0x99, "");
+	*st = wc.status;
+	return TEST_SUCCESS;
+}
+
+/* @qp's state as the device has it (ibv_query_qp). */
+static enum ibv_qp_state
+fv_qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia) != 0)
+		return (enum ibv_qp_state) - 1;
+	return a.qp_state;
+}
+
+/*
+ * XRC messages (IBTA's XRC transport, mlx5's XRC segment): an initiator's
+ * SEND names an XRC SRQ; the target it is connected to receives it into
+ * that SRQ, which must be of the target's domain, and the completion is
+ * on the SRQ's CQ (its wr_id, the target's QP number). An SRQ of another
+ * domain, or no SRQ at all, is an invalid request: the initiator
+ * completes with REM_INV_REQ_ERR, the target moves to ERR, and the other
+ * domain's SRQ loses nothing. The attacker's case: an RDMA WRITE through
+ * a target is checked against the PD of the SRQ the message names, not
+ * the initiator's: a key of another PD is refused (REM_ACCESS_ERR, the
+ * memory untouched), a key of the SRQ's PD is taken.
+ */
+static int
+test_xrc_messages(void)
+{
+	struct ibv_xrcd *x1, *x2;
+	struct ibv_srq *s1, *s2;
+	struct ibv_qp *ini, *tgt, *ini2, *tgt2;
+	struct ibv_cq *rcq;
+	struct ibv_pd *pd2;
+	struct ibv_mr *mr2;
+	enum ibv_wc_status st;
+	uint32_t n1, n2;
+	struct ibv_wc wc;
+
+	rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	pd2 = ibv_alloc_pd(ctx);
+	TEST_ASSERT(rcq != NULL && pd2 != NULL, "");
+	mr2 = ibv_reg_mr(pd2, buf, FV_BUF,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	TEST_ASSERT_NOT_NULL(mr2, "");
+	/* s1: the target side's SRQ, of PD pd2; s2: another domain's. */
+	TEST_ASSERT_EQUAL(fv_xrc_srq(pd2, rcq, mr2, &x1, &s1, &n1, 1024, 2),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_xrc_srq(pd2, rcq, mr2, &x2, &s2, &n2, 2048, 1),
+			  TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_xrc_pair(x1, &ini, &tgt), TEST_SUCCESS, "");
+	memset(buf, 0x5c, 8);
+	TEST_ASSERT_EQUAL(fv_xrc_post(ini, n1, 0, 0, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "on the SRQ's CQ");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.wr_id == 1024 &&
+			    wc.qp_num == tgt->qp_num && wc.byte_len == 8 &&
+			    wc.opcode == IBV_WC_RECV &&
+			    wc.src_qp == ini->qp_num,
+		    "wr_id %" PRIu64 " qp %u", wc.wr_id, wc.qp_num);
+	TEST_ASSERT_EQUAL(buf[1024], 0x5c, "");
+	/* The attacker: a key of the initiator's PD, not the SRQ's. */
+	buf[4096] = 0;
+	TEST_ASSERT_EQUAL(
+		fv_xrc_post(ini, n1, mr->rkey, (uintptr_t)buf + 4096, &st),
+		TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_ACCESS_ERR, "not the SRQ's PD");
+	TEST_ASSERT_EQUAL(buf[4096], 0, "untouched");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt), "");
+	TEST_ASSERT_EQUAL(fv_xrc_pair(x1, &ini, &tgt), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(
+		fv_xrc_post(ini, n1, mr2->rkey, (uintptr_t)buf + 4096, &st),
+		TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "the SRQ's PD");
+	TEST_ASSERT_EQUAL(buf[4096], 0x5c, "written");
+	/* Another domain's SRQ through this target: an invalid request. */
+	TEST_ASSERT_EQUAL(fv_xrc_post(ini, n2, 0, 0, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_INV_REQ_ERR, "");
+	TEST_ASSERT_EQUAL(fv_qp_state(tgt), IBV_QPS_ERR, "the target");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 50), 0, "nothing received");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt), "");
+	/* No SRQ of that number at all. */
+	TEST_ASSERT_EQUAL(fv_xrc_pair(x1, &ini, &tgt), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_xrc_post(ini, 0xfffff0, 0, 0, &st), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_INV_REQ_ERR, "");
+	/* s2 kept its receive: its own domain's target takes it. */
+	TEST_ASSERT_EQUAL(fv_xrc_pair(x2, &ini2, &tgt2), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_xrc_post(ini2, n2, 0, 0, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.wr_id == 2048 && wc.qp_num == tgt2->qp_num, "");
+	/* A target cannot close its domain; nor an SRQ its CQ. */
+	TEST_ASSERT_EQUAL(ibv_close_xrcd(x2), EBUSY, "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini2), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt2), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(s1), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(s2), "");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x1), "");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x2), "");
+	TEST_ASSERT_SUCCESS(ibv_dereg_mr(mr2), "");
+	TEST_ASSERT_SUCCESS(ibv_dealloc_pd(pd2), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
 /* Every object of the cases gone (the case's own are counted in live0). */
 static int
 test_nothing_left(void)
@@ -2721,6 +3059,8 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "cq_ex", test_cq_ex },
 	{ "rss", test_rss },
 	{ "alloc_type", test_alloc_type },
+	{ "xrc_domains", test_xrc_domains },
+	{ "xrc_messages", test_xrc_messages },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

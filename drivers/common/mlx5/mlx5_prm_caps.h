@@ -67,7 +67,9 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 qos[0x1];
 	u8 eth_net_offloads[0x1];
 	u8 roce[0x1];
-	u8 reserved_at_21e[0x2a];
+	u8 reserved_at_21e[0x1e];
+	u8 xrc[0x1];
+	u8 reserved_at_23d[0xb];
 	u8 fl_rc_qp_when_roce_disabled[0x1];
 	u8 reserved_at_249[0x2f];
 	u8 lag_tx_port_affinity[0x1];

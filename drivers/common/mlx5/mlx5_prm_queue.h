@@ -280,7 +280,9 @@ struct mlx5_ifc_qpc_bits {
 	u8 reserved_at_49a[0x9];
 	u8 min_rnr_nak[0x5];
 	u8 next_rcv_psn[0x18];
-	u8 reserved_at_4c0[0x28];
+	u8 reserved_at_4c0[0x8];
+	u8 xrcd[0x18];
+	u8 reserved_at_4e0[0x8];
 	u8 cqn_rcv[0x18];
 	u8 dbr_addr[0x40];
 	u8 q_key[0x20];

@@ -8,7 +8,9 @@
  * device with ISSI 1), MODIFY_CQ (moderation), QUERY_RQT (a verbs RWQ
  * indirection table is an RQT), QUERY_LAG (read by rdma-core's
  * mlx5dv_query_qp_lag_port()) and the optional-parameter bits of the QP
- * transitions that rdma-core's lag-port and UDP source-port calls set.
+ * transitions that rdma-core's lag-port and UDP source-port calls set,
+ * and XRC: the XRC domain (ALLOC_XRCD), the XRC SRQ (CREATE_XRC_SRQ) and
+ * the XRC segment of an XRC send WQE.
  * Field names are the kernel's (include/linux/mlx5/mlx5_ifc.h) and
  * rdma-core's (providers/mlx5/mlx5_ifc.h).
  */
@@ -22,6 +24,32 @@ enum mlx5_verbs_cmd_opcode {
 	MLX5_CMD_OP_DESTROY_RMP = 0x90e,
 	MLX5_CMD_OP_QUERY_RMP = 0x90f,
 	MLX5_CMD_OP_QUERY_LAG = 0x842,
+	MLX5_CMD_OP_CREATE_XRC_SRQ = 0x705,
+	MLX5_CMD_OP_DESTROY_XRC_SRQ = 0x706,
+	MLX5_CMD_OP_QUERY_XRC_SRQ = 0x707,
+	MLX5_CMD_OP_ALLOC_XRCD = 0x80e,
+	MLX5_CMD_OP_DEALLOC_XRCD = 0x80f,
+};
+
+/* qpc.st of an XRC QP (initiator or target). */
+enum {
+	MLX5_QP_ST_XRC = 0x3,
+};
+
+/* xrc_srqc.state. */
+enum {
+	MLX5_XRC_SRQC_STATE_GOOD = 0x0,
+	MLX5_XRC_SRQC_STATE_ERROR = 0x1,
+};
+
+/*
+ * The XRC segment: right after the control segment of each WQE of an XRC
+ * initiator QP that goes on the wire, the XRC SRQ the message is for
+ * (the packet's XRCETH).
+ */
+struct mlx5_wqe_xrc_seg {
+	rte_be32_t xrc_srqn;
+	uint8_t rsvd[12];
 };
 
 /* rts2rts_qp_in.opt_param_mask and .opt_param_mask_95_32 (rdma-core). */
@@ -155,5 +183,76 @@ struct mlx5_ifc_query_lag_out_bits {
 	u8 syndrome[0x20];
 	struct mlx5_ifc_lagc_bits ctx;
 };
+
+struct mlx5_ifc_xrc_srqc_bits {
+	u8 state[0x4];
+	u8 log_xrc_srq_size[0x4];
+	u8 reserved_at_8[0x18];
+	u8 wq_signature[0x1];
+	u8 cont_srq[0x1];
+	u8 reserved_at_22[0x1];
+	u8 rlky[0x1];
+	u8 basic_cyclic_rcv_wqe[0x1];
+	u8 log_rq_stride[0x3];
+	u8 xrcd[0x18];
+	u8 page_offset[0x6];
+	u8 reserved_at_46[0x1];
+	u8 dbr_umem_valid[0x1];
+	u8 cqn[0x18];
+	u8 reserved_at_60[0x20];
+	u8 user_index_equal_xrc_srqn[0x1];
+	u8 reserved_at_81[0x1];
+	u8 log_page_size[0x6];
+	u8 user_index[0x18];
+	u8 reserved_at_a0[0x20];
+	u8 reserved_at_c0[0x8];
+	u8 pd[0x18];
+	u8 lwm[0x10];
+	u8 wqe_cnt[0x10];
+	u8 reserved_at_100[0x40];
+	u8 db_record_addr_h[0x20];
+	u8 db_record_addr_l[0x1e];
+	u8 reserved_at_17e[0x2];
+	u8 reserved_at_180[0x80];
+};
+
+struct mlx5_ifc_create_xrc_srq_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_xrc_srqc_bits xrc_srq_context_entry;
+	u8 reserved_at_280[0x60];
+	u8 xrc_srq_umem_valid[0x1];
+	u8 reserved_at_2e1[0x1f];
+	u8 reserved_at_300[0x580];
+};
+
+MLX5_IFC_RETURN_ONE_OUT(create_xrc_srq_out, xrc_srqn);
+MLX5_IFC_NAME_ONE_IN(destroy_xrc_srq_in, xrc_srqn);
+MLX5_IFC_STATUS_OUT(destroy_xrc_srq_out);
+MLX5_IFC_NAME_ONE_IN(query_xrc_srq_in, xrc_srqn);
+
+struct mlx5_ifc_query_xrc_srq_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_xrc_srqc_bits xrc_srq_context_entry;
+	u8 reserved_at_280[0x600];
+};
+
+struct mlx5_ifc_alloc_xrcd_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x40];
+};
+
+MLX5_IFC_RETURN_ONE_OUT(alloc_xrcd_out, xrcd);
+MLX5_IFC_NAME_ONE_IN(dealloc_xrcd_in, xrcd);
+MLX5_IFC_STATUS_OUT(dealloc_xrcd_out);
 
 #endif /* MLX5_PRM_VERBS_H_ */

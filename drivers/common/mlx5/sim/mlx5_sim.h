@@ -185,6 +185,14 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_RMP_BITMASK = 0x51100007,     /* BAD_PARAM */
 	MLX5_SIM_SYND_RMP_STATE = 0x51100008,       /* BAD_RES_STATE */
 	MLX5_SIM_SYND_RMP_BUSY = 0x51100009,        /* BAD_RES_STATE */
+	/* XRC domains and XRC SRQs. */
+	MLX5_SIM_SYND_XRCD_UNKNOWN = 0x51110001,    /* BAD_RES */
+	MLX5_SIM_SYND_XRCD_BUSY = 0x51110002,       /* BAD_RES_STATE */
+	MLX5_SIM_SYND_XRCD_TABLE_FULL = 0x51110003, /* NO_RESOURCES */
+	MLX5_SIM_SYND_XSRQ_PARAM = 0x51110004,      /* BAD_PARAM */
+	MLX5_SIM_SYND_XSRQ_RES = 0x51110005,        /* BAD_RES */
+	MLX5_SIM_SYND_XSRQ_UNKNOWN = 0x51110006,    /* BAD_RES */
+	MLX5_SIM_SYND_QP_XRCD = 0x51110007,         /* BAD_RES */
 };
 
 /** Live objects and command counters of one vHCA. */
@@ -208,8 +216,9 @@ struct mlx5_sim_stats {
 	uint64_t tirs;         /**< Transport interface receive objects. */
 	uint64_t q_counters;   /**< Queue counter sets. */
 	uint64_t flows;        /**< Steering rules (flow table entries). */
-	uint64_t srqs;         /**< Shared receive queues (verbs SRQs). */
+	uint64_t srqs;         /**< Shared receive queues (verbs SRQs, XRC SRQs). */
 	uint64_t dms;          /**< Device memory pieces (ibv_alloc_dm). */
+	uint64_t xrcds;        /**< XRC domains (XRC SRQs count as srqs). */
 	uint64_t live_objects; /**< Sum of the counts above except contexts. */
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */

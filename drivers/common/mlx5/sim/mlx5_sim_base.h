@@ -67,6 +67,8 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 #define MLX5_SIM_MAX_KLM_ENTRIES (1u << 16)
 #define MLX5_SIM_MAX_CQS (1u << 16)     /* Numbers 1..max-1. */
 #define MLX5_SIM_MAX_QPS (1u << 16)
+/* XRC domain numbers: 1..2^16-1. */
+#define MLX5_SIM_MAX_XRCDS (1u << 16)
 /* Queue counter sets: ids 1..128 (rqc.counter_set_id is 8 bits, 0 none). */
 #define MLX5_SIM_MAX_Q_COUNTERS 128
 /* Queue sizes (log2): CQEs per CQ, WQEs per QP queue. */

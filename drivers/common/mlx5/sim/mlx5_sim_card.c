@@ -181,7 +181,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_QP_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "QP table full" },
 	{ MLX5_SIM_SYND_QP_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
-	  "QP service type other than RC, or no send queue (not modelled)" },
+	  "QP service type other than RC, UC, UD or XRC, or no send queue"
+	  " (only an XRC target has none)" },
 	{ MLX5_SIM_SYND_QP_PD, MLX5_CMD_STAT_BAD_RES_ERR,
 	  "QP pd is not a PD of this context" },
 	{ MLX5_SIM_SYND_QP_CQ, MLX5_CMD_STAT_BAD_RES_ERR,
@@ -189,7 +190,8 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_QP_SIZE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "log_sq_size or log_rq_size above log_max_qp_sz" },
 	{ MLX5_SIM_SYND_QP_RQ_TYPE, MLX5_CMD_STAT_BAD_PARAM_ERR,
-	  "rq_type other than regular or zero-size (SRQ not modelled)" },
+	  "rq_type other than regular, zero-size or SRQ, or srqn not an RMP"
+	  " of this context" },
 	{ MLX5_SIM_SYND_QP_TS_FORMAT, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "ts_format reserved value" },
 	{ MLX5_SIM_SYND_QP_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
@@ -285,6 +287,20 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "MODIFY_RMP rmp_state is not the RMP's state" },
 	{ MLX5_SIM_SYND_RMP_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 	  "RMP still used by a QP" },
+	{ MLX5_SIM_SYND_XRCD_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no such XRC domain in this context" },
+	{ MLX5_SIM_SYND_XRCD_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "XRC domain still used by an XRC SRQ or XRC target QP" },
+	{ MLX5_SIM_SYND_XRCD_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "XRC domain table full" },
+	{ MLX5_SIM_SYND_XSRQ_PARAM, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "XRC SRQ context: state not GOOD, or stride or size" },
+	{ MLX5_SIM_SYND_XSRQ_RES, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "XRC SRQ xrcd, pd or cqn is not this context's" },
+	{ MLX5_SIM_SYND_XSRQ_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "no such XRC SRQ in this context" },
+	{ MLX5_SIM_SYND_QP_XRCD, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "XRC target QP: xrcd is not an XRC domain of this context" },
 };
 
 static const struct mlx5_sim_rule *
@@ -605,6 +621,8 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tds.next = 1;
 	vhca->deks.max = MLX5_SIM_MAX_QPS;
 	vhca->deks.next = 1;
+	vhca->xrcds.max = MLX5_SIM_MAX_XRCDS;
+	vhca->xrcds.next = 1;
 	vhca->rqts.max = MLX5_SIM_MAX_QPS;
 	vhca->rqts.next = 1;
 	vhca->tirs.max = MLX5_SIM_MAX_QPS;
@@ -859,13 +877,14 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->flows = live->flows;
 	st->srqs = live->srqs;
 	st->dms = live->dms;
+	st->xrcds = live->xrcds;
 	st->live_objects = live->pds + live->mrs + live->mkeys + live->umems +
 			   live->uars + live->general_objs +
 			   live->pp_entries + live->allowed + live->cqs +
 			   live->qps + live->sqs + live->rqs + live->tiss +
 			   live->tds + live->rqts + live->tirs +
 			   live->q_counters + live->flows + live->srqs +
-			   live->dms;
+			   live->dms + live->xrcds;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;
@@ -956,6 +975,7 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->tiss.slot);
 			free(vhca->tds.slot);
 			free(vhca->deks.slot);
+			free(vhca->xrcds.slot);
 			free(vhca->rqts.slot);
 			free(vhca->tirs.slot);
 			free(vhca);

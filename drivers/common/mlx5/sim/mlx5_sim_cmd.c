@@ -222,7 +222,10 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_KERNEL_ONLY(0x700, "CREATE_SRQ", SIM_K_CREATE),
 	SIM_KERNEL_ONLY(0x702, "QUERY_SRQ", SIM_K_QUERY),
 	SIM_KERNEL_ONLY(0x703, "ARM_RQ", SIM_K_MODIFY),
-	SIM_KERNEL_ONLY(0x705, "CREATE_XRC_SRQ", SIM_K_CREATE),
+	SIM_ROW(CREATE_XRC_SRQ, SIM_K_CREATE, SIM_CMD_KERNEL,
+		create_xrc_srq_in, create_xrc_srq_out, NULL, NULL),
+	SIM_ROW(DESTROY_XRC_SRQ, 0, SIM_CMD_KERNEL, destroy_xrc_srq_in,
+		destroy_xrc_srq_out, NULL, NULL),
 	SIM_KERNEL_ONLY(0x707, "QUERY_XRC_SRQ", SIM_K_QUERY),
 	SIM_KERNEL_ONLY(0x708, "ARM_XRC_SRQ", SIM_K_MODIFY),
 	SIM_KERNEL_ONLY(0x710, "CREATE_DCT", SIM_K_CREATE),
@@ -270,7 +273,10 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_KERNEL_ONLY(0x806, "ATTACH_TO_MCG", SIM_K_CREATE),
 	SIM_KERNEL_ONLY(0x80a, "GET_DROPPED_PACKET_LOG", SIM_K_GENERAL),
 	SIM_KERNEL_ONLY(0x80d, "NOP", SIM_K_GENERAL),
-	SIM_KERNEL_ONLY(0x80e, "ALLOC_XRCD", SIM_K_CREATE),
+	SIM_ROW(ALLOC_XRCD, SIM_K_CREATE, SIM_CMD_KERNEL, alloc_xrcd_in,
+		alloc_xrcd_out, NULL, NULL),
+	SIM_ROW(DEALLOC_XRCD, 0, SIM_CMD_KERNEL, dealloc_xrcd_in,
+		dealloc_xrcd_out, NULL, NULL),
 	SIM_ROW(ALLOC_TRANSPORT_DOMAIN, SIM_K_CREATE, SIM_CMD_CREATE,
 		alloc_transport_domain_in, alloc_transport_domain_out,
 		sim_run_eth, NULL),
@@ -519,6 +525,8 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, modify_rq_counter_set_id, 1);
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);
 		MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
+		/* XRC domains, XRC SRQs, XRC initiator and target QPs. */
+		MLX5_SET(cmd_hca_cap, cap, xrc, 1);
 		/*
 		 * Crypto: DEK objects and crypto mkeys configured by UMR;
 		 * AES-XTS with the tweak a 128-bit little-endian number,

@@ -569,6 +569,8 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	 * eth caps the device announces (csum_cap, scatter_fcs).
 	 */
 	attr->orig_attr.device_cap_flags |= IBV_DEVICE_RAW_IP_CSUM;
+	/* XRC, as mlx5_ib reports the cap's xrc bit. */
+	attr->orig_attr.device_cap_flags |= IBV_DEVICE_XRC;
 	attr->device_cap_flags_ex = attr->orig_attr.device_cap_flags |
 				    IBV_DEVICE_RAW_SCATTER_FCS;
 	attr->raw_packet_caps = IBV_RAW_PACKET_CAP_IP_CSUM;

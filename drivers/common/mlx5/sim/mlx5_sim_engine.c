@@ -222,6 +222,8 @@ struct sim_qp_run {
 	struct mlx5_sim_xmove move;
 	struct mlx5_sim_qp *peer;
 	struct mlx5_sim_ahead ahead;
+	/* An XRC initiator's WQE in flight, its XRC segment taken out. */
+	uint8_t xrc[MLX5_SIM_WQE_MAX_BYTES] __rte_aligned(16);
 };
 
 /*
@@ -272,7 +274,8 @@ sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
 	if (!write) {
-		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), peer->pdn,
+		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey),
+				    mlx5_sim_rc_pdn(peer),
 				    rte_be_to_cpu_64(r->raddr), stage, total,
 				    MLX5_SIM_XFER_REMOTE);
 		if (ret != 0) {
@@ -294,7 +297,8 @@ sim_exec_rdma_staged(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		off += len;
 	}
 	if (write) {
-		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), peer->pdn,
+		ret = mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey),
+				    mlx5_sim_rc_pdn(peer),
 				    rte_be_to_cpu_64(r->raddr), stage, total,
 				    MLX5_SIM_XFER_WRITE | MLX5_SIM_XFER_REMOTE);
 		if (ret != 0)
@@ -330,6 +334,7 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	struct mlx5_sim_qp *peer;
 	uint64_t total = 0;
 	unsigned int nseg, i;
+	uint8_t synd;
 
 	if (w->ds < 2)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
@@ -346,9 +351,9 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	if (total > qp->msg_max)
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	/* A peer that does not answer: the requester gives up retrying. */
-	peer = mlx5_sim_rc_peer(vhca, qp, &pv);
-	if (peer == NULL)
-		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	synd = mlx5_sim_rc_responder(vhca, qp, &pv, &peer);
+	if (synd != 0)
+		return synd;
 	qp->rnr_left = qp->rnr_retry;
 	if ((write ? !peer->rwe : !peer->rre) ||
 	    !mlx5_sim_rkey_qp_ok(pv, rte_be_to_cpu_32(r->rkey), peer->qpn))
@@ -363,7 +368,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 	    mlx5_sim_xfer_write_crypto(vhca, qp->xc,
 				       rte_be_to_cpu_32(d[0].lkey), qp->pdn,
 				       rte_be_to_cpu_64(d[0].addr),
-				       rte_be_to_cpu_32(r->rkey), peer->pdn,
+				       rte_be_to_cpu_32(r->rkey),
+				       mlx5_sim_rc_pdn(peer),
 				       rte_be_to_cpu_64(r->raddr), total,
 				       &run->move) == 0)
 		goto move;
@@ -374,7 +380,8 @@ sim_exec_rdma(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			.flags = write ? 0 : MLX5_SIM_XFER_WRITE,
 		};
 		struct mlx5_sim_xside remote = {
-			.key = rte_be_to_cpu_32(r->rkey), .pdn = peer->pdn,
+			.key = rte_be_to_cpu_32(r->rkey),
+			.pdn = mlx5_sim_rc_pdn(peer),
 			.addr = rte_be_to_cpu_64(r->raddr),
 			.flags = MLX5_SIM_XFER_REMOTE |
 				 (write ? MLX5_SIM_XFER_WRITE : 0),
@@ -517,6 +524,31 @@ mlx5_sim_read_ahead(struct mlx5_sim_guard *g, struct mlx5_sim_ahead *a,
 }
 
 /*
+ * An XRC initiator's WQE @w (not a UMR: local invalidation and binds
+ * have none): the XRC segment after its control segment names the XRC
+ * SRQ of the message (qp->xrc_srqn, the packet's XRCETH); the rest runs
+ * as an RC WQE does, from a copy in @r without that segment. false: the
+ * WQE has no room for it.
+ */
+static bool
+sim_xrc_wqe(struct sim_qp_run *r, struct mlx5_sim_qp *qp,
+	    struct mlx5_sim_wqe *w)
+{
+	const struct mlx5_wqe_xrc_seg *x = (const void *)(w->bytes + 16);
+
+	if (w->opcode == MLX5_OPCODE_NOP)
+		return true;
+	if (w->ds < 2)
+		return false;
+	qp->xrc_srqn = rte_be_to_cpu_32(x->xrc_srqn) & 0xffffff;
+	memcpy(r->xrc, w->bytes, 16);
+	memcpy(r->xrc + 16, w->bytes + 32, (size_t)(w->ds - 2) * 16);
+	w->bytes = r->xrc;
+	w->ds--;
+	return true;
+}
+
+/*
  * The WQEs of the doorbell of @r on @qp, from the QP's send counter to
  * the doorbell's @pi, on ring @sq of @n blocks, read ahead or, with
  * @per_wqe, one by one. A function of its own, called under the guard
@@ -548,7 +580,11 @@ sim_qp_wqes(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
 		} else if (w.opcode == MLX5_OPCODE_UMR) {
 			synd = mlx5_sim_umr_exec(vhca, qp, w.bytes, w.ds);
-		} else if (unlikely(qp->st != MLX5_QP_ST_RC)) {
+		} else if (unlikely(qp->st == MLX5_QP_ST_XRC) &&
+			   !sim_xrc_wqe(r, qp, &w)) {
+			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		} else if (unlikely(qp->st != MLX5_QP_ST_RC &&
+				    qp->st != MLX5_QP_ST_XRC)) {
 			synd = sim_exec_unreliable(vhca, qp, &w, &bytes);
 		} else if (w.opcode == MLX5_OPCODE_RDMA_WRITE ||
 			   w.opcode == MLX5_OPCODE_RDMA_READ) {
@@ -590,6 +626,8 @@ mlx5_sim_engine_qp(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return; /* Work waits for RTS (RST: the counters restart). */
+	if (unlikely(qp->no_sq))
+		return; /* An XRC target: no send queue to run. */
 	/* Stalled in this same pass: the retry waits for a later one. */
 	if (unlikely(qp->rnr_wait) && qp->rnr_pass == vhca->rnr_pass &&
 	    qp->state == MLX5_QP_STATE_RTS)

@@ -525,8 +525,25 @@ uint32_t mlx5_sim_rmp_create(struct mlx5_sim_file *file, const void *in,
 			     struct mlx5_sim_devx_obj *obj);
 uint32_t mlx5_sim_cmd_rmp(struct mlx5_sim_file *file, uint16_t opcode,
 			  const void *in, void *out);
+/* An RMP's or an XRC SRQ's reclaim at the last close. */
 void mlx5_sim_rmp_reclaim(struct mlx5_sim_vhca *vhca,
 			  const struct mlx5_sim_devx_obj *obj);
+/* XRC SRQs and XRC domains (mlx5_sim_srq.c), vHCA lock held. */
+uint32_t mlx5_sim_xsrq_create(struct mlx5_sim_file *file, const void *in,
+			      const struct mlx5_sim_umem_ref *ring,
+			      const struct mlx5_sim_umem_ref *dbr, void *out,
+			      struct mlx5_sim_devx_obj *obj);
+/* DESTROY_XRC_SRQ, QUERY_XRC_SRQ. */
+uint32_t mlx5_sim_cmd_xsrq(struct mlx5_sim_file *file, uint16_t opcode,
+			   const void *in, void *out);
+/* ALLOC_XRCD, DEALLOC_XRCD. */
+uint32_t mlx5_sim_cmd_xrcd(struct mlx5_sim_file *file, uint16_t opcode,
+			   const void *in, void *out,
+			   struct mlx5_sim_devx_obj *obj);
+struct mlx5_sim_xrcd *mlx5_sim_xrcd_of(struct mlx5_sim_file *file,
+				       uint32_t xrcdn);
+void mlx5_sim_xrcd_reclaim(struct mlx5_sim_vhca *vhca,
+			   const struct mlx5_sim_devx_obj *obj);
 
 /* Verbs queue objects (mlx5_sim_verbs.c). */
 uint32_t mlx5_sim_cmd_query_lag(struct mlx5_sim_file *file, void *out);
@@ -594,12 +611,42 @@ void mlx5_sim_cq_event(struct mlx5_sim_cq *cq);
 /* Not a syndrome: the responder had no receive posted, the WQE waits. */
 #define MLX5_SIM_RC_RNR 0xff
 /*
- * The QP @qp's messages reach and its vHCA (@pv), or NULL: they go
- * nowhere, or nobody there answers.
+ * The responder of @qp's message in flight: 0 with the QP its messages
+ * reach in *@p and its vHCA in *@pv (an XRC target set to receive into the
+ * XRC SRQ the message names), or the requester's syndrome: no answer
+ * (they go nowhere, or nobody there answers: TRANSPORT_RETRY_EXC_ERR),
+ * or an XRC SRQ the target cannot receive into (REMOTE_INVAL_REQ_ERR, the
+ * target in ERR).
  */
-struct mlx5_sim_qp *mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca,
-				     struct mlx5_sim_qp *qp,
-				     struct mlx5_sim_vhca **pv);
+uint8_t mlx5_sim_rc_responder(struct mlx5_sim_vhca *vhca,
+			      struct mlx5_sim_qp *qp,
+			      struct mlx5_sim_vhca **pv,
+			      struct mlx5_sim_qp **p);
+/*
+ * The SRQ a responder @p receives into (its own, or for an XRC target the
+ * XRC SRQ of the message), or NULL; the PD its accesses are checked
+ * against (an XRC target's: that SRQ's, IBTA's XRC rule) and the CQ of
+ * its receive completions.
+ */
+static inline struct mlx5_sim_rmp *
+mlx5_sim_rc_srq(const struct mlx5_sim_qp *p)
+{
+	return unlikely(p->st == MLX5_QP_ST_XRC) ? p->xrc_srq : p->rmp;
+}
+
+static inline uint32_t
+mlx5_sim_rc_pdn(const struct mlx5_sim_qp *p)
+{
+	return unlikely(p->st == MLX5_QP_ST_XRC) ? p->xrc_srq->wq.pdn :
+						   p->pdn;
+}
+
+static inline uint32_t
+mlx5_sim_rc_rcqn(const struct mlx5_sim_qp *p)
+{
+	return unlikely(p->st == MLX5_QP_ST_XRC) ? p->xrc_srq->wq.cqn :
+						   p->cqn_rcv;
+}
 /*
  * SEND, SEND with immediate, RDMA WRITE with immediate, or an RDMA WRITE
  * with inline data, of WQE @w on @qp: a requester syndrome (0: done,
@@ -1118,6 +1165,16 @@ struct ibv_srq *mlx5_sim_create_srq(struct ibv_pd *pd,
 int mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 			int attr_mask);
 int mlx5_sim_destroy_srq(struct ibv_srq *srq);
+struct ibv_srq *mlx5_sim_create_srq_ex(struct ibv_context *ctx,
+				       struct ibv_srq_init_attr_ex *attr,
+				       uint32_t uidx);
+int mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+/* The XRC SRQ of user index @uidx of @file, or NULL. */
+struct mlx5_sim_vobj *mlx5_sim_srq_by_uidx(struct mlx5_sim_file *file,
+					   uint32_t uidx);
+struct ibv_xrcd *mlx5_sim_open_xrcd(struct ibv_context *ctx,
+				    struct ibv_xrcd_init_attr *attr);
+int mlx5_sim_close_xrcd(struct ibv_xrcd *xrcd);
 struct ibv_wq *mlx5_sim_create_wq(struct ibv_context *ctx,
 				  struct ibv_wq_init_attr *attr);
 int mlx5_sim_destroy_wq(struct ibv_wq *wq);

@@ -298,17 +298,44 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	uint64_t ring;
 	uint32_t synd;
 
+	uint32_t cqn_snd = MLX5_GET(qpc, qpc, cqn_snd);
+	uint32_t cqn_rcv = MLX5_GET(qpc, qpc, cqn_rcv);
+	bool xrc;
+
 	qp->st = MLX5_GET(qpc, qpc, st);
+	xrc = qp->st == MLX5_QP_ST_XRC;
+	qp->no_sq = MLX5_GET(qpc, qpc, no_sq);
 	if ((qp->st != MLX5_QP_ST_RC && qp->st != MLX5_QP_ST_UC &&
-	     qp->st != MLX5_QP_ST_UD) || MLX5_GET(qpc, qpc, no_sq))
+	     qp->st != MLX5_QP_ST_UD && !xrc) || (qp->no_sq && !xrc))
 		return MLX5_SIM_SYND_QP_TYPE;
+	/*
+	 * XRC (mlx5_ib's create_xrc_tgt_qp and its XRC_INI defaults): a
+	 * target, no send queue, belongs to an XRC domain and receives into
+	 * the XRC SRQs of that domain, whose PD and CQ serve each message;
+	 * an initiator sends only. Neither receives on a queue of its own:
+	 * rq_type zero-size. The kernel gives both its own PD, CQ and SRQ
+	 * where IB gives them none; the model needs none of those: a pd or
+	 * cqn of 0 is none there.
+	 */
+	if (xrc && rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE)
+		return MLX5_SIM_SYND_QP_RQ_TYPE;
+	if (qp->no_sq) {
+		struct mlx5_sim_xrcd *xrcd =
+			mlx5_sim_xrcd_of(file, MLX5_GET(qpc, qpc, xrcd));
+
+		if (xrcd == NULL)
+			return MLX5_SIM_SYND_QP_XRCD;
+		qp->xrcdn = xrcd->xrcdn;
+	}
 	qp->pdn = MLX5_GET(qpc, qpc, pd);
-	qp->pd = mlx5_sim_pd_find(file->vhca, qp->pdn, &owner);
-	if (qp->pd == NULL || owner != file)
+	qp->pd = qp->pdn != 0 || !qp->no_sq ?
+		 mlx5_sim_pd_find(file->vhca, qp->pdn, &owner) : NULL;
+	if ((qp->pd == NULL || owner != file) && !(qp->no_sq && qp->pdn == 0))
 		return MLX5_SIM_SYND_QP_PD;
-	*snd = mlx5_sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_snd));
-	*rcv = mlx5_sim_cq_of(file, MLX5_GET(qpc, qpc, cqn_rcv));
-	if (*snd == NULL || *rcv == NULL)
+	*snd = mlx5_sim_cq_of(file, cqn_snd);
+	*rcv = mlx5_sim_cq_of(file, cqn_rcv);
+	if ((*snd == NULL && !(qp->no_sq && cqn_snd == 0)) ||
+	    (*rcv == NULL && !(xrc && cqn_rcv == 0)))
 		return MLX5_SIM_SYND_QP_CQ;
 	if (rq_type != MLX5_QP_RQ_TYPE_REGULAR &&
 	    rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE &&
@@ -326,7 +353,7 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 			return MLX5_SIM_SYND_QP_RQ_TYPE;
 	}
 	qp->no_rq = rq_type != MLX5_QP_RQ_TYPE_REGULAR;
-	qp->log_sq_size = MLX5_GET(qpc, qpc, log_sq_size);
+	qp->log_sq_size = qp->no_sq ? 0 : MLX5_GET(qpc, qpc, log_sq_size);
 	qp->log_rq_size = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_size);
 	qp->log_rq_stride = qp->no_rq ? 0 : MLX5_GET(qpc, qpc, log_rq_stride);
 	if (qp->log_sq_size > MLX5_SIM_LOG_MAX_QP_SZ ||
@@ -343,7 +370,7 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	qp->lag_port = MLX5_GET(qpc, qpc, lag_tx_port_affinity);
 	if (qp->lag_port > mlx5_sim_lag_ports(file->vhca))
 		return MLX5_SIM_SYND_VERBS_LAG_PORT;
-	ring = (uint64_t)SIM_WQEBB << qp->log_sq_size;
+	ring = qp->no_sq ? 0 : (uint64_t)SIM_WQEBB << qp->log_sq_size;
 	if (!qp->no_rq)
 		ring += (uint64_t)MLX5_RQ_STRIDE_UNIT <<
 			(qp->log_rq_size + qp->log_rq_stride);
@@ -396,13 +423,20 @@ mlx5_sim_qp_create(struct mlx5_sim_file *file, const void *in,
 	qp->file = file;
 	qp->state = MLX5_QP_STATE_RST;
 	qp->msg_max = 1; /* log_msg_max 0 until INIT2RTR sets it. */
-	qp->cqn_snd = snd->cqn;
-	qp->cqn_rcv = rcv->cqn;
-	snd->users++;
-	rcv->users++;
+	if (snd != NULL) {
+		qp->cqn_snd = snd->cqn;
+		snd->users++;
+	}
+	if (rcv != NULL) {
+		qp->cqn_rcv = rcv->cqn;
+		rcv->users++;
+	}
 	if (qp->rmp != NULL)
 		qp->rmp->users++;
-	qp->pd->users++;
+	if (qp->pd != NULL)
+		qp->pd->users++;
+	if (qp->no_sq)
+		mlx5_sim_xrcd_of(file, qp->xrcdn)->users++;
 	sim_umem_ref_take(&qp->ring);
 	sim_umem_ref_take(&qp->dbr);
 	vhca->live.qps++;
@@ -426,7 +460,15 @@ sim_qp_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 		cq->users--;
 	if (qp->rmp != NULL)
 		qp->rmp->users--;
-	qp->pd->users--;
+	if (qp->pd != NULL)
+		qp->pd->users--;
+	if (qp->no_sq) {
+		struct mlx5_sim_xrcd *xrcd =
+			mlx5_sim_idtab_get(&vhca->xrcds, qp->xrcdn);
+
+		if (xrcd != NULL)
+			xrcd->users--;
+	}
 	sim_umem_ref_drop(&qp->ring);
 	sim_umem_ref_drop(&qp->dbr);
 	mlx5_sim_idtab_free(&vhca->qps, qp->qpn);
@@ -476,12 +518,14 @@ static void
 sim_qp_access(struct mlx5_sim_qp *qp, const void *qpc, uint32_t mask)
 {
 	/* UD has no remote access; UC no reads nor atomics. */
+	bool reliable = qp->st == MLX5_QP_ST_RC || qp->st == MLX5_QP_ST_XRC;
+
 	if (mask & SIM_QP_OPTPAR_RRE)
-		qp->rre = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rre);
+		qp->rre = reliable && MLX5_GET(qpc, qpc, rre);
 	if (mask & SIM_QP_OPTPAR_RWE)
 		qp->rwe = qp->st != MLX5_QP_ST_UD && MLX5_GET(qpc, qpc, rwe);
 	if (mask & SIM_QP_OPTPAR_RAE)
-		qp->rae = qp->st == MLX5_QP_ST_RC && MLX5_GET(qpc, qpc, rae);
+		qp->rae = reliable && MLX5_GET(qpc, qpc, rae);
 }
 
 /* A state transition's QP context (RST2INIT, INIT2RTR, RTR2RTS). */
@@ -689,6 +733,8 @@ mlx5_sim_cmd_query_qp(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(qpc, qpc, rnr_retry, qp->rnr_retry);
 	MLX5_SET(qpc, qpc, cqn_snd, qp->cqn_snd);
 	MLX5_SET(qpc, qpc, cqn_rcv, qp->cqn_rcv);
+	MLX5_SET(qpc, qpc, no_sq, qp->no_sq);
+	MLX5_SET(qpc, qpc, xrcd, qp->xrcdn);
 	MLX5_SET(qpc, qpc, rre, qp->rre);
 	MLX5_SET(qpc, qpc, rwe, qp->rwe);
 	MLX5_SET(qpc, qpc, rae, qp->rae);

@@ -77,6 +77,18 @@
  * UC (IBTA 9.9: no ACK, no NAK, no RNR): what RC would NAK or retry is
  * dropped at the responder, which stays as it is (no error state for a
  * bad R_Key or length), and the requester completes as sent.
+ *
+ * XRC (IBTA's XRC annex; mlx5: qpc.st XRC, the WQE's XRC segment): an
+ * initiator QP (a send queue only) is connected to a target QP (no send
+ * queue, an XRC domain); each message names an XRC SRQ (the packet's
+ * XRCETH), which must be of the target's domain. The message is then
+ * received as on an RC QP with that SRQ: its WQEs, its CQ (the CQE
+ * carrying the SRQ's user index and the target's QP number), and its PD,
+ * against which the target's RDMA and atomic accesses are checked
+ * (IBTA: the XRC SRQ's PD, not the target's, which has none). Another
+ * domain's SRQ, or none, is an invalid request (mlx5_sim_rc_responder).
+ * Packets of another transport are not answered: RC reaches RC, UC
+ * reaches UC, an XRC initiator an XRC target.
  */
 
 #include <errno.h>
@@ -126,26 +138,61 @@ sim_rc_route(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_qp *qp)
 	return memcmp(mac, qp->rmac, sizeof(mac)) == 0 ? far : NULL;
 }
 
-struct mlx5_sim_qp *
-mlx5_sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
-		 struct mlx5_sim_vhca **pv)
+/*
+ * The QP @qp's messages reach on @far (connected back to it, in RTR or
+ * RTS, of the same transport: RC to RC, UC to UC, an XRC initiator to an
+ * XRC target), or NULL.
+ */
+static struct mlx5_sim_qp *
+sim_rc_peer(struct mlx5_sim_vhca *vhca, struct mlx5_sim_vhca *far,
+	    struct mlx5_sim_qp *qp)
 {
-	struct mlx5_sim_vhca *far = sim_rc_route(vhca, qp);
 	struct mlx5_sim_qp *peer;
 
-	if (far == NULL)
-		return NULL;
-	*pv = far;
 	/* Connected to itself: it is in RTS and connected back. */
-	if (far == vhca && qp->remote_qpn == qp->qpn)
+	if (far == vhca && qp->remote_qpn == qp->qpn &&
+	    qp->st != MLX5_QP_ST_XRC)
 		return qp;
 	peer = mlx5_sim_qnum_get(&far->qps, qp->remote_qpn, MLX5_SIM_Q_QP);
-	if (peer == NULL ||
+	if (peer == NULL || peer->st != qp->st ||
 	    (peer->state != MLX5_QP_STATE_RTR &&
 	     peer->state != MLX5_QP_STATE_RTS) ||
 	    peer->remote_qpn != qp->qpn || sim_rc_route(far, peer) != vhca)
 		return NULL;
+	/* XRC: an initiator's packets go to a target, never back. */
+	if (qp->st == MLX5_QP_ST_XRC && (qp->no_sq || !peer->no_sq))
+		return NULL;
 	return peer;
+}
+
+uint8_t
+mlx5_sim_rc_responder(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
+		      struct mlx5_sim_vhca **pv, struct mlx5_sim_qp **p)
+{
+	struct mlx5_sim_vhca *far = sim_rc_route(vhca, qp);
+	struct mlx5_sim_qp *peer =
+		far != NULL ? sim_rc_peer(vhca, far, qp) : NULL;
+	struct mlx5_sim_rmp *srq;
+
+	if (peer == NULL)
+		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	*pv = far;
+	*p = peer;
+	if (likely(qp->st != MLX5_QP_ST_XRC))
+		return 0;
+	/*
+	 * The XRCETH's SRQ, which must be of the target's XRC domain. Any
+	 * other is an invalid request: the target moves to ERR and the
+	 * initiator completes with REMOTE_INVAL_REQ_ERR (the model's choice,
+	 * as for its other invalid requests; no public source gives
+	 * mlx5's).
+	 */
+	srq = mlx5_sim_qnum_get(&far->qps, qp->xrc_srqn, MLX5_SIM_Q_XSRQ);
+	peer->xrc_srq = srq != NULL && srq->xrcdn == peer->xrcdn ? srq : NULL;
+	if (peer->xrc_srq != NULL)
+		return 0;
+	mlx5_sim_rc_to_err(far, peer);
+	return MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
 }
 
 /*
@@ -176,7 +223,13 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		bool se)
 {
 	/* The WQE taken: the RQ's next, or the SRQ list's head. */
-	uint16_t idx = p->rmp != NULL ? p->rmp->head : (uint16_t)p->rq_ci;
+	struct mlx5_sim_rmp *srq = mlx5_sim_rc_srq(p);
+	uint16_t idx = srq != NULL ? srq->head : (uint16_t)p->rq_ci;
+	/* An XRC SRQ's CQEs carry its user index (libmlx5 finds it so). */
+	rte_be32_t uidx =
+		srq != NULL && srq->qkind == MLX5_SIM_Q_XSRQ ?
+			rte_cpu_to_be_32(srq->wq.user_index & 0xffffff) :
+			0;
 	struct mlx5_cqe64 cqe;
 
 	memset(&cqe, 0, sizeof(cqe));
@@ -184,6 +237,7 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		struct mlx5_err_cqe *err = (struct mlx5_err_cqe *)&cqe;
 
 		err->syndrome = synd;
+		err->srqn = uidx;
 		err->s_wqe_opcode_qpn = rte_cpu_to_be_32(p->qpn);
 		err->wqe_counter = rte_cpu_to_be_16(idx);
 		err->op_own = MLX5_CQE_RESP_ERR << 4;
@@ -192,13 +246,14 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 		cqe.imm_inval_pkey = imm;
 		/* The source QP, and whether a GRH came first (bit 28). */
 		cqe.flags_rqpn = rte_cpu_to_be_32(rqpn);
+		cqe.srqn_uidx = uidx;
 		cqe.sop_drop_qpn = rte_cpu_to_be_32(p->qpn);
 		cqe.wqe_counter = rte_cpu_to_be_16(idx);
 		cqe.op_own = opcode << 4;
 	}
-	mlx5_sim_cq_write_se(pv, p->cqn_rcv, &cqe, se);
-	if (p->rmp != NULL)
-		sim_rc_srq_next(p->rmp);
+	mlx5_sim_cq_write_se(pv, mlx5_sim_rc_rcqn(p), &cqe, se);
+	if (srq != NULL)
+		sim_rc_srq_next(srq);
 	else
 		p->rq_ci++;
 }
@@ -207,13 +262,14 @@ sim_rc_resp_cqe(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t opcode,
 static bool
 sim_rc_rq_posted(const struct mlx5_sim_qp *qp, uint32_t *n)
 {
+	struct mlx5_sim_rmp *srq = mlx5_sim_rc_srq(qp);
 	uint32_t pi;
 
 	/* An SRQ's WQEs: its record counts those posted, 16 bits. */
-	if (qp->rmp != NULL) {
-		if (!mlx5_sim_dbr_read(qp->rmp->wq.dbr.host, 0, &pi))
+	if (srq != NULL) {
+		if (!mlx5_sim_dbr_read(srq->wq.dbr.host, 0, &pi))
 			return false;
-		*n = (pi - qp->rmp->taken) & 0xffff;
+		*n = (pi - srq->taken) & 0xffff;
 		return true;
 	}
 	if (qp->no_rq) {
@@ -232,7 +288,7 @@ mlx5_sim_rc_flush_rq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp)
 	uint32_t n;
 
 	/* An SRQ's WQEs stay for its other QPs (IBTA). */
-	if (qp->state != MLX5_QP_STATE_ERR || qp->rmp != NULL ||
+	if (qp->state != MLX5_QP_STATE_ERR || mlx5_sim_rc_srq(qp) != NULL ||
 	    !sim_rc_rq_posted(qp, &n))
 		return;
 	while (n-- > 0)
@@ -345,6 +401,7 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 	uint32_t n = 1u << p->log_rq_size, pdn = p->pdn, i, first = 0;
 	const uint8_t *at =
 		p->ring.host + (size_t)(p->rq_ci & (n - 1)) * stride;
+	struct mlx5_sim_rmp *srq = mlx5_sim_rc_srq(p);
 	uint8_t wqe[SIM_RC_RWQE_MAX];
 	const struct mlx5_wqe_data_seg *d = (const void *)wqe;
 
@@ -352,10 +409,10 @@ sim_rc_scatter(struct mlx5_sim_vhca *pv, struct mlx5_sim_qp *p, uint8_t *src,
 	 * An SRQ's head WQE: a next segment, then the data segments, whose
 	 * keys are of the SRQ's PD.
 	 */
-	if (p->rmp != NULL) {
-		stride = 1u << p->rmp->wq.log_wq_stride;
-		at = p->rmp->wq.ring.host + (size_t)p->rmp->head * stride;
-		pdn = p->rmp->wq.pdn;
+	if (srq != NULL) {
+		stride = 1u << srq->wq.log_wq_stride;
+		at = srq->wq.ring.host + (size_t)srq->head * stride;
+		pdn = srq->wq.pdn;
 		first = 1;
 	}
 	if (stride > sizeof(wqe) || mlx5_sim_copy_guarded(wqe, at, stride) != 0)
@@ -394,7 +451,7 @@ sim_rc_inv_key(struct mlx5_sim_vhca *pv, const struct mlx5_sim_qp *p,
 	struct mlx5_sim_mkey *k = mlx5_sim_mkey_by_key(pv, key);
 
 	/* A type 2 window only through the QP it is bound to (IBTA). */
-	return k != NULL && k->pdn == p->pdn && k->en_rinval &&
+	return k != NULL && k->pdn == mlx5_sim_rc_pdn(p) && k->en_rinval &&
 			       mlx5_sim_rkey_qp_ok(pv, key, p->qpn) ?
 		       k :
 		       NULL;
@@ -441,10 +498,11 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			     sizeof(stage_inl), qp->msg_max, &big, &total);
 	if (synd != 0)
 		goto out;
-	p = mlx5_sim_rc_peer(vhca, qp, &pv);
-	if (p == NULL) {
+	synd = mlx5_sim_rc_responder(vhca, qp, &pv, &p);
+	if (synd != 0) {
 		/* UC: no ACK to miss; the message is lost. */
-		synd = uc ? 0 : MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+		if (uc)
+			synd = 0;
 		goto out;
 	}
 	if (send || imm) {
@@ -454,7 +512,7 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_OP_ERR;
 			goto out;
 		}
-		if (p->no_rq && p->rmp == NULL) {
+		if (p->no_rq && mlx5_sim_rc_srq(p) == NULL) {
 			/* No receive queue: an invalid request for it. */
 			synd = uc ? 0 : MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
 			goto out;
@@ -470,7 +528,8 @@ mlx5_sim_rc_exec(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		if (!p->rwe || !mlx5_sim_rkey_qp_ok(
 				       pv, rte_be_to_cpu_32(r->rkey), p->qpn)) {
 			synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
-		} else if (mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey), p->pdn,
+		} else if (mlx5_sim_xfer(pv, rte_be_to_cpu_32(r->rkey),
+					 mlx5_sim_rc_pdn(p),
 					 rte_be_to_cpu_64(r->raddr),
 					 big != NULL ? big : stage_inl, total,
 					 MLX5_SIM_XFER_WRITE |
@@ -549,16 +608,16 @@ mlx5_sim_rc_atomic(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	if (rte_be_to_cpu_32(d->byte_count) < sizeof(old))
 		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	p = mlx5_sim_rc_peer(vhca, qp, &pv);
-	if (p == NULL)
-		return MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR;
+	synd = mlx5_sim_rc_responder(vhca, qp, &pv, &p);
+	if (synd != 0)
+		return synd;
 	qp->rnr_left = qp->rnr_retry;
 	if (raddr % sizeof(old) != 0)
 		synd = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
 	else if (!p->rae || !mlx5_sim_rkey_qp_ok(pv, rkey, p->qpn) ||
-		 mlx5_sim_xfer(pv, rkey, p->pdn, raddr, &old, sizeof(old),
-			       MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC) !=
-			 0)
+		 mlx5_sim_xfer(
+			 pv, rkey, mlx5_sim_rc_pdn(p), raddr, &old, sizeof(old),
+			 MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC) != 0)
 		synd = MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR;
 	if (synd != 0) {
 		if (p != qp)
@@ -572,7 +631,8 @@ mlx5_sim_rc_atomic(struct mlx5_sim_vhca *vhca, struct mlx5_sim_qp *qp,
 			      rte_be_to_cpu_64(a->swap_add) :
 			      old;
 	if (val != old &&
-	    mlx5_sim_xfer(pv, rkey, p->pdn, raddr, &val, sizeof(val),
+	    mlx5_sim_xfer(pv, rkey, mlx5_sim_rc_pdn(p), raddr, &val,
+			  sizeof(val),
 			  MLX5_SIM_XFER_REMOTE | MLX5_SIM_XFER_ATOMIC |
 				  MLX5_SIM_XFER_WRITE) != 0) {
 		if (p != qp)

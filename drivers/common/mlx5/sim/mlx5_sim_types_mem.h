@@ -229,7 +229,8 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_RQT,          /* index: the rqtn. */
 	MLX5_SIM_OBJ_TIR,          /* index: the tirn. */
 	MLX5_SIM_OBJ_QCNT,         /* index: the counter set id. */
-	MLX5_SIM_OBJ_SRQ,          /* index: the rmpn (verbs SRQs only). */
+	MLX5_SIM_OBJ_SRQ,          /* index: the rmpn or XRC srqn (verbs only). */
+	MLX5_SIM_OBJ_XRCD,         /* index: the xrcdn (verbs only). */
 };
 
 struct mlx5_sim_devx_obj {

@@ -69,9 +69,10 @@ enum mlx5_sim_qkind {
 	MLX5_SIM_Q_SQ,
 	MLX5_SIM_Q_RQ,
 	MLX5_SIM_Q_RMP,            /* The RMP of a verbs SRQ. */
+	MLX5_SIM_Q_XSRQ,           /* An XRC SRQ (struct mlx5_sim_rmp). */
 };
 
-/* An RC queue pair. */
+/* An RC, UC, UD or XRC queue pair. */
 struct mlx5_sim_qp {
 	uint8_t qkind;             /* MLX5_SIM_Q_QP. */
 	uint32_t qpn;
@@ -79,16 +80,26 @@ struct mlx5_sim_qp {
 	struct mlx5_sim_pd_obj *pd;
 	uint32_t pdn;
 	uint8_t state;             /* enum mlx5_qp_state. */
-	uint8_t st;                /* MLX5_QP_ST_RC, _UC or _UD. */
+	uint8_t st;                /* MLX5_QP_ST_RC, _UC, _UD or _XRC. */
 	uint32_t cqn_snd, cqn_rcv;
 	uint32_t uar_page;
 	struct mlx5_sim_umem_ref ring; /* RQ, then SQ. */
 	struct mlx5_sim_rmp *rmp;  /* Receives through this SRQ, or NULL. */
+	/*
+	 * XRC. A target (no send queue) belongs to XRC domain @xrcdn; while
+	 * it receives a message, @xrc_srq is the XRC SRQ the message's
+	 * XRCETH named (its WQEs, CQ and PD serve the message), else NULL.
+	 * An initiator's WQE in flight names that SRQ in @xrc_srqn.
+	 */
+	uint32_t xrcdn;
+	struct mlx5_sim_rmp *xrc_srq;
+	uint32_t xrc_srqn;
 	struct mlx5_sim_umem_ref dbr;  /* [0]: receive, [1]: send (BE). */
 	uint32_t log_sq_size;      /* WQE basic blocks. */
 	uint32_t log_rq_size;
 	uint32_t log_rq_stride;
 	bool no_rq;
+	bool no_sq;                /* An XRC target. */
 	uint8_t ts_format;
 	uint16_t sq_ci;            /* hw_sq_wqebb_counter. */
 	uint32_t rq_ci;            /* hw_rq_counter. */
@@ -114,6 +125,13 @@ struct mlx5_sim_qp {
 	uint16_t udp_sport;        /* RTS2RTS optional parameter. */
 	uint64_t msg_max;          /* 2^log_msg_max bytes, 2^31 at most. */
 	struct mlx5_sim_xcache xc[MLX5_SIM_XCACHE_WAYS]; /* Local keys. */
+};
+
+/* An XRC domain (ALLOC_XRCD). */
+struct mlx5_sim_xrcd {
+	uint32_t xrcdn;
+	struct mlx5_sim_file *file;
+	uint32_t users;            /* XRC SRQs and XRC target QPs in it. */
 };
 
 /* A transport domain and a TIS. */
@@ -177,12 +195,15 @@ struct mlx5_sim_rq {
 
 /*
  * A receive memory pool: what the kernel makes of a verbs SRQ on a device
- * of ISSI 1 (mlx5_sim_srq.c). Its number is from the QP number space.
+ * of ISSI 1 (mlx5_sim_srq.c); or an XRC SRQ, which adds a CQ and an XRC
+ * domain. Its number is from the QP number space.
  */
 struct mlx5_sim_rmp {
-	uint8_t qkind;             /* MLX5_SIM_Q_RMP. */
+	uint8_t qkind;             /* MLX5_SIM_Q_RMP or MLX5_SIM_Q_XSRQ. */
 	uint32_t rmpn;
-	struct mlx5_sim_wq wq;     /* No CQ; state is rmpc.state. */
+	/* An RMP: no CQ, state rmpc.state; an XRC SRQ: wq.cqn, wq.user_index. */
+	struct mlx5_sim_wq wq;
+	uint32_t xrcdn;            /* An XRC SRQ's domain. */
 	uint16_t lwm;              /* Limit watermark: the SRQ limit. */
 	uint32_t users;            /* QPs receiving through it. */
 	/*
@@ -202,15 +223,25 @@ struct mlx5_sim_rmp {
  */
 struct mlx5_sim_vobj {
 	uint32_t magic;            /* MLX5_SIM_MAGIC_VERBS. */
-	enum mlx5_sim_obj_kind kind; /* CQ, QP, RQ (a WQ), RQT, SRQ. */
+	enum mlx5_sim_obj_kind kind; /* CQ, QP, RQ (a WQ), RQT, SRQ, XRCD. */
 	struct mlx5_sim_file *file;
-	uint32_t num;              /* cqn, qpn, rqn, rqtn or rmpn. */
+	uint32_t num;              /* cqn, qpn, rqn, rqtn, rmpn or xrcdn. */
 	uint32_t users;            /* The kernel's use count (EBUSY). */
 	struct mlx5_sim_vobj **uses; /* Objects it counts on (n_uses). */
 	uint32_t n_uses;
 	struct mlx5_sim_pd_obj *pd; /* Verbs user of this PD, or NULL. */
 	uint8_t kstate;            /* The kernel's QP state (enum ibv_qp_state). */
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
+	/*
+	 * An XRC SRQ (not an RMP): its user index, which its CQEs carry.
+	 * An XRC domain opened on a file: that file's inode (the kernel
+	 * finds the domain again by it).
+	 */
+	bool xrc;
+	uint32_t uidx;
+	bool xrcd_inode;
+	dev_t xrcd_dev;
+	ino_t xrcd_ino;
 	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */
 	struct mlx5_sim_umem mem;  /* Ring, then doorbell record. */
 	size_t huge_len;           /* Its huge page mapping (0: none). */
@@ -238,6 +269,7 @@ struct mlx5_sim_vobj {
 		struct ibv_srq srq;
 		struct ibv_wq wq;
 		struct ibv_rwq_ind_table ind_tbl;
+		struct ibv_xrcd xrcd;
 	} ib;
 };
 

@@ -78,8 +78,9 @@ struct mlx5_sim_live {
 	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
 	uint64_t flows;
 	uint64_t q_counters;
-	uint64_t srqs;
+	uint64_t srqs;             /* RMPs and XRC SRQs. */
 	uint64_t dms;
+	uint64_t xrcds;
 };
 
 /* A port: its cable, link speed, virtual wire clock and counters. */
@@ -158,6 +159,7 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab tiss;
 	struct mlx5_sim_idtab tds;
 	struct mlx5_sim_idtab deks;
+	struct mlx5_sim_idtab xrcds;
 	struct mlx5_sim_idtab rqts;
 	struct mlx5_sim_idtab tirs;
 	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];

@@ -4,7 +4,9 @@
 
 /*
  * Verbs queue objects: ibv_create_cq/qp_ex/srq/wq/rwq_ind_table and their
- * destroys, ibv_modify_qp/srq, mlx5dv_init_obj, DEVX query/modify on them
+ * destroys, XRC (ibv_open_xrcd, XRC SRQs of ibv_create_srq_ex, XRC
+ * initiator and target QPs), ibv_modify_qp/srq, mlx5dv_init_obj, DEVX
+ * query/modify on them
  * (mlx5dv_devx_qp_query(), ...) and rdma-core's lag-port and UDP
  * source-port calls. Each part plays its real counterpart:
  *
@@ -31,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <rte_common.h>
 
@@ -234,6 +238,17 @@ sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 		case MLX5_CMD_OP_CREATE_RMP:
 			synd = mlx5_sim_rmp_create(file, in, &ring, &dbr, out,
 						   &obj);
+			break;
+		case MLX5_CMD_OP_CREATE_XRC_SRQ:
+			synd = mlx5_sim_xsrq_create(file, in, &ring, &dbr, out,
+						    &obj);
+			break;
+		case MLX5_CMD_OP_DESTROY_XRC_SRQ:
+			synd = mlx5_sim_cmd_xsrq(file, opcode, in, out);
+			break;
+		case MLX5_CMD_OP_ALLOC_XRCD:
+		case MLX5_CMD_OP_DEALLOC_XRCD:
+			synd = mlx5_sim_cmd_xrcd(file, opcode, in, out, &obj);
 			break;
 		case MLX5_CMD_OP_CREATE_SQ:
 			/* A raw packet QP's send ring: after its receive ring. */
@@ -766,6 +781,59 @@ sim_rss_qp(struct ibv_context *ctx, struct mlx5_sim_file *file,
 	return sim_qp_made(v, ctx, attr);
 }
 
+/*
+ * An XRC target QP (mlx5_ib's create_xrc_tgt_qp): no queue of its own,
+ * no PD, no CQ; a QP of its XRC domain, receiving into the XRC SRQs of
+ * the domain. Owned by the context that creates it (the kernel's sharing
+ * with other processes, ibv_open_qp(), is not modelled: EOPNOTSUPP).
+ */
+static struct ibv_qp *
+sim_xrc_tgt_qp(struct ibv_context *ctx, struct mlx5_sim_file *file,
+	       struct ibv_qp_init_attr_ex *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
+	void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	struct mlx5_sim_vobj *xrcd, *v;
+	int err;
+
+	xrcd = attr->comp_mask & IBV_QP_INIT_ATTR_XRCD ?
+		       sim_named(attr->xrcd, MLX5_SIM_OBJ_XRCD, file) :
+		       NULL;
+	if (attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_XRCD |
+					  IBV_QP_INIT_ATTR_PD)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (xrcd == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_QP, 0);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_XRC);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, no_sq, 1);
+	MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_ZERO_SIZE);
+	MLX5_SET(qpc, qpc, xrcd, xrcd->num);
+	MLX5_SET64(qpc, qpc, dbr_addr, sim_vobj_ring(v));
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_QP, in, sizeof(in), &xrcd,
+			      1, NULL);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	memset(&attr->cap, 0, sizeof(attr->cap));
+	attr->pd = NULL;
+	attr->send_cq = NULL;
+	attr->recv_cq = NULL;
+	attr->srq = NULL;
+	return sim_qp_made(v, ctx, attr);
+}
+
 struct ibv_qp *
 mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 		      struct ibv_qp_init_attr_ex *attr)
@@ -786,9 +854,11 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	struct sim_raw_req req;
 	uint32_t flags;
 	size_t ring;
-	bool raw;
+	bool raw, ini;
 	int err;
 
+	if (file != NULL && attr != NULL && attr->qp_type == IBV_QPT_XRC_RECV)
+		return sim_xrc_tgt_qp(ctx, file, attr);
 	if (file == NULL || attr == NULL ||
 	    !(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
 		errno = EINVAL;
@@ -805,6 +875,7 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	 * FCS scattered, its RQ's).
 	 */
 	raw = attr->qp_type == IBV_QPT_RAW_PACKET;
+	ini = attr->qp_type == IBV_QPT_XRC_SEND;
 	flags = attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS ?
 			attr->create_flags :
 			0;
@@ -816,10 +887,24 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 			     (uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB :
 			     0u)) ||
 	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
-	     attr->qp_type != IBV_QPT_UD && !raw) ||
+	     attr->qp_type != IBV_QPT_UD && !raw && !ini) ||
 	    (raw && attr->srq != NULL)) {
 		errno = EOPNOTSUPP;
 		return NULL;
+	}
+	/*
+	 * An XRC initiator sends only: no receive CQ, SRQ or receive queue
+	 * of its own (mlx5_ib gives it the kernel's CQ and XRC SRQ, which
+	 * nothing uses).
+	 */
+	if (ini) {
+		if (attr->srq != NULL) {
+			errno = EINVAL;
+			return NULL;
+		}
+		attr->recv_cq = NULL;
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
 	}
 	/* A raw QP's parts: a send queue, a receive queue, or both. */
 	if (raw && attr->cap.max_send_wr == 0 && attr->cap.max_recv_wr == 0) {
@@ -839,6 +924,10 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 		}
 		attr->cap.max_recv_wr = 0;
 		attr->cap.max_recv_sge = 0;
+	}
+	if (ini) {
+		on[1] = on[0]; /* No receive CQ; counted on the send CQ. */
+		n_on = 1;
 	}
 	err = pd == NULL || on[0] == NULL || on[1] == NULL ? EINVAL :
 	      sim_qp_size(attr->qp_type, &attr->cap, wqe_min, &log_sq,
@@ -881,11 +970,12 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	MLX5_SET(qpc, qpc, uar_page, file->ctx_uar->dv.page_id);
 	MLX5_SET(qpc, qpc, st, attr->qp_type == IBV_QPT_RC ? MLX5_QP_ST_RC :
 		 attr->qp_type == IBV_QPT_UC ? MLX5_QP_ST_UC :
+		 ini ? MLX5_QP_ST_XRC :
 		 MLX5_QP_ST_UD);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	MLX5_SET(qpc, qpc, pd, pd->pdn);
 	MLX5_SET(qpc, qpc, cqn_snd, on[0]->num);
-	MLX5_SET(qpc, qpc, cqn_rcv, on[1]->num);
+	MLX5_SET(qpc, qpc, cqn_rcv, ini ? 0 : on[1]->num);
 	MLX5_SET(qpc, qpc, log_sq_size, log_sq);
 	if (attr->srq != NULL) {
 		MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_SRQ);
@@ -1213,7 +1303,7 @@ mlx5_sim_destroy_qp(struct ibv_qp *qp)
 }
 
 /*
- * ib_modify_qp_is_ok() for an RC, UC or UD QP (@type): the attributes a
+ * ib_modify_qp_is_ok() for an RC, UC, UD or XRC QP (@type): the attributes a
  * transition needs and may take; 0 for a transition IB does not allow
  * (-1: allowed but not modelled, such as INIT to INIT or to SQD).
  */
@@ -1222,6 +1312,7 @@ sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
 		  int *opt)
 {
 	bool ud = type == IBV_QPT_UD, rc = type == IBV_QPT_RC;
+	bool ini = type == IBV_QPT_XRC_SEND, tgt = type == IBV_QPT_XRC_RECV;
 	/* What IB lets the connected types change along the way. */
 	int conn = ud ? 0 : IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH |
 			    IBV_QP_PATH_MIG_STATE;
@@ -1253,8 +1344,8 @@ sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
 	if (cur == IBV_QPS_INIT && next == IBV_QPS_RTR) {
 		*req = ud ? 0 : IBV_QP_AV | IBV_QP_PATH_MTU |
 				IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				(rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
-				      IBV_QP_MIN_RNR_TIMER : 0);
+				(rc || tgt ? IBV_QP_MAX_DEST_RD_ATOMIC |
+					     IBV_QP_MIN_RNR_TIMER : 0);
 		*opt = IBV_QP_PKEY_INDEX |
 		       (ud ? IBV_QP_QKEY : IBV_QP_ALT_PATH |
 					   IBV_QP_ACCESS_FLAGS);
@@ -1262,15 +1353,17 @@ sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
 	}
 	if (cur == IBV_QPS_RTR && next == IBV_QPS_RTS) {
 		*req = IBV_QP_SQ_PSN |
-		       (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC : 0);
+		       (rc || ini ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				    IBV_QP_RNR_RETRY |
+				    IBV_QP_MAX_QP_RD_ATOMIC :
+			tgt ? IBV_QP_TIMEOUT : 0);
 		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
-		       (rc ? IBV_QP_MIN_RNR_TIMER : 0);
+		       (rc || ini || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if (cur == IBV_QPS_RTS && next == IBV_QPS_RTS) {
 		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
-		       (rc ? IBV_QP_MIN_RNR_TIMER : 0);
+		       (rc || ini || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if ((cur == IBV_QPS_INIT && next == IBV_QPS_INIT) ||
@@ -1449,6 +1542,41 @@ mlx5_sim_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	return err;
 }
 
+/*
+ * rdma-core's SRQ ring for @a: max_wr + 1 WQEs, a power of two (max_wr 0
+ * is one WQE, which holds no receive: libmlx5 and mlx5_ib take it), each
+ * a next segment and the data segments, a power of two; the limit
+ * ignored. EINVAL beyond the device's sizes.
+ */
+static int
+sim_srq_size(const struct ibv_srq_attr *a, uint32_t *max, uint32_t *stride)
+{
+	if (a->max_wr >= (1u << MLX5_SIM_LOG_MAX_QP_SZ) ||
+	    a->max_sge > SIM_V_MAX_SRQ_SGE)
+		return EINVAL;
+	*max = 1u << sim_log2_ceil((uint64_t)a->max_wr + 1);
+	*stride = 1u << sim_log2_ceil(16 + 16 * RTE_MAX(a->max_sge, 1u));
+	return 0;
+}
+
+/* Fill the verbs SRQ of @v as created (@max WQEs of @stride bytes). */
+static struct ibv_srq *
+sim_srq_made(struct mlx5_sim_vobj *v, struct ibv_context *ctx,
+	     struct ibv_pd *pd, void *srq_context, struct ibv_srq_attr *a,
+	     uint32_t max, uint32_t stride)
+{
+	v->srq_max = max;
+	a->max_wr = max - 1;
+	a->max_sge = (stride - 16) / 16;
+	v->ib.srq.context = ctx;
+	v->ib.srq.srq_context = srq_context;
+	v->ib.srq.pd = pd;
+	v->ib.srq.handle = v->num;
+	pthread_mutex_init(&v->ib.srq.mutex, NULL);
+	pthread_cond_init(&v->ib.srq.cond, NULL);
+	return &v->ib.srq;
+}
+
 struct ibv_srq *
 mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
@@ -1460,21 +1588,11 @@ mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 	struct mlx5_sim_vobj *v;
 	int err;
 
-	/*
-	 * rdma-core: max_wr + 1 WQEs, a power of two (max_wr 0 is one WQE,
-	 * which holds no receive: libmlx5 and mlx5_ib take it); limit
-	 * ignored.
-	 */
 	if (pdo == NULL || attr == NULL ||
-	    attr->attr.max_wr >= (1u << MLX5_SIM_LOG_MAX_QP_SZ) ||
-	    attr->attr.max_sge > SIM_V_MAX_SRQ_SGE) {
+	    sim_srq_size(&attr->attr, &max, &stride) != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
-	max = 1u << sim_log2_ceil((uint64_t)attr->attr.max_wr + 1);
-	/* A next segment and the data segments, a power of two. */
-	stride = 1u << sim_log2_ceil(16 + 16 * RTE_MAX(attr->attr.max_sge,
-						       1u));
 	v = sim_vobj_new(pdo->file, MLX5_SIM_OBJ_SRQ, (size_t)max * stride);
 	if (v == NULL) {
 		errno = ENOMEM;
@@ -1493,16 +1611,244 @@ mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 		errno = err;
 		return NULL;
 	}
-	v->srq_max = max;
-	attr->attr.max_wr = max - 1;
-	attr->attr.max_sge = (stride - 16) / 16;
-	v->ib.srq.context = pd->context;
-	v->ib.srq.srq_context = attr->srq_context;
-	v->ib.srq.pd = pd;
-	v->ib.srq.handle = v->num;
-	pthread_mutex_init(&v->ib.srq.mutex, NULL);
-	pthread_cond_init(&v->ib.srq.cond, NULL);
-	return &v->ib.srq;
+	return sim_srq_made(v, pd->context, pd, attr->srq_context,
+			    &attr->attr, max, stride);
+}
+
+/*
+ * ibv_create_srq_ex(): a basic SRQ (an RMP) or an XRC SRQ
+ * (CREATE_XRC_SRQ, as mlx5_ib's create_srq_user and srq_cmd.c build it:
+ * its PD, its CQ and its XRC domain, all required; the user index @uidx
+ * that libmlx5 gives it and its CQEs carry). Tag matching SRQs are not
+ * modelled (EOPNOTSUPP).
+ */
+struct ibv_srq *
+mlx5_sim_create_srq_ex(struct ibv_context *ctx,
+		       struct ibv_srq_init_attr_ex *attr, uint32_t uidx)
+{
+	const uint32_t xrc_mask = IBV_SRQ_INIT_ATTR_TYPE |
+				  IBV_SRQ_INIT_ATTR_PD |
+				  IBV_SRQ_INIT_ATTR_XRCD |
+				  IBV_SRQ_INIT_ATTR_CQ;
+	uint32_t in[MLX5_ST_SZ_DW(create_xrc_srq_in)] = { 0 };
+	void *c = MLX5_ADDR_OF(create_xrc_srq_in, in, xrc_srq_context_entry);
+	struct mlx5_sim_file *file = sim_ctx_file(ctx);
+	struct mlx5_sim_vobj *on[2], *v;
+	struct mlx5_sim_pd_obj *pdo;
+	uint32_t max, stride;
+	int err;
+
+	if (file == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((attr->comp_mask & ~(uint32_t)(xrc_mask)) ||
+	    ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+	     attr->srq_type != IBV_SRQT_BASIC &&
+	     attr->srq_type != IBV_SRQT_XRC)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) ||
+	    attr->srq_type == IBV_SRQT_BASIC) {
+		struct ibv_srq *srq;
+
+		if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) ||
+		    attr->pd == NULL || attr->pd->context != ctx) {
+			errno = EINVAL;
+			return NULL;
+		}
+		srq = mlx5_sim_create_srq(attr->pd,
+					  (struct ibv_srq_init_attr *)attr);
+		return srq;
+	}
+	pdo = sim_pd_of(attr->pd, file);
+	on[0] = sim_named(attr->xrcd, MLX5_SIM_OBJ_XRCD, file);
+	on[1] = sim_named(attr->cq, MLX5_SIM_OBJ_CQ, file);
+	if ((attr->comp_mask & xrc_mask) != xrc_mask || pdo == NULL ||
+	    on[0] == NULL || on[1] == NULL || uidx > 0xffffff ||
+	    sim_srq_size(&attr->attr, &max, &stride) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_SRQ, (size_t)max * stride);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	v->xrc = true;
+	v->uidx = uidx;
+	MLX5_SET(create_xrc_srq_in, in, opcode, MLX5_CMD_OP_CREATE_XRC_SRQ);
+	MLX5_SET(xrc_srqc, c, state, MLX5_XRC_SRQC_STATE_GOOD);
+	MLX5_SET(xrc_srqc, c, log_xrc_srq_size, sim_log2_ceil(max));
+	MLX5_SET(xrc_srqc, c, log_rq_stride, sim_log2_ceil(stride) - 4);
+	MLX5_SET(xrc_srqc, c, xrcd, on[0]->num);
+	MLX5_SET(xrc_srqc, c, cqn, on[1]->num);
+	MLX5_SET(xrc_srqc, c, pd, pdo->pdn);
+	MLX5_SET(xrc_srqc, c, user_index, uidx);
+	/* The record, after the ring: its address in 4-byte units. */
+	MLX5_SET(xrc_srqc, c, db_record_addr_h,
+		 (uint32_t)((uint64_t)sim_vobj_ring(v) >> 32));
+	MLX5_SET(xrc_srqc, c, db_record_addr_l,
+		 (uint32_t)sim_vobj_ring(v) >> 2);
+	err = sim_vobj_create(v, MLX5_CMD_OP_CREATE_XRC_SRQ, in, sizeof(in),
+			      on, RTE_DIM(on), pdo);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	return sim_srq_made(v, ctx, attr->pd, attr->srq_context, &attr->attr,
+			    max, stride);
+}
+
+int
+mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+
+	/* libmlx5: the number of an XRC SRQ only. */
+	if (v == NULL || !v->xrc || srq_num == NULL)
+		return EOPNOTSUPP;
+	*srq_num = v->num;
+	return 0;
+}
+
+struct mlx5_sim_vobj *
+mlx5_sim_srq_by_uidx(struct mlx5_sim_file *file, uint32_t uidx)
+{
+	struct mlx5_sim_vobj *v, *found = NULL;
+
+	mlx5_sim_vhca_lock(file->vhca);
+	TAILQ_FOREACH(v, &file->vobjs, next)
+		if (v->kind == MLX5_SIM_OBJ_SRQ && v->xrc && v->uidx == uidx) {
+			found = v;
+			break;
+		}
+	mlx5_sim_vhca_unlock(file->vhca);
+	return found;
+}
+
+/*
+ * XRC domains (ib_uverbs' open_xrcd, then ALLOC_XRCD): with a file
+ * descriptor (IBV_XRCD_INIT_ATTR_FD and _OFLAGS, both required by
+ * libibverbs), the domain is the one already opened on that file's inode,
+ * if any: O_EXCL refuses it (EINVAL); without one, O_CREAT makes it, else
+ * EAGAIN; a bad descriptor is EBADF. fd -1: a domain of its own. Each
+ * open is a handle of its own; the domain goes with the last handle on
+ * it (DEALLOC_XRCD), not while an XRC SRQ or target QP created through a
+ * handle uses it (EBUSY on that handle). The kernel shares a domain
+ * across contexts and processes; the model within a context: another
+ * context's open of the same inode is EOPNOTSUPP.
+ */
+struct ibv_xrcd *
+mlx5_sim_open_xrcd(struct ibv_context *ctx, struct ibv_xrcd_init_attr *attr)
+{
+	const uint32_t need = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
+	uint32_t in[MLX5_ST_SZ_DW(alloc_xrcd_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(alloc_xrcd_out)] = { 0 };
+	struct mlx5_sim_file *file = sim_ctx_file(ctx), *f;
+	struct mlx5_sim_vobj *v, *o, *same = NULL;
+	struct mlx5_sim_vhca *vhca;
+	bool other = false;
+	struct stat st;
+	int err = 0;
+
+	if (file == NULL || attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if ((attr->comp_mask & need) != need) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->fd != -1 && fstat(attr->fd, &st) != 0) {
+		errno = EBADF;
+		return NULL;
+	}
+	v = sim_vobj_new(file, MLX5_SIM_OBJ_XRCD, 0);
+	if (v == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (attr->fd != -1) {
+		v->xrcd_inode = true;
+		v->xrcd_dev = st.st_dev;
+		v->xrcd_ino = st.st_ino;
+	}
+	vhca = file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	TAILQ_FOREACH(f, &vhca->files, vhca_next)
+		TAILQ_FOREACH(o, &f->vobjs, next)
+			if (v->xrcd_inode && o->kind == MLX5_SIM_OBJ_XRCD &&
+			    o->xrcd_inode && o->xrcd_dev == v->xrcd_dev &&
+			    o->xrcd_ino == v->xrcd_ino) {
+				if (f == file)
+					same = o;
+				else
+					other = true;
+			}
+	if (other) {
+		SIM_LOG(ERR, "%s: an XRC domain shared between contexts is not modelled",
+			vhca->ibdev.name);
+		err = EOPNOTSUPP;
+	} else if (same == NULL && v->xrcd_inode &&
+		   !(attr->oflags & O_CREAT)) {
+		err = EAGAIN;
+	} else if (same != NULL && (attr->oflags & O_EXCL)) {
+		err = EINVAL;
+	} else if (same != NULL) {
+		v->num = same->num;
+	} else {
+		MLX5_SET(alloc_xrcd_in, in, opcode, MLX5_CMD_OP_ALLOC_XRCD);
+		err = sim_kcmd(v, MLX5_CMD_OP_ALLOC_XRCD, in, sizeof(in), out);
+	}
+	if (err == 0)
+		TAILQ_INSERT_TAIL(&file->vobjs, v, next);
+	mlx5_sim_vhca_unlock(vhca);
+	if (err != 0) {
+		sim_vobj_free(v);
+		errno = err;
+		return NULL;
+	}
+	v->ib.xrcd.context = ctx;
+	return &v->ib.xrcd;
+}
+
+int
+mlx5_sim_close_xrcd(struct ibv_xrcd *xrcd)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(xrcd, MLX5_SIM_OBJ_XRCD);
+	uint32_t in[MLX5_ST_SZ_DW(dealloc_xrcd_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(dealloc_xrcd_out)] = { 0 };
+	struct mlx5_sim_vobj *o;
+	bool shared = false;
+	int err = 0;
+
+	if (v == NULL)
+		return EINVAL;
+	mlx5_sim_vhca_lock(v->file->vhca);
+	TAILQ_FOREACH(o, &v->file->vobjs, next)
+		if (o != v && o->kind == MLX5_SIM_OBJ_XRCD && o->num == v->num)
+			shared = true;
+	if (v->users != 0) {
+		err = EBUSY;
+	} else if (!shared) {
+		MLX5_SET(dealloc_xrcd_in, in, opcode,
+			 MLX5_CMD_OP_DEALLOC_XRCD);
+		MLX5_SET(dealloc_xrcd_in, in, xrcd, v->num);
+		err = sim_kcmd(v, MLX5_CMD_OP_DEALLOC_XRCD, in, sizeof(in),
+			       out);
+	}
+	if (err == 0)
+		TAILQ_REMOVE(&v->file->vobjs, v, next);
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	if (err == 0)
+		sim_vobj_free(v);
+	return err;
 }
 
 /* ibv_modify_srq(): the limit only (mlx5 cannot resize an SRQ). */
@@ -1519,6 +1865,9 @@ mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 	if (v == NULL || attr == NULL || (mask & ~IBV_SRQ_LIMIT) ||
 	    ((mask & IBV_SRQ_LIMIT) && attr->srq_limit >= v->srq_max))
 		return EINVAL;
+	/* An XRC SRQ's limit (ARM_XRC_SRQ) is not modelled. */
+	if (v->xrc && (mask & IBV_SRQ_LIMIT))
+		return EOPNOTSUPP;
 	if (!(mask & IBV_SRQ_LIMIT))
 		return 0;
 	/* arm_rmp_cmd(): RDY to RDY with the new watermark. */
@@ -1539,8 +1888,10 @@ mlx5_sim_destroy_srq(struct ibv_srq *srq)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 
-	return v != NULL ? sim_vobj_destroy(v, MLX5_CMD_OP_DESTROY_RMP) :
-	       EINVAL;
+	if (v == NULL)
+		return EINVAL;
+	return sim_vobj_destroy(v, v->xrc ? MLX5_CMD_OP_DESTROY_XRC_SRQ :
+					    MLX5_CMD_OP_DESTROY_RMP);
 }
 
 struct ibv_wq *
@@ -1903,6 +2254,28 @@ mlx5_sim_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out,
  * The kernel's QUERY_QP verb (mlx5_ib_query_qp): the firmware's QP
  * context through QUERY_QP, and the capacities the kernel granted.
  */
+/* The verbs state of qpc.state @st (mlx5_ib's to_ib_qp_state), or @dflt. */
+static enum ibv_qp_state
+sim_qpc_state(uint32_t st, uint8_t dflt)
+{
+	switch (st) {
+	case MLX5_QP_STATE_RST:
+		return IBV_QPS_RESET;
+	case MLX5_QP_STATE_INIT:
+		return IBV_QPS_INIT;
+	case MLX5_QP_STATE_RTR:
+		return IBV_QPS_RTR;
+	case MLX5_QP_STATE_RTS:
+		return IBV_QPS_RTS;
+	case MLX5_QP_STATE_SQER:
+		return IBV_QPS_SQE;
+	case MLX5_QP_STATE_ERR:
+		return IBV_QPS_ERR;
+	default:
+		return (enum ibv_qp_state)dflt;
+	}
+}
+
 int
 mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		  struct ibv_qp_init_attr *init)
@@ -1936,7 +2309,15 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		return ret == EREMOTEIO ? EINVAL : ret;
 	memset(attr, 0, sizeof(*attr));
 	memset(init, 0, sizeof(*init));
-	attr->qp_state = (enum ibv_qp_state)v->kstate;
+	/*
+	 * The device's state, which the kernel keeps too (mlx5_ib's
+	 * query_qp_attr): a QP the device moved to ERR (its own error or
+	 * its peer's) is in ERR.
+	 */
+	attr->qp_state = sim_qpc_state(MLX5_GET(qpc, qpc, state), v->kstate);
+	mlx5_sim_vhca_lock(v->file->vhca);
+	v->kstate = attr->qp_state;
+	mlx5_sim_vhca_unlock(v->file->vhca);
 	attr->cur_qp_state = attr->qp_state;
 	/* The PRM's MTU encoding is IBTA's (1: 256 .. 5: 4096). */
 	attr->path_mtu = (enum ibv_mtu)MLX5_GET(qpc, qpc, mtu);
@@ -2211,10 +2592,13 @@ sim_raw_reclaim(struct mlx5_sim_vobj *v)
 void
 mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
 {
-	/* Users before what they use: QPs, tables, WQs, SRQs, CQs. */
+	/*
+	 * Users before what they use: QPs, tables, WQs, SRQs, XRC domains,
+	 * CQs.
+	 */
 	static const enum mlx5_sim_obj_kind order[] = {
 		MLX5_SIM_OBJ_QP, MLX5_SIM_OBJ_RQT, MLX5_SIM_OBJ_RQ,
-		MLX5_SIM_OBJ_SRQ, MLX5_SIM_OBJ_CQ,
+		MLX5_SIM_OBJ_SRQ, MLX5_SIM_OBJ_XRCD, MLX5_SIM_OBJ_CQ,
 	};
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	struct mlx5_sim_vobj *v, *tmp;
@@ -2235,6 +2619,8 @@ mlx5_sim_verbs_reclaim(struct mlx5_sim_file *file)
 				mlx5_sim_queue_reclaim(vhca, &obj);
 			else if (v->kind == MLX5_SIM_OBJ_SRQ)
 				mlx5_sim_rmp_reclaim(vhca, &obj);
+			else if (v->kind == MLX5_SIM_OBJ_XRCD)
+				mlx5_sim_xrcd_reclaim(vhca, &obj);
 			else
 				mlx5_sim_eth_reclaim(vhca, &obj);
 			/* PDs go with the file: no counts to give back. */

@@ -112,6 +112,8 @@ struct sim_rdma_qp {
 		uint8_t wc_op; /* enum ibv_wc_opcode of its completion. */
 		/* ibv_qp_ex: the datagram segment's place, setters to come. */
 		uint8_t *av;
+		/* An XRC initiator's XRC segment, its SRQ to set (or NULL). */
+		uint8_t *xrc;
 		unsigned int setters;
 		uint32_t mkey_desc; /* An mkey UMR's key: its entries. */
 	} w;
@@ -965,6 +967,16 @@ sim_dp_begin(struct sim_rdma_qp *q, int opcode, unsigned int flags,
 	memset(ctrl, 0, sizeof(*ctrl));
 	ctrl->opmod_idx_opcode =
 		htobe32((q->sq_pi & 0xffff) << 8 | (uint32_t)opcode);
+	/*
+	 * An XRC initiator's WQE (but a UMR's): the XRC segment, naming the
+	 * remote XRC SRQ (libmlx5's mlx5_wqe_xrc_seg), before the rest.
+	 */
+	q->w.xrc = NULL;
+	if (q->qp->qp_type == IBV_QPT_XRC_SEND && opcode != MLX5_OPCODE_UMR) {
+		memset(seg, 0, sizeof(struct mlx5_wqe_xrc_seg));
+		q->w.xrc = seg;
+		seg += sizeof(struct mlx5_wqe_xrc_seg);
+	}
 	ctrl->fm_ce_se =
 		((flags & IBV_SEND_SIGNALED) || q->sig_all ?
 			 MLX5_WQE_CTRL_CQ_UPDATE :
@@ -1382,6 +1394,16 @@ sim_dp_ring(struct sim_rdma_qp *q)
 	q->bf_off ^= q->dv.bf.size;
 }
 
+/* The remote XRC SRQ of the open WQE (an XRC initiator's). */
+static void
+sim_dp_set_xrc(struct sim_rdma_qp *q, uint32_t srqn)
+{
+	struct mlx5_wqe_xrc_seg *x = (void *)q->w.xrc;
+
+	x->xrc_srqn = htobe32(srqn);
+	q->w.xrc = NULL;
+}
+
 /*
  * The WQE of work request @wr (mlx5 @opcode; @ah, a UD QP's address) in
  * the open WQE of @q, before sim_dp_finish(): 0 or an errno.
@@ -1419,6 +1441,8 @@ sim_dp_wr_build(struct sim_rdma_qp *q, const struct ibv_send_wr *wr, int opcode,
 		     opcode == MLX5_OPCODE_SEND_INVAL ?
 			     htobe32(wr->invalidate_rkey) :
 			     wr->imm_data);
+	if (q->w.xrc != NULL)
+		sim_dp_set_xrc(q, wr->qp_type.xrc.remote_srqn);
 	if (q->qp->qp_type == IBV_QPT_RAW_PACKET) {
 		int err = sim_dp_add_eth(q, wr);
 
@@ -1527,6 +1551,9 @@ sim_qpx_op(struct ibv_qp_ex *qpx, int opcode, uint32_t rkey, uint64_t raddr,
 		q->w.seg += sizeof(struct mlx5_wqe_datagram_seg);
 		q->w.setters = 2;
 	}
+	/* An XRC operation: its SRQ and its data, in either order. */
+	if (q->w.xrc != NULL)
+		q->w.setters = 2;
 }
 
 static void
@@ -1740,7 +1767,8 @@ sim_rdma_qpx_check(const struct ibv_qp_init_attr_ex *attr)
 
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
 		return 0;
-	return (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) ||
+	return (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD &&
+		attr->qp_type != IBV_QPT_XRC_SEND) ||
 			       (attr->send_ops_flags & ~ops) ?
 		       EOPNOTSUPP :
 		       0;
@@ -1760,6 +1788,18 @@ sim_qpx_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 		sim_dp_put_av(q->w.av, a, remote_qpn, remote_qkey);
 	q->w.av = NULL;
 	sim_qpx_set_done(q, a != NULL ? 0 : EINVAL);
+}
+
+/* The remote XRC SRQ of the open WQE (an XRC initiator's operation). */
+static void
+sim_qpx_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	struct sim_rdma_qp *q = sim_qpx(qpx);
+
+	if (q->x_err != 0 || q->w.seg == NULL || q->w.xrc == NULL)
+		return;
+	sim_dp_set_xrc(q, remote_srqn);
+	sim_qpx_set_done(q, 0);
 }
 
 /* The ibv_qp_ex calls of @q's QP (created with send operations). */
@@ -1787,6 +1827,8 @@ sim_qpx_init(struct sim_rdma_qp *q, struct ibv_qp_ex *qpx)
 		qpx->wr_atomic_cmp_swp = sim_qpx_atomic_cmp_swp;
 		qpx->wr_atomic_fetch_add = sim_qpx_atomic_fetch_add;
 	}
+	if (q->qp->qp_type == IBV_QPT_XRC_SEND)
+		qpx->wr_set_xrc_srqn = sim_qpx_set_xrc_srqn;
 	q->qpx = qpx;
 	q->ex = true;
 }
@@ -2051,7 +2093,11 @@ sim_rdma_sq_overhead(const struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 			       (uint64_t)IBV_QP_EX_WITH_SEND |
 				       IBV_QP_EX_WITH_SEND_WITH_IMM :
 			       (uint64_t)SIM_QPX_OPS;
-	uint32_t size = 16;
+	/* An XRC initiator's WQEs carry an XRC segment after the control. */
+	uint32_t xrc = attr->qp_type == IBV_QPT_XRC_SEND ?
+			       (uint32_t)sizeof(struct mlx5_wqe_xrc_seg) :
+			       0;
+	uint32_t size = 16 + xrc;
 
 	/* libmlx5's send overhead of a raw QP: control and Ethernet segments. */
 	if (attr->qp_type == IBV_QPT_RAW_PACKET)
@@ -2059,10 +2105,10 @@ sim_rdma_sq_overhead(const struct ibv_qp_init_attr_ex *attr, uint64_t dv_ops)
 	if (ops &
 	    (IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
 	     IBV_QP_EX_WITH_RDMA_READ))
-		size = 16 + 16;
+		size = 16 + xrc + 16;
 	if (ops & (IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 		   IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD))
-		size = 16 + 16 + 16;
+		size = 16 + xrc + 16 + 16;
 	if ((ops & (IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_LOCAL_INV)) ||
 	    (dv_ops & SIM_RDMA_DV_UMR_OPS))
 		size = SIM_DP_UMR_DATA + 64;
@@ -2229,8 +2275,64 @@ sim_dp_wq_wc(struct sim_rdma_wq *w, uint32_t wqn, const struct mlx5_cqe64 *cqe,
 }
 
 /*
- * @wc of @cqe; false if its QP or WQ is gone (the CQE is dropped). A
- * receive CQE names a QP, a raw QP's RQ, or a WQ.
+ * A good receive CQE's opcode, length, source QP, GRH, immediate or
+ * invalidated key in @wc.
+ */
+static void
+sim_dp_recv_wc(const struct mlx5_cqe64 *cqe, uint8_t opcode, struct ibv_wc *wc)
+{
+	wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
+			     IBV_WC_RECV_RDMA_WITH_IMM :
+			     IBV_WC_RECV;
+	wc->byte_len = be32toh(cqe->byte_cnt);
+	wc->src_qp = be32toh(cqe->flags_rqpn) & 0xffffff;
+	/* A GRH before the payload (UD over RoCE). */
+	if ((be32toh(cqe->flags_rqpn) >> 28) & 3)
+		wc->wc_flags |= IBV_WC_GRH;
+	if (opcode == MLX5_CQE_RESP_SEND_INV) {
+		wc->wc_flags |= IBV_WC_WITH_INV;
+		wc->invalidated_rkey = be32toh(cqe->imm_inval_pkey);
+	} else if (opcode != MLX5_CQE_RESP_SEND) {
+		wc->wc_flags |= IBV_WC_WITH_IMM;
+		wc->imm_data = cqe->imm_inval_pkey;
+	}
+}
+
+/*
+ * A receive CQE of an XRC SRQ (libmlx5's XSRQ resource): the SRQ by the
+ * user index the CQE carries, the target QP's number as the CQE gives
+ * it. false if none such (the CQE is not an XRC SRQ's).
+ */
+static bool
+sim_dp_xrc_wc(struct mlx5_sim_ctx *sctx, const struct mlx5_cqe64 *cqe,
+	      uint8_t opcode, struct ibv_wc *wc)
+{
+	const struct mlx5_err_cqe *e = (const void *)cqe;
+	uint32_t uidx = be32toh(opcode == MLX5_CQE_RESP_ERR ? e->srqn :
+							      cqe->srqn_uidx) &
+			0xffffff;
+	struct mlx5_sim_vobj *v =
+		uidx != 0 ? mlx5_sim_srq_by_uidx(sctx->file, uidx) : NULL;
+
+	if (v == NULL || v->prov == NULL)
+		return false;
+	memset(wc, 0, sizeof(*wc));
+	wc->qp_num = sim_dp_cqe_qpn(cqe);
+	sim_dp_srq_done(v->prov, be16toh(cqe->wqe_counter), wc);
+	if (opcode == MLX5_CQE_RESP_ERR) {
+		wc->opcode = IBV_WC_RECV;
+		wc->status = sim_dp_status(e->syndrome);
+		wc->vendor_err = e->vendor_err_synd;
+	} else {
+		sim_dp_recv_wc(cqe, opcode, wc);
+	}
+	return true;
+}
+
+/*
+ * @wc of @cqe; false if its QP, WQ or XRC SRQ is gone (the CQE is
+ * dropped). A receive CQE names an XRC SRQ, a QP, a raw QP's RQ, or a
+ * WQ.
  */
 static bool
 sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
@@ -2243,6 +2345,11 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 
 	if (sctx == NULL)
 		return false;
+	if ((opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_IMM ||
+	     opcode == MLX5_CQE_RESP_SEND_INV ||
+	     opcode == MLX5_CQE_RESP_WR_IMM || opcode == MLX5_CQE_RESP_ERR) &&
+	    sim_dp_xrc_wc(sctx, cqe, opcode, wc))
+		return true;
 	v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_QP, qpn);
 	if (v == NULL) {
 		v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_RQ, qpn);
@@ -2272,16 +2379,14 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	case MLX5_CQE_RESP_SEND_INV:
 	case MLX5_CQE_RESP_WR_IMM:
 		sim_dp_rq_done(q, be16toh(cqe->wqe_counter), wc);
-		wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
-				     IBV_WC_RECV_RDMA_WITH_IMM :
-				     IBV_WC_RECV;
-		wc->byte_len = be32toh(cqe->byte_cnt);
 		/*
 		 * A frame (raw packet QP) has no source QP, no GRH; its
 		 * checksums are good if the device says so of an IPv4 frame
 		 * (libmlx5's get_csum_ok).
 		 */
 		if (q->qp->qp_type == IBV_QPT_RAW_PACKET) {
+			wc->opcode = IBV_WC_RECV;
+			wc->byte_len = be32toh(cqe->byte_cnt);
 			if (q->raw_csum &&
 			    (cqe->hds_ip_ext &
 			     (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK)) ==
@@ -2291,17 +2396,7 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 				wc->wc_flags |= IBV_WC_IP_CSUM_OK;
 			break;
 		}
-		wc->src_qp = be32toh(cqe->flags_rqpn) & 0xffffff;
-		/* A GRH before the payload (UD over RoCE). */
-		if ((be32toh(cqe->flags_rqpn) >> 28) & 3)
-			wc->wc_flags |= IBV_WC_GRH;
-		if (opcode == MLX5_CQE_RESP_SEND_INV) {
-			wc->wc_flags |= IBV_WC_WITH_INV;
-			wc->invalidated_rkey = be32toh(cqe->imm_inval_pkey);
-		} else if (opcode != MLX5_CQE_RESP_SEND) {
-			wc->wc_flags |= IBV_WC_WITH_IMM;
-			wc->imm_data = cqe->imm_inval_pkey;
-		}
+		sim_dp_recv_wc(cqe, opcode, wc);
 		break;
 	case MLX5_CQE_REQ_ERR:
 	case MLX5_CQE_RESP_ERR: {

@@ -30,6 +30,9 @@
 
 static struct ibv_qp *sim_rdma_create_qp_ex(struct ibv_context *ctx,
 					    struct ibv_qp_init_attr_ex *attr);
+static struct ibv_srq *
+sim_rdma_create_srq_ex(struct ibv_context *ctx,
+		       struct ibv_srq_init_attr_ex *attr);
 
 static struct ibv_mw *
 sim_rdma_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
@@ -217,6 +220,10 @@ sim_rdma_ctx_init(struct ibv_context *ctx)
 		vctx->destroy_rwq_ind_table = mlx5_sim_destroy_rwq_ind_table;
 		vctx->ibv_create_flow = mlx5_sim_flow_create_qp;
 		vctx->ibv_destroy_flow = mlx5_sim_flow_destroy;
+		vctx->open_xrcd = mlx5_sim_open_xrcd;
+		vctx->close_xrcd = mlx5_sim_close_xrcd;
+		vctx->create_srq_ex = sim_rdma_create_srq_ex;
+		vctx->get_srq_num = mlx5_sim_get_srq_num;
 	}
 	return ctx;
 }
@@ -615,8 +622,12 @@ sim_rdma_create_qp_dv_ops(struct ibv_context *ctx,
 	if (qp == NULL)
 		return NULL;
 	attr->cap = kattr.cap;
-	/* An RSS QP has no queue of its own: no datapath. */
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH)
+	/*
+	 * An RSS QP or an XRC target has no queue of its own: no
+	 * datapath.
+	 */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_RX_HASH) ||
+	    attr->qp_type == IBV_QPT_XRC_RECV)
 		return qp;
 	/* What the WQE leaves after the overhead and an inline header. */
 	attr->cap.max_inline_data =
@@ -702,7 +713,12 @@ int
 ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 	     struct ibv_qp_init_attr *init_attr)
 {
-	return mlx5_sim_query_qp(qp, attr, attr_mask, init_attr);
+	int ret = mlx5_sim_query_qp(qp, attr, attr_mask, init_attr);
+
+	/* libibverbs keeps the state it was told. */
+	if (ret == 0 && (attr_mask & IBV_QP_STATE))
+		qp->state = attr->qp_state;
+	return ret;
 }
 
 int
@@ -711,22 +727,45 @@ ibv_destroy_qp(struct ibv_qp *qp)
 	return sim_rdma_dp_qp_destroy(qp);
 }
 
-struct ibv_srq *
-ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
+/*
+ * libmlx5's part of SRQ @srq the kernel made (NULL: none): its free list
+ * of WQEs, the wr_ids. @srq, or NULL (errno) with the SRQ destroyed.
+ */
+static struct ibv_srq *
+sim_rdma_srq_dp(struct ibv_srq *srq, uint32_t max_sge)
 {
-	struct ibv_srq *srq = mlx5_sim_create_srq(pd, attr);
-	int err;
+	int err = srq != NULL ? sim_rdma_dp_srq_init(srq, max_sge) : 0;
 
-	if (srq == NULL)
-		return NULL;
-	/* libmlx5's part: its free list of WQEs, the wr_ids. */
-	err = sim_rdma_dp_srq_init(srq, attr->attr.max_sge);
 	if (err != 0) {
 		mlx5_sim_destroy_srq(srq);
 		errno = err;
 		return NULL;
 	}
 	return srq;
+}
+
+/*
+ * ibv_create_srq_ex(): an XRC SRQ gets a user index of libmlx5's (its
+ * CQEs carry it, the poll finds the SRQ by it): one of the process,
+ * never 0, from 24 bits.
+ */
+static struct ibv_srq *
+sim_rdma_create_srq_ex(struct ibv_context *ctx,
+		       struct ibv_srq_init_attr_ex *attr)
+{
+	static uint32_t next_uidx;
+	uint32_t uidx = __atomic_add_fetch(&next_uidx, 1, __ATOMIC_RELAXED);
+
+	uidx = uidx % 0xffffffu + 1;
+	return sim_rdma_srq_dp(mlx5_sim_create_srq_ex(ctx, attr, uidx),
+			       attr != NULL ? attr->attr.max_sge : 0);
+}
+
+struct ibv_srq *
+ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
+{
+	return sim_rdma_srq_dp(mlx5_sim_create_srq(pd, attr),
+			       attr != NULL ? attr->attr.max_sge : 0);
 }
 
 int
