@@ -2697,8 +2697,9 @@ test_alloc_type(void)
  * EBADF, both attributes required (libibverbs: EINVAL); fd -1 is a
  * domain of its own. A handle an XRC SRQ was made through cannot close
  * (EBUSY) while the SRQ lives; the domain goes with its last handle. An
- * XRC SRQ needs its PD, CQ and domain (EINVAL, nothing made); only an
- * XRC SRQ has a number (ibv_get_srq_num: EOPNOTSUPP on a basic one).
+ * XRC SRQ needs its PD, CQ and domain (EINVAL, nothing made); its sizes
+ * and limit are queried (QUERY_XRC_SRQ), its limit not set (not
+ * modelled: EOPNOTSUPP); every SRQ has a number (ibv_get_srq_num).
  */
 static int
 test_xrc_domains(void)
@@ -2713,7 +2714,8 @@ test_xrc_domains(void)
 			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
 		.srq_type = IBV_SRQT_XRC,
 	};
-	struct ibv_srq_init_attr ba = { .attr = { .max_wr = 1, .max_sge = 1 } };
+	struct ibv_srq_init_attr ba = { .attr = { .max_wr = 3, .max_sge = 1 } };
+	struct ibv_srq_attr qa;
 	struct ibv_xrcd *x1, *x2, *x3;
 	struct mlx5_sim_stats st0, st;
 	struct ibv_srq *srq, *basic;
@@ -2767,9 +2769,24 @@ test_xrc_domains(void)
 	TEST_ASSERT_NOT_NULL(srq, "");
 	TEST_ASSERT_SUCCESS(ibv_get_srq_num(srq, &num), "");
 	TEST_ASSERT(num != 0, "");
+	/* The sizes granted and the limit, from the device. */
+	TEST_ASSERT_SUCCESS(ibv_query_srq(srq, &qa), "");
+	TEST_ASSERT(qa.max_wr == sa.attr.max_wr &&
+			    qa.max_sge == sa.attr.max_sge && qa.srq_limit == 0,
+		    "max_wr %u max_sge %u limit %u", qa.max_wr, qa.max_sge,
+		    qa.srq_limit);
+	qa.srq_limit = 1;
+	TEST_ASSERT_EQUAL(ibv_modify_srq(srq, &qa, IBV_SRQ_LIMIT), EOPNOTSUPP,
+			  "an XRC SRQ's limit");
+	/* libmlx5 gives a basic SRQ's number too (DC users take it). */
 	basic = ibv_create_srq(pd, &ba);
 	TEST_ASSERT_NOT_NULL(basic, "");
-	TEST_ASSERT_EQUAL(ibv_get_srq_num(basic, &num), EOPNOTSUPP, "");
+	TEST_ASSERT_SUCCESS(ibv_get_srq_num(basic, &num), "");
+	TEST_ASSERT(num != 0, "");
+	qa.srq_limit = 1;
+	TEST_ASSERT_SUCCESS(ibv_modify_srq(basic, &qa, IBV_SRQ_LIMIT), "");
+	TEST_ASSERT_SUCCESS(ibv_query_srq(basic, &qa), "");
+	TEST_ASSERT_EQUAL(qa.srq_limit, 1, "its limit, from the device");
 	TEST_ASSERT_SUCCESS(ibv_destroy_srq(basic), "");
 	TEST_ASSERT_EQUAL(ibv_close_xrcd(x1), EBUSY, "its SRQ lives");
 	TEST_ASSERT_EQUAL(ibv_dealloc_pd(pd), EBUSY, "the SRQ's PD");
@@ -2829,7 +2846,7 @@ fv_xrc_srq(struct ibv_pd *p, struct ibv_cq *c, struct ibv_mr *m,
 /*
  * An XRC target of domain @x and an initiator (on the case's PD and CQ)
  * connected to each other on this port, in RTR and RTS. The masks are
- * ib_core's: an initiator takes no responder attribute at RTR (EINVAL).
+ * ib_core's: an initiator takes no responder attribute (EINVAL).
  */
 static int
 fv_xrc_pair(struct ibv_xrcd *x, struct ibv_qp **ini, struct ibv_qp **tgt)
@@ -2862,6 +2879,9 @@ fv_xrc_pair(struct ibv_xrcd *x, struct ibv_qp **ini, struct ibv_qp **tgt)
 			 IBV_QP_ACCESS_FLAGS;
 	const int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	const int rts = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+			IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
 
 	TEST_ASSERT_SUCCESS(ibv_query_gid(ctx, 1, 0, &a.ah_attr.grh.dgid), "");
 	*tgt = ibv_create_qp_ex(ctx, &ta);
@@ -2881,12 +2901,9 @@ fv_xrc_pair(struct ibv_xrcd *x, struct ibv_qp **ini, struct ibv_qp **tgt)
 		EINVAL, "no responder attribute");
 	TEST_ASSERT_SUCCESS(ibv_modify_qp(*ini, &a, rtr), "");
 	a.qp_state = IBV_QPS_RTS;
-	TEST_ASSERT_SUCCESS(
-		ibv_modify_qp(*ini, &a,
-			      IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				      IBV_QP_MAX_QP_RD_ATOMIC),
-		"");
+	TEST_ASSERT_EQUAL(ibv_modify_qp(*ini, &a, rts | IBV_QP_MIN_RNR_TIMER),
+			  EINVAL, "no responder attribute");
+	TEST_ASSERT_SUCCESS(ibv_modify_qp(*ini, &a, rts), "");
 	return TEST_SUCCESS;
 }
 
@@ -3009,19 +3026,72 @@ test_xrc_messages(void)
 	TEST_ASSERT_EQUAL(st, IBV_WC_SUCCESS, "");
 	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
 	TEST_ASSERT(wc.wr_id == 2048 && wc.qp_num == tgt2->qp_num, "");
-	/* A target cannot close its domain; nor an SRQ its CQ. */
+	/* A target cannot close its domain. */
 	TEST_ASSERT_EQUAL(ibv_close_xrcd(x2), EBUSY, "");
+	/* The SRQ the target last received into, gone: no such SRQ. */
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(s2), "");
+	TEST_ASSERT_EQUAL(fv_xrc_post(ini2, n2, 0, 0, &st), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(st, IBV_WC_REM_INV_REQ_ERR, "");
+	TEST_ASSERT_EQUAL(fv_qp_state(tgt2), IBV_QPS_ERR, "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini2), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt2), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(ini), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tgt), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_srq(s1), "");
-	TEST_ASSERT_SUCCESS(ibv_destroy_srq(s2), "");
 	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x1), "");
 	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x2), "");
 	TEST_ASSERT_SUCCESS(ibv_dereg_mr(mr2), "");
 	TEST_ASSERT_SUCCESS(ibv_dealloc_pd(pd2), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
+/*
+ * An SRQ's receives take every segment it granted: max_sge 2 rounds the
+ * WQE up to 64 bytes, 3 segments (libmlx5), basic and XRC alike.
+ */
+static int
+test_srq_sges(void)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 2, .max_sge = 2 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = pd,
+		.cq = cq,
+	};
+	struct ibv_srq_init_attr ba = { .attr = { .max_wr = 2, .max_sge = 2 } };
+	struct ibv_sge sg[4];
+	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = sg, .num_sge = 3 };
+	struct ibv_recv_wr *bad;
+	struct ibv_srq *srq[2];
+	struct ibv_xrcd *x;
+
+	for (unsigned int i = 0; i < RTE_DIM(sg); i++)
+		sg[i] = (struct ibv_sge){ .addr = (uintptr_t)buf + 64 * i,
+					  .length = 64,
+					  .lkey = mr->lkey };
+	x = ibv_open_xrcd(ctx, &xa);
+	TEST_ASSERT_NOT_NULL(x, "");
+	sa.xrcd = x;
+	srq[0] = ibv_create_srq(pd, &ba);
+	srq[1] = ibv_create_srq_ex(ctx, &sa);
+	TEST_ASSERT(srq[0] != NULL && srq[1] != NULL, "");
+	TEST_ASSERT(ba.attr.max_sge == 3 && sa.attr.max_sge == 3, "%u %u",
+		    ba.attr.max_sge, sa.attr.max_sge);
+	for (unsigned int i = 0; i < RTE_DIM(srq); i++)
+		TEST_ASSERT_SUCCESS(ibv_post_srq_recv(srq[i], &wr, &bad),
+				    "3 segments");
+	wr.num_sge = 4;
+	TEST_ASSERT_EQUAL(ibv_post_srq_recv(srq[0], &wr, &bad), EINVAL, "4");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq[0]), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_srq(srq[1]), "");
+	TEST_ASSERT_SUCCESS(ibv_close_xrcd(x), "");
 	return TEST_SUCCESS;
 }
 
@@ -3061,6 +3131,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "alloc_type", test_alloc_type },
 	{ "xrc_domains", test_xrc_domains },
 	{ "xrc_messages", test_xrc_messages },
+	{ "srq_sges", test_srq_sges },
 	{ "nothing_left", test_nothing_left },
 	{ NULL, NULL },
 };

@@ -1169,6 +1169,7 @@ struct ibv_srq *mlx5_sim_create_srq_ex(struct ibv_context *ctx,
 				       struct ibv_srq_init_attr_ex *attr,
 				       uint32_t uidx);
 int mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+int mlx5_sim_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
 /* The XRC SRQ of user index @uidx of @file, or NULL. */
 struct mlx5_sim_vobj *mlx5_sim_srq_by_uidx(struct mlx5_sim_file *file,
 					   uint32_t uidx);

@@ -240,6 +240,7 @@ struct mlx5_sim_vobj {
 	bool xrc;
 	uint32_t uidx;
 	bool xrcd_inode;
+	int xrcd_fd;               /* A copy of its descriptor, held. */
 	dev_t xrcd_dev;
 	ino_t xrcd_ino;
 	struct ibv_qp_cap qp_cap;  /* QP: the capacities granted at creation. */

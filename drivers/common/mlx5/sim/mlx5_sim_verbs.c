@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 
@@ -163,6 +164,8 @@ sim_vobj_free(struct mlx5_sim_vobj *v)
 {
 	if (v->prov_free != NULL)
 		v->prov_free(v->prov);
+	if (v->xrcd_inode)
+		close(v->xrcd_fd);
 	free(v->rmem.addr);
 	v->magic = MLX5_SIM_MAGIC_DEAD;
 	free(v->uses);
@@ -244,6 +247,7 @@ sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 						    &obj);
 			break;
 		case MLX5_CMD_OP_DESTROY_XRC_SRQ:
+		case MLX5_CMD_OP_QUERY_XRC_SRQ:
 			synd = mlx5_sim_cmd_xsrq(file, opcode, in, out);
 			break;
 		case MLX5_CMD_OP_ALLOC_XRCD:
@@ -275,6 +279,7 @@ sim_kcmd(struct mlx5_sim_vobj *v, uint16_t opcode, const void *in,
 			break;
 		case MLX5_CMD_OP_MODIFY_RMP:
 		case MLX5_CMD_OP_DESTROY_RMP:
+		case MLX5_CMD_OP_QUERY_RMP:
 			synd = mlx5_sim_cmd_rmp(file, opcode, in, out);
 			break;
 		case MLX5_CMD_OP_DESTROY_CQ:
@@ -894,14 +899,11 @@ mlx5_sim_create_qp_wqe(struct ibv_context *ctx,
 	}
 	/*
 	 * An XRC initiator sends only: no receive CQ, SRQ or receive queue
-	 * of its own (mlx5_ib gives it the kernel's CQ and XRC SRQ, which
-	 * nothing uses).
+	 * of its own; those given are ignored, as ib_uverbs does (mlx5_ib
+	 * gives it the kernel's CQ and XRC SRQ, which nothing uses).
 	 */
 	if (ini) {
-		if (attr->srq != NULL) {
-			errno = EINVAL;
-			return NULL;
-		}
+		attr->srq = NULL;
 		attr->recv_cq = NULL;
 		attr->cap.max_recv_wr = 0;
 		attr->cap.max_recv_sge = 0;
@@ -1358,12 +1360,12 @@ sim_qp_transition(enum ibv_qp_type type, int cur, int next, int *req,
 				    IBV_QP_MAX_QP_RD_ATOMIC :
 			tgt ? IBV_QP_TIMEOUT : 0);
 		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
-		       (rc || ini || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
+		       (rc || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if (cur == IBV_QPS_RTS && next == IBV_QPS_RTS) {
 		*opt = IBV_QP_CUR_STATE | (ud ? IBV_QP_QKEY : conn) |
-		       (rc || ini || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
+		       (rc || tgt ? IBV_QP_MIN_RNR_TIMER : 0);
 		return 1;
 	}
 	if ((cur == IBV_QPS_INIT && next == IBV_QPS_INIT) ||
@@ -1701,14 +1703,56 @@ mlx5_sim_create_srq_ex(struct ibv_context *ctx,
 			    max, stride);
 }
 
+/*
+ * ibv_query_srq() (mlx5_ib's query_srq): the sizes granted, the limit
+ * from the device (QUERY_RMP's lwm, an XRC SRQ's QUERY_XRC_SRQ).
+ */
+int
+mlx5_sim_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
+	uint32_t in[MLX5_ST_SZ_DW(query_xrc_srq_in)] = { 0 };
+	/* Room for either answer. */
+	uint32_t out[MLX5_ST_SZ_DW(query_xrc_srq_out) +
+		     MLX5_ST_SZ_DW(query_rmp_out)] = { 0 };
+	uint16_t opcode;
+	int err;
+
+	if (v == NULL || attr == NULL)
+		return EINVAL;
+	opcode = v->xrc ? MLX5_CMD_OP_QUERY_XRC_SRQ : MLX5_CMD_OP_QUERY_RMP;
+	/* Both name the SRQ at the same place. */
+	MLX5_SET(query_xrc_srq_in, in, opcode, opcode);
+	MLX5_SET(query_xrc_srq_in, in, xrc_srqn, v->num);
+	mlx5_sim_vhca_lock(v->file->vhca);
+	err = sim_kcmd(v, opcode, in, sizeof(in), out);
+	mlx5_sim_vhca_unlock(v->file->vhca);
+	if (err != 0)
+		return err;
+	attr->max_wr = v->srq_max - 1;
+	attr->max_sge = (uint32_t)(sim_vobj_ring(v) / v->srq_max - 16) / 16;
+	attr->srq_limit =
+		v->xrc ? MLX5_GET(xrc_srqc,
+				  MLX5_ADDR_OF(query_xrc_srq_out, out,
+					       xrc_srq_context_entry),
+				  lwm) :
+			 MLX5_GET(wq,
+				  MLX5_ADDR_OF(rmpc,
+					       MLX5_ADDR_OF(query_rmp_out, out,
+							    rmp_context),
+					       wq),
+				  lwm);
+	return 0;
+}
+
 int
 mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(srq, MLX5_SIM_OBJ_SRQ);
 
-	/* libmlx5: the number of an XRC SRQ only. */
-	if (v == NULL || !v->xrc || srq_num == NULL)
-		return EOPNOTSUPP;
+	/* libmlx5 gives any SRQ's number (DC users take it too). */
+	if (v == NULL || srq_num == NULL)
+		return EINVAL;
 	*srq_num = v->num;
 	return 0;
 }
@@ -1774,7 +1818,18 @@ mlx5_sim_open_xrcd(struct ibv_context *ctx, struct ibv_xrcd_init_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
+	/*
+	 * The kernel holds the inode while the domain lives: a copy of the
+	 * descriptor holds the file, so that its inode number names no other
+	 * file meanwhile.
+	 */
 	if (attr->fd != -1) {
+		v->xrcd_fd = fcntl(attr->fd, F_DUPFD_CLOEXEC, 0);
+		if (v->xrcd_fd < 0) {
+			sim_vobj_free(v);
+			errno = EMFILE;
+			return NULL;
+		}
 		v->xrcd_inode = true;
 		v->xrcd_dev = st.st_dev;
 		v->xrcd_ino = st.st_ino;
@@ -1862,12 +1917,12 @@ mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 	void *rmpc = MLX5_ADDR_OF(modify_rmp_in, in, ctx);
 	int err;
 
+	/* An XRC SRQ's limit (ARM_XRC_SRQ) is not modelled. */
+	if (v != NULL && v->xrc && (mask & IBV_SRQ_LIMIT))
+		return EOPNOTSUPP;
 	if (v == NULL || attr == NULL || (mask & ~IBV_SRQ_LIMIT) ||
 	    ((mask & IBV_SRQ_LIMIT) && attr->srq_limit >= v->srq_max))
 		return EINVAL;
-	/* An XRC SRQ's limit (ARM_XRC_SRQ) is not modelled. */
-	if (v->xrc && (mask & IBV_SRQ_LIMIT))
-		return EOPNOTSUPP;
 	if (!(mask & IBV_SRQ_LIMIT))
 		return 0;
 	/* arm_rmp_cmd(): RDY to RDY with the new watermark. */
@@ -2276,6 +2331,28 @@ sim_qpc_state(uint32_t st, uint8_t dflt)
 	}
 }
 
+/*
+ * The state of QP @v as the device has it, kept as the kernel's: read
+ * under the lock the transitions take (mlx5_ib holds the QP's mutex
+ * across a query and a modify), so that no transition in between is
+ * undone.
+ */
+static enum ibv_qp_state
+sim_qp_state_now(struct mlx5_sim_vobj *v)
+{
+	struct mlx5_sim_vhca *vhca = v->file->vhca;
+	struct mlx5_sim_qp *sqp;
+	enum ibv_qp_state st;
+
+	mlx5_sim_vhca_lock(vhca);
+	sqp = mlx5_sim_qnum_get(&vhca->qps, v->num, MLX5_SIM_Q_QP);
+	if (sqp != NULL)
+		v->kstate = sim_qpc_state(sqp->state, v->kstate);
+	st = (enum ibv_qp_state)v->kstate;
+	mlx5_sim_vhca_unlock(vhca);
+	return st;
+}
+
 int
 mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		  struct ibv_qp_init_attr *init)
@@ -2314,10 +2391,7 @@ mlx5_sim_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	 * query_qp_attr): a QP the device moved to ERR (its own error or
 	 * its peer's) is in ERR.
 	 */
-	attr->qp_state = sim_qpc_state(MLX5_GET(qpc, qpc, state), v->kstate);
-	mlx5_sim_vhca_lock(v->file->vhca);
-	v->kstate = attr->qp_state;
-	mlx5_sim_vhca_unlock(v->file->vhca);
+	attr->qp_state = sim_qp_state_now(v);
 	attr->cur_qp_state = attr->qp_state;
 	/* The PRM's MTU encoding is IBTA's (1: 256 .. 5: 4096). */
 	attr->path_mtu = (enum ibv_mtu)MLX5_GET(qpc, qpc, mtu);

@@ -756,16 +756,27 @@ sim_rdma_create_srq_ex(struct ibv_context *ctx,
 	static uint32_t next_uidx;
 	uint32_t uidx = __atomic_add_fetch(&next_uidx, 1, __ATOMIC_RELAXED);
 
+	struct ibv_srq *srq;
+
 	uidx = uidx % 0xffffffu + 1;
-	return sim_rdma_srq_dp(mlx5_sim_create_srq_ex(ctx, attr, uidx),
-			       attr != NULL ? attr->attr.max_sge : 0);
+	srq = mlx5_sim_create_srq_ex(ctx, attr, uidx);
+	/* The SGEs granted: read once the kernel has set them. */
+	return sim_rdma_srq_dp(srq, srq != NULL ? attr->attr.max_sge : 0);
 }
 
 struct ibv_srq *
 ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
-	return sim_rdma_srq_dp(mlx5_sim_create_srq(pd, attr),
-			       attr != NULL ? attr->attr.max_sge : 0);
+	struct ibv_srq *srq = mlx5_sim_create_srq(pd, attr);
+
+	/* The SGEs granted: read once the kernel has set them. */
+	return sim_rdma_srq_dp(srq, srq != NULL ? attr->attr.max_sge : 0);
+}
+
+int
+ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)
+{
+	return mlx5_sim_query_srq(srq, srq_attr);
 }
 
 int
