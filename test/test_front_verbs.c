@@ -1782,6 +1782,101 @@ fv_raw_recv(struct ibv_qp *qp)
 }
 
 /*
+ * A 64-byte frame to @dmac sent on @tx (its completion on the case's CQ)
+ * that never reaches @rcq; the port's counters after it in @ps.
+ */
+static int
+fv_raw_lost(struct ibv_qp *tx, struct ibv_cq *rcq, const uint8_t *dmac,
+	    struct mlx5_sim_port_stats *ps)
+{
+	struct ibv_wc wc;
+
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, dmac, 0, 64, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 50), 0, "not received");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, ps), "");
+	return TEST_SUCCESS;
+}
+
+/* A rule to @qp for frames to @dmac, with a drop and/or a flow tag. */
+static struct ibv_flow *
+fv_raw_flow_act(struct ibv_qp *qp, const uint8_t *dmac, bool drop, uint32_t tag)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_action_tag tag;
+		struct ibv_flow_spec_action_drop drop;
+	} f = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(f),
+			  .num_of_specs = 1 + (tag != 0) + drop,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof(f.eth) },
+		.tag = { .type = IBV_FLOW_SPEC_ACTION_TAG,
+			 .size = sizeof(f.tag),
+			 .tag_id = tag },
+		.drop = { .type = IBV_FLOW_SPEC_ACTION_DROP,
+			  .size = sizeof(f.drop) },
+	};
+
+	memcpy(f.eth.val.dst_mac, dmac, 6);
+	memset(f.eth.mask.dst_mac, 0xff, 6);
+	/* A drop without a tag: its spec where the tag's would be. */
+	if (drop && tag == 0)
+		memcpy(&f.tag, &f.drop, sizeof(f.drop));
+	return ibv_create_flow(qp, &f.attr);
+}
+
+/*
+ * Flow actions of ibv_create_flow() (mlx5_ib's parse_flow_attr): a flow
+ * tag, which the receive CQE carries in its QP field (libmlx5 reports it
+ * as wc.qp_num; DPDK's mark reads it), a tag of 2^24 or more refused
+ * (EINVAL), a drop that the frames do not survive (the port counts them).
+ */
+static int
+test_raw_flow_actions(void)
+{
+	static const uint8_t tagged[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 };
+	static const uint8_t dropped[6] = {
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x88
+	};
+	struct ibv_cq *rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct mlx5_sim_port_stats ps0, ps;
+	struct ibv_flow *ft, *fd;
+	struct ibv_qp *tx, *rx;
+	struct ibv_wc wc;
+
+	TEST_ASSERT_NOT_NULL(rcq, "");
+	tx = fv_raw_qp(cq, 0);
+	rx = fv_raw_qp(rcq, 0);
+	TEST_ASSERT(tx != NULL && rx != NULL, "");
+	TEST_ASSERT(fv_raw_flow_act(rx, tagged, false, 1u << 24) == NULL,
+		    "a tag of 25 bits");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "");
+	ft = fv_raw_flow_act(rx, tagged, false, 0x123456);
+	fd = fv_raw_flow_act(rx, dropped, true, 0);
+	TEST_ASSERT(ft != NULL && fd != NULL, "%s", strerror(errno));
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rx), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
+	TEST_ASSERT_EQUAL(fv_raw_lost(tx, rcq, dropped, &ps), TEST_SUCCESS,
+			  "dropped");
+	TEST_ASSERT_EQUAL(ps.rx_rule_drop, ps0.rx_rule_drop + 1, "");
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, tagged, 0, 64, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.wr_id == 4096 &&
+			    wc.qp_num == 0x123456,
+		    "the flow tag, 0x%x", wc.qp_num);
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(ft), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_flow(fd), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
+/*
  * Raw packet QPs as mlx5_ib builds them (an SQ on a TIS, an RQ with a
  * direct TIR, no QP object) and ibv_create_flow(): a frame reaches a QP
  * only through a rule (else the port drops it, no rule), whole, with the
@@ -1807,7 +1902,6 @@ test_raw_packet(void)
 	struct mlx5dv_qp dvq;
 	struct mlx5dv_obj obj = { .qp = { .out = &dvq } };
 	struct ibv_wc wc;
-	uint32_t rqn;
 	struct {
 		struct ibv_flow_attr attr;
 		struct ibv_flow_spec_ipv4_ext ip;
@@ -1881,7 +1975,6 @@ test_raw_packet(void)
 			    dvq.rqn != dvq.sqn && dvq.tirn != 0 &&
 			    dvq.tisn != 0,
 		    "");
-	rqn = dvq.rqn;
 
 	/* No rule: the frame leaves, and the port drops it. */
 	TEST_ASSERT_SUCCESS(fv_raw_recv(rx), "");
@@ -1901,9 +1994,12 @@ test_raw_packet(void)
 	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc, 0, 128, 0, mr->lkey), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
 	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
-	/* libmlx5: the CQE's number, a raw QP's RQ's. */
+	/*
+	 * libmlx5 reports the CQE's QP field, which an RQ's CQE fills with
+	 * the rule's flow tag (none: 0); the RQ is found by user index.
+	 */
 	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
-			    wc.byte_len == 128 && wc.qp_num == rqn &&
+			    wc.byte_len == 128 && wc.qp_num == 0 &&
 			    wc.wr_id == 4096,
 		    "status %d len %u qp %u", wc.status, wc.byte_len,
 		    wc.qp_num);
@@ -1967,10 +2063,8 @@ test_raw_packet(void)
 	bad = fv_raw_flow(lb, uc2);
 	TEST_ASSERT(fl2 != NULL && bad != NULL, "");
 	TEST_ASSERT_SUCCESS(fv_post_recv(lb, 6144, 2048), "");
-	TEST_ASSERT_SUCCESS(fv_raw_send(tx, mc, 0, 64, 0, mr->lkey), "");
-	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
-	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 50), 0, "its own multicast");
-	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps), "");
+	TEST_ASSERT_EQUAL(fv_raw_lost(tx, rcq, mc, &ps), TEST_SUCCESS,
+			  "its own multicast");
 	TEST_ASSERT_EQUAL(ps.rx_self_lb, ps0.rx_self_lb + 1, "");
 	TEST_ASSERT_SUCCESS(fv_raw_send(tx, uc2, 0, 64, 0, mr->lkey), "");
 	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
@@ -1978,8 +2072,8 @@ test_raw_packet(void)
 	dvq.comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES;
 	obj.qp.in = lb;
 	TEST_ASSERT_SUCCESS(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), "");
-	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.qp_num == dvq.rqn &&
-			    wc.byte_len == 64,
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.wr_id == 6144 &&
+			    wc.byte_len == 64 && dvq.rqn != 0,
 		    "unicast passes");
 
 	TEST_ASSERT_SUCCESS(ibv_destroy_flow(bad), "");
@@ -2578,11 +2672,9 @@ test_rss(void)
 		TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.byte_len == 128 &&
 				    wc.opcode == IBV_WC_RECV,
 			    "");
-		for (n = 0; n < 4; n++)
-			if (wc.qp_num == wq[n]->wq_num)
-				break;
-		TEST_ASSERT(n < 4 && wc.wr_id / 4 == (uint64_t)n,
-			    "a WQ's own receive");
+		/* WQ n posted wr_ids 4n..4n+3; no flow tag in the CQE. */
+		n = (int)(wc.wr_id / 4);
+		TEST_ASSERT(n < 4 && wc.qp_num == 0, "a WQ's own receive");
 		TEST_ASSERT(memcmp(buf + 4096 + wc.wr_id * 256, f, 128) == 0,
 			    "");
 		got[n]++;
@@ -3125,6 +3217,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "device_memory", test_device_memory },
 	{ "raw_packet", test_raw_packet },
 	{ "raw_offloads", test_raw_offloads },
+	{ "raw_flow_actions", test_raw_flow_actions },
 	{ "raw_devx", test_raw_devx },
 	{ "cq_ex", test_cq_ex },
 	{ "rss", test_rss },

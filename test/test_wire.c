@@ -213,6 +213,7 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 				.cqn = p->rxcq.obj->id,
 				.log_size = W_LOG_RQ,
 				.log_stride = W_LOG_STRIDE,
+				.user_index = i + 1,
 			}, SOCKET_ID_ANY), "RQ %u", i);
 		for (j = 0; j < (1u << W_LOG_RQ); j++)
 			w_rx_post(p, i);
@@ -381,17 +382,18 @@ w_stats(unsigned int vhca)
 	return st;
 }
 
-/* The RQ of port @p whose number a receive CQE names. */
+/*
+ * The RQ of port @p a receive CQE names: by the user index it carries
+ * (RQ i has i + 1); an RQ's CQE has no queue number (its sop_drop_qpn is
+ * the rule's flow tag).
+ */
 static int
 w_rq_of(struct w_port *p, const struct mlx5_cqe_eth *c)
 {
-	uint32_t qn = rte_be_to_cpu_32(c->sop_drop_qpn) & 0xffffff;
-	unsigned int i;
+	uint32_t u = rte_be_to_cpu_32(c->srqn) & 0xffffff;
 
-	for (i = 0; i < W_NRQ; i++)
-		if (p->rq[i].obj != NULL && p->rq[i].obj->id == qn)
-			return (int)i;
-	return -1;
+	return u >= 1 && u <= W_NRQ && p->rq[u - 1].obj != NULL ? (int)u - 1 :
+								   -1;
 }
 
 /* Loopback: every size from 60 to 9000 bytes, single and multi-segment. */
@@ -781,6 +783,8 @@ test_rss_spread(void)
 		q = w_rq_of(p, &c);
 		TEST_ASSERT_EQUAL(q, (int)(want & (W_NRQ - 1)),
 				  "frame %u in the RQ its hash picks", i);
+		/* The rule has no flow tag: the field is 0, no queue number. */
+		TEST_ASSERT_EQUAL(c.sop_drop_qpn, 0, "frame %u: no flow tag", i);
 		per_rq[q]++;
 		w_rx_post(p, (unsigned int)q);
 	}

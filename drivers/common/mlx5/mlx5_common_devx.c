@@ -490,6 +490,7 @@ mlx5_devx_rq_create(struct mlx5_common_device *cdev,
 		.vsd = !params->vlan_strip,
 		.scatter_fcs = params->scatter_fcs,
 		.counter_set_id = params->counter_set_id,
+		.user_index = params->user_index,
 		.wq = {
 			.wq_type = MLX5_WQ_TYPE_CYCLIC,
 			.pd = params->pd,

@@ -219,6 +219,7 @@ struct mlx5_devx_rq_params {
 	bool vlan_strip;           /* Needs caps.eth.vlan_cap. */
 	bool scatter_fcs;
 	uint8_t counter_set_id;    /* Queue counter (drops), 0: none. */
+	uint32_t user_index;       /* Its receive CQEs carry it (24 bits). */
 };
 
 /**

@@ -234,6 +234,7 @@ struct mlx5_sim_port_stats {
 	uint64_t rx_bytes;
 	uint64_t rx_oversize;    /**< Longer than the vport's MTU allows. */
 	uint64_t rx_no_rule;     /**< No steering rule matched. */
+	uint64_t rx_rule_drop;   /**< Dropped by a steering rule's action. */
 	uint64_t rx_self_lb;     /**< Blocked by the TIR's self-loopback block. */
 	uint64_t rx_rq_not_ready; /**< The RQ was not ready. */
 	uint64_t rx_out_of_buffer; /**< The RQ had no posted WQE. */

@@ -9,6 +9,11 @@
  * fte_match_param format; a rule (mlx5dv_create_flow: the kernel issues
  * SET_FLOW_TABLE_ENTRY) holds a value under that mask and one destination,
  * a DEVX TIR of the same file (the kernel's mlx5_ib_devx_is_flow_dest()).
+ * A rule of ibv_create_flow() may drop what it matches instead
+ * (IBV_FLOW_SPEC_ACTION_DROP: the kernel's MLX5_FLOW_CONTEXT_ACTION_DROP,
+ * no destination) and give its receive CQEs a flow tag
+ * (IBV_FLOW_SPEC_ACTION_TAG, below 2^24: the FTE's flow_tag; a rule
+ * without one has the kernel's default tag, 0).
  * A TIR a rule sends to cannot be destroyed (the kernel holds a reference
  * on the DEVX object: EBUSY). ibv_create_flow() makes a rule of the same
  * table from verbs specs, to a raw packet QP's TIR, with a matcher of
@@ -141,7 +146,7 @@ sim_masked_equal(const uint8_t *a, const uint8_t *b, const uint8_t *mask)
 	return true;
 }
 
-struct mlx5_sim_tir *
+const struct mlx5_sim_flow *
 mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 		    uint32_t len)
 {
@@ -159,7 +164,7 @@ mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 			if (!sim_masked_equal(v, fl->value, fl->matcher->mask))
 				continue;
 		}
-		return mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
+		return fl;
 	}
 	return NULL;
 }
@@ -295,15 +300,22 @@ sim_flow_link(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 	TAILQ_INSERT_TAIL(&vhca->flows, fl, vnext);
 }
 
+/* A rule's actions beyond its destination TIR. */
+struct sim_flow_act {
+	bool drop;         /* No destination: the frames are dropped. */
+	uint32_t flow_tag; /* Of its receive CQEs (0: the default). */
+};
+
 /*
  * A rule of matcher @m: the frames whose fields under its mask equal @v
- * go to TIR @tirn (@qp: the raw packet QP of ibv_create_flow(), whose
- * matcher is the rule's own). The kernel's SET_FLOW_TABLE_ENTRY. NULL
- * with errno on failure, @m then freed if it was the rule's.
+ * go to TIR @tirn, or are dropped (@act; @qp: the raw packet QP of
+ * ibv_create_flow(), whose matcher is the rule's own). The kernel's
+ * SET_FLOW_TABLE_ENTRY. NULL with errno on failure, @m then freed if it
+ * was the rule's.
  */
 static struct ibv_flow *
 sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v, uint32_t tirn,
-		struct mlx5_sim_vobj *qp)
+		const struct sim_flow_act *act, struct mlx5_sim_vobj *qp)
 {
 	struct mlx5_sim_vhca *vhca = m->file->vhca;
 	struct mlx5_sim_flow *fl = calloc(1, sizeof(*fl));
@@ -321,20 +333,25 @@ sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v, uint32_t tirn,
 	fl->magic = MLX5_SIM_MAGIC_FLOW;
 	fl->file = m->file;
 	fl->matcher = m;
-	fl->tirn = tirn;
+	fl->drop = act->drop;
+	fl->flow_tag = act->flow_tag;
+	fl->tirn = act->drop ? 0 : tirn;
 	fl->qp = qp;
 	/* As rdma-core: ibv_destroy_flow() goes through its context. */
 	fl->ibflow.context = m->ctx;
 	mlx5_sim_vhca_lock(vhca);
-	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
-	err = tir == NULL ? EINVAL :
-	      mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
-				  MLX5_SIM_SYND_OK);
+	tir = fl->drop ? NULL : mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
+	err = tir == NULL && !fl->drop ?
+		      EINVAL :
+		      mlx5_sim_cmd_kernel(vhca,
+					  MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
+					  MLX5_SIM_SYND_OK);
 	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		goto fail;
 	}
-	tir->flows++;
+	if (tir != NULL)
+		tir->flows++;
 	m->users++;
 	/* The kernel holds the QP of a rule: it cannot go (EBUSY). */
 	if (qp != NULL)
@@ -378,7 +395,8 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 		return NULL;
 	}
 	memcpy(v, value->match_buf, value->match_sz);
-	return sim_flow_insert(m, v, dest->index, NULL);
+	return sim_flow_insert(m, v, dest->index, &(struct sim_flow_act){ 0 },
+			       NULL);
 }
 
 /* @n bytes of a match: the mask @m at @mask, the masked value @v at @val. */
@@ -402,11 +420,14 @@ sim_flow_bytes(uint8_t *mask, uint8_t *val, const void *m, const void *v,
  * must agree (else EINVAL, as mlx5_ib sets a protocol). A field the model
  * does not parse (IPv4 TOS, TTL and flags; IPv6 flow label, class and
  * hop limit) or a spec of another kind is refused EOPNOTSUPP, a spec
- * shorter than its kind's EINVAL. The specs are walked by their sizes,
- * as libibverbs walks them.
+ * shorter than its kind's EINVAL. The action specs set @act (the
+ * kernel's parse_flow_attr): a drop, a flow tag (below 2^24, else
+ * EINVAL). The specs are walked by their sizes, as libibverbs walks
+ * them.
  */
 static int
-sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
+sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val,
+	       struct sim_flow_act *act)
 {
 #define SIM_AT(b, f) ((uint8_t *)MLX5_ADDR_OF(fte_match_set_lyr_2_4, b, f))
 #define SIM_SET(f, m, v) \
@@ -440,9 +461,26 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val)
 		const struct ibv_flow_spec_ipv4_ext *v4 = (const void *)p;
 		const struct ibv_flow_spec_ipv6 *v6 = (const void *)p;
 		const struct ibv_flow_spec_tcp_udp *l4 = (const void *)p;
+		const struct ibv_flow_spec_action_tag *tag = (const void *)p;
 		uint32_t type = eth->type;
 		size_t need;
 
+		if (type == IBV_FLOW_SPEC_ACTION_DROP ||
+		    type == IBV_FLOW_SPEC_ACTION_TAG) {
+			need = type == IBV_FLOW_SPEC_ACTION_DROP ?
+				       sizeof(struct ibv_flow_spec_action_drop) :
+				       sizeof(*tag);
+			if (eth->size < need ||
+			    (type == IBV_FLOW_SPEC_ACTION_TAG &&
+			     tag->tag_id >= RTE_BIT32(24)))
+				return EINVAL;
+			if (type == IBV_FLOW_SPEC_ACTION_DROP)
+				act->drop = true;
+			else
+				act->flow_tag = tag->tag_id;
+			p += eth->size;
+			continue;
+		}
 		need = type == IBV_FLOW_SPEC_ETH ?
 			       sizeof(*eth) :
 		       type == IBV_FLOW_SPEC_IPV4 ?
@@ -534,6 +572,7 @@ mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	uint8_t val[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
+	struct sim_flow_act act = { .drop = false };
 	struct mlx5_sim_matcher *m;
 	int err;
 
@@ -556,7 +595,7 @@ mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	err = sim_flow_specs(attr, m->mask, val);
+	err = sim_flow_specs(attr, m->mask, val, &act);
 	if (err != 0) {
 		free(m);
 		errno = err;
@@ -571,7 +610,7 @@ mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
 	for (unsigned int i = 0; i < SIM_LYR_BYTES; i++)
 		if (m->mask[i] != 0)
 			m->any = false;
-	return sim_flow_insert(m, val, v->raw_tirn, v);
+	return sim_flow_insert(m, val, v->raw_tirn, &act, v);
 }
 
 /* Unlink and free a rule (vHCA lock held). */

@@ -788,9 +788,9 @@ int mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
 uint16_t mlx5_sim_vport_hw_mtu(const struct mlx5_sim_vhca *vhca);
 
 /* Steering (mlx5_sim_flow.c). */
-/* The TIR of the first rule @f matches, or NULL (vHCA lock held). */
-struct mlx5_sim_tir *mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca,
-					 const uint8_t *f, uint32_t len);
+/* The first rule frame @f matches, or NULL (vHCA lock held). */
+const struct mlx5_sim_flow *mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca,
+						const uint8_t *f, uint32_t len);
 /* Free the rules and matchers of a closing file (vHCA lock held). */
 void mlx5_sim_flow_reclaim(struct mlx5_sim_file *file);
 /* Does a steering rule send to TIR @tirn? (vHCA lock held) */
@@ -1166,13 +1166,15 @@ int mlx5_sim_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 			int attr_mask);
 int mlx5_sim_destroy_srq(struct ibv_srq *srq);
 struct ibv_srq *mlx5_sim_create_srq_ex(struct ibv_context *ctx,
-				       struct ibv_srq_init_attr_ex *attr,
-				       uint32_t uidx);
+				       struct ibv_srq_init_attr_ex *attr);
 int mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
 int mlx5_sim_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
-/* The XRC SRQ of user index @uidx of @file, or NULL. */
-struct mlx5_sim_vobj *mlx5_sim_srq_by_uidx(struct mlx5_sim_file *file,
-					   uint32_t uidx);
+/*
+ * The verbs object whose receive queue has user index @uidx (an XRC SRQ,
+ * a raw packet QP, a WQ) in @file, or NULL (0 names none).
+ */
+struct mlx5_sim_vobj *mlx5_sim_vobj_by_uidx(struct mlx5_sim_file *file,
+					    uint32_t uidx);
 struct ibv_xrcd *mlx5_sim_open_xrcd(struct ibv_context *ctx,
 				    struct ibv_xrcd_init_attr *attr);
 int mlx5_sim_close_xrcd(struct ibv_xrcd *xrcd);

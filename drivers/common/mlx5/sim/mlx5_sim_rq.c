@@ -155,6 +155,7 @@ sim_rx_err(struct mlx5_sim_vhca *vhca, struct mlx5_sim_rq *rq, uint8_t syndrome)
 
 	memset(&cqe, 0, sizeof(cqe));
 	err->syndrome = syndrome;
+	err->srqn = rte_cpu_to_be_32(rq->wq.user_index & 0xffffff);
 	err->s_wqe_opcode_qpn = rte_cpu_to_be_32(rq->rqn);
 	err->wqe_counter = rte_cpu_to_be_16((uint16_t)rq->wq.hw_counter);
 	err->op_own = MLX5_CQE_RESP_ERR << 4;
@@ -218,7 +219,7 @@ sim_eth_fcs(const uint8_t *f, uint32_t len, uint8_t fcs[SIM_FCS_LEN])
 static __rte_always_inline void
 sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 	       const struct mlx5_sim_hdrs *h, uint32_t hash, uint8_t htype,
-	       uint64_t ts)
+	       uint64_t ts, uint32_t flow_tag)
 {
 	struct mlx5_sim_vhca *vhca = r->rx_vhca;
 	struct mlx5_sim_port *port = r->rx_port;
@@ -305,7 +306,12 @@ sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 	cqe.srqn = rte_cpu_to_be_32(wq->user_index & 0xffffff);
 	cqe.byte_cnt = rte_cpu_to_be_32(len);
 	cqe.timestamp = rte_cpu_to_be_64(mlx5_sim_cqe_ts(ts, wq->ts_format));
-	cqe.sop_drop_qpn = rte_cpu_to_be_32(rq->rqn & 0xffffff);
+	/*
+	 * The rule's flow tag, not a queue number: an RQ's CQE names its
+	 * queue by the user index (srqn) alone (libmlx5's
+	 * mlx5_cq_read_flow_tag, DPDK's mark read this field; 0: no tag).
+	 */
+	cqe.sop_drop_qpn = rte_cpu_to_be_32(flow_tag & 0xffffff);
 	cqe.wqe_counter = rte_cpu_to_be_16((uint16_t)wq->hw_counter);
 	cqe.op_own = MLX5_CQE_RESP_SEND << 4;
 	wq->hw_counter++;
@@ -342,6 +348,7 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r)
 	const uint32_t len = r->bytes;
 	const uint64_t ts = r->sent_ns;
 	struct mlx5_sim_port *port = &vhca->port[pi];
+	const struct mlx5_sim_flow *rule;
 	struct mlx5_sim_rqt *rqt;
 	struct mlx5_sim_tir *tir;
 	struct mlx5_sim_rq *rq;
@@ -355,7 +362,16 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r)
 		port->st.rx_oversize++;
 		return;
 	}
-	tir = mlx5_sim_flow_steer(vhca, f, len);
+	rule = mlx5_sim_flow_steer(vhca, f, len);
+	if (rule == NULL) {
+		port->st.rx_no_rule++;
+		return;
+	}
+	if (rule->drop) {
+		port->st.rx_rule_drop++;
+		return;
+	}
+	tir = mlx5_sim_idtab_get(&vhca->tirs, rule->tirn);
 	if (tir == NULL) {
 		port->st.rx_no_rule++;
 		return;
@@ -393,5 +409,5 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r)
 	r->rx_vhca = vhca;
 	r->rx_port = port;
 	r->rq = rq;
-	sim_rq_receive(r, f, len, &h, hash, htype, ts);
+	sim_rq_receive(r, f, len, &h, hash, htype, ts, rule->flow_tag);
 }

@@ -233,7 +233,8 @@ struct mlx5_sim_vobj {
 	uint8_t kstate;            /* The kernel's QP state (enum ibv_qp_state). */
 	uint32_t srq_max;          /* SRQ: WQEs (the limit stays below). */
 	/*
-	 * An XRC SRQ (not an RMP): its user index, which its CQEs carry.
+	 * The user index libmlx5 gave its receive queue (an XRC SRQ, a raw
+	 * packet QP's RQ, a WQ; 0: none), which its receive CQEs carry.
 	 * An XRC domain opened on a file: that file's inode (the kernel
 	 * finds the domain again by it).
 	 */

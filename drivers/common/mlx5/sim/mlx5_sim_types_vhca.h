@@ -67,6 +67,7 @@ struct mlx5_sim_file {
 	TAILQ_HEAD(, mlx5_sim_pp) pps;
 	TAILQ_HEAD(, mlx5_sim_vobj) vobjs;   /* Verbs queue objects. */
 	uint32_t tx_port_affinity; /* The kernel's round robin (RST2INIT). */
+	uint32_t next_uidx;        /* libmlx5's user indexes (24 bits). */
 	TAILQ_HEAD(, mlx5_sim_matcher) matchers;
 	TAILQ_HEAD(, mlx5_sim_flow) flows;
 };
@@ -122,6 +123,13 @@ struct mlx5_sim_flow {
 	struct mlx5_sim_matcher *matcher;
 	uint8_t value[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)];
 	uint32_t tirn;
+	/*
+	 * Its actions beyond the destination: drop the frame (no TIR), and
+	 * the flow tag its receive CQEs carry (0: none, the kernel's
+	 * default tag).
+	 */
+	bool drop;
+	uint32_t flow_tag;
 	/*
 	 * ibv_create_flow(): the raw packet QP it sends to (a verbs object
 	 * counting it as a user) and its matcher, the kernel's, its own.

@@ -133,6 +133,48 @@ sim_vobj_ring_alloc(enum mlx5_sim_obj_kind kind, bool ring, size_t len,
 	return aligned_alloc(4096, len);
 }
 
+/* The verbs object of user index @uidx of @file, or NULL (lock held). */
+static struct mlx5_sim_vobj *
+sim_vobj_by_uidx_locked(struct mlx5_sim_file *file, uint32_t uidx)
+{
+	struct mlx5_sim_vobj *v;
+
+	if (uidx == 0)
+		return NULL;
+	TAILQ_FOREACH(v, &file->vobjs, next)
+		if (v->uidx == uidx)
+			return v;
+	return NULL;
+}
+
+/*
+ * A user index for a receive queue of @file, as libmlx5 gives one to each
+ * resource its CQEs may name (the device announces cqe_version 1): never
+ * 0, 24 bits, none in use twice in the context.
+ */
+static uint32_t
+sim_uidx_new_locked(struct mlx5_sim_file *file)
+{
+	uint32_t u;
+
+	do {
+		file->next_uidx = file->next_uidx % 0xffffffu + 1;
+		u = file->next_uidx;
+	} while (sim_vobj_by_uidx_locked(file, u) != NULL);
+	return u;
+}
+
+static uint32_t
+sim_uidx_new(struct mlx5_sim_file *file)
+{
+	uint32_t u;
+
+	mlx5_sim_vhca_lock(file->vhca);
+	u = sim_uidx_new_locked(file);
+	mlx5_sim_vhca_unlock(file->vhca);
+	return u;
+}
+
 /* A new handle with @ring bytes of ring memory and a doorbell record. */
 static struct mlx5_sim_vobj *
 sim_vobj_new(struct mlx5_sim_file *file, enum mlx5_sim_obj_kind kind,
@@ -1184,6 +1226,8 @@ sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
 		MLX5_SET(rqc, ctx, scatter_fcs, r->scatter_fcs);
 		MLX5_SET(rqc, ctx, flush_in_error_en, 1);
 		MLX5_SET(rqc, ctx, cqn, r->rcqn);
+		v->uidx = sim_uidx_new_locked(file); /* vHCA lock held. */
+		MLX5_SET(rqc, ctx, user_index, v->uidx);
 		sim_raw_wq(v, MLX5_ADDR_OF(rqc, ctx, wq), r->pdn, r->log_rq,
 			   r->log_stride + 4);
 		err = sim_raw_make(v, MLX5_CMD_OP_CREATE_RQ, in, &v->raw_rqn);
@@ -1620,13 +1664,13 @@ mlx5_sim_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 /*
  * ibv_create_srq_ex(): a basic SRQ (an RMP) or an XRC SRQ
  * (CREATE_XRC_SRQ, as mlx5_ib's create_srq_user and srq_cmd.c build it:
- * its PD, its CQ and its XRC domain, all required; the user index @uidx
- * that libmlx5 gives it and its CQEs carry). Tag matching SRQs are not
+ * its PD, its CQ and its XRC domain, all required; the user index
+ * libmlx5 gives it, which its CQEs carry). Tag matching SRQs are not
  * modelled (EOPNOTSUPP).
  */
 struct ibv_srq *
 mlx5_sim_create_srq_ex(struct ibv_context *ctx,
-		       struct ibv_srq_init_attr_ex *attr, uint32_t uidx)
+		       struct ibv_srq_init_attr_ex *attr)
 {
 	const uint32_t xrc_mask = IBV_SRQ_INIT_ATTR_TYPE |
 				  IBV_SRQ_INIT_ATTR_PD |
@@ -1668,7 +1712,7 @@ mlx5_sim_create_srq_ex(struct ibv_context *ctx,
 	on[0] = sim_named(attr->xrcd, MLX5_SIM_OBJ_XRCD, file);
 	on[1] = sim_named(attr->cq, MLX5_SIM_OBJ_CQ, file);
 	if ((attr->comp_mask & xrc_mask) != xrc_mask || pdo == NULL ||
-	    on[0] == NULL || on[1] == NULL || uidx > 0xffffff ||
+	    on[0] == NULL || on[1] == NULL ||
 	    sim_srq_size(&attr->attr, &max, &stride) != 0) {
 		errno = EINVAL;
 		return NULL;
@@ -1679,7 +1723,7 @@ mlx5_sim_create_srq_ex(struct ibv_context *ctx,
 		return NULL;
 	}
 	v->xrc = true;
-	v->uidx = uidx;
+	v->uidx = sim_uidx_new(file);
 	MLX5_SET(create_xrc_srq_in, in, opcode, MLX5_CMD_OP_CREATE_XRC_SRQ);
 	MLX5_SET(xrc_srqc, c, state, MLX5_XRC_SRQC_STATE_GOOD);
 	MLX5_SET(xrc_srqc, c, log_xrc_srq_size, sim_log2_ceil(max));
@@ -1687,7 +1731,7 @@ mlx5_sim_create_srq_ex(struct ibv_context *ctx,
 	MLX5_SET(xrc_srqc, c, xrcd, on[0]->num);
 	MLX5_SET(xrc_srqc, c, cqn, on[1]->num);
 	MLX5_SET(xrc_srqc, c, pd, pdo->pdn);
-	MLX5_SET(xrc_srqc, c, user_index, uidx);
+	MLX5_SET(xrc_srqc, c, user_index, v->uidx);
 	/* The record, after the ring: its address in 4-byte units. */
 	MLX5_SET(xrc_srqc, c, db_record_addr_h,
 		 (uint32_t)((uint64_t)sim_vobj_ring(v) >> 32));
@@ -1758,18 +1802,14 @@ mlx5_sim_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
 }
 
 struct mlx5_sim_vobj *
-mlx5_sim_srq_by_uidx(struct mlx5_sim_file *file, uint32_t uidx)
+mlx5_sim_vobj_by_uidx(struct mlx5_sim_file *file, uint32_t uidx)
 {
-	struct mlx5_sim_vobj *v, *found = NULL;
+	struct mlx5_sim_vobj *v;
 
 	mlx5_sim_vhca_lock(file->vhca);
-	TAILQ_FOREACH(v, &file->vobjs, next)
-		if (v->kind == MLX5_SIM_OBJ_SRQ && v->xrc && v->uidx == uidx) {
-			found = v;
-			break;
-		}
+	v = sim_vobj_by_uidx_locked(file, uidx);
 	mlx5_sim_vhca_unlock(file->vhca);
-	return found;
+	return v;
 }
 
 /*
@@ -1999,6 +2039,8 @@ mlx5_sim_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 		 !!((attr->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
 		    (attr->create_flags & IBV_WQ_FLAGS_SCATTER_FCS)));
 	MLX5_SET(rqc, rqc, cqn, cq->num);
+	v->uidx = sim_uidx_new(file);
+	MLX5_SET(rqc, rqc, user_index, v->uidx);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, pd->pdn);
 	MLX5_SET(wq, wq, log_wq_stride, sim_log2_ceil(stride));

@@ -93,7 +93,8 @@ struct sim_rdma_qp {
 	uint32_t *sq_next; /* The counter after that WQE. */
 	uint8_t *sq_op;	   /* Its work completion's opcode. */
 	struct sim_dp_rq rq;
-	uint32_t rqn; /* Its receive CQEs' number (a raw QP's RQ). */
+	/* Its receive queue's user index (a raw QP's RQ), 0: none. */
+	uint32_t uidx;
 	/*
 	 * A raw QP on a device with raw checksums (IBV_DEVICE_RAW_IP_CSUM):
 	 * libmlx5's MLX5_CSUM_SUPPORT_RAW_OVER_ETH and MLX5_RX_CSUM_VALID.
@@ -716,7 +717,7 @@ sim_rdma_dp_qp_init(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *attr,
 		return EINVAL;
 	}
 	q->qp = qp;
-	q->rqn = v->raw && v->raw_rqn != 0 ? v->raw_rqn : qp->qp_num;
+	q->uidx = v->uidx;
 	if (v->raw) {
 		struct ibv_device_attr_ex da;
 
@@ -774,12 +775,42 @@ sim_dp_cqe_qpn(const struct mlx5_cqe64 *cqe)
 }
 
 /*
- * Take the CQEs of QP @qpn (and @rqn, a raw QP's receive queue) out of
- * CQ @c, its lock held (as libmlx5 cleans a CQ): those after them move
- * up, keeping the owner bit of the slot they land in.
+ * The user index a CQE carries: a receive CQE of an RQ (a raw QP's, a
+ * WQ's) or of an XRC SRQ, good or in error; 0: none (a send CQE, an RC,
+ * UC or UD QP's receive).
+ */
+static uint32_t
+sim_dp_cqe_uidx(const struct mlx5_cqe64 *cqe)
+{
+	uint8_t op = cqe->op_own >> 4;
+
+	if (op == MLX5_CQE_REQ || op == MLX5_CQE_REQ_ERR)
+		return 0;
+	/* Good and error CQEs keep it at one place. */
+	return be32toh(cqe->srqn_uidx) & 0xffffff;
+}
+
+/*
+ * Is @cqe of the queue of user index @uidx, or (carrying none) of QP
+ * @qpn? A receive CQE of an RQ names no QP: its QP field is the flow
+ * tag.
+ */
+static bool
+sim_dp_cqe_of(const struct mlx5_cqe64 *cqe, uint32_t qpn, uint32_t uidx)
+{
+	uint32_t u = sim_dp_cqe_uidx(cqe);
+
+	return u != 0 ? u == uidx : sim_dp_cqe_qpn(cqe) == qpn;
+}
+
+/*
+ * Take the CQEs of QP @qpn (and of user index @uidx: a raw QP's receive
+ * queue, a WQ) out of CQ @c, its lock held (as libmlx5 cleans a CQ):
+ * those after them move up, keeping the owner bit of the slot they land
+ * in.
  */
 static void
-sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t rqn,
+sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t uidx,
 		       struct sim_rdma_srq *srq)
 {
 	uint32_t prod, nfreed = 0;
@@ -795,7 +826,7 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t rqn,
 		struct mlx5_cqe64 *dst;
 		uint8_t owner;
 
-		if (sim_dp_cqe_qpn(cqe) == qpn || sim_dp_cqe_qpn(cqe) == rqn) {
+		if (sim_dp_cqe_of(cqe, qpn, uidx)) {
 			uint8_t op = cqe->op_own >> 4;
 			struct ibv_wc wc;
 
@@ -832,7 +863,7 @@ sim_dp_cq_clean_locked(struct sim_rdma_cq *c, uint32_t qpn, uint32_t rqn,
 
 /* The same, @cq's lock taken. */
 static void
-sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, uint32_t rqn,
+sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, uint32_t uidx,
 		struct sim_rdma_srq *srq)
 {
 	struct sim_rdma_cq *c = cq != NULL ? sim_dp_cq(cq) : NULL;
@@ -840,7 +871,7 @@ sim_dp_cq_clean(struct ibv_cq *cq, uint32_t qpn, uint32_t rqn,
 	if (c == NULL)
 		return;
 	pthread_spin_lock(&c->lock);
-	sim_dp_cq_clean_locked(c, qpn, rqn, srq);
+	sim_dp_cq_clean_locked(c, qpn, uidx, srq);
 	pthread_spin_unlock(&c->lock);
 }
 
@@ -851,10 +882,10 @@ sim_rdma_dp_qp_reset(struct ibv_qp *qp)
 
 	if (q == NULL)
 		return;
-	sim_dp_cq_clean(qp->recv_cq, qp->qp_num, q->rqn,
+	sim_dp_cq_clean(qp->recv_cq, qp->qp_num, q->uidx,
 			qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL);
 	if (qp->send_cq != qp->recv_cq)
-		sim_dp_cq_clean(qp->send_cq, qp->qp_num, q->rqn, NULL);
+		sim_dp_cq_clean(qp->send_cq, qp->qp_num, q->uidx, NULL);
 	pthread_spin_lock(&q->sq_lock);
 	pthread_spin_lock(&q->rq.lock);
 	q->sq_pi = 0;
@@ -875,7 +906,7 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 	struct sim_rdma_srq *srq = qp->srq != NULL ? sim_dp_srq(qp->srq) : NULL;
 	struct sim_rdma_cq *rcq = a;
 	struct sim_rdma_qp *q = sim_dp_qp(qp);
-	uint32_t qpn = qp->qp_num, rqn = q != NULL ? q->rqn : qpn;
+	uint32_t qpn = qp->qp_num, uidx = q != NULL ? q->uidx : 0;
 	int err;
 
 	/*
@@ -895,8 +926,8 @@ sim_rdma_dp_qp_destroy(struct ibv_qp *qp)
 	err = mlx5_sim_destroy_qp(qp);
 	if (err == 0) {
 		/* An SRQ's WQEs of its receive CQ's CQEs go back. */
-		sim_dp_cq_clean_locked(a, qpn, rqn, a == rcq ? srq : NULL);
-		sim_dp_cq_clean_locked(b, qpn, rqn, b == rcq ? srq : NULL);
+		sim_dp_cq_clean_locked(a, qpn, uidx, a == rcq ? srq : NULL);
+		sim_dp_cq_clean_locked(b, qpn, uidx, b == rcq ? srq : NULL);
 	}
 	if (b != NULL)
 		pthread_spin_unlock(&b->lock);
@@ -2299,22 +2330,16 @@ sim_dp_recv_wc(const struct mlx5_cqe64 *cqe, uint8_t opcode, struct ibv_wc *wc)
 }
 
 /*
- * A receive CQE of an XRC SRQ (libmlx5's XSRQ resource): the SRQ by the
- * user index the CQE carries, the target QP's number as the CQE gives
- * it. false if none such (the CQE is not an XRC SRQ's).
+ * A receive CQE of XRC SRQ @v (libmlx5's XSRQ resource), the target QP's
+ * number as the CQE gives it. false if the SRQ has no provider state.
  */
 static bool
-sim_dp_xrc_wc(struct mlx5_sim_ctx *sctx, const struct mlx5_cqe64 *cqe,
+sim_dp_xrc_wc(struct mlx5_sim_vobj *v, const struct mlx5_cqe64 *cqe,
 	      uint8_t opcode, struct ibv_wc *wc)
 {
 	const struct mlx5_err_cqe *e = (const void *)cqe;
-	uint32_t uidx = be32toh(opcode == MLX5_CQE_RESP_ERR ? e->srqn :
-							      cqe->srqn_uidx) &
-			0xffffff;
-	struct mlx5_sim_vobj *v =
-		uidx != 0 ? mlx5_sim_srq_by_uidx(sctx->file, uidx) : NULL;
 
-	if (v == NULL || v->prov == NULL)
+	if (v->prov == NULL)
 		return false;
 	memset(wc, 0, sizeof(*wc));
 	wc->qp_num = sim_dp_cqe_qpn(cqe);
@@ -2331,8 +2356,10 @@ sim_dp_xrc_wc(struct mlx5_sim_ctx *sctx, const struct mlx5_cqe64 *cqe,
 
 /*
  * @wc of @cqe; false if its QP, WQ or XRC SRQ is gone (the CQE is
- * dropped). A receive CQE names an XRC SRQ, a QP, a raw QP's RQ, or a
- * WQ.
+ * dropped). As libmlx5 with cqe_version 1: a CQE carrying a user index
+ * is its XRC SRQ's, raw QP's or WQ's; any other is its QP's, by number.
+ * A receive CQE of an RQ carries a flow tag where a QP's carries its
+ * number, and libmlx5 reports that field as wc.qp_num either way.
  */
 static bool
 sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
@@ -2345,24 +2372,24 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 
 	if (sctx == NULL)
 		return false;
-	if ((opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_IMM ||
-	     opcode == MLX5_CQE_RESP_SEND_INV ||
-	     opcode == MLX5_CQE_RESP_WR_IMM || opcode == MLX5_CQE_RESP_ERR) &&
-	    sim_dp_xrc_wc(sctx, cqe, opcode, wc))
-		return true;
-	v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_QP, qpn);
-	if (v == NULL) {
-		v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_RQ, qpn);
-		if (v == NULL || v->prov == NULL)
+	v = mlx5_sim_vobj_by_uidx(sctx->file, sim_dp_cqe_uidx(cqe));
+	if (v != NULL && v->kind == MLX5_SIM_OBJ_SRQ)
+		return sim_dp_xrc_wc(v, cqe, opcode, wc);
+	if (v != NULL && v->kind == MLX5_SIM_OBJ_RQ) {
+		if (v->prov == NULL)
 			return false;
 		sim_dp_wq_wc(v->prov, qpn, cqe, wc);
 		return true;
 	}
+	if (v == NULL)
+		v = mlx5_sim_vobj_find(sctx->file, MLX5_SIM_OBJ_QP, qpn);
+	if (v == NULL || v->kind != MLX5_SIM_OBJ_QP)
+		return false;
 	q = v->prov;
 	if (q == NULL)
 		return false;
 	memset(wc, 0, sizeof(*wc));
-	/* The CQE's number: a raw QP's receive CQEs name its RQ (libmlx5). */
+	/* The CQE's field (a raw QP's receive: the flow tag), as libmlx5. */
 	wc->qp_num = qpn;
 	switch (opcode) {
 	case MLX5_CQE_REQ:
@@ -2502,6 +2529,15 @@ sim_rdma_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 	return NULL;
 }
 
+/* A WQ's user index (its CQEs carry it; no QP number matches). */
+static uint32_t
+sim_dp_wq_uidx(struct ibv_wq *wq)
+{
+	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(wq, MLX5_SIM_OBJ_RQ);
+
+	return v != NULL ? v->uidx : 0;
+}
+
 /*
  * libmlx5's modify: a move to RDY checks the current state the caller
  * gives, and from RESET first takes the WQ's CQEs out of its CQ and
@@ -2519,7 +2555,8 @@ sim_rdma_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
 		    attr->curr_wq_state != wq->state)
 			return EINVAL;
 		if (wq->state == IBV_WQS_RESET) {
-			sim_dp_cq_clean(wq->cq, wq->wq_num, wq->wq_num, NULL);
+			sim_dp_cq_clean(wq->cq, UINT32_MAX, sim_dp_wq_uidx(wq),
+					NULL);
 			pthread_spin_lock(&w->rq.lock);
 			sim_dp_rq_reset(&w->rq);
 			pthread_spin_unlock(&w->rq.lock);
@@ -2532,7 +2569,7 @@ int
 sim_rdma_destroy_wq(struct ibv_wq *wq)
 {
 	struct sim_rdma_cq *c = wq->cq != NULL ? sim_dp_cq(wq->cq) : NULL;
-	uint32_t wqn = wq->wq_num;
+	uint32_t uidx = sim_dp_wq_uidx(wq);
 	int err;
 
 	/* As a QP's: its CQ locked while the device lets go, then cleaned. */
@@ -2540,7 +2577,7 @@ sim_rdma_destroy_wq(struct ibv_wq *wq)
 		pthread_spin_lock(&c->lock);
 	err = mlx5_sim_destroy_wq(wq);
 	if (err == 0)
-		sim_dp_cq_clean_locked(c, wqn, wqn, NULL);
+		sim_dp_cq_clean_locked(c, UINT32_MAX, uidx, NULL);
 	if (c != NULL)
 		pthread_spin_unlock(&c->lock);
 	return err;

@@ -744,22 +744,13 @@ sim_rdma_srq_dp(struct ibv_srq *srq, uint32_t max_sge)
 	return srq;
 }
 
-/*
- * ibv_create_srq_ex(): an XRC SRQ gets a user index of libmlx5's (its
- * CQEs carry it, the poll finds the SRQ by it): one of the process,
- * never 0, from 24 bits.
- */
+/* ibv_create_srq_ex(): basic and XRC SRQs. */
 static struct ibv_srq *
 sim_rdma_create_srq_ex(struct ibv_context *ctx,
 		       struct ibv_srq_init_attr_ex *attr)
 {
-	static uint32_t next_uidx;
-	uint32_t uidx = __atomic_add_fetch(&next_uidx, 1, __ATOMIC_RELAXED);
+	struct ibv_srq *srq = mlx5_sim_create_srq_ex(ctx, attr);
 
-	struct ibv_srq *srq;
-
-	uidx = uidx % 0xffffffu + 1;
-	srq = mlx5_sim_create_srq_ex(ctx, attr, uidx);
 	/* The SGEs granted: read once the kernel has set them. */
 	return sim_rdma_srq_dp(srq, srq != NULL ? attr->attr.max_sge : 0);
 }
