@@ -3,7 +3,7 @@
 # Sourced, not run: shell functions for the scripts that drive an
 # interactive dpdk-testpmd through a pipe (test/run-testpmd.sh,
 # test/run-multiprocess.sh, test/run-testpmd-pci.sh,
-# test/run-testpmd-upstream.sh, devtools/build-in-dpdk.sh).
+# devtools/run-upstream-pmds.sh, devtools/build-in-dpdk.sh).
 # They set $out (testpmd's output file) and $testpmd_ready (a command that
 # succeeds once the traffic being checked is there).
 #
