@@ -52,18 +52,12 @@ cd "$src"
 dir=$build/upstream-pmds
 testpmd_host "$dir" 4 0x101d "$build"
 dv="dv_flow_en=0,rxq_cqe_comp_en=0"
-pass=0
-fail=0
 
-# verdict <ok> <what>: one scenario's result (ok 1: passed).
+# verdict <ok> <what>: one scenario's result (ok 1: passed), counted by
+# testpmd-lib.sh's check.
 verdict() {
-	if [ "$1" = 1 ]; then
-		pass=$((pass + 1))
-		echo "PASS: $2"
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $2 (log: $out)"
-	fi
+	check $((1 - $1)) "$2"
+	[ "$1" = 1 ] || echo "  (log: $out)"
 }
 
 # tp <name> <testpmd args> <commands> <repeated> <end>: testpmd on both
@@ -72,6 +66,8 @@ verdict() {
 tp() {
 	out=$dir/$1.log
 	shift
+	# The line buffering and the arguments are words to split.
+	# shellcheck disable=SC2086
 	{ testpmd_feed "$2" "$3" "$4"; printf 'quit\n'; } |
 		timeout $((TESTPMD_WAIT_MAX + 60)) $testpmd_linebuf \
 		"$testpmd" --no-huge -m 1024 --no-shconf -l 0-1 \
@@ -229,5 +225,5 @@ verdict "$ok" "xstats: good packets as the port stats, no error"
 
 echo "NOT CARRIED: Debian's crypto/mlx5 (wrapped keys: crypto login and wrapped DEKs are not modelled)"
 echo "NOT CARRIED: dv_flow_en=1 (mlx5dv_dr domains), CQE compression"
-echo "upstream-pmds: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "upstream-pmds: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
