@@ -75,7 +75,9 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 lag_tx_port_affinity[0x1];
 	u8 reserved_at_279[0x3];
 	u8 num_lag_ports[0x4];
-	u8 reserved_at_280[0x171];
+	u8 reserved_at_280[0x10];
+	u8 max_wqe_sz_sq[0x10];    /* Bytes. */
+	u8 reserved_at_2a0[0x151];
 	u8 aes_xts_single_block_le_tweak[0x1];
 	u8 aes_xts_multi_block_be_tweak[0x1];
 	u8 reserved_at_3f3[0xd];

@@ -39,11 +39,12 @@ struct mlx5_cqe_eth {
 	uint8_t l4_l3_hdr_type;       /* L4 type 6:4, L3 type 3:2. */
 	uint16_t vlan_info;           /* BE. */
 	uint32_t srqn;                /* BE: lro_num_seg 31:24, user index. */
-	uint32_t ft_metadata;         /* BE: flow tag / immediate. */
+	uint32_t ft_metadata;         /* BE: flow table metadata. */
 	uint8_t rsvd40[4];
 	uint32_t byte_cnt;            /* BE. */
 	uint64_t timestamp;           /* BE. */
-	uint32_t sop_drop_qpn;        /* BE: opcode 31:24, queue 23:0. */
+	/* BE: 23:0 an RQ's CQE: the rule's flow tag (a QP's: its number). */
+	uint32_t sop_drop_qpn;
 	uint16_t wqe_counter;         /* BE. */
 	uint8_t signature;
 	uint8_t op_own;

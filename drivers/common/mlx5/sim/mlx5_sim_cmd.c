@@ -517,6 +517,13 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz,
 			 MLX5_SIM_LOG_MAX_QP_SZ);
 		MLX5_SET(cmd_hca_cap, cap, log_max_msg, MLX5_SIM_LOG_MAX_MSG);
+		/*
+		 * The largest send WQE: what the control segment's 6-bit ds
+		 * can describe, 63 segments of 16 bytes (DPDK's crypto PMD
+		 * sizes its UMR and RDMA WRITE WQEs from it).
+		 */
+		MLX5_SET(cmd_hca_cap, cap, max_wqe_sz_sq,
+			 MLX5_SIM_WQE_MAX_BYTES);
 		/* Ethernet ports (RoCE), as a ConnectX in Ethernet mode. */
 		MLX5_SET(cmd_hca_cap, cap, port_type, MLX5_CAP_PORT_TYPE_ETH);
 		MLX5_SET(cmd_hca_cap, cap, num_ports, caps->nports);

@@ -332,10 +332,16 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 		 mlx5_sim_pd_find(file->vhca, qp->pdn, &owner) : NULL;
 	if ((qp->pd == NULL || owner != file) && !(qp->no_sq && qp->pdn == 0))
 		return MLX5_SIM_SYND_QP_PD;
+	/*
+	 * A QP without a receive queue of its own needs no receive CQ:
+	 * DPDK's mlx5_devx_cmd_create_qp() leaves cqn_rcv 0 for a zero-size
+	 * RQ (its crypto PMD's QPs, on real firmware).
+	 */
 	*snd = mlx5_sim_cq_of(file, cqn_snd);
 	*rcv = mlx5_sim_cq_of(file, cqn_rcv);
 	if ((*snd == NULL && !(qp->no_sq && cqn_snd == 0)) ||
-	    (*rcv == NULL && !(xrc && cqn_rcv == 0)))
+	    (*rcv == NULL &&
+	     !((xrc || rq_type == MLX5_QP_RQ_TYPE_ZERO_SIZE) && cqn_rcv == 0)))
 		return MLX5_SIM_SYND_QP_CQ;
 	if (rq_type != MLX5_QP_RQ_TYPE_REGULAR &&
 	    rq_type != MLX5_QP_RQ_TYPE_ZERO_SIZE &&

@@ -155,12 +155,14 @@ sim_vobj_by_uidx_locked(struct mlx5_sim_file *file, uint32_t uidx)
 static uint32_t
 sim_uidx_new_locked(struct mlx5_sim_file *file)
 {
-	uint32_t u;
+	uint32_t u, tries = 0;
 
+	/* A free one, unless 2^24 - 1 are in use (then one is shared). */
 	do {
 		file->next_uidx = file->next_uidx % 0xffffffu + 1;
 		u = file->next_uidx;
-	} while (sim_vobj_by_uidx_locked(file, u) != NULL);
+	} while (sim_vobj_by_uidx_locked(file, u) != NULL &&
+		 ++tries < 0xffffffu);
 	return u;
 }
 
@@ -1806,6 +1808,8 @@ mlx5_sim_vobj_by_uidx(struct mlx5_sim_file *file, uint32_t uidx)
 {
 	struct mlx5_sim_vobj *v;
 
+	if (uidx == 0)
+		return NULL; /* Most CQEs: no lock taken for them. */
 	mlx5_sim_vhca_lock(file->vhca);
 	v = sim_vobj_by_uidx_locked(file, uidx);
 	mlx5_sim_vhca_unlock(file->vhca);

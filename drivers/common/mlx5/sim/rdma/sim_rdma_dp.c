@@ -2356,9 +2356,11 @@ sim_dp_xrc_wc(struct mlx5_sim_vobj *v, const struct mlx5_cqe64 *cqe,
 
 /*
  * @wc of @cqe; false if its QP, WQ or XRC SRQ is gone (the CQE is
- * dropped). As libmlx5 with cqe_version 1: a CQE carrying a user index
- * is its XRC SRQ's, raw QP's or WQ's; any other is its QP's, by number.
- * A receive CQE of an RQ carries a flow tag where a QP's carries its
+ * dropped, as libmlx5's CQ_POLL_ERR). A CQE carrying a user index is its
+ * XRC SRQ's, raw QP's or WQ's; any other is its QP's, by number (libmlx5
+ * finds every CQE by user index with cqe_version 1; the model gives a
+ * user index to receive queues only, so a QP's CQEs carry none). A
+ * receive CQE of an RQ carries a flow tag where a QP's carries its
  * number, and libmlx5 reports that field as wc.qp_num either way.
  */
 static bool
@@ -2366,13 +2368,17 @@ sim_dp_wc(struct ibv_cq *cq, const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 {
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(cq->context);
 	uint8_t opcode = cqe->op_own >> 4;
-	uint32_t qpn = sim_dp_cqe_qpn(cqe);
+	uint32_t qpn = sim_dp_cqe_qpn(cqe), uidx;
 	struct mlx5_sim_vobj *v;
 	struct sim_rdma_qp *q;
 
 	if (sctx == NULL)
 		return false;
-	v = mlx5_sim_vobj_by_uidx(sctx->file, sim_dp_cqe_uidx(cqe));
+	uidx = sim_dp_cqe_uidx(cqe);
+	v = mlx5_sim_vobj_by_uidx(sctx->file, uidx);
+	/* A user index nobody holds: its queue is gone (not a QP's). */
+	if (uidx != 0 && v == NULL)
+		return false;
 	if (v != NULL && v->kind == MLX5_SIM_OBJ_SRQ)
 		return sim_dp_xrc_wc(v, cqe, opcode, wc);
 	if (v != NULL && v->kind == MLX5_SIM_OBJ_RQ) {
