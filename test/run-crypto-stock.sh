@@ -75,26 +75,9 @@ else
 	status=1
 fi
 
-# IEEE 1619 vector 4: key pair, tweak 0, plaintext 0..255 twice.
-hexbytes() {
-	echo "$1" | sed 's/\(..\)/0x\1, /g; s/, $//' | fold -w 96
-}
-pt=""
-i=0
-while [ $i -lt 512 ]; do
-	pt="$pt$(printf '%02x' $((i % 256)))"
-	i=$((i + 1))
-done
-{
-	echo "plaintext ="
-	hexbytes "$pt"
-	echo "ciphertext ="
-	hexbytes "27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89cc78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad02655ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f4341332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203ebb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18deb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568"
-	echo "cipher_key ="
-	hexbytes "2718281828459045235360287471352631415926535897932384626433832795"
-	echo "cipher_iv ="
-	hexbytes "00000000000000000000000000000000"
-} >"$work/xts_ieee4.data"
+# IEEE 1619 vector 4 (test/crypto-vectors.sh).
+. test/crypto-vectors.sh
+xts_ieee4_file "$work/xts_ieee4.data"
 
 for op in encrypt decrypt; do
 	echo "== dpdk-test-crypto-perf --ptest verify ($op, IEEE 1619 vector 4)"

@@ -1559,6 +1559,21 @@ test_mkey_klm_rules(void)
 		DX_REFUSED(in, full, BAD_PARAM_ERR,
 			   "mkey_umem_valid on a list of entries");
 	}
+	/*
+	 * DPDK's own crypto PMD makes its UMR keys so, on real firmware: a
+	 * list of padding entries, length 0, not free, UMR-enabled (a UMR
+	 * configures each before use). Without UMR: no length, refused.
+	 */
+	MLX5_SET(mkc, mkc, free, 0);
+	MLX5_SET(mkc, mkc, translations_octword_size, 8);
+	MLX5_SET(create_mkey_in, in, mkey_umem_valid, 0);
+	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 4);
+	memset(MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt), 0,
+	       5 * MLX5_ST_SZ_BYTES(klm));
+	MLX5_SET64(mkc, mkc, len, 0);
+	DX_REFUSED(in, full, BAD_PARAM_ERR, "length 0, no UMR to come");
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	DX_ACCEPTED(in, full, "length 0, padding only, UMR-enabled");
 	free(in);
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(m1), "");
 	dx_buf_put(&b1);
@@ -2477,6 +2492,19 @@ test_hca_cap_page(void)
 			  MLX5_CAP_PORT_TYPE_ETH, "Ethernet ports");
 	TEST_ASSERT(MLX5_GET(cmd_hca_cap, cap, num_ports) >= 1, "ports");
 	/*
+	 * The largest send WQE, in bytes (DPDK's crypto PMD sizes its WQEs
+	 * from it; 0 stops its probe): the software device's, all that a
+	 * control segment's 6-bit ds names. And XRC.
+	 */
+	TEST_ASSERT(MLX5_GET(cmd_hca_cap, cap, max_wqe_sz_sq) >= 64,
+		    "max_wqe_sz_sq %u",
+		    MLX5_GET(cmd_hca_cap, cap, max_wqe_sz_sq));
+	if (!tdev_hw()) {
+		TEST_ASSERT_EQUAL(MLX5_GET(cmd_hca_cap, cap, max_wqe_sz_sq),
+				  63 * 16, "");
+		TEST_ASSERT_EQUAL(MLX5_GET(cmd_hca_cap, cap, xrc), 1, "");
+	}
+	/*
 	 * The NIC flow table page: every device answers it (DPDK's probe
 	 * asks it of any device with Ethernet offloads).
 	 */
@@ -2489,6 +2517,58 @@ test_hca_cap_page(void)
 	TDEV_SIM_ONLY("the software device's refusal of a short output");
 	TEST_ASSERT_EQUAL(raw_cmd(in, sizeof(in), out, sizeof(out) - 4),
 			  EREMOTEIO, "less than a page");
+	return TEST_SUCCESS;
+}
+
+/*
+ * CREATE_QP as DPDK's own mlx5_devx_cmd_create_qp() builds it for a QP
+ * without a receive queue (its crypto PMD's, on real firmware): cqn_rcv
+ * left 0, taken; a QP with a receive queue and no receive CQ refused.
+ */
+static int
+test_qp_no_receive_cq(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_qp_out)] = { 0 };
+	void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	struct mlx5dv_devx_obj *obj;
+	struct mlx5_devx_cq cq;
+	struct mlx5_uar uar;
+	struct dx_buf b;
+	long live;
+
+	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(cdev, &uar), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(cdev, &cq, 4, &uar, -1), "");
+	TEST_ASSERT_SUCCESS(dx_buf_get(&b, 8192), "");
+	live = tdev_live(0);
+	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, pd, cdev->pdn);
+	MLX5_SET(qpc, qpc, uar_page, uar.page_id);
+	MLX5_SET(qpc, qpc, cqn_snd, cq.obj->id);
+	MLX5_SET(qpc, qpc, log_sq_size, 2);
+	MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_ZERO_SIZE);
+	MLX5_SET(qpc, qpc, dbr_umem_valid, 1);
+	MLX5_SET(qpc, qpc, dbr_umem_id, b.umem->umem_id);
+	MLX5_SET64(qpc, qpc, dbr_addr, 4096);
+	MLX5_SET(create_qp_in, in, wq_umem_id, b.umem->umem_id);
+	MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
+	obj = cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+					  sizeof(out));
+	TEST_ASSERT(obj != NULL, "no receive queue, cqn_rcv 0 (status 0x%x)",
+		    MLX5_GET(mbox_out, out, status));
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_obj_destroy(obj), "");
+	MLX5_SET(qpc, qpc, rq_type, MLX5_QP_RQ_TYPE_REGULAR);
+	MLX5_SET(qpc, qpc, log_rq_size, 2);
+	TEST_ASSERT_SUCCESS(dx_create_refused(0, cdev->ctx, in, sizeof(in),
+					      MLX5_CMD_STAT_BAD_RES_ERR,
+					      "a receive queue, no receive CQ"),
+			    "");
+	TDEV_ASSERT_LIVE(0, live, "nothing left behind");
+	dx_buf_put(&b);
+	mlx5_devx_cq_destroy(&cq);
+	mlx5_uar_release(cdev, &uar);
 	return TEST_SUCCESS;
 }
 
@@ -2735,6 +2815,7 @@ static const struct mlx5_test_case devx_cases[] = {
 	{ "kernel_entry_points", test_kernel_entry_points },
 	{ "device_refusals", test_device_refusals },
 	{ "hca_cap_page", test_hca_cap_page },
+	{ "qp_no_receive_cq", test_qp_no_receive_cq },
 	{ "allow_access_rules", test_allow_access_rules },
 	{ NULL, NULL },
 };

@@ -349,7 +349,13 @@ mlx5_sim_cmd_create_mkey(struct mlx5_sim_file *file, const void *in,
 	/* No umem spans 2^64 bytes. */
 	if (length64 && mode == MLX5_MKC_ACCESS_MODE_MTT)
 		return MLX5_SIM_SYND_MKEY_LENGTH64;
-	if (!is_free && !length64 && len == 0)
+	/*
+	 * A key of no length maps nothing: refused, but for one a UMR is to
+	 * configure (umr_en), which DPDK's own crypto PMD creates so, of
+	 * length 0, before its first UMR (mlx5_crypto_indirect_mkeys_prepare,
+	 * on real firmware).
+	 */
+	if (!is_free && !length64 && len == 0 && !MLX5_GET(mkc, mkc, umr_en))
 		return MLX5_SIM_SYND_MKEY_LEN_ZERO;
 	if (len != 0 && start + len - 1 < start)
 		return MLX5_SIM_SYND_MKEY_RANGE_WRAP;
