@@ -25,7 +25,8 @@ static struct mlx5_common_device *cdev;
 static int
 dx_case_setup(void)
 {
-	if (tdev_probe(0, "card=30,vhca_id=0") != 0)
+	/* A table of 2^16 mkeys, which mkey_table_full fills. */
+	if (tdev_probe(0, "card=30,vhca_id=0,log_max_mkey=16") != 0)
 		return TEST_FAILED;
 	cdev = tdev_cdev(0);
 	return cdev != NULL ? TEST_SUCCESS : TEST_FAILED;
@@ -1927,8 +1928,9 @@ test_pd_import_dealloc(void)
 }
 
 /*
- * The mkey table of the software device: indices 1..2^16-1 (key 0 is no
- * key). A full table is the device's NO_RESOURCES: EAGAIN from
+ * The mkey table of the software device, of log_max_mkey=16: indices
+ * 1..2^16-1 (key 0 is no key). A full table is the device's
+ * NO_RESOURCES: EAGAIN from
  * mlx5dv_create_mkey, the status from DEVX CREATE_MKEY; a freed slot is
  * taken again.
  */

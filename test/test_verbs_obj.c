@@ -1009,18 +1009,24 @@ test_device_attr(void)
 		TEST_ASSERT_EQUAL(a->phys_port_cnt, 2, "ports=2");
 		TEST_ASSERT_EQUAL(a->vendor_part_id, 0x101d,
 				  "ConnectX-6 Dx unless device_id says");
+		TEST_ASSERT_EQUAL(a->max_mr, (1 << 20) - 1,
+				  "2^20 mkeys unless log_max_mkey says");
 		TEST_ASSERT_EQUAL(attr.max_dm_size, 128 * 1024,
 				  "a ConnectX-6 Dx's device memory");
 		TEST_ASSERT(tdev_probe(1, "card=62,dm_size=16777217") != 0,
 			    "dm_size: 16 MiB at most");
+		TEST_ASSERT(tdev_probe(1, "card=62,log_max_mkey=15") != 0 &&
+				    tdev_probe(1, "card=62,log_max_mkey=25") != 0,
+			    "log_max_mkey: 16..24");
 		TEST_ASSERT_SUCCESS(tdev_probe(1, "card=62,device_id=0xa2d6,"
-						  "dm_size=0"),
+						  "dm_size=0,log_max_mkey=17"),
 				    "a BlueField-2 without device memory");
 		TEST_ASSERT_SUCCESS(tdev_cdev(1)->glue->query_device_ex(
 			tdev_cdev(1)->ctx, NULL, &attr), "");
 		TEST_ASSERT_EQUAL(a->vendor_part_id, 0xa2d6, "device_id");
 		TEST_ASSERT_EQUAL(a->phys_port_cnt, 1, "one port by default");
 		TEST_ASSERT_EQUAL(attr.max_dm_size, 0, "dm_size=0");
+		TEST_ASSERT_EQUAL(a->max_mr, (1 << 17) - 1, "log_max_mkey=17");
 	}
 	return TEST_SUCCESS;
 }

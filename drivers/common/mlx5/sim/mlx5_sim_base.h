@@ -57,7 +57,16 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 /* Ports of a vHCA. */
 #define MLX5_SIM_MAX_PORTS 2
 /* Table limits of a vHCA. */
-#define MLX5_SIM_MKEY_TABLE_SIZE (1u << 16) /* Indices 1..size-1. */
+/*
+ * Mkey indices 1..2^log_max_mkey - 1, a device setting (log_max_mkey):
+ * 2^20 by default (a ConnectX has 2^24, the most a key's 24-bit index
+ * names; DPDK's crypto PMD takes a key a descriptor, 4096 a queue pair,
+ * 8 queue pairs in its tests), 2^16 at least.
+ */
+#define MLX5_SIM_LOG_MIN_MKEY 16
+#define MLX5_SIM_LOG_DEFAULT_MKEY 20
+#define MLX5_SIM_LOG_MAX_MKEY 24
+#define MLX5_SIM_MKEY_TABLE_SIZE(vhca) (1u << (vhca)->caps.log_max_mkey)
 #define MLX5_SIM_MAX_PDS 4096
 #define MLX5_SIM_MAX_UMEMS 4096
 #define MLX5_SIM_MAX_UARS 1024

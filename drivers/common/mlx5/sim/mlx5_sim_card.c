@@ -529,6 +529,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->device_id;
 	case MLX5_SIM_CAP_DM_SIZE:
 		return caps->dm_size;
+	case MLX5_SIM_CAP_LOG_MAX_MKEY:
+		return caps->log_max_mkey;
 	default:
 		return caps->crypto;
 	}
@@ -564,6 +566,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_SPEED, "speed" },
 		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
 		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
+		{ MLX5_SIM_CAP_LOG_MAX_MKEY, "log_max_mkey" },
 	};
 	unsigned int i;
 

@@ -551,7 +551,7 @@ mlx5_sim_query_device_ex(struct ibv_context *ctx,
 	attr->orig_attr.max_sge_rd = MLX5_SIM_MAX_SGE;
 	attr->orig_attr.max_cq = MLX5_SIM_MAX_CQS - 1;
 	attr->orig_attr.max_cqe = (1 << MLX5_SIM_LOG_MAX_CQ_SZ) - 1;
-	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE - 1;
+	attr->orig_attr.max_mr = MLX5_SIM_MKEY_TABLE_SIZE(vhca) - 1;
 	attr->orig_attr.max_pd = MLX5_SIM_MAX_PDS;
 	attr->orig_attr.max_pkeys = MLX5_SIM_MAX_PKEYS;
 	/*

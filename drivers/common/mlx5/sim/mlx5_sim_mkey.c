@@ -30,8 +30,8 @@ sim_mkey_table_grow(struct mlx5_sim_vhca *vhca)
 	uint32_t slots = vhca->mkey_slots ? vhca->mkey_slots * 2 : 64;
 	struct mlx5_sim_mkey **table;
 
-	if (slots > MLX5_SIM_MKEY_TABLE_SIZE)
-		slots = MLX5_SIM_MKEY_TABLE_SIZE;
+	if (slots > MLX5_SIM_MKEY_TABLE_SIZE(vhca))
+		slots = MLX5_SIM_MKEY_TABLE_SIZE(vhca);
 	if (slots <= vhca->mkey_slots)
 		return -ENOSPC;
 	table = realloc(vhca->mkeys, slots * sizeof(*table));
@@ -48,7 +48,7 @@ bool
 mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca)
 {
 	/* Index 0 is never handed out: key 0 is never valid. */
-	return vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE - 1;
+	return vhca->mkey_count >= MLX5_SIM_MKEY_TABLE_SIZE(vhca) - 1;
 }
 
 /*
@@ -446,7 +446,7 @@ static uint32_t
 sim_mkey_lookup_index(struct mlx5_sim_vhca *vhca, uint32_t index,
 		      struct mlx5_sim_mkey **mkey)
 {
-	if (index >= MLX5_SIM_MKEY_TABLE_SIZE)
+	if (index >= MLX5_SIM_MKEY_TABLE_SIZE(vhca))
 		return MLX5_SIM_SYND_MKEY_INDEX_RANGE;
 	*mkey = mlx5_sim_mkey_at(vhca, index);
 	return *mkey != NULL ? MLX5_SIM_SYND_OK :

@@ -57,13 +57,15 @@ sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
 #define SIM_DEFAULT_DM_SIZE (128u * 1024)
 
 const char *const mlx5_sim_shape_keys[] = {
-	"card",	       "vhca_id",      "crossing",	"hca_cap_2",
-	"pacing",      "pp_uid",       "pp_table_size", "pp_min_rate",
-	"pp_max_rate", "update_tag",   "crypto",	"signature",
-	"cross_rule",  "alias_status", "odp",		"ports",
-	"wire",	       "wire2",	       "pace_clock",	"speed",
-	"device_id",   "dm_size",      "fail_cmd",	"fail_nth",
-	"fail_status", NULL,
+	"card",		 "vhca_id",	 "crossing",
+	"hca_cap_2",	 "pacing",	 "pp_uid",
+	"pp_table_size", "pp_min_rate",	 "pp_max_rate",
+	"update_tag",	 "crypto",	 "signature",
+	"cross_rule",	 "alias_status", "odp",
+	"ports",	 "wire",	 "wire2",
+	"pace_clock",	 "speed",	 "device_id",
+	"dm_size",	 "fail_cmd",	 "fail_nth",
+	"fail_status",	 "log_max_mkey", NULL,
 };
 
 /* A 0|1 capability devarg. */
@@ -240,6 +242,11 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 		ret = sim_parse_uint(key, value, 1, UINT16_MAX, &v);
 		caps->device_id = (uint16_t)v;
 		da->caps_given |= MLX5_SIM_CAP_DEVICE_ID;
+	} else if (strcmp(key, "log_max_mkey") == 0) {
+		ret = sim_parse_uint(key, value, MLX5_SIM_LOG_MIN_MKEY,
+				     MLX5_SIM_LOG_MAX_MKEY, &v);
+		caps->log_max_mkey = (uint8_t)v;
+		da->caps_given |= MLX5_SIM_CAP_LOG_MAX_MKEY;
 	} else if (strcmp(key, "dm_size") == 0) {
 		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_DM_SIZE, &v);
 		caps->dm_size = (uint32_t)v;
@@ -301,6 +308,7 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.speed_mbps = 100000,
 			.device_id = 0x101d, /* ConnectX-6 Dx. */
 			.dm_size = SIM_DEFAULT_DM_SIZE,
+			.log_max_mkey = MLX5_SIM_LOG_DEFAULT_MKEY,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

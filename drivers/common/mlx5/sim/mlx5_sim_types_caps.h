@@ -50,6 +50,7 @@ struct mlx5_sim_caps {
 	uint16_t device_id;
 	/* Device memory (MEMIC) bytes programs may allocate; 0: none. */
 	uint32_t dm_size;
+	uint8_t log_max_mkey;      /* Mkey indices 1..2^log_max_mkey - 1. */
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];

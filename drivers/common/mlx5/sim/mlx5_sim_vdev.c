@@ -540,6 +540,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"pace_clock=<virtual|wall> "
 	"device_id=<1-0xffff> "
 	"dm_size=<0-16777216> "
+	"log_max_mkey=<16-24> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "
