@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <infiniband/mlx5dv.h>
+#include <openssl/evp.h>
 
 #include <rte_cycles.h>
 
@@ -58,7 +59,7 @@ cr_case_teardown(void)
 /* Skip unless the device has plaintext-key DEKs and multi-unit LE XTS. */
 #define CR_NEED_CRYPTO() do { \
 	const struct mlx5_hca_crypto_attr *c__ = &cdev->caps.crypto; \
-	if (!c__->sup || !c__->dek || c__->wrapped_crypto_operational) \
+	if (!c__->sup || !c__->dek || c__->wrapped_import) \
 		TEST_SKIP("device lacks plaintext-key DEK objects"); \
 	if (tdev_hw() && !c__->aes_xts_multi_block_le_tweak) \
 		TEST_SKIP("device lacks aes_xts_multi_block_le_tweak"); \
@@ -368,6 +369,16 @@ test_xts_128(void)
 		MLX5_CRYPTO_BLOCK_SIZE_1MB), TEST_SUCCESS, "vector 2");
 	cr_hex(V2_CTX, want);
 	TEST_ASSERT(memcmp(e.dst.va, want, 32) == 0, "IEEE 1619 vector 2");
+	mlx5_devx_cmd_destroy(e.dek);
+	/* Vector 1: a key pair of equal halves (zeros), 32 zero bytes. */
+	e.dek = cr_dek(cdev->pdn, V1_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(e.dek, "");
+	memset(e.src.va, 0, 32);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 32, NULL,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_1MB), TEST_SUCCESS, "vector 1");
+	cr_hex(V1_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va, want, 32) == 0, "IEEE 1619 vector 1");
 	cr_env_put(&e);
 	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
 	return TEST_SUCCESS;
@@ -393,6 +404,39 @@ test_xts_256(void)
 	return TEST_SUCCESS;
 }
 
+/* An XTS-AES-128 key pair of equal halves and a tweak of our own. */
+#define CR_EQUAL_KEY "000102030405060708090a0b0c0d0e0f" \
+		     "000102030405060708090a0b0c0d0e0f"
+#define CR_EQUAL_TWEAK "fe00000000000000ffffffffffffffff"
+
+/*
+ * OpenSSL's XTS deciphers @ctx (@len bytes, one unit) under @key_hex and
+ * tweak @tweak_hex + @unit (little-endian) into @ptx?
+ */
+static int
+cr_openssl_check(const char *key_hex, const char *tweak_hex, int unit,
+		 const uint8_t *ctx, const uint8_t *ptx, int len)
+{
+	uint8_t key[32], tweak[16], out[CR_UNIT];
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n = 0, ok, carry = unit;
+
+	cr_hex(key_hex, key);
+	cr_hex(tweak_hex, tweak);
+	for (int i = 0; i < 16 && carry != 0; i++) {
+		carry += tweak[i];
+		tweak[i] = (uint8_t)carry;
+		carry >>= 8;
+	}
+	ok = c != NULL && len <= CR_UNIT &&
+	     EVP_DecryptInit_ex(c, EVP_aes_128_xts(), NULL, key, tweak) &&
+	     EVP_DecryptUpdate(c, out, &n, ctx, len) && n == len;
+	EVP_CIPHER_CTX_free(c);
+	TEST_ASSERT(ok, "OpenSSL's XTS decryption");
+	TEST_ASSERT(memcmp(out, ptx, len) == 0, "the plaintext back");
+	return TEST_SUCCESS;
+}
+
 static int
 test_xts_multi_unit(void)
 {
@@ -415,6 +459,23 @@ test_xts_multi_unit(void)
 	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0, "unit 0: vector 4");
 	TEST_ASSERT(memcmp(e.dst.va + CR_UNIT, want + CR_UNIT, CR_UNIT) == 0,
 		    "unit 1, tweak + 1: vector 5");
+	mlx5_devx_cmd_destroy(e.dek);
+	/*
+	 * A key pair of equal halves over two units: each unit deciphers
+	 * with OpenSSL's XTS (which refuses such a key to encrypt only)
+	 * under the unit's tweak.
+	 */
+	e.dek = cr_dek(cdev->pdn, CR_EQUAL_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(e.dek, "");
+	for (int i = 0; i < 2 * CR_UNIT; i++)
+		e.src.va[i] = (uint8_t)(i * 7 + 3);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 2 * CR_UNIT, CR_EQUAL_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_512B), TEST_SUCCESS, "equal halves");
+	for (int u = 0; u < 2; u++)
+		TEST_ASSERT_EQUAL(cr_openssl_check(CR_EQUAL_KEY, CR_EQUAL_TWEAK,
+			u, e.dst.va + u * CR_UNIT, e.src.va + u * CR_UNIT,
+			CR_UNIT), TEST_SUCCESS, "equal halves, unit %d", u);
 	cr_env_put(&e);
 	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
 	return TEST_SUCCESS;
@@ -564,12 +625,21 @@ test_umr_rules(void)
 		"KLM entry of another PD"), TEST_SUCCESS, "");
 	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, tagged->id, NULL,
 		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	/*
+	 * A wrong key tag: the UMR takes it, the key refuses every byte
+	 * (the tag is checked where the key is used); the right one works.
+	 */
 	a.keytag = 0x1122334455667789ull;
-	TEST_ASSERT_EQUAL(cr_umr_fails(&e, &a, MLX5_CQE_SYNDROME_MW_BIND_ERR,
-		"wrong key tag"), TEST_SUCCESS, "");
+	TEST_ASSERT_SUCCESS(cr_umr(&e.lb, &a, &synd), "UMR, wrong key tag");
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), -EIO, "write through a wrong key tag");
 	a.wqe_index = e.lb.qp.sq_pi;
 	a.keytag = 0x1122334455667788ull;
 	TEST_ASSERT_SUCCESS(cr_umr(&e.lb, &a, &synd), "the DEK's key tag");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), "write through the DEK's key tag");
 	/* A data-unit code with no size: the helper refuses it... */
 	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, e.dek->id, NULL,
 		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
@@ -1520,6 +1590,211 @@ test_dv_mkey_umr(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The secrets of a device in wrapped import (test_wrapped_import()): the
+ * CRYPTO_OPERATIONAL register's import KEK (AES-256) and credential, as
+ * the officer would set them.
+ */
+#define CR_KEK "6b656b2d6f662d7468652d746573742d" \
+	       "2d7769746820616e2041455320323536"
+#define CR_OTHER_KEK "00112233445566778899aabbccddeeff" \
+		     "00112233445566778899aabbccddeeff"
+#define CR_CREDENTIAL "63726564656e7469616c206f66207468" \
+		      "65206f6666696365723a2034302062" \
+		      "79746573202e2e2e2e"
+#define CR_WRAPPED_SHAPE "card=83,vhca_id=0,crypto=wrapped,crypto_kek=" \
+	CR_KEK ",crypto_credential=" CR_CREDENTIAL
+
+/* RFC 3394 wrap of @len bytes of @in under the KEK @kek_hex into @out. */
+static int
+cr_wrap(const char *kek_hex, const uint8_t *in, size_t len, uint8_t *out)
+{
+	uint8_t kek[32];
+	size_t kn = cr_hex(kek_hex, kek);
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n = 0, ok;
+
+	if (c == NULL)
+		return -ENOMEM;
+	EVP_CIPHER_CTX_set_flags(c, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
+	ok = EVP_EncryptInit_ex(c, kn == 32 ? EVP_aes_256_wrap() :
+				EVP_aes_128_wrap(), NULL, kek, NULL) &&
+	     EVP_EncryptUpdate(c, out, &n, in, (int)len) &&
+	     n == (int)len + 8;
+	EVP_CIPHER_CTX_free(c);
+	return ok ? 0 : -EINVAL;
+}
+
+/* A crypto login with the credential @cred_hex wrapped under @kek_hex. */
+static struct mlx5_devx_obj *
+cr_login(const char *kek_hex, const char *cred_hex, uint32_t cred_id)
+{
+	struct mlx5_devx_crypto_login_attr a = { .credential_id = cred_id };
+	uint8_t cred[MLX5_CRYPTO_CREDENTIAL_LEN];
+
+	cr_hex(cred_hex, cred);
+	if (cr_wrap(kek_hex, cred, sizeof(cred), a.credential) != 0)
+		return NULL;
+	return mlx5_devx_cmd_create_crypto_login(cdev, &a);
+}
+
+/*
+ * A wrapped DEK of PD @pdn: the XTS key pair @key_hex and, with
+ * @has_tag, the key tag @tag, wrapped under @kek_hex.
+ */
+static struct mlx5_devx_obj *
+cr_dek_wrapped(uint32_t pdn, const char *kek_hex, const char *key_hex,
+	       bool has_tag, uint64_t tag)
+{
+	uint8_t key[72], wrapped[80];
+	size_t n = cr_hex(key_hex, key);
+	rte_be64_t be = rte_cpu_to_be_64(tag);
+	struct mlx5_devx_dek_attr attr = {
+		.key_size = n == 64 ? MLX5_DEK_KEY_SIZE_256 :
+				      MLX5_DEK_KEY_SIZE_128,
+		.key_purpose = MLX5_DEK_KEY_PURPOSE_AES_XTS,
+		.pd = pdn,
+		.key = wrapped,
+		.wrapped = true,
+		.has_keytag = has_tag,
+	};
+
+	if (has_tag) {
+		memcpy(key + n, &be, sizeof(be));
+		n += sizeof(be);
+	}
+	if (cr_wrap(kek_hex, key, n, wrapped) != 0)
+		return NULL;
+	attr.key_len = n + 8;
+	return mlx5_devx_cmd_create_dek(cdev, &attr);
+}
+
+/* @what fails, and the device's refusal names syndrome @synd. */
+#define CR_REFUSED(call, synd, what) do { \
+	const char *log__; \
+	void *obj__; \
+	mlx5_test_log_capture_start(); \
+	obj__ = (call); \
+	log__ = mlx5_test_log_capture_stop(); \
+	TEST_ASSERT((obj__) == NULL, "%s", what); \
+	TEST_ASSERT(strstr(log__, "syndrome=" synd) != NULL, \
+		    "%s: syndrome " synd " in \"%s\"", what, log__); \
+} while (0)
+
+/*
+ * Wrapped import (the software device's shape: crypto=wrapped with the
+ * CRYPTO_OPERATIONAL register's KEK and credential). In commissioning
+ * nothing is taken; once operational a DEK needs a crypto login of its
+ * context, whose credential unwraps under the KEK; the key must unwrap
+ * too; the key tag is checked where the key is used. Every refusal
+ * leaves nothing behind.
+ */
+static int
+test_wrapped_import(void)
+{
+	struct mlx5_umr_crypto_wqe_attr a;
+	struct mlx5_devx_obj *login, *dek, *plain;
+	uint8_t want[CR_UNIT];
+	uint8_t synd = 0;
+	struct cr_env e;
+	long base;
+
+	TDEV_SIM_ONLY("the officer's KEK and credential are its settings");
+	/* In commissioning: the device refuses the login and any DEK. */
+	tdev_remove_all();
+	TEST_ASSERT_SUCCESS(tdev_probe(0, "card=84,vhca_id=0,crypto=wrapped"),
+			    "");
+	cdev = tdev_cdev(0);
+	TEST_ASSERT(cdev->caps.crypto.wrapped_import &&
+		    cdev->caps.crypto.login &&
+		    !cdev->caps.crypto.wrapped_crypto_operational,
+		    "wrapped import, in commissioning");
+	base = tdev_live(0);
+	TEST_ASSERT(cr_login(CR_KEK, CR_CREDENTIAL, 0) == NULL, "login");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "");
+	CR_REFUSED(cr_dek_wrapped(cdev->pdn, CR_KEK, V4_KEY, true, 0),
+		   "0x51090008", "DEK in commissioning");
+	TDEV_ASSERT_LIVE(0, base, "nothing made");
+	tdev_remove_all();
+
+	TEST_ASSERT_SUCCESS(tdev_probe(0, CR_WRAPPED_SHAPE), "");
+	cdev = tdev_cdev(0);
+	TEST_ASSERT(cdev->caps.crypto.wrapped_import &&
+		    cdev->caps.crypto.wrapped_crypto_operational,
+		    "wrapped import, operational");
+	base = tdev_live(0);
+	/* Plaintext keys: refused before asking. */
+	plain = cr_dek(cdev->pdn, V4_KEY, false, 0);
+	TEST_ASSERT((plain) == NULL, "a plaintext DEK");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "");
+	CR_REFUSED(cr_dek_wrapped(cdev->pdn, CR_KEK, V4_KEY, true, 7),
+		   "0x51090006", "a DEK before the login");
+	CR_REFUSED(cr_login(CR_OTHER_KEK, CR_CREDENTIAL, 0), "0x5109000a",
+		   "a credential wrapped under another KEK");
+	CR_REFUSED(cr_login(CR_KEK, V2_KEY "0000000000000000", 0),
+		   "0x5109000a", "another credential");
+	CR_REFUSED(cr_login(CR_KEK, CR_CREDENTIAL, 1), "0x51090009",
+		   "a credential id the device does not have");
+	TDEV_ASSERT_LIVE(0, base, "nothing made by the refusals");
+	login = cr_login(CR_KEK, CR_CREDENTIAL, 0);
+	TEST_ASSERT_NOT_NULL(login, "the login");
+	CR_REFUSED(cr_login(CR_KEK, CR_CREDENTIAL, 0), "0x5109000b",
+		   "a second login of the context");
+	CR_REFUSED(cr_dek_wrapped(cdev->pdn, CR_OTHER_KEK, V4_KEY, true, 7),
+		   "0x51090007", "a key wrapped under another KEK");
+	TDEV_ASSERT_LIVE(0, base + 1, "the login alone");
+
+	/* A wrapped DEK ciphers as its plaintext would: IEEE vector 4. */
+	memset(&e, 0, sizeof(e));
+	TEST_ASSERT_SUCCESS(cr_buf_get(&e.src, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(cr_buf_get(&e.dst, cdev->pd), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_create(cdev, &e.lb, cdev->pdn), "");
+	e.mkey = cr_mkey(cdev->pdn, true, true, NULL);
+	TEST_ASSERT_NOT_NULL(e.mkey, "crypto mkey");
+	dek = cr_dek_wrapped(cdev->pdn, CR_KEK, V4_KEY, true, 0xabcdef01);
+	TEST_ASSERT_NOT_NULL(dek, "a wrapped DEK with a key tag");
+	cr_pattern(e.src.va);
+	cr_umr_attr(&a, &e.lb, e.mkey->id, &e.dst, CR_UNIT, dek->id, NULL,
+		    MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY);
+	a.keytag = 0xabcdef00;
+	TEST_ASSERT_SUCCESS(cr_umr(&e.lb, &a, &synd), "UMR, wrong key tag");
+	TEST_ASSERT_EQUAL(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), -EIO, "write through a wrong key tag");
+	TEST_ASSERT(e.dst.va[0] == 0, "nothing written");
+	a.wqe_index = e.lb.qp.sq_pi;
+	a.keytag = 0xabcdef01;
+	TEST_ASSERT_SUCCESS(cr_umr(&e.lb, &a, &synd), "UMR, the key's tag");
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), "write (syndrome 0x%x)", synd);
+	cr_hex(V4_CTX, want);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0,
+		    "IEEE 1619 vector 4 through the wrapped key");
+	/* Logged out: the DEK stays usable, no new one is taken. */
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(login), "logout");
+	memset(e.dst.va, 0, CR_UNIT);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, CR_UNIT,
+		&synd), "write after the logout (0x%x)", synd);
+	TEST_ASSERT(memcmp(e.dst.va, want, CR_UNIT) == 0, "same ciphertext");
+	CR_REFUSED(cr_dek_wrapped(cdev->pdn, CR_KEK, V4_KEY, true, 1),
+		   "0x51090006", "a DEK after the logout");
+	/* A new login; a key without a tag (40 bytes wrapped) is taken. */
+	login = cr_login(CR_KEK, CR_CREDENTIAL, 0);
+	TEST_ASSERT_NOT_NULL(login, "a second login after the first");
+	plain = cr_dek_wrapped(cdev->pdn, CR_KEK, V10_KEY, false, 0);
+	TEST_ASSERT_NOT_NULL(plain, "a wrapped 256-bit DEK without a tag");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(plain), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "");
+	e.dek = NULL;
+	cr_env_put(&e);
+	TDEV_ASSERT_LIVE(0, base + 1, "the second login alone");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(login), "");
+	TDEV_ASSERT_LIVE(0, base, "everything destroyed");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case cr_cases[] = {
 	{ "caps", test_caps },
 	{ "xts_128", test_xts_128 },
@@ -1528,6 +1803,7 @@ static const struct mlx5_test_case cr_cases[] = {
 	{ "xts_decrypt", test_xts_decrypt },
 	{ "unconfigured", test_unconfigured },
 	{ "umr_rules", test_umr_rules },
+	{ "wrapped_import", test_wrapped_import },
 	{ "umr_fields", test_umr_fields },
 	{ "umr_key_rights", test_umr_key_rights },
 	{ "dv_mkey_umr", test_dv_mkey_umr },

@@ -13,7 +13,9 @@
  * left on it nor reclaimed at its close (the live-object counts).
  */
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -80,15 +82,15 @@ cp_suite_teardown(void)
 	rte_mempool_free(mb_pool);
 }
 
-/* Probe the device with @args (after "card=81,class=crypto"), find it. */
+/* Probe card @card with @args (after "card=N,class=crypto"), find it. */
 static int
-cp_probe(const char *args)
+cp_probe_card(unsigned int card, const char *args)
 {
-	char devargs[256];
+	char devargs[512];
 	int id;
 
 	snprintf(devargs, sizeof(devargs), "card=%u,class=crypto%s%s",
-		 CP_CARD, args != NULL ? "," : "", args != NULL ? args : "");
+		 card, args != NULL ? "," : "", args != NULL ? args : "");
 	TEST_ASSERT_SUCCESS(sim_probe(CP_DEV, devargs), "probe %s", devargs);
 	id = rte_cryptodev_get_dev_id(CP_DEV);
 	TEST_ASSERT(id >= 0, "a cryptodev named %s", CP_DEV);
@@ -97,6 +99,13 @@ cp_probe(const char *args)
 		rte_cryptodev_sym_get_private_session_size(dev_id), 0, 0, 0);
 	TEST_ASSERT_NOT_NULL(sess_pool, "session pool");
 	return TEST_SUCCESS;
+}
+
+/* Probe the device with @args (after "card=81,class=crypto"), find it. */
+static int
+cp_probe(const char *args)
+{
+	return cp_probe_card(CP_CARD, args);
 }
 
 /* Configure @nb_qps queue pairs of @nb_desc descriptors and start. */
@@ -443,6 +452,8 @@ cp_vector(const struct cp_vec *v, bool oop, uint32_t seg_in, uint32_t seg_out)
 }
 
 static const struct cp_vec cp_vectors[] = {
+	/* Vector 1: a key pair of equal halves (zeros), 32 zero bytes. */
+	{ V1_KEY, NULL, V1_CTX, 32, 0, V1_KEY },
 	/* Vector 2: 32 bytes, the whole operation one data unit. */
 	{ V2_KEY, V2_TWEAK, V2_CTX, 32, 0, V2_PTX },
 	/* Vector 4: one 512-byte unit, as 512-byte units and as a whole. */
@@ -642,33 +653,42 @@ test_bad_inputs(void)
 /*
  * The set-up of the error-completion cases: the device with one queue
  * pair of 8, IEEE 1619 vector 4's plaintext and ciphertext in @ptx and
- * @ctx (CP_UNIT bytes), a session of vector 1's key (equal halves, which
- * the device's AES refuses: its WRITE fails) in *@bad and one of vector
- * 4's in *@good; vector 4's key in @key4.
+ * @ctx (CP_UNIT bytes), a session of vector 4's key in *@good and one in
+ * *@bad whose operations name a key tag its DEK does not have (the
+ * session's UMR WQE altered): the UMR is taken, the WRITE through the key
+ * fails (the device checks the tag where the key is used); vector 4's key
+ * in @key4.
  */
 static int
 cp_error_setup(uint8_t *key4, uint8_t *ptx, uint8_t *ctx, void **bad,
 	       void **good)
 {
-	static uint8_t key1[64];
+	struct mlx5_crypto_session *sess;
+	uint8_t *bsf;
 
 	TEST_ASSERT_EQUAL(cp_probe(NULL), TEST_SUCCESS, "");
 	TEST_ASSERT_EQUAL(cp_start(1, 8), TEST_SUCCESS, "");
-	cp_hex(V1_KEY, key1);
 	cp_hex(V4_KEY, key4);
 	cp_hex(V4_CTX, ctx);
 	for (int i = 0; i < CP_UNIT; i++)
 		ptx[i] = (uint8_t)i;
-	*bad = cp_session(key1, 32, true, 0, 16);
+	*bad = cp_session(key4, 32, true, CP_UNIT, 16);
 	*good = cp_session(key4, 32, true, CP_UNIT, 16);
 	TEST_ASSERT(*bad != NULL && *good != NULL, "sessions");
+	sess = CRYPTODEV_GET_SYM_SESS_PRIV(
+		(struct rte_cryptodev_sym_session *)*bad);
+	bsf = sess->umr_tmpl + MLX5_UMR_CRYPTO_WQE_SIZE -
+	      16 * MLX5_CRYPTO_BSF_OCTOWORDS;
+	TEST_ASSERT_EQUAL(MLX5_GET64(crypto_bsf, bsf, keytag), 0,
+			  "the key tag (devarg keytag, 0 by default)");
+	MLX5_SET64(crypto_bsf, bsf, keytag, 1);
 	return TEST_SUCCESS;
 }
 
 /*
- * Error completions: a key the device's AES refuses (IEEE vector 1, equal
- * halves) fails the RDMA WRITE through the mkey; a DEK the device does
- * not know fails the UMR, leaving the mkey unconfigured. Each fails its
+ * Error completions: a key tag the DEK does not have fails the RDMA WRITE
+ * through the mkey; a DEK the device does not know fails the UMR, leaving
+ * the mkey unconfigured. Each fails its
  * own operation with ERROR; the queue pair recovers and the operations
  * after it in the same burst succeed.
  */
@@ -1650,6 +1670,199 @@ test_foreign_session(void)
 	return cp_finish();
 }
 
+/*
+ * A device in wrapped import (the software device's shape keys) and its
+ * officer's secrets: the import KEK (AES-128) and the credential.
+ */
+#define CP_WCARD 86
+#define CP_KEK "0f0e0d0c0b0a09080706050403020100"
+#define CP_CREDENTIAL "7072696d6172792063726564656e7469" \
+		      "616c206f66207468652074657374" \
+		      "73202e2e2e2e2e2e2e2e"
+#define CP_WSHAPE "crypto=wrapped,crypto_kek=" CP_KEK \
+	",crypto_credential=" CP_CREDENTIAL
+
+/* RFC 3394 wrap of @len bytes of @in under CP_KEK, as hex into @hex. */
+static int
+cp_wrap_hex(const uint8_t *in, size_t len, char *hex)
+{
+	uint8_t kek[16], out[96];
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n = 0, ok;
+
+	cp_hex(CP_KEK, kek);
+	if (c == NULL)
+		return -ENOMEM;
+	EVP_CIPHER_CTX_set_flags(c, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
+	ok = len + 8 <= sizeof(out) &&
+	     EVP_EncryptInit_ex(c, EVP_aes_128_wrap(), NULL, kek, NULL) &&
+	     EVP_EncryptUpdate(c, out, &n, in, (int)len) && n == (int)len + 8;
+	EVP_CIPHER_CTX_free(c);
+	for (int i = 0; ok && i < n; i++)
+		sprintf(hex + 2 * i, "%02x", out[i]);
+	return ok ? 0 : -EINVAL;
+}
+
+/* The XTS key pair @key_hex and key tag @tag, wrapped, as hex in @hex. */
+static int
+cp_wrapped_key(const char *key_hex, uint64_t tag, char *hex)
+{
+	uint8_t key[72];
+	size_t n = cp_hex(key_hex, key);
+	rte_be64_t be = rte_cpu_to_be_64(tag);
+
+	memcpy(key + n, &be, sizeof(be));
+	return cp_wrap_hex(key, n + sizeof(be), hex);
+}
+
+/* Write @text into a new file; its path in @path (64 bytes). */
+static int
+cp_file(const char *text, char *path)
+{
+	int fd;
+
+	strcpy(path, "/tmp/mlx5_wcs_XXXXXX");
+	fd = mkstemp(path);
+	TEST_ASSERT(fd >= 0, "mkstemp");
+	TEST_ASSERT(write(fd, text, strlen(text)) == (ssize_t)strlen(text),
+		    "write %s", path);
+	close(fd);
+	return TEST_SUCCESS;
+}
+
+/* Probing card CP_WCARD with @args fails with @err, naming @what. */
+static int
+cp_wprobe_fails(const char *args, int err, const char *what)
+{
+	char devargs[512];
+	const char *log;
+	int ret;
+
+	snprintf(devargs, sizeof(devargs), "card=%u,class=crypto,%s",
+		 CP_WCARD, args);
+	mlx5_test_log_capture_start();
+	ret = sim_probe(CP_DEV, devargs);
+	log = mlx5_test_log_capture_stop();
+	TEST_ASSERT_EQUAL(ret, err, "probe %s", devargs);
+	TEST_ASSERT(strstr(log, what) != NULL, "\"%s\" in \"%s\"", what, log);
+	TEST_ASSERT(sim_live(CP_WCARD, 0) <= 0, "nothing left after %s",
+		    devargs);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Wrapped keys, as DPDK's own crypto PMD takes them (its devargs): the
+ * probe logs in with the credential of wcs_file wrapped with the import
+ * KEK, sessions take the key pair and the key tag wrapped together (48
+ * or 80 bytes), and every operation names the keytag devarg, which the
+ * device checks against the DEK's. A missing, short or wrong credential
+ * fails the probe, leaving nothing; so does a device in commissioning.
+ */
+static int
+test_wrapped_keys(void)
+{
+	static char key_hex[2 * 88 + 1], key2_hex[2 * 88 + 1];
+	char wcs[2 * 48 + 8], good[64], other[64], shorter[64];
+	char args[512];
+	uint8_t cred[40], iv[16] = { 0 }, ptx[CP_UNIT], key[80];
+	const struct rte_cryptodev_symmetric_capability *cap;
+	struct rte_cryptodev_sym_capability_idx idx = {
+		.type = RTE_CRYPTO_SYM_XFORM_CIPHER,
+		.algo.cipher = RTE_CRYPTO_CIPHER_AES_XTS,
+	};
+	struct rte_cryptodev_info info;
+	struct rte_crypto_op *op;
+	struct rte_mbuf *m;
+	struct cp_vec v;
+	void *sess;
+
+	/* The credential file, and two that must not log in. */
+	cp_hex(CP_CREDENTIAL, cred);
+	TEST_ASSERT_SUCCESS(cp_wrap_hex(cred, sizeof(cred), wcs), "");
+	strcat(wcs, "\n");
+	TEST_ASSERT_EQUAL(cp_file(wcs, good), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(cp_file("a5a5a5a5", shorter), TEST_SUCCESS, "");
+	cred[0] ^= 1;
+	TEST_ASSERT_SUCCESS(cp_wrap_hex(cred, sizeof(cred), wcs), "");
+	TEST_ASSERT_EQUAL(cp_file(wcs, other), TEST_SUCCESS, "");
+
+	TEST_ASSERT_EQUAL(cp_wprobe_fails(CP_WSHAPE, -EINVAL, "wcs_file"),
+			  TEST_SUCCESS, "no credential");
+	snprintf(args, sizeof(args), "%s,wcs_file=%s", CP_WSHAPE, shorter);
+	TEST_ASSERT_EQUAL(cp_wprobe_fails(args, -EINVAL, "fewer than 48"),
+			  TEST_SUCCESS, "a short credential");
+	snprintf(args, sizeof(args), "%s,wcs_file=%s", CP_WSHAPE, other);
+	TEST_ASSERT_EQUAL(cp_wprobe_fails(args, -EINVAL, "crypto login refused"),
+			  TEST_SUCCESS, "another credential");
+	snprintf(args, sizeof(args), "%s,wcs_file=%s,credential_id=3",
+		 CP_WSHAPE, good);
+	TEST_ASSERT_EQUAL(cp_wprobe_fails(args, -EINVAL, "crypto login refused"),
+			  TEST_SUCCESS, "a credential the device does not have");
+	snprintf(args, sizeof(args), "card=%u,class=crypto,crypto=wrapped,"
+		 "wcs_file=%s", CP_WCARD + 1, good);
+	mlx5_test_log_capture_start();
+	TEST_ASSERT_EQUAL(sim_probe(CP_DEV, args), -ENOTSUP, "commissioning");
+	TEST_ASSERT(strstr(mlx5_test_log_capture_stop(), "commissioning") !=
+		    NULL, "the log says why");
+
+	snprintf(args, sizeof(args), "%s,wcs_file=%s,keytag=0x1234",
+		 CP_WSHAPE, good);
+	TEST_ASSERT_EQUAL(cp_probe_card(CP_WCARD, args), TEST_SUCCESS, "");
+	rte_cryptodev_info_get(dev_id, &info);
+	TEST_ASSERT(info.feature_flags & RTE_CRYPTODEV_FF_CIPHER_WRAPPED_KEY,
+		    "CIPHER_WRAPPED_KEY");
+	cap = rte_cryptodev_sym_capability_get(dev_id, &idx);
+	TEST_ASSERT_NOT_NULL(cap, "AES-XTS");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_sym_capability_check_cipher(cap, 48,
+			    16), "48-byte wrapped keys");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_sym_capability_check_cipher(cap, 80,
+			    16), "80-byte wrapped keys");
+	TEST_ASSERT(rte_cryptodev_sym_capability_check_cipher(cap, 32, 16) != 0,
+		    "no plaintext keys");
+	TEST_ASSERT_EQUAL(cp_start(1, 64), TEST_SUCCESS, "");
+	cp_hex(V4_KEY, key);
+	TEST_ASSERT(cp_session(key, 32, true, CP_UNIT, 16) == NULL,
+		    "a plaintext key");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "");
+	/* Vectors 4 and 10 through wrapped keys of the devarg's tag. */
+	TEST_ASSERT_SUCCESS(cp_wrapped_key(V4_KEY, 0x1234, key_hex), "");
+	v = (struct cp_vec){ key_hex, NULL, V4_CTX, CP_UNIT, CP_UNIT, NULL };
+	TEST_ASSERT_EQUAL(cp_vector(&v, false, 2048, 0), TEST_SUCCESS,
+			  "vector 4, wrapped key");
+	TEST_ASSERT_SUCCESS(cp_wrapped_key(V10_KEY, 0x1234, key2_hex), "");
+	v = (struct cp_vec){ key2_hex, V10_TWEAK, V10_CTX, CP_UNIT, 0, NULL };
+	TEST_ASSERT_EQUAL(cp_vector(&v, true, 200, 300), TEST_SUCCESS,
+			  "vector 10, wrapped 256-bit key");
+	/* A key of another tag: the session is made, its operation fails. */
+	TEST_ASSERT_SUCCESS(cp_wrapped_key(V4_KEY, 0x1235, key_hex), "");
+	sess = cp_session(key, (uint16_t)cp_hex(key_hex, key), true, CP_UNIT,
+			  16);
+	TEST_ASSERT_NOT_NULL(sess, "a session of a key with another tag");
+	for (int i = 0; i < CP_UNIT; i++)
+		ptx[i] = (uint8_t)i;
+	m = cp_chain(mb_pool, ptx, CP_UNIT, 2048);
+	op = cp_op(sess, m, NULL, iv, CP_UNIT);
+	TEST_ASSERT(m != NULL && op != NULL, "");
+	TEST_ASSERT_EQUAL(cp_run(0, &op, 1), TEST_SUCCESS, "");
+	TEST_ASSERT_EQUAL(op->status, RTE_CRYPTO_OP_STATUS_ERROR,
+			  "the device refuses a key tag other than the DEK's");
+	TEST_ASSERT(cp_equal(m, ptx, CP_UNIT), "the data left as it was");
+	rte_pktmbuf_free(m);
+	rte_crypto_op_free(op);
+	cp_sessions_free();
+	rte_cryptodev_stop(dev_id);
+	TEST_ASSERT_SUCCESS(sim_remove(CP_DEV), "remove");
+	rte_mempool_free(sess_pool);
+	sess_pool = NULL;
+	unlink(good);
+	unlink(other);
+	unlink(shorter);
+	TEST_ASSERT_EQUAL(sim_live(CP_WCARD, 0), 0,
+			  "nothing left: the login destroyed at removal");
+	TEST_ASSERT_EQUAL(sim_reclaimed(CP_WCARD, 0), 0, "nothing reclaimed");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case cp_cases[] = {
 	{ "probe", test_probe },
 	{ "vectors_in_place", test_vectors_in_place },
@@ -1670,6 +1883,7 @@ static const struct mlx5_test_case cp_cases[] = {
 	{ "op_refusals", test_op_refusals },
 	{ "ring_full_longest", test_ring_full_longest },
 	{ "foreign_session", test_foreign_session },
+	{ "wrapped_keys", test_wrapped_keys },
 	{ NULL, NULL },
 };
 

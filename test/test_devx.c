@@ -1193,7 +1193,7 @@ test_dek(void)
 	const uint8_t *k;
 
 	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
-	    cdev->caps.crypto.wrapped_crypto_operational)
+	    cdev->caps.crypto.wrapped_import)
 		TEST_SKIP("device lacks plaintext-key DEK objects");
 	dek = mlx5_devx_cmd_create_dek(cdev, &attr);
 	TEST_ASSERT_NOT_NULL(dek, "AES-XTS-256 DEK");
@@ -2101,7 +2101,7 @@ test_dek_rules(void)
 	uint32_t their_pdn;
 
 	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
-	    cdev->caps.crypto.wrapped_crypto_operational)
+	    cdev->caps.crypto.wrapped_import)
 		TEST_SKIP("device lacks plaintext-key DEK objects");
 	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
 		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
@@ -2398,7 +2398,7 @@ test_query_names_own_object(void)
 	if (qa != NULL)
 		TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(qa), "");
 	if (cdev->caps.crypto.sup && cdev->caps.crypto.dek &&
-	    !cdev->caps.crypto.wrapped_crypto_operational) {
+	    !cdev->caps.crypto.wrapped_import) {
 		da = dx_dek128();
 		db = dx_dek128();
 		TEST_ASSERT(da != NULL && db != NULL, "two DEKs");
@@ -2454,7 +2454,7 @@ test_kernel_entry_points(void)
 						      out, sizeof(out)), what);
 	}
 	if (!cdev->caps.crypto.sup || !cdev->caps.crypto.dek ||
-	    cdev->caps.crypto.wrapped_crypto_operational)
+	    cdev->caps.crypto.wrapped_import)
 		return TEST_SUCCESS;
 	dek = dx_dek128();
 	TEST_ASSERT_NOT_NULL(dek, "");

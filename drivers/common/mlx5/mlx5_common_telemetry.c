@@ -285,6 +285,8 @@ static const struct mlx5_tel_cap mlx5_tel_caps_shown[] = {
 	MLX5_TEL_CAP("pacing", "typical_size", qos.typical_size),
 	MLX5_TEL_CAP("crypto", "crypto", crypto.sup),
 	MLX5_TEL_CAP("crypto", "dek", crypto.dek),
+	MLX5_TEL_CAP("crypto", "wrapped_import", crypto.wrapped_import),
+	MLX5_TEL_CAP("crypto", "crypto_login", crypto.login),
 	MLX5_TEL_CAP("crypto", "wrapped_crypto_operational",
 		     crypto.wrapped_crypto_operational),
 	MLX5_TEL_CAP("crypto", "aes_xts_single_block_le_tweak",

@@ -272,6 +272,8 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->crypto.sup = MLX5_GET(cmd_hca_cap, cap, crypto);
 	attr->crypto.dek = !!(attr->general_obj_types &
 			      MLX5_GENERAL_OBJ_TYPES_CAP_DEK);
+	attr->crypto.login = !!(attr->general_obj_types &
+				MLX5_GENERAL_OBJ_TYPES_CAP_CRYPTO_LOGIN);
 	attr->crypto.aes_xts_single_block_le_tweak =
 		MLX5_GET(cmd_hca_cap, cap, aes_xts_single_block_le_tweak);
 	attr->crypto.aes_xts_multi_block_be_tweak =
@@ -362,6 +364,9 @@ mlx5_devx_cmd_query_hca_attr(struct mlx5_common_device *cdev,
 			goto out;
 		attr->crypto.wrapped_crypto_operational =
 			MLX5_GET(crypto_cap, cap, wrapped_crypto_operational);
+		attr->crypto.wrapped_import =
+			!!(MLX5_GET(crypto_cap, cap, wrapped_import_method) &
+			   MLX5_CRYPTO_WRAPPED_IMPORT_METHOD_AES_XTS);
 		attr->crypto.log_max_num_deks =
 			MLX5_GET(crypto_cap, cap, log_max_num_deks);
 		attr->crypto.log_dek_max_alloc =

@@ -57,7 +57,14 @@ struct mlx5_hca_crypto_attr {
 	bool aes_xts_single_block_le_tweak;
 	bool aes_xts_multi_block_be_tweak;
 	bool aes_xts_multi_block_le_tweak;
-	bool wrapped_crypto_operational; /* Keys must be wrapped. */
+	/*
+	 * The import method (crypto_cap.wrapped_import_method): AES-XTS
+	 * DEKs are wrapped with an import KEK, within a crypto login.
+	 */
+	bool wrapped_import;
+	bool login;                /* Crypto login in general_obj_types. */
+	/* Wrapped import: out of commissioning (the officer's register set). */
+	bool wrapped_crypto_operational;
 	uint8_t log_max_num_deks;
 	uint8_t log_dek_max_alloc;
 };
@@ -672,11 +679,17 @@ struct mlx5_devx_dek_attr {
 	uint8_t key_size;          /* MLX5_DEK_KEY_SIZE_128/256 (per key). */
 	uint8_t key_purpose;       /* MLX5_DEK_KEY_PURPOSE_AES_XTS, ... */
 	uint32_t pd;
-	/* AES-XTS: the two keys, 2 x 16 or 2 x 32 bytes. */
+	/*
+	 * AES-XTS, plaintext: the two keys, 2 x 16 or 2 x 32 bytes.
+	 * Wrapped (@wrapped): the two keys and, with @has_keytag, the key
+	 * tag (big-endian), wrapped together with the login's import KEK
+	 * (RFC 3394): 40 or 48 bytes (128-bit keys), 72 or 80 (256-bit).
+	 */
 	const uint8_t *key;
 	size_t key_len;
+	bool wrapped;
 	bool has_keytag;
-	uint64_t keytag;           /* After the key, when has_keytag. */
+	uint64_t keytag;           /* Plaintext: after the key, if has_keytag. */
 	uint64_t opaque;
 };
 
@@ -691,11 +704,13 @@ struct mlx5_devx_dek_info {
 };
 
 /**
- * Create a DEK with a plaintext key (CREATE_GENERAL_OBJECT, type 0xc):
- * refused with -ENOTSUP before asking on a device without crypto or
- * without the DEK object, or whose crypto is in wrapped mode (its keys
- * must be wrapped with a KEK, not supported here); -EINVAL when
- * @p attr->key_len does not match the key size (AES-XTS: 32 or 64 bytes).
+ * Create a DEK (CREATE_GENERAL_OBJECT, type 0xc), its key plaintext or
+ * wrapped as the device's import method wants: refused with -ENOTSUP
+ * before asking on a device without crypto or without the DEK object, or
+ * when @p attr->wrapped is not the device's import method (a wrapped
+ * device also needs a live crypto login of the context,
+ * mlx5_devx_cmd_create_crypto_login()); -EINVAL when @p attr->key_len
+ * does not match the key size (see struct mlx5_devx_dek_attr).
  *
  * @return
  *   The object (id: the DEK's number), or NULL with rte_errno set.
@@ -704,6 +719,32 @@ __rte_internal
 struct mlx5_devx_obj *
 mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 			 const struct mlx5_devx_dek_attr *attr);
+
+/* What a crypto login names (CREATE_GENERAL_OBJECT, type 0x1f). */
+struct mlx5_devx_crypto_login_attr {
+	uint32_t credential_id;    /* 0: the CRYPTO_OPERATIONAL register's. */
+	uint32_t import_kek_id;    /* 0: the CRYPTO_OPERATIONAL register's. */
+	/* The credential wrapped with the import KEK (RFC 3394). */
+	uint8_t credential[MLX5_CRYPTO_WRAPPED_CREDENTIAL_LEN];
+};
+
+/**
+ * Log in to the crypto of a device in wrapped import (create the crypto
+ * login object): within it the context's wrapped DEKs are created.
+ * Refused with -ENOTSUP before asking on a device whose import method is
+ * not wrapped or that lacks the login object, or that is still in
+ * commissioning; -EINVAL for an id beyond 24 bits. The device refuses a
+ * credential that does not unwrap or match (-EIO, status and syndrome
+ * logged). Destroy it with mlx5_devx_cmd_destroy() (after the DEKs made
+ * within it, which it does not hold).
+ *
+ * @return
+ *   The object, or NULL with rte_errno set.
+ */
+__rte_internal
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_crypto_login(struct mlx5_common_device *cdev,
+				  const struct mlx5_devx_crypto_login_attr *attr);
 
 /**
  * Query a DEK.

@@ -107,6 +107,21 @@ mlx5_devx_cmd_alias_obj_query(struct mlx5_devx_obj *alias, uint32_t *status)
 	return 0;
 }
 
+/* Bytes of @attr's key as the device takes it; 0 for a bad key size. */
+static size_t
+mlx5_dek_key_bytes(const struct mlx5_devx_dek_attr *attr)
+{
+	size_t len;
+
+	if (attr->key_size > MLX5_DEK_KEY_SIZE_256)
+		return 0;
+	len = attr->key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
+	/* Wrapped: the tag inside, and RFC 3394's 8 bytes. */
+	if (attr->wrapped)
+		len += (attr->has_keytag ? sizeof(uint64_t) : 0) + 8;
+	return len;
+}
+
 struct mlx5_devx_obj *
 mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 			 const struct mlx5_devx_dek_attr *attr)
@@ -114,7 +129,7 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	void *dek = MLX5_ADDR_OF(create_dek_in, in, dek);
-	size_t want = attr->key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
+	size_t want = mlx5_dek_key_bytes(attr);
 	uint8_t *key = MLX5_ADDR_OF(dek, dek, key);
 	struct mlx5_devx_obj *obj;
 	rte_be64_t tag;
@@ -126,18 +141,20 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	if (cdev->caps.crypto.wrapped_crypto_operational) {
-		DRV_LOG(ERR, "%s: DEK: the device's crypto takes wrapped keys"
-			" only (import KEK and credentials not supported)",
-			cdev->dev->name);
+	if (attr->wrapped != cdev->caps.crypto.wrapped_import) {
+		DRV_LOG(ERR, "%s: DEK: the device's crypto takes %s keys only"
+			" (its import method), not %s ones", cdev->dev->name,
+			attr->wrapped ? "plaintext" : "wrapped",
+			attr->wrapped ? "wrapped" : "plaintext");
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	if (attr->key == NULL || attr->key_len != want ||
-	    attr->key_size > MLX5_DEK_KEY_SIZE_256) {
-		DRV_LOG(ERR, "%s: DEK: %zu key bytes for key size %u (%zu"
+	if (attr->key == NULL || want == 0 || attr->key_len != want) {
+		DRV_LOG(ERR, "%s: DEK: %zu %s key bytes for key size %u%s (%zu"
 			" expected)", cdev->dev->name, attr->key_len,
-			attr->key_size, want);
+			attr->wrapped ? "wrapped" : "plaintext", attr->key_size,
+			attr->wrapped && attr->has_keytag ? " with a key tag" :
+			"", want);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -151,7 +168,7 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 	MLX5_SET(dek, dek, pd, attr->pd);
 	MLX5_SET64(dek, dek, opaque, attr->opaque);
 	memcpy(key, attr->key, attr->key_len);
-	if (attr->has_keytag) {
+	if (attr->has_keytag && !attr->wrapped) {
 		tag = rte_cpu_to_be_64(attr->keytag);
 		memcpy(key + attr->key_len, &tag, sizeof(tag));
 	}
@@ -162,6 +179,59 @@ mlx5_devx_cmd_create_dek(struct mlx5_common_device *cdev,
 	if (obj != NULL) {
 		obj->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 		obj->type = MLX5_GENERAL_OBJ_TYPE_DEK;
+	}
+	return obj;
+}
+
+struct mlx5_devx_obj *
+mlx5_devx_cmd_create_crypto_login(struct mlx5_common_device *cdev,
+				  const struct mlx5_devx_crypto_login_attr *attr)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_crypto_login_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	void *login = MLX5_ADDR_OF(create_crypto_login_in, in, crypto_login);
+	const struct mlx5_hca_crypto_attr *c = &cdev->caps.crypto;
+	struct mlx5_devx_obj *obj;
+	const char *lack = NULL;
+
+	if (!c->sup)
+		lack = "crypto";
+	else if (!c->wrapped_import)
+		lack = "the wrapped import method (its keys are plaintext)";
+	else if (!c->login)
+		lack = "the crypto login object";
+	else if (!c->wrapped_crypto_operational)
+		lack = "an operational crypto (it is in commissioning: set its CRYPTO_OPERATIONAL register)";
+	if (lack != NULL) {
+		DRV_LOG(ERR, "%s: crypto login: the device lacks %s",
+			cdev->dev->name, lack);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	if (attr->credential_id >= RTE_BIT32(24) ||
+	    attr->import_kek_id >= RTE_BIT32(24)) {
+		DRV_LOG(ERR, "%s: crypto login: credential %u, import KEK %u:"
+			" ids have 24 bits", cdev->dev->name,
+			attr->credential_id, attr->import_kek_id);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN);
+	MLX5_SET(crypto_login, login, credential_pointer, attr->credential_id);
+	MLX5_SET(crypto_login, login, session_import_kek_ptr,
+		 attr->import_kek_id);
+	memcpy(MLX5_ADDR_OF(crypto_login, login, credential), attr->credential,
+	       sizeof(attr->credential));
+	obj = mlx5_devx_obj_create(cdev, "CREATE_CRYPTO_LOGIN", in, sizeof(in),
+				   out, sizeof(out));
+	explicit_bzero(MLX5_ADDR_OF(crypto_login, login, credential),
+		       sizeof(attr->credential));
+	if (obj != NULL) {
+		obj->id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
+		obj->type = MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN;
 	}
 	return obj;
 }

@@ -119,6 +119,15 @@ struct mlx5_ifc_qos_cap_bits {
 /* general_obj_types bit of the DEK (encryption key) object. */
 #define MLX5_GENERAL_OBJ_TYPES_CAP_DEK (UINT64_C(1) << 0xc)
 
+/* general_obj_types bit of the crypto login object (type 0x1f). */
+#define MLX5_GENERAL_OBJ_TYPES_CAP_CRYPTO_LOGIN (UINT64_C(1) << 0x1f)
+
+/*
+ * crypto_cap.wrapped_import_method: the key kinds the device takes
+ * wrapped only (the kernel's MLX5_CRYPTO_WRAPPED_IMPORT_METHOD_CAP_*).
+ */
+#define MLX5_CRYPTO_WRAPPED_IMPORT_METHOD_AES_XTS 0x4
+
 /* The crypto block (QUERY_HCA_CAP type 0x1a, with cmd_hca_cap.crypto). */
 struct mlx5_ifc_crypto_cap_bits {
 	u8 wrapped_crypto_operational[0x1];
@@ -127,7 +136,9 @@ struct mlx5_ifc_crypto_cap_bits {
 	u8 synchronize_dek[0x1];
 	u8 int_kek_manual[0x1];
 	u8 int_kek_auto[0x1];
-	u8 reserved_at_6[0x1d];
+	u8 reserved_at_6[0x12];
+	u8 wrapped_import_method[0x8];
+	u8 reserved_at_20[0x3];
 	u8 log_dek_max_alloc[0x5];
 	u8 reserved_at_28[0x3];
 	u8 log_max_num_deks[0x5];

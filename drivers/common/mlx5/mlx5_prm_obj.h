@@ -13,6 +13,7 @@
 /* General object types (header obj_type) and accessed-object types. */
 enum mlx5_general_obj_type {
 	MLX5_GENERAL_OBJ_TYPE_DEK = 0x000c,
+	MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN = 0x001f,
 	MLX5_GENERAL_OBJ_TYPE_MKEY = 0xff01,
 };
 
@@ -141,5 +142,36 @@ struct mlx5_ifc_query_dek_out_bits {
 	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
 	struct mlx5_ifc_dek_bits dek;
 };
+
+/*
+ * A crypto login (general object 0x1f): the session in which a device in
+ * wrapped import mode takes wrapped DEKs. It names a credential and an
+ * import KEK (0: those of the CRYPTO_OPERATIONAL register) and carries
+ * the credential wrapped with that KEK (40 bytes, 48 once wrapped).
+ */
+struct mlx5_ifc_crypto_login_bits {
+	u8 modify_field_select[0x40];
+	u8 reserved_at_40[0x48];
+	u8 credential_pointer[0x18];
+	u8 reserved_at_a0[0x8];
+	u8 session_import_kek_ptr[0x18];
+	u8 reserved_at_c0[0x140];
+	u8 credential[0x180];
+	u8 reserved_at_380[0x480];
+};
+
+struct mlx5_ifc_create_crypto_login_in_bits {
+	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
+	struct mlx5_ifc_crypto_login_bits crypto_login;
+};
+
+struct mlx5_ifc_query_crypto_login_out_bits {
+	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
+	struct mlx5_ifc_crypto_login_bits crypto_login;
+};
+
+/* Bytes of a login credential, plain and wrapped (RFC 3394 adds 8). */
+#define MLX5_CRYPTO_CREDENTIAL_LEN 40
+#define MLX5_CRYPTO_WRAPPED_CREDENTIAL_LEN 48
 
 #endif /* MLX5_PRM_OBJ_H_ */

@@ -11,8 +11,10 @@
  * other way.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/queue.h>
 
@@ -43,31 +45,39 @@ static pthread_mutex_t mlx5_crypto_privs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * AES-XTS with two keys of 128 or 256 bits and a 16-byte tweak. Data units
- * of 512 B, 4 KiB and 1 MiB, or 0: the whole operation one unit.
+ * of 512 B, 4 KiB and 1 MiB, or 0: the whole operation one unit. The key
+ * is given as the pair (32 or 64 bytes), or on a device in wrapped import
+ * as the pair and its key tag wrapped (48 or 80 bytes).
  */
-static const struct rte_cryptodev_capabilities mlx5_crypto_caps[] = {
-	{
-		.op = RTE_CRYPTO_OP_TYPE_SYMMETRIC,
-		.sym = {
-			.xform_type = RTE_CRYPTO_SYM_XFORM_CIPHER,
-			.cipher = {
-				.algo = RTE_CRYPTO_CIPHER_AES_XTS,
-				.block_size = MLX5_CRYPTO_XTS_BLOCK,
-				.key_size = { .min = 32, .max = 64,
-					      .increment = 32 },
-				.iv_size = { .min = MLX5_CRYPTO_IV_LEN,
-					     .max = MLX5_CRYPTO_IV_LEN,
-					     .increment = 0 },
-				.dataunit_set =
-					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES |
-					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES |
-					RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES,
-			},
-		},
-	},
-	/* RTE_CRYPTODEV_END_OF_CAPABILITIES_LIST(), designated for clang. */
-	{ .op = RTE_CRYPTO_OP_TYPE_UNDEFINED },
-};
+#define MLX5_CRYPTO_XTS_CAPS(kmin, kmax) { \
+	{ \
+		.op = RTE_CRYPTO_OP_TYPE_SYMMETRIC, \
+		.sym = { \
+			.xform_type = RTE_CRYPTO_SYM_XFORM_CIPHER, \
+			.cipher = { \
+				.algo = RTE_CRYPTO_CIPHER_AES_XTS, \
+				.block_size = MLX5_CRYPTO_XTS_BLOCK, \
+				.key_size = { .min = (kmin), .max = (kmax), \
+					      .increment = 32 }, \
+				.iv_size = { .min = MLX5_CRYPTO_IV_LEN, \
+					     .max = MLX5_CRYPTO_IV_LEN, \
+					     .increment = 0 }, \
+				.dataunit_set = \
+				RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES | \
+				RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES | \
+				RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES, \
+			}, \
+		}, \
+	}, \
+	/* RTE_CRYPTODEV_END_OF_CAPABILITIES_LIST(), designated for clang. */ \
+	{ .op = RTE_CRYPTO_OP_TYPE_UNDEFINED }, \
+}
+
+static const struct rte_cryptodev_capabilities mlx5_crypto_caps[] =
+	MLX5_CRYPTO_XTS_CAPS(32, 64);
+static const struct rte_cryptodev_capabilities mlx5_crypto_caps_wrapped[] =
+	MLX5_CRYPTO_XTS_CAPS(MLX5_CRYPTO_WRAPPED_KEY_128,
+			     MLX5_CRYPTO_WRAPPED_KEY_256);
 
 static void
 mlx5_crypto_dev_infos_get(struct rte_cryptodev *dev,
@@ -80,7 +90,8 @@ mlx5_crypto_dev_infos_get(struct rte_cryptodev *dev,
 		return;
 	info->driver_id = mlx5_crypto_driver_id;
 	info->feature_flags = dev->feature_flags;
-	info->capabilities = mlx5_crypto_caps;
+	info->capabilities = priv->login != NULL ? mlx5_crypto_caps_wrapped :
+						   mlx5_crypto_caps;
 	info->max_nb_queue_pairs = priv->cfg.max_qps;
 	info->min_mbuf_headroom_req = 0;
 	info->min_mbuf_tailroom_req = 0;
@@ -225,8 +236,13 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 	if (why != NULL)
 		goto refused;
 	cipher = &xform->cipher;
-	if (cipher->key.length != 32 && cipher->key.length != 64) {
+	if (priv->login == NULL && cipher->key.length != 32 &&
+	    cipher->key.length != 64) {
 		why = "key length: AES-XTS takes 32 or 64 bytes (two keys)";
+	} else if (priv->login != NULL &&
+		   cipher->key.length != MLX5_CRYPTO_WRAPPED_KEY_128 &&
+		   cipher->key.length != MLX5_CRYPTO_WRAPPED_KEY_256) {
+		why = "key length: the device takes wrapped keys, AES-XTS two keys and their key tag wrapped: 48 or 80 bytes";
 	} else if (cipher->key.data == NULL) {
 		why = "no key";
 	} else if (cipher->iv.length != MLX5_CRYPTO_IV_LEN) {
@@ -237,10 +253,15 @@ mlx5_crypto_sym_session_configure(struct rte_cryptodev *dev,
 	}
 	if (why != NULL)
 		goto refused;
-	attr.key_size = cipher->key.length == 64 ? MLX5_DEK_KEY_SIZE_256 :
-						   MLX5_DEK_KEY_SIZE_128;
+	attr.key_size = cipher->key.length == 64 ||
+			cipher->key.length == MLX5_CRYPTO_WRAPPED_KEY_256 ?
+			MLX5_DEK_KEY_SIZE_256 : MLX5_DEK_KEY_SIZE_128;
 	attr.key = cipher->key.data;
 	attr.key_len = cipher->key.length;
+	/* Every DEK has the key tag, wrapped with it or given here. */
+	attr.wrapped = priv->login != NULL;
+	attr.has_keytag = true;
+	attr.keytag = priv->cfg.keytag;
 	sess->dek = mlx5_devx_cmd_create_dek(priv->cdev, &attr);
 	if (sess->dek == NULL) {
 		ret = -rte_errno;
@@ -307,10 +328,65 @@ static struct rte_cryptodev_ops mlx5_crypto_ops = {
 	.sym_session_clear = mlx5_crypto_sym_session_clear,
 };
 
-/* Devargs of the crypto class. */
+/* Devargs of the crypto class (DPDK's own names among them). */
 static const char *const mlx5_crypto_keys[] = {
-	"max_qps", "max_segs", "qp_mkeys", NULL,
+	"max_qps", "max_segs", "max_segs_num", "qp_mkeys", "keytag",
+	"credential_id", "import_kek_id", "wcs_file", NULL,
 };
+
+/* The value of hexadecimal digit @c. */
+static int
+mlx5_crypto_hex(int c)
+{
+	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+}
+
+/*
+ * The wrapped credential in file @path: 48 bytes as hexadecimal digit
+ * pairs, white space anywhere between pairs (DPDK's own format). 0 or
+ * -EINVAL, logged.
+ */
+static int
+mlx5_crypto_wcs_read(const char *path, uint8_t *cred)
+{
+	FILE *f = path != NULL && path[0] != '\0' ? fopen(path, "r") : NULL;
+	size_t n = 0;
+	int c, hi = -1;
+	const char *why = NULL;
+
+	if (f == NULL) {
+		DRV_LOG(ERR, "devarg wcs_file=%s: %s", path != NULL ? path : "",
+			path != NULL && path[0] != '\0' ? strerror(errno) :
+			"no file named");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	while (why == NULL && (c = fgetc(f)) != EOF) {
+		if (isspace(c)) {
+			if (hi >= 0)
+				why = "a digit pair split by white space";
+		} else if (!isxdigit(c)) {
+			why = "a character that is not a hexadecimal digit";
+		} else if (hi < 0) {
+			hi = mlx5_crypto_hex(c);
+		} else if (n == MLX5_CRYPTO_WRAPPED_CREDENTIAL_LEN) {
+			why = "more than 48 bytes";
+		} else {
+			cred[n++] = (uint8_t)(hi << 4 | mlx5_crypto_hex(c));
+			hi = -1;
+		}
+	}
+	fclose(f);
+	if (why == NULL && (n != MLX5_CRYPTO_WRAPPED_CREDENTIAL_LEN || hi >= 0))
+		why = "fewer than 48 bytes (96 hexadecimal digits)";
+	if (why == NULL)
+		return 0;
+	explicit_bzero(cred, MLX5_CRYPTO_WRAPPED_CREDENTIAL_LEN);
+	DRV_LOG(ERR, "devarg wcs_file=%s: the wrapped credential: %s", path,
+		why);
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
 
 static int
 mlx5_crypto_kvarg(const char *key, const char *value, void *opaque)
@@ -323,7 +399,8 @@ mlx5_crypto_kvarg(const char *key, const char *value, void *opaque)
 		ret = mlx5_kvarg_parse_uint(key, value, 1,
 					    MLX5_CRYPTO_MAX_QPS_MAX, &v);
 		cfg->max_qps = (uint16_t)v;
-	} else if (strcmp(key, "max_segs") == 0) {
+	} else if (strcmp(key, "max_segs") == 0 ||
+		   strcmp(key, "max_segs_num") == 0) {
 		ret = mlx5_kvarg_parse_uint(key, value, 1,
 					    MLX5_UMR_CRYPTO_KLM_MAX, &v);
 		cfg->max_segs = (uint16_t)v;
@@ -331,6 +408,20 @@ mlx5_crypto_kvarg(const char *key, const char *value, void *opaque)
 		ret = mlx5_kvarg_parse_uint(key, value, 1,
 					    MLX5_CRYPTO_QP_MKEYS_MAX, &v);
 		cfg->qp_mkeys = rte_align32pow2((uint32_t)v);
+	} else if (strcmp(key, "keytag") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, UINT64_MAX, &v);
+		cfg->keytag = v;
+	} else if (strcmp(key, "credential_id") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, RTE_BIT32(24) - 1,
+					    &v);
+		cfg->login.credential_id = (uint32_t)v;
+	} else if (strcmp(key, "import_kek_id") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, RTE_BIT32(24) - 1,
+					    &v);
+		cfg->login.import_kek_id = (uint32_t)v;
+	} else if (strcmp(key, "wcs_file") == 0) {
+		ret = mlx5_crypto_wcs_read(value, cfg->login.credential);
+		cfg->wcs_given = ret == 0;
 	} else {
 		DRV_LOG(ERR, "devarg %s: not a crypto devarg", key);
 		rte_errno = EINVAL;
@@ -370,8 +461,10 @@ mlx5_crypto_caps_check(struct mlx5_common_device *cdev)
 		lack = "crypto";
 	else if (!c->dek)
 		lack = "DEK objects";
-	else if (c->wrapped_crypto_operational)
-		lack = "plaintext keys (the device wants wrapped keys and a credential login, not supported)";
+	else if (c->wrapped_import && !c->login)
+		lack = "the crypto login object its wrapped import needs";
+	else if (c->wrapped_import && !c->wrapped_crypto_operational)
+		lack = "an operational crypto (in wrapped import it is still in commissioning: the officer sets its CRYPTO_OPERATIONAL register)";
 	else if (!c->aes_xts_multi_block_le_tweak &&
 		 !c->aes_xts_multi_block_be_tweak)
 		lack = "AES-XTS over many blocks (aes_xts_multi_block_le_tweak or _be_tweak)";
@@ -383,6 +476,15 @@ mlx5_crypto_caps_check(struct mlx5_common_device *cdev)
 	DRV_LOG(ERR, "%s: the device lacks %s", cdev->dev->name, lack);
 	rte_errno = ENOTSUP;
 	return -ENOTSUP;
+}
+
+/* Log out: destroy the crypto login @login (NULL: none). */
+static void
+mlx5_crypto_login_destroy(struct mlx5_devx_obj *login)
+{
+	if (login != NULL && mlx5_devx_cmd_destroy(login) != 0)
+		DRV_LOG(WARNING, "crypto login 0x%x not destroyed: %s",
+			login->id, rte_strerror(rte_errno));
 }
 
 static int
@@ -397,6 +499,7 @@ mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 		.private_data_size = sizeof(struct mlx5_crypto_priv),
 		.socket_id = cdev->dev->numa_node,
 	};
+	struct mlx5_devx_obj *login = NULL;
 	struct rte_cryptodev *crypto_dev;
 	struct mlx5_crypto_priv *priv;
 	int ret;
@@ -409,30 +512,57 @@ mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	}
 	ret = mlx5_kvargs_process(kv, mlx5_crypto_keys, mlx5_crypto_kvarg,
 				  &cfg);
-	if (ret != 0)
-		return ret;
-	ret = mlx5_crypto_caps_check(cdev);
+	if (ret == 0)
+		ret = mlx5_crypto_caps_check(cdev);
 	if (ret == 0)
 		ret = mlx5_crypto_config_check(cdev, &cfg);
-	if (ret != 0)
+	if (ret == 0 && cdev->caps.crypto.wrapped_import && !cfg.wcs_given) {
+		DRV_LOG(ERR, "%s: the device's crypto takes wrapped keys: devarg wcs_file (the credential wrapped with the import KEK) is mandatory",
+			cdev->dev->name);
+		rte_errno = EINVAL;
+		ret = -EINVAL;
+	}
+	if (ret != 0) {
+		explicit_bzero(&cfg.login, sizeof(cfg.login));
 		return ret;
+	}
+	if (!cdev->caps.crypto.wrapped_import && cfg.wcs_given)
+		DRV_LOG(WARNING, "%s: wcs_file, credential_id, import_kek_id ignored: the device takes plaintext keys",
+			cdev->dev->name);
+	if (cdev->caps.crypto.wrapped_import) {
+		login = mlx5_devx_cmd_create_crypto_login(cdev, &cfg.login);
+		if (login == NULL) {
+			ret = -rte_errno;
+			DRV_LOG(ERR, "%s: crypto login refused (credential %u, import KEK %u): %s",
+				cdev->dev->name, cfg.login.credential_id,
+				cfg.login.import_kek_id,
+				rte_strerror(rte_errno));
+			explicit_bzero(&cfg.login, sizeof(cfg.login));
+			return ret;
+		}
+	}
+	/* The credential served its purpose: no copy stays. */
+	explicit_bzero(cfg.login.credential, sizeof(cfg.login.credential));
 	params.max_nb_queue_pairs = cfg.max_qps;
 	rte_strscpy(params.name, cdev->dev->name, sizeof(params.name));
 	crypto_dev = rte_cryptodev_pmd_create(params.name, cdev->dev, &params);
 	if (crypto_dev == NULL) {
 		DRV_LOG(ERR, "%s: cryptodev not created", cdev->dev->name);
+		mlx5_crypto_login_destroy(login);
 		rte_errno = ENODEV;
 		return -ENODEV;
 	}
 	crypto_dev->dev_ops = &mlx5_crypto_ops;
 	crypto_dev->enqueue_burst = mlx5_crypto_enqueue_burst;
 	crypto_dev->dequeue_burst = mlx5_crypto_dequeue_burst;
-	crypto_dev->feature_flags = MLX5_CRYPTO_FEATURE_FLAGS;
+	crypto_dev->feature_flags = MLX5_CRYPTO_FEATURE_FLAGS |
+		(login != NULL ? RTE_CRYPTODEV_FF_CIPHER_WRAPPED_KEY : 0);
 	crypto_dev->driver_id = mlx5_crypto_driver_id;
 	priv = crypto_dev->data->dev_private;
 	priv->cdev = cdev;
 	priv->crypto_dev = crypto_dev;
 	priv->cfg = cfg;
+	priv->login = login;
 	/* The device names the byte order it increments the tweak in. */
 	priv->tweak_be = !cdev->caps.crypto.aes_xts_multi_block_le_tweak;
 	priv->op_bbs_max = mlx5_crypto_op_bbs(cfg.max_segs);
@@ -444,6 +574,7 @@ mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 		/* The cryptodev is freed with its private data. */
 		crypto_dev->dev_ops = NULL;
 		rte_cryptodev_pmd_destroy(crypto_dev);
+		mlx5_crypto_login_destroy(login);
 		return ret;
 	}
 	pthread_mutex_lock(&mlx5_crypto_privs_lock);
@@ -454,9 +585,10 @@ mlx5_crypto_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	mlx5_class_dev_info_add(cdev, MLX5_CLASS_CRYPTO, "cryptodev",
 				crypto_dev->data->name,
 				crypto_dev->data->dev_id);
-	DRV_LOG(INFO, "%s: cryptodev %u, %u queue pairs of %u operations in flight, %u segments",
+	DRV_LOG(INFO, "%s: cryptodev %u, %u queue pairs of %u operations in flight, %u segments, %s keys",
 		cdev->dev->name, crypto_dev->data->dev_id, cfg.max_qps,
-		cfg.qp_mkeys, cfg.max_segs);
+		cfg.qp_mkeys, cfg.max_segs,
+		login != NULL ? "wrapped" : "plaintext");
 	return 0;
 }
 
@@ -494,6 +626,8 @@ mlx5_crypto_remove(struct mlx5_common_device *cdev)
 	/* The close refuses while the session pool is not full: go anyway. */
 	dev->data->session_pool = NULL;
 	mlx5_uar_release(cdev, &priv->uar);
+	mlx5_crypto_login_destroy(priv->login);
+	priv->login = NULL;
 	if (rte_cryptodev_pmd_destroy(dev) != 0)
 		DRV_LOG(WARNING, "%s: cryptodev not released", cdev->dev->name);
 	return 0;
@@ -529,6 +663,11 @@ RTE_PMD_EXPORT_NAME(MLX5_CRYPTO_DRIVER_NAME, __COUNTER__);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5_CRYPTO_DRIVER_NAME,
 	"max_qps=<1-" RTE_STR(MLX5_CRYPTO_MAX_QPS_MAX) "> "
 	"max_segs=<1-" RTE_STR(MLX5_UMR_CRYPTO_KLM_MAX) "> "
-	"qp_mkeys=<1-" RTE_STR(MLX5_CRYPTO_QP_MKEYS_MAX) ">");
+	"max_segs_num=<1-" RTE_STR(MLX5_UMR_CRYPTO_KLM_MAX) "> "
+	"qp_mkeys=<1-" RTE_STR(MLX5_CRYPTO_QP_MKEYS_MAX) "> "
+	"keytag=<u64> "
+	"credential_id=<0-0xffffff> "
+	"import_kek_id=<0-0xffffff> "
+	"wcs_file=<path>");
 RTE_PMD_REGISTER_KMOD_DEP(MLX5_CRYPTO_DRIVER_NAME,
 			  "* ib_uverbs & mlx5_core & mlx5_ib");

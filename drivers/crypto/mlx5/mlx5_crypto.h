@@ -48,6 +48,10 @@ extern uint8_t mlx5_crypto_driver_id;
 #define MLX5_CRYPTO_QP_MKEYS_DEFAULT 256
 #define MLX5_CRYPTO_QP_MKEYS_MAX 4096
 
+/* Wrapped keys (RFC 3394): the key pair, its 8-byte tag, 8 bytes more. */
+#define MLX5_CRYPTO_WRAPPED_KEY_128 48
+#define MLX5_CRYPTO_WRAPPED_KEY_256 80
+
 /* AES-XTS: the tweak (IV) length, the cipher block. */
 #define MLX5_CRYPTO_IV_LEN 16
 #define MLX5_CRYPTO_XTS_BLOCK 16
@@ -57,8 +61,13 @@ extern uint8_t mlx5_crypto_driver_id;
 /* Per-device settings from the devargs. */
 struct mlx5_crypto_config {
 	uint16_t max_qps;   /* max_qps: queue pairs the device reports. */
-	uint16_t max_segs;  /* max_segs: mbuf segments per side of an op. */
+	uint16_t max_segs;  /* max_segs (max_segs_num): mbuf segments per side. */
 	uint32_t qp_mkeys;  /* qp_mkeys: crypto mkeys (ops in flight) per QP. */
+	/* keytag: every DEK's key tag, which each operation's BSF names. */
+	uint64_t keytag;
+	/* Wrapped import: credential_id, import_kek_id and wcs_file. */
+	struct mlx5_devx_crypto_login_attr login;
+	bool wcs_given;
 };
 
 struct mlx5_crypto_session;
@@ -75,6 +84,8 @@ struct mlx5_crypto_priv {
 	uint32_t max_len;              /* Largest operation (the QP's message). */
 	rte_spinlock_t sess_lock;
 	LIST_HEAD(, mlx5_crypto_session) sessions; /* Live, for removal. */
+	/* Wrapped import: the crypto login the sessions' DEKs are made in. */
+	struct mlx5_devx_obj *login;
 };
 
 /* A session's private data: the DEK and what every UMR of it carries. */

@@ -137,6 +137,7 @@ mlx5_crypto_umr_tmpl_build(struct mlx5_crypto_session *sess)
 	struct mlx5_umr_crypto_wqe_attr a = {
 		.len = MLX5_CRYPTO_XTS_BLOCK,
 		.dek_id = sess->dek_id,
+		.keytag = sess->priv->cfg.keytag,
 		.block_size = sess->block_size,
 		.encryption_order = sess->encryption_order,
 	};
@@ -588,6 +589,7 @@ mlx5_crypto_op_post_any(struct mlx5_crypto_qp *qp, struct rte_crypto_op *op,
 			.klm = qp->klm_dst,
 			.klm_num = ndst,
 			.dek_id = sess->dek_id,
+			.keytag = priv->cfg.keytag,
 			.block_size = sess->block_size,
 			.encryption_order = sess->encryption_order,
 		};

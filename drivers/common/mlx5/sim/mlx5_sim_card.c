@@ -263,6 +263,22 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "DEK pd is not a PD of this context" },
 	{ MLX5_SIM_SYND_DEK_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "DEK table full" },
+	{ MLX5_SIM_SYND_DEK_LOGIN, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "wrapped import: a DEK needs a crypto login of its context" },
+	{ MLX5_SIM_SYND_DEK_UNWRAP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "wrapped import: the DEK's key does not unwrap under the login's"
+	  " import KEK (RFC 3394 integrity check)" },
+	{ MLX5_SIM_SYND_CRYPTO_COMMISSIONING, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "wrapped import: the crypto is in commissioning (the"
+	  " CRYPTO_OPERATIONAL register was never set)" },
+	{ MLX5_SIM_SYND_LOGIN_POINTER, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crypto login: no such credential or import KEK (the device has"
+	  " those of its CRYPTO_OPERATIONAL register, 0, only)" },
+	{ MLX5_SIM_SYND_LOGIN_DENIED, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "crypto login: the wrapped credential does not unwrap under the"
+	  " import KEK or is not the credential named" },
+	{ MLX5_SIM_SYND_LOGIN_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "crypto login: the context has one already" },
 	{ MLX5_SIM_SYND_QCNT_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
 	  "every queue counter set of the vHCA is allocated (max_qp_cnt)" },
 	{ MLX5_SIM_SYND_QCNT_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
@@ -486,6 +502,21 @@ mlx5_sim_vhca_find(uint16_t card_id, uint16_t vhca_id)
 	return vhca;
 }
 
+/*
+ * A digest of a secret setting (FNV-1a, 64 bits), to tell two values
+ * apart without logging them.
+ */
+static uint64_t
+sim_secret_digest(const uint8_t *b, size_t len)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+	return h ^ len;
+}
+
 /* The value of the capability devarg @bit in @caps. */
 static uint64_t
 sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
@@ -531,8 +562,15 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->dm_size;
 	case MLX5_SIM_CAP_LOG_MAX_MKEY:
 		return caps->log_max_mkey;
+	case MLX5_SIM_CAP_CRYPTO_KEK:
+		return sim_secret_digest(caps->crypto_kek,
+					 caps->crypto_kek_len);
+	case MLX5_SIM_CAP_CRYPTO_CREDENTIAL:
+		return sim_secret_digest(caps->crypto_credential,
+					 sizeof(caps->crypto_credential));
 	default:
-		return caps->crypto;
+		/* 0 none, 1 plaintext, 3 wrapped. */
+		return caps->crypto | (uint64_t)caps->crypto_wrapped << 1;
 	}
 }
 
@@ -567,6 +605,9 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
 		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
 		{ MLX5_SIM_CAP_LOG_MAX_MKEY, "log_max_mkey" },
+		{ MLX5_SIM_CAP_CRYPTO_KEK, "crypto_kek (digest)" },
+		{ MLX5_SIM_CAP_CRYPTO_CREDENTIAL,
+		  "crypto_credential (digest)" },
 	};
 	unsigned int i;
 

@@ -546,7 +546,10 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
 				   MLX5_GET64(cmd_hca_cap, cap,
 					      general_obj_types) |
-				   MLX5_GENERAL_OBJ_TYPES_CAP_DEK);
+				   MLX5_GENERAL_OBJ_TYPES_CAP_DEK |
+				   (caps->crypto_wrapped ?
+				    MLX5_GENERAL_OBJ_TYPES_CAP_CRYPTO_LOGIN :
+				    0));
 		MLX5_SET(cmd_hca_cap, cap, fl_rc_qp_when_roce_disabled, 1);
 		/* Two ports make a LAG; lag port and UDP port by RTS2RTS. */
 		MLX5_SET(cmd_hca_cap, cap, num_lag_ports,
@@ -573,8 +576,17 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 	case MLX5_HCA_CAP_CRYPTO:
 		if (!caps->crypto)
 			return MLX5_SIM_SYND_CAP_TYPE;
-		/* Plaintext keys (not wrapped), up to 2^15 DEKs. */
+		/*
+		 * Up to 2^15 DEKs; AES-XTS keys wrapped or plaintext (the
+		 * import method), operational once the CRYPTO_OPERATIONAL
+		 * register is set (mlx5_sim_dek.c).
+		 */
 		MLX5_SET(crypto_cap, cap, log_max_num_deks, 15);
+		MLX5_SET(crypto_cap, cap, wrapped_import_method,
+			 caps->crypto_wrapped ?
+			 MLX5_CRYPTO_WRAPPED_IMPORT_METHOD_AES_XTS : 0);
+		MLX5_SET(crypto_cap, cap, wrapped_crypto_operational,
+			 caps->crypto_wrapped && caps->crypto_kek_len != 0);
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_ETH_OFFLOADS:
 		/*
@@ -841,7 +853,8 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return (obj->kind == MLX5_SIM_OBJ_ALIAS ||
-			obj->kind == MLX5_SIM_OBJ_DEK) &&
+			obj->kind == MLX5_SIM_OBJ_DEK ||
+			obj->kind == MLX5_SIM_OBJ_LOGIN) &&
 		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 		       obj->obj_type &&
 		       MLX5_GET(general_obj_in_cmd_hdr, in, obj_id) ==

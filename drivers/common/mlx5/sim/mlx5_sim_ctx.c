@@ -324,6 +324,10 @@ sim_reclaim_devx_rest(struct mlx5_sim_file *file)
 		if (obj->kind == MLX5_SIM_OBJ_DEK &&
 		    mlx5_sim_dek_destroy(file, obj->index) == MLX5_SIM_SYND_OK)
 			vhca->reclaimed++;
+		if (obj->kind == MLX5_SIM_OBJ_LOGIN &&
+		    mlx5_sim_login_destroy(file, obj->index) ==
+		    MLX5_SIM_SYND_OK)
+			vhca->reclaimed++;
 		if (obj->kind == MLX5_SIM_OBJ_QCNT)
 			mlx5_sim_qcnt_reclaim(vhca, obj);
 		if (mkey != NULL && mkey->serial == obj->serial)

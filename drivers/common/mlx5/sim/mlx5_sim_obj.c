@@ -68,6 +68,9 @@ mlx5_sim_cmd_create_gobj(struct mlx5_sim_file *file, const void *in,
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 	    MLX5_GENERAL_OBJ_TYPE_DEK)
 		return mlx5_sim_dek_create(file, in, inlen, out, obj);
+	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
+	    MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN)
+		return mlx5_sim_login_create(file, in, inlen, out, obj);
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) !=
 	    MLX5_GENERAL_OBJ_TYPE_MKEY)
 		return MLX5_SIM_SYND_GOBJ_TYPE;
@@ -141,6 +144,9 @@ mlx5_sim_cmd_query_gobj(struct mlx5_sim_file *file, const void *in,
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 	    MLX5_GENERAL_OBJ_TYPE_DEK)
 		return mlx5_sim_dek_query(file, in, out, outlen);
+	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
+	    MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN)
+		return mlx5_sim_login_query(file, in, out, outlen);
 	synd = sim_gobj_lookup(file, in, &alias);
 	if (synd != MLX5_SIM_SYND_OK)
 		return synd;
@@ -167,10 +173,15 @@ mlx5_sim_cmd_modify_gobj(struct mlx5_sim_file *file, const void *in)
 	struct mlx5_sim_mkey *alias;
 	uint32_t synd;
 
-	/* Neither alias objects nor DEKs are modified here. */
+	/* Neither alias objects, DEKs nor logins are modified here. */
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 	    MLX5_GENERAL_OBJ_TYPE_DEK)
 		return mlx5_sim_dek_exists(file,
+			MLX5_GET(general_obj_in_cmd_hdr, in, obj_id)) ?
+		       MLX5_SIM_SYND_GOBJ_MODIFY : MLX5_SIM_SYND_GOBJ_UNKNOWN;
+	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
+	    MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN)
+		return mlx5_sim_login_exists(file,
 			MLX5_GET(general_obj_in_cmd_hdr, in, obj_id)) ?
 		       MLX5_SIM_SYND_GOBJ_MODIFY : MLX5_SIM_SYND_GOBJ_UNKNOWN;
 	synd = sim_gobj_lookup(file, in, &alias);
@@ -186,6 +197,10 @@ mlx5_sim_cmd_destroy_gobj(struct mlx5_sim_file *file, const void *in)
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
 	    MLX5_GENERAL_OBJ_TYPE_DEK)
 		return mlx5_sim_dek_destroy(file,
+			MLX5_GET(general_obj_in_cmd_hdr, in, obj_id));
+	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) ==
+	    MLX5_GENERAL_OBJ_TYPE_CRYPTO_LOGIN)
+		return mlx5_sim_login_destroy(file,
 			MLX5_GET(general_obj_in_cmd_hdr, in, obj_id));
 	synd = sim_gobj_lookup(file, in, &alias);
 	if (synd != MLX5_SIM_SYND_OK)

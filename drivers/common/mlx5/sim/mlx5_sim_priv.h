@@ -116,6 +116,8 @@ enum {
 	MLX5_SIM_CAP_DEVICE_ID = RTE_BIT32(18),
 	MLX5_SIM_CAP_DM_SIZE = RTE_BIT32(19),
 	MLX5_SIM_CAP_LOG_MAX_MKEY = RTE_BIT32(20),
+	MLX5_SIM_CAP_CRYPTO_KEK = RTE_BIT32(21),
+	MLX5_SIM_CAP_CRYPTO_CREDENTIAL = RTE_BIT32(22),
 };
 
 /*
@@ -335,6 +337,7 @@ struct mlx5_sim_xside {
  */
 struct mlx5_sim_xts {
 	void *ctx;                 /* EVP_CIPHER_CTX; NULL: no cipher. */
+	void *tctx;                /* Set: ctx is key 1's ECB, this key 2's. */
 	const uint8_t *tweak;      /* The key's, LE 128 bits. */
 	uint64_t unit;             /* Added to the tweak for the first unit. */
 	uint32_t data_unit;        /* Bytes one tweak covers. */
@@ -457,6 +460,14 @@ uint32_t mlx5_sim_dek_query(struct mlx5_sim_file *file, const void *in,
 			    void *out, size_t outlen);
 uint32_t mlx5_sim_dek_destroy(struct mlx5_sim_file *file, uint32_t id);
 bool mlx5_sim_dek_exists(struct mlx5_sim_file *file, uint32_t id);
+/* The crypto login (general object 0x1f) of a wrapped-import device. */
+uint32_t mlx5_sim_login_create(struct mlx5_sim_file *file, const void *in,
+			       size_t inlen, void *out,
+			       struct mlx5_sim_devx_obj *obj);
+uint32_t mlx5_sim_login_query(struct mlx5_sim_file *file, const void *in,
+			      void *out, size_t outlen);
+uint32_t mlx5_sim_login_destroy(struct mlx5_sim_file *file, uint32_t id);
+bool mlx5_sim_login_exists(struct mlx5_sim_file *file, uint32_t id);
 
 /* Ethernet queue objects (mlx5_sim_eth.c). */
 uint32_t mlx5_sim_cmd_eth(struct mlx5_sim_file *file, uint16_t opcode,
@@ -877,6 +888,9 @@ mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 	dek = likely(id < vhca->deks.size) ? vhca->deks.slot[id] : NULL;
 	if (dek == NULL || dek->pd != mkey->pd)
 		return -EACCES;
+	/* The key tag is checked where the key is used (DPDK's guide). */
+	if (dek->has_keytag && dek->keytag != mkey->crypto.keytag)
+		return -EACCES;
 	if (len == 0)
 		return 0;
 	tail = mlx5_sim_du_mod(len, dus);
@@ -891,6 +905,7 @@ mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 		if (x->ctx == NULL)
 			return -EACCES;
 	}
+	x->tctx = dek->xts_tweak;
 	x->tweak = mkey->crypto.tweak;
 	x->unit = off != 0 ? mlx5_sim_du_div(off, dus) : 0;
 	x->data_unit = dus;

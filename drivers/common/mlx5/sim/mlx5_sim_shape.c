@@ -9,6 +9,7 @@
  * the vHCA they name, created or checked against it.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -57,15 +58,14 @@ sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
 #define SIM_DEFAULT_DM_SIZE (128u * 1024)
 
 const char *const mlx5_sim_shape_keys[] = {
-	"card",		 "vhca_id",	 "crossing",
-	"hca_cap_2",	 "pacing",	 "pp_uid",
-	"pp_table_size", "pp_min_rate",	 "pp_max_rate",
-	"update_tag",	 "crypto",	 "signature",
-	"cross_rule",	 "alias_status", "odp",
-	"ports",	 "wire",	 "wire2",
-	"pace_clock",	 "speed",	 "device_id",
-	"dm_size",	 "fail_cmd",	 "fail_nth",
-	"fail_status",	 "log_max_mkey", NULL,
+	"card",	       "vhca_id",      "crossing",	"hca_cap_2",
+	"pacing",      "pp_uid",       "pp_table_size", "pp_min_rate",
+	"pp_max_rate", "update_tag",   "crypto",	"signature",
+	"cross_rule",  "alias_status", "odp",		"ports",
+	"wire",	       "wire2",	       "pace_clock",	"speed",
+	"device_id",   "dm_size",      "fail_cmd",	"fail_nth",
+	"fail_status", "log_max_mkey", "crypto_kek",	"crypto_credential",
+	NULL,
 };
 
 /* A 0|1 capability devarg. */
@@ -78,6 +78,67 @@ sim_parse_bool(const char *key, const char *value, bool *result)
 	if (ret == 0)
 		*result = v != 0;
 	return ret;
+}
+
+/*
+ * The crypto devarg: 0 (none), 1 or plaintext (plaintext DEKs), wrapped
+ * (the wrapped import method).
+ */
+static int
+sim_parse_crypto(const char *key, const char *value, struct mlx5_sim_caps *caps)
+{
+	if (value != NULL && strcmp(value, "wrapped") == 0) {
+		caps->crypto = true;
+		caps->crypto_wrapped = true;
+		return 0;
+	}
+	caps->crypto_wrapped = false;
+	if (value != NULL && strcmp(value, "plaintext") == 0) {
+		caps->crypto = true;
+		return 0;
+	}
+	if (value != NULL &&
+	    (strcmp(value, "0") == 0 || strcmp(value, "1") == 0))
+		return sim_parse_bool(key, value, &caps->crypto);
+	SIM_LOG(ERR, "devarg %s=%s: expected 0, 1, plaintext or wrapped", key,
+		value != NULL ? value : "");
+	return -EINVAL;
+}
+
+/*
+ * A devarg of hexadecimal digits, two a byte: @min or @max bytes (a
+ * secret: the log line never repeats it), their count in *@len.
+ */
+static int
+sim_parse_hex(const char *key, const char *value, uint8_t *buf, size_t min,
+	      size_t max, size_t *len)
+{
+	size_t n = value != NULL ? strlen(value) : 0;
+	size_t i;
+
+	if (n % 2 == 0 && (n / 2 == min || n / 2 == max)) {
+		for (i = 0; i < n; i++)
+			if (!isxdigit((unsigned char)value[i]))
+				break;
+		if (i == n) {
+			for (i = 0; i < n / 2; i++) {
+				char byte[3] = { value[2 * i], value[2 * i + 1],
+						 '\0' };
+
+				buf[i] = (uint8_t)strtoul(byte, NULL, 16);
+			}
+			*len = n / 2;
+			return 0;
+		}
+	}
+	if (min == max)
+		SIM_LOG(ERR, "devarg %s: expected %zu hexadecimal digits", key,
+			2 * max);
+	else
+		SIM_LOG(ERR,
+			"devarg %s: expected %zu or %zu hexadecimal digits",
+			key, 2 * min, 2 * max);
+	return -EINVAL;
 }
 
 /*
@@ -162,6 +223,7 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 		   const char *value)
 {
 	struct mlx5_sim_caps *caps = &da->caps;
+	size_t len = 0;
 	uint64_t v;
 	int ret;
 
@@ -222,8 +284,18 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 		ret = sim_parse_bool(key, value, &caps->signature);
 		da->caps_given |= MLX5_SIM_CAP_SIGNATURE;
 	} else if (strcmp(key, "crypto") == 0) {
-		ret = sim_parse_bool(key, value, &caps->crypto);
+		ret = sim_parse_crypto(key, value, caps);
 		da->caps_given |= MLX5_SIM_CAP_CRYPTO;
+	} else if (strcmp(key, "crypto_kek") == 0) {
+		ret = sim_parse_hex(key, value, caps->crypto_kek, 16,
+				    sizeof(caps->crypto_kek), &len);
+		caps->crypto_kek_len = (uint8_t)len;
+		da->caps_given |= MLX5_SIM_CAP_CRYPTO_KEK;
+	} else if (strcmp(key, "crypto_credential") == 0) {
+		ret = sim_parse_hex(key, value, caps->crypto_credential,
+				    sizeof(caps->crypto_credential),
+				    sizeof(caps->crypto_credential), &len);
+		da->caps_given |= MLX5_SIM_CAP_CRYPTO_CREDENTIAL;
 	} else if (strcmp(key, "odp") == 0) {
 		ret = sim_parse_bool(key, value, &caps->odp);
 		da->caps_given |= MLX5_SIM_CAP_ODP;
@@ -358,6 +430,15 @@ mlx5_sim_shape_apply(const struct mlx5_sim_shape *sh,
 	if ((sh->caps_given & MLX5_SIM_CAP_WIRE2) && sh->caps.nports < 2) {
 		SIM_LOG(ERR, "devarg wire2: the vHCA has one port (ports=2"
 			     " gives it a second)");
+		return -EINVAL;
+	}
+	if (!!(sh->caps_given & MLX5_SIM_CAP_CRYPTO_KEK) !=
+		    !!(sh->caps_given & MLX5_SIM_CAP_CRYPTO_CREDENTIAL) ||
+	    ((sh->caps_given & MLX5_SIM_CAP_CRYPTO_KEK) &&
+	     !sh->caps.crypto_wrapped)) {
+		SIM_LOG(ERR, "devargs crypto_kek and crypto_credential: the"
+			     " CRYPTO_OPERATIONAL register of a crypto=wrapped"
+			     " device takes both");
 		return -EINVAL;
 	}
 	if (sh->fail_status_set && !sh->fail_cmd_set && !sh->fail_nth_set) {

@@ -32,6 +32,18 @@ struct mlx5_sim_caps {
 	uint8_t alias_status;
 	bool update_tag;
 	bool crypto;
+	/*
+	 * The crypto's import method, set in the factory: plaintext DEKs, or
+	 * wrapped (crypto=wrapped): DEKs and the login's credential wrapped
+	 * with an import KEK (AES key wrap, RFC 3394). A wrapped device is
+	 * in commissioning until its CRYPTO_OPERATIONAL register holds the
+	 * first credential and import KEK (crypto_credential, crypto_kek:
+	 * what the officer sets with mlxreg), then operational.
+	 */
+	bool crypto_wrapped;
+	uint8_t crypto_kek_len;    /* 0: commissioning; 16 or 32 bytes. */
+	uint8_t crypto_kek[MLX5_SIM_KEK_MAX];
+	uint8_t crypto_credential[MLX5_SIM_CREDENTIAL_LEN];
 	bool odp;          /* On-demand paging, implicit ODP included. */
 	uint16_t pp_table_size;
 	uint32_t pp_min_rate;

@@ -167,6 +167,7 @@ struct mlx5_sim_mkey {
 	} u;
 	/* UMR and crypto (mlx5_sim_umr.c). */
 	struct {
+		uint64_t keytag;   /* The BSF's: the DEK's, if it has one. */
 		uint32_t dek_id;
 		uint32_t data_unit; /* Bytes one tweak covers. */
 		uint32_t raw_data_size;
@@ -226,6 +227,7 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_TIS,          /* index: the tisn. */
 	MLX5_SIM_OBJ_TD,           /* index: the transport domain. */
 	MLX5_SIM_OBJ_DEK,          /* index: the DEK's object id. */
+	MLX5_SIM_OBJ_LOGIN,        /* index: the crypto login's object id. */
 	MLX5_SIM_OBJ_RQT,          /* index: the rqtn. */
 	MLX5_SIM_OBJ_TIR,          /* index: the tirn. */
 	MLX5_SIM_OBJ_QCNT,         /* index: the counter set id. */

@@ -315,10 +315,17 @@ struct mlx5_sim_dek {
 	struct mlx5_sim_pd_obj *pd;
 	uint8_t key_size;          /* MLX5_DEK_KEY_SIZE_*. */
 	bool has_keytag;
+	uint64_t keytag;           /* With has_keytag: what a BSF must name. */
 	uint64_t opaque;
+	/* The key pair (unwrapped), then the key tag (big-endian). */
 	uint8_t key[MLX5_FLD_SZ_BYTES(dek, key)];
-	/* The cipher's contexts (EVP_CIPHER_CTX): decryption, encryption. */
+	/*
+	 * The cipher's contexts (EVP_CIPHER_CTX): decryption, encryption;
+	 * AES-XTS, or AES-ECB of key 1 when the model's own XTS runs
+	 * (xts_tweak, AES-ECB of key 2, set: mlx5_sim_dek_xts()).
+	 */
 	void *xts[2];
+	void *xts_tweak;
 };
 
 /* The QP, SQ or RQ with number @n, or NULL (card lock held). */

@@ -40,6 +40,19 @@ struct mlx5_sim_ctx {
 	TAILQ_ENTRY(mlx5_sim_ctx) next;
 };
 
+/*
+ * A context's crypto login (general object 0x1f), in wrapped import: the
+ * import KEK its DEKs are unwrapped with. One a context at most.
+ */
+struct mlx5_sim_login {
+	bool live;
+	uint32_t id;
+	uint32_t credential_pointer;
+	uint32_t kek_ptr;
+	uint8_t kek_len;
+	uint8_t kek[MLX5_SIM_KEK_MAX];
+};
+
 /* The model of a uverbs file: what contexts share and objects belong to. */
 struct mlx5_sim_file {
 	TAILQ_ENTRY(mlx5_sim_file) next;       /* In the registry. */
@@ -70,6 +83,7 @@ struct mlx5_sim_file {
 	uint32_t next_uidx;        /* libmlx5's user indexes (24 bits). */
 	TAILQ_HEAD(, mlx5_sim_matcher) matchers;
 	TAILQ_HEAD(, mlx5_sim_flow) flows;
+	struct mlx5_sim_login login;   /* Wrapped import: its crypto login. */
 };
 
 /* Live object counts of a vHCA (guarded by the card lock). */
@@ -159,6 +173,7 @@ struct mlx5_sim_vhca {
 	uint32_t next_pdn;
 	uint32_t next_umem_id;
 	uint32_t next_uar_page;
+	uint32_t next_login_id;    /* Crypto logins: 1, 2, ... */
 	uint16_t next_uid;
 	uint32_t pd_count, umem_count, uar_count, uctx_count;
 	/* Queues. */

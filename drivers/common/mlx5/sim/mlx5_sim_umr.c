@@ -149,7 +149,6 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 	    const void *bsf, uint32_t *data_unit)
 {
 	const struct mlx5_sim_dek *dek;
-	rte_be64_t tag;
 	rte_be32_t w0;
 
 	/* Orders 0 to 3 are those whose bits above the last's are clear. */
@@ -171,14 +170,13 @@ sim_umr_bsf(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_mkey *mkey,
 		return SIM_UMR_REFUSED;
 	dek = sim_dek_of_pd(vhca, MLX5_GET(crypto_bsf, bsf, dek_pointer),
 			    mkey->pd);
+	/*
+	 * The key tag is not checked here but when the key is used
+	 * (mlx5_sim_crypto_check()): "validated when the hardware attempts
+	 * to access it", as DPDK's crypto guide has it.
+	 */
 	if (dek == NULL || dek->key_size > MLX5_DEK_KEY_SIZE_256)
 		return SIM_UMR_REFUSED;
-	/* The tag follows the key pair in the DEK (big-endian, 8 bytes). */
-	if (dek->has_keytag) {
-		memcpy(&tag, dek->key + sim_dek_key_len(dek), sizeof(tag));
-		if (rte_be_to_cpu_64(tag) != MLX5_GET64(crypto_bsf, bsf, keytag))
-			return SIM_UMR_REFUSED;
-	}
 	return 0;
 }
 
@@ -200,6 +198,7 @@ sim_umr_bsf_set(struct mlx5_sim_mkey *mkey, const void *bsf,
 		__mlx5_bit_sz(crypto_bsf, encryption_order) - 1);
 	mkey->crypto.configured = true;
 	mkey->crypto.dek_id = MLX5_GET(crypto_bsf, bsf, dek_pointer);
+	mkey->crypto.keytag = MLX5_GET64(crypto_bsf, bsf, keytag);
 	memcpy(mkey->crypto.tweak,
 	       MLX5_ADDR_OF(crypto_bsf, bsf, xts_initial_tweak),
 	       sizeof(mkey->crypto.tweak));
@@ -606,27 +605,60 @@ sim_tweak_add(uint8_t *t, uint64_t n)
 	memcpy(t + sizeof(lo), &hi, sizeof(hi));
 }
 
+/* AES-ECB of the @len-byte @key, direction @enc, no padding; or NULL. */
+static EVP_CIPHER_CTX *
+sim_ecb_new(const uint8_t *key, size_t len, int enc)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+	if (ctx == NULL ||
+	    !EVP_CipherInit_ex(ctx, len == 32 ? EVP_aes_256_ecb() :
+			       EVP_aes_128_ecb(), NULL, key, NULL, enc) ||
+	    !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
+		EVP_CIPHER_CTX_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
 /*
  * The cipher: the DEK's own contexts, one per direction, made at its first
  * use and freed with it (mlx5_sim_dek_cipher_free()), so that the key
  * schedule is made once per key, not once per transfer (the model's speed
  * only). The card lock, held, serializes their use. A refused key is
  * tried again at the next use.
+ *
+ * OpenSSL's XTS refuses to encrypt with a key pair whose halves are equal
+ * (FIPS 140's rule for XTS keys); IEEE 1619 does not forbid it (its
+ * vector 1 has one), and the device takes it: DPDK's wrapped-key test
+ * vectors have one. For such a key the model runs XTS itself over AES-ECB
+ * (sim_xts_ecb()), both ways.
  */
 void *
 mlx5_sim_dek_xts(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dek *dek,
 		 int enc)
 {
+	size_t half = sim_dek_key_len(dek) / 2;
 	EVP_CIPHER_CTX *ctx = dek->xts[enc];
 
 	if (ctx != NULL)
 		return ctx;
-	ctx = EVP_CIPHER_CTX_new();
-	if (ctx == NULL ||
-	    !EVP_CipherInit_ex(ctx, sim_dek_key_len(dek) == 64 ?
-			       EVP_aes_256_xts() : EVP_aes_128_xts(), NULL,
-			       dek->key, NULL, enc)) {
-		EVP_CIPHER_CTX_free(ctx);
+	if (memcmp(dek->key, dek->key + half, half) == 0) {
+		if (dek->xts_tweak == NULL)
+			dek->xts_tweak = sim_ecb_new(dek->key + half, half, 1);
+		ctx = dek->xts_tweak != NULL ?
+		      sim_ecb_new(dek->key, half, enc) : NULL;
+	} else {
+		ctx = EVP_CIPHER_CTX_new();
+		if (ctx != NULL &&
+		    !EVP_CipherInit_ex(ctx, half == 32 ? EVP_aes_256_xts() :
+				       EVP_aes_128_xts(), NULL, dek->key, NULL,
+				       enc)) {
+			EVP_CIPHER_CTX_free(ctx);
+			ctx = NULL;
+		}
+	}
+	if (ctx == NULL) {
 		SIM_LOG(DEBUG, "%s: AES-XTS refused the key of DEK 0x%x",
 			vhca->ibdev.name, dek->id);
 		return NULL;
@@ -645,6 +677,65 @@ mlx5_sim_dek_cipher_free(struct mlx5_sim_dek *dek)
 		EVP_CIPHER_CTX_free(dek->xts[i]);
 		dek->xts[i] = NULL;
 	}
+	EVP_CIPHER_CTX_free(dek->xts_tweak);
+	dek->xts_tweak = NULL;
+}
+
+/* Multiply the little-endian 128-bit XTS tweak @t by x in GF(2^128). */
+static inline void
+sim_tweak_double(uint8_t *t)
+{
+	uint64_t lo, hi, carry;
+
+	memcpy(&lo, t, sizeof(lo));
+	memcpy(&hi, t + sizeof(lo), sizeof(hi));
+	lo = rte_le_to_cpu_64(lo);
+	hi = rte_le_to_cpu_64(hi);
+	carry = hi >> 63;
+	hi = hi << 1 | lo >> 63;
+	lo = lo << 1 ^ (carry * 0x87);
+	lo = rte_cpu_to_le_64(lo);
+	hi = rte_cpu_to_le_64(hi);
+	memcpy(t, &lo, sizeof(lo));
+	memcpy(t + sizeof(lo), &hi, sizeof(hi));
+}
+
+/* Blocks the model's XTS ciphers in one ECB call. */
+#define SIM_XTS_ECB_CHUNK 1024
+
+/*
+ * XTS (IEEE 1619) of one data unit of @len bytes (whole 16-byte blocks:
+ * mlx5_sim_crypto_check() refuses others) with tweak @tweak, over the
+ * AES-ECB contexts of @x: the tweak enciphered with key 2, each block
+ * masked with it before and after key 1, the mask doubled a block.
+ */
+static int
+sim_xts_ecb(const struct mlx5_sim_xts *x, const uint8_t *tweak,
+	    const uint8_t *in, uint8_t *out, size_t len)
+{
+	uint8_t mask[SIM_XTS_ECB_CHUNK], buf[SIM_XTS_ECB_CHUNK];
+	uint8_t t[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	size_t pos, b, n, i;
+	int outl = 0;
+
+	if (!EVP_EncryptUpdate(x->tctx, t, &outl, tweak, sizeof(t)) ||
+	    outl != (int)sizeof(t))
+		return -EACCES;
+	for (pos = 0; pos < len; pos += n) {
+		n = RTE_MIN(len - pos, sizeof(buf));
+		for (b = 0; b < n; b += sizeof(t)) {
+			memcpy(mask + b, t, sizeof(t));
+			for (i = 0; i < sizeof(t); i++)
+				buf[b + i] = in[pos + b + i] ^ t[i];
+			sim_tweak_double(t);
+		}
+		if (!EVP_CipherUpdate(x->ctx, buf, &outl, buf, (int)n) ||
+		    outl != (int)n)
+			return -EACCES;
+		for (b = 0; b < n; b++)
+			out[pos + b] = buf[b] ^ mask[b];
+	}
+	return 0;
 }
 
 /*
@@ -668,6 +759,12 @@ sim_xts_units(const struct mlx5_sim_xts *x, const uint8_t *in, uint8_t *out,
 
 		if (off != 0)
 			sim_tweak_add(tweak, 1);
+		if (x->tctx != NULL) {
+			if (sim_xts_ecb(x, tweak, in + off, out + off,
+					(size_t)n) != 0)
+				return -EACCES;
+			continue;
+		}
 		if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, tweak, x->enc) ||
 		    !EVP_CipherUpdate(ctx, out + off, &outl, in + off, n) ||
 		    outl != n)
@@ -685,7 +782,8 @@ mlx5_sim_crypto_apply(const struct mlx5_sim_xmove *m)
 	 * The whole move one data unit from the key's start (a crypto
 	 * PMD's): the key's tweak as it is, no copy, no loop.
 	 */
-	if (unlikely(m->xts.unit != 0 || m->len > m->xts.data_unit))
+	if (unlikely(m->xts.unit != 0 || m->len > m->xts.data_unit ||
+		     m->xts.tctx != NULL))
 		return sim_xts_units(&m->xts, m->src, m->dst, m->len);
 	if (!EVP_CipherInit_ex(m->xts.ctx, NULL, NULL, NULL, m->xts.tweak,
 			       m->xts.enc) ||
