@@ -289,15 +289,17 @@ wdir=$dir/wrapped
 mkdir -p "$wdir"
 printf '%s\n' "mlx5_0 0000:08:00.0 - card=5,vhca_id=0,device_id=0x101d,crypto=wrapped,crypto_kek=$XTS_KEK,crypto_credential=$XTS_CREDENTIAL" \
 	>"$wdir/devices.conf"
-eval "$(devtools/sim-host.sh --build-dir "$build" \
-	--conf "$wdir/devices.conf" "$wdir")"
+# A failure of sim-host.sh stops the script here (set -e), not later.
+wenv=$(devtools/sim-host.sh --build-dir "$build" \
+	--conf "$wdir/devices.conf" "$wdir")
+eval "$wenv"
 echo "$XTS_WRAPPED_CREDENTIAL" >"$wdir/wcs"
 wargs="0000:08:00.0,class=crypto,wcs_file=$wdir/wcs"
 
 echo "autotest-wrapped: dpdk-test cryptodev_mlx5_autotest, wrapped keys"
 out=$wdir/autotest.log
 printf 'cryptodev_mlx5_autotest\nquit\n' |
-	timeout 600 dpdk-test -l 0-1 --no-huge -m 2048 --no-shconf \
+	timeout 300 dpdk-test -l 0-1 --no-huge -m 2048 --no-shconf \
 	-a "$wargs" >"$out" 2>&1 || true
 # The suite of AES cases: the only one with cases executed.
 res=$(awk '/Tests Executed :/ && $NF > 0 { e = $NF; getline; getline;

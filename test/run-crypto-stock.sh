@@ -123,7 +123,7 @@ echo "== dpdk-test cryptodev_mlx5_autotest, wrapped keys"
 # shellcheck disable=SC2086
 echo cryptodev_mlx5_autotest | timeout 600 dpdk-test -l 0 $weal \
 	--file-prefix crypto-stock-$$ >"$work/autotest-wrapped.log" 2>&1 || true
-grep 'TestCase.*XTS.*\(succeeded\|failed\)' "$work/autotest-wrapped.log" || true
+grep -E 'TestCase.*XTS.*(succeeded|failed)' "$work/autotest-wrapped.log" || true
 res=$(awk '/Tests Executed :/ && $NF > 0 { e = $NF; getline; getline;
 	p = $NF; getline; f = $NF; print e, p, f; exit }' "$work/autotest-wrapped.log")
 echo "cryptodev_mlx5_autotest, wrapped keys: executed, passed, failed: ${res:-none}"

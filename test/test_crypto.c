@@ -417,7 +417,7 @@ static int
 cr_openssl_check(const char *key_hex, const char *tweak_hex, int unit,
 		 const uint8_t *ctx, const uint8_t *ptx, int len)
 {
-	uint8_t key[32], tweak[16], out[CR_UNIT];
+	uint8_t key[32], tweak[16], out[4096];
 	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
 	int n = 0, ok, carry = unit;
 
@@ -428,7 +428,7 @@ cr_openssl_check(const char *key_hex, const char *tweak_hex, int unit,
 		tweak[i] = (uint8_t)carry;
 		carry >>= 8;
 	}
-	ok = c != NULL && len <= CR_UNIT &&
+	ok = c != NULL && len <= (int)sizeof(out) &&
 	     EVP_DecryptInit_ex(c, EVP_aes_128_xts(), NULL, key, tweak) &&
 	     EVP_DecryptUpdate(c, out, &n, ctx, len) && n == len;
 	EVP_CIPHER_CTX_free(c);
@@ -476,6 +476,37 @@ test_xts_multi_unit(void)
 		TEST_ASSERT_EQUAL(cr_openssl_check(CR_EQUAL_KEY, CR_EQUAL_TWEAK,
 			u, e.dst.va + u * CR_UNIT, e.src.va + u * CR_UNIT,
 			CR_UNIT), TEST_SUCCESS, "equal halves, unit %d", u);
+	/*
+	 * Units of 520 bytes (each ends with a partial block: ciphertext
+	 * stealing), the second 496 bytes long; then one unit of 4096 bytes
+	 * (more than one pass of the model's own XTS).
+	 */
+	for (int i = 0; i < 4096; i++)
+		e.src.va[i] = (uint8_t)(i * 13 + 1);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 520 + 496, CR_EQUAL_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_520B), TEST_SUCCESS, "520-byte units");
+	TEST_ASSERT_EQUAL(cr_openssl_check(CR_EQUAL_KEY, CR_EQUAL_TWEAK, 0,
+		e.dst.va, e.src.va, 520), TEST_SUCCESS, "a 520-byte unit");
+	TEST_ASSERT_EQUAL(cr_openssl_check(CR_EQUAL_KEY, CR_EQUAL_TWEAK, 1,
+		e.dst.va + 520, e.src.va + 520, 496), TEST_SUCCESS,
+		"a last unit of 496 bytes");
+	/* Deciphered back through the key (stealing the other way). */
+	memcpy(e.src.va, e.dst.va, 520);
+	memset(e.dst.va, 0, 520);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 520, CR_EQUAL_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE,
+		MLX5_CRYPTO_BLOCK_SIZE_520B), TEST_SUCCESS, "decrypt 520");
+	for (int i = 0; i < 520; i++)
+		TEST_ASSERT_EQUAL(e.dst.va[i], (uint8_t)(i * 13 + 1),
+				  "byte %d deciphered", i);
+	for (int i = 0; i < 4096; i++)
+		e.src.va[i] = (uint8_t)(i * 13 + 1);
+	TEST_ASSERT_EQUAL(cr_write_through(&e, 4096, CR_EQUAL_TWEAK,
+		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY,
+		MLX5_CRYPTO_BLOCK_SIZE_4096B), TEST_SUCCESS, "a 4096-byte unit");
+	TEST_ASSERT_EQUAL(cr_openssl_check(CR_EQUAL_KEY, CR_EQUAL_TWEAK, 0,
+		e.dst.va, e.src.va, 4096), TEST_SUCCESS, "a 4096-byte unit");
 	cr_env_put(&e);
 	TDEV_ASSERT_LIVE(0, live0, "everything destroyed");
 	return TEST_SUCCESS;
@@ -1354,14 +1385,20 @@ test_write_rules(void)
 		       rae, "QP of another PD");
 	mlx5_devx_lbqp_destroy(&lb2);
 	/*
-	 * Units of 520 bytes: 496 bytes are a last partial unit, 512 are
-	 * one of more than the unit less 16.
+	 * Units of 520 bytes: 496 bytes are a last partial unit (after a
+	 * whole unit too), 512 are one of more than the unit less 16, 8 a
+	 * last unit that is no block.
 	 */
 	TEST_ASSERT_EQUAL(cr_configure(&e, CR_BUF_LEN, NULL, order,
 		MLX5_CRYPTO_BLOCK_SIZE_520B), TEST_SUCCESS, "");
 	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
 		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, 496,
 		&synd), "496 bytes of a 520-byte unit (0x%x)", synd);
+	TEST_ASSERT_SUCCESS(mlx5_devx_lbqp_rdma(&e.lb, MLX5_OPCODE_RDMA_WRITE,
+		e.src.mr->lkey, (uintptr_t)e.src.va, e.mkey->id, 0, 520 + 496,
+		&synd), "a 520-byte unit and 496 bytes (0x%x)", synd);
+	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0,
+		       520 + 8, rae, "a last unit of 8 bytes");
 	CR_WRITE_FAILS(&e.lb, e.src.mr->lkey, e.src.va, e.mkey->id, 0, 512,
 		       rae, "512 bytes of a 520-byte unit");
 	/* The key's BSF disabled by a UMR: no cipher to use. */

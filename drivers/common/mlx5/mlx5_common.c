@@ -405,8 +405,9 @@ mlx5_common_dev_probe(struct rte_device *eal_dev,
 	    eal_dev->devargs->args[0] != '\0') {
 		kv.kvlist = rte_kvargs_parse(eal_dev->devargs->args, NULL);
 		if (kv.kvlist == NULL) {
-			DRV_LOG(ERR, "%s: cannot parse devargs \"%s\"",
-				eal_dev->name, eal_dev->devargs->args);
+			/* Not the text: a devarg may be a secret. */
+			DRV_LOG(ERR, "%s: cannot parse devargs (key=value pairs separated by commas)",
+				eal_dev->name);
 			rte_errno = EINVAL;
 			return -EINVAL;
 		}

@@ -734,8 +734,8 @@ struct mlx5_devx_crypto_login_attr {
  * Refused with -ENOTSUP before asking on a device whose import method is
  * not wrapped or that lacks the login object, or that is still in
  * commissioning; -EINVAL for an id beyond 24 bits. The device refuses a
- * credential that does not unwrap or match (-EIO, status and syndrome
- * logged). Destroy it with mlx5_devx_cmd_destroy() (after the DEKs made
+ * credential that does not unwrap or match (BAD_PARAM: -EINVAL, status
+ * and syndrome logged). Destroy it with mlx5_devx_cmd_destroy() (after the DEKs made
  * within it, which it does not hold).
  *
  * @return

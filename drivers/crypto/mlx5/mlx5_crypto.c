@@ -361,6 +361,8 @@ mlx5_crypto_wcs_read(const char *path, uint8_t *cred)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	/* No stdio buffer keeps a copy of the credential. */
+	setvbuf(f, NULL, _IONBF, 0);
 	while (why == NULL && (c = fgetc(f)) != EOF) {
 		if (isspace(c)) {
 			if (hi >= 0)

@@ -504,7 +504,7 @@ mlx5_sim_vhca_find(uint16_t card_id, uint16_t vhca_id)
 
 /*
  * A digest of a secret setting (FNV-1a, 64 bits), to tell two values
- * apart without logging them.
+ * apart; never logged.
  */
 static uint64_t
 sim_secret_digest(const uint8_t *b, size_t len)
@@ -515,6 +515,14 @@ sim_secret_digest(const uint8_t *b, size_t len)
 	for (i = 0; i < len; i++)
 		h = (h ^ b[i]) * UINT64_C(0x100000001b3);
 	return h ^ len;
+}
+
+void
+mlx5_sim_caps_wipe(struct mlx5_sim_caps *caps)
+{
+	explicit_bzero(caps->crypto_kek, sizeof(caps->crypto_kek));
+	explicit_bzero(caps->crypto_credential,
+		       sizeof(caps->crypto_credential));
 }
 
 /* The value of the capability devarg @bit in @caps. */
@@ -605,9 +613,8 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
 		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
 		{ MLX5_SIM_CAP_LOG_MAX_MKEY, "log_max_mkey" },
-		{ MLX5_SIM_CAP_CRYPTO_KEK, "crypto_kek (digest)" },
-		{ MLX5_SIM_CAP_CRYPTO_CREDENTIAL,
-		  "crypto_credential (digest)" },
+		{ MLX5_SIM_CAP_CRYPTO_KEK, "crypto_kek" },
+		{ MLX5_SIM_CAP_CRYPTO_CREDENTIAL, "crypto_credential" },
 	};
 	unsigned int i;
 
@@ -618,6 +625,12 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 			continue;
 		have = sim_cap_value(cur, keys[i].bit);
 		want = sim_cap_value(caps, keys[i].bit);
+		if (have != want && (keys[i].bit & MLX5_SIM_CAP_SECRETS)) {
+			SIM_LOG(ERR, "vHCA %u of card %u exists with another %s;"
+				" capabilities are fixed at creation",
+				vhca->vhca_id, vhca->card->id, keys[i].key);
+			return -EEXIST;
+		}
 		if (have != want) {
 			SIM_LOG(ERR, "vHCA %u of card %u exists with %s=%" PRIu64
 				"; capabilities are fixed at creation, %s=%"
@@ -725,6 +738,7 @@ mlx5_sim_vhca_get(uint16_t card_id, uint16_t vhca_id,
 		} else if ((ret = mlx5_sim_ports_cable(vhca,
 							caps_given)) != 0) {
 			free(vhca->pp);
+			mlx5_sim_caps_wipe(&vhca->caps);
 			free(vhca);
 		} else {
 			TAILQ_INSERT_TAIL(&card->vhcas, vhca, card_next);
@@ -1022,6 +1036,7 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->xrcds.slot);
 			free(vhca->rqts.slot);
 			free(vhca->tirs.slot);
+			mlx5_sim_caps_wipe(&vhca->caps);
 			free(vhca);
 		}
 		pthread_mutex_unlock(&card->lock);

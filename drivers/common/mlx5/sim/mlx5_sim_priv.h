@@ -93,6 +93,8 @@ void mlx5_sim_vhca_foreach(void (*fn)(struct mlx5_sim_vhca *vhca, void *arg),
 /* Replace the fault setting of a vHCA. */
 void mlx5_sim_vhca_fault_arm(struct mlx5_sim_vhca *vhca,
 			     const struct mlx5_sim_fault *fault);
+/* Wipe the secrets of @caps (the crypto_kek and crypto_credential). */
+void mlx5_sim_caps_wipe(struct mlx5_sim_caps *caps);
 /* Bits of caps_given: which capability devargs a probe named. */
 enum {
 	MLX5_SIM_CAP_HCA_CAP_2 = RTE_BIT32(0),
@@ -118,6 +120,9 @@ enum {
 	MLX5_SIM_CAP_LOG_MAX_MKEY = RTE_BIT32(20),
 	MLX5_SIM_CAP_CRYPTO_KEK = RTE_BIT32(21),
 	MLX5_SIM_CAP_CRYPTO_CREDENTIAL = RTE_BIT32(22),
+	/* Those whose values are never logged. */
+	MLX5_SIM_CAP_SECRETS = MLX5_SIM_CAP_CRYPTO_KEK |
+			       MLX5_SIM_CAP_CRYPTO_CREDENTIAL,
 };
 
 /*
@@ -895,7 +900,7 @@ mlx5_sim_crypto_check(struct mlx5_sim_vhca *vhca,
 		return 0;
 	tail = mlx5_sim_du_mod(len, dus);
 	if (mlx5_sim_du_mod(off, dus) != 0 ||
-	    (tail != 0 && (len % 16 != 0 || tail > dus - 16)))
+	    (tail != 0 && (tail % 16 != 0 || tail > dus - 16)))
 		return -EINVAL;
 	/* Plaintext going into encrypted memory, or leaving encrypted wire. */
 	enc = to_memory == mkey->crypto.memory_encrypted;

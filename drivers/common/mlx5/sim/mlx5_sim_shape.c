@@ -400,14 +400,16 @@ mlx5_sim_shape_parse(struct mlx5_sim_shape *sh, const char *text)
 		char *eq = strchr(item, '=');
 
 		if (eq == NULL) {
-			SIM_LOG(ERR, "shape \"%s\": \"%s\" is not key=value",
-				text, item);
+			/* Not the whole shape: it may hold secrets. */
+			SIM_LOG(ERR, "shape: \"%s\" is not key=value", item);
 			ret = -EINVAL;
 			break;
 		}
 		*eq = '\0';
 		ret = mlx5_sim_shape_set(sh, item, eq + 1);
 	}
+	/* The copy may hold secrets (crypto_kek, crypto_credential). */
+	explicit_bzero(copy, strlen(text != NULL ? text : ""));
 	free(copy);
 	return ret;
 }

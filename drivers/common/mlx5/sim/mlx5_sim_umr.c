@@ -700,29 +700,55 @@ sim_tweak_double(uint8_t *t)
 	memcpy(t + sizeof(lo), &hi, sizeof(hi));
 }
 
-/* Blocks the model's XTS ciphers in one ECB call. */
+/* Bytes the model's XTS ciphers in one ECB call. */
 #define SIM_XTS_ECB_CHUNK 1024
 
+/* One XTS block: @in masked with @t before and after key 1 into @out. */
+static int
+sim_xts_block(const struct mlx5_sim_xts *x, const uint8_t *t,
+	      const uint8_t *in, uint8_t *out)
+{
+	uint8_t b[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	int outl = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = in[i] ^ t[i];
+	if (!EVP_CipherUpdate(x->ctx, b, &outl, b, sizeof(b)) ||
+	    outl != (int)sizeof(b))
+		return -EACCES;
+	for (i = 0; i < sizeof(b); i++)
+		out[i] = b[i] ^ t[i];
+	explicit_bzero(b, sizeof(b));
+	return 0;
+}
+
 /*
- * XTS (IEEE 1619) of one data unit of @len bytes (whole 16-byte blocks:
- * mlx5_sim_crypto_check() refuses others) with tweak @tweak, over the
- * AES-ECB contexts of @x: the tweak enciphered with key 2, each block
- * masked with it before and after key 1, the mask doubled a block.
+ * XTS (IEEE 1619) of one data unit of @len bytes (at least 16) with tweak
+ * @tweak, over the AES-ECB contexts of @x: the tweak enciphered with key
+ * 2, each block masked with it before and after key 1, the mask doubled a
+ * block; a last partial block by ciphertext stealing (a 520-byte unit
+ * ends with 8 bytes). @in and @out may be the same.
  */
 static int
 sim_xts_ecb(const struct mlx5_sim_xts *x, const uint8_t *tweak,
 	    const uint8_t *in, uint8_t *out, size_t len)
 {
 	uint8_t mask[SIM_XTS_ECB_CHUNK], buf[SIM_XTS_ECB_CHUNK];
-	uint8_t t[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	uint8_t t[MLX5_CRYPTO_XTS_TWEAK_LEN], t2[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	uint8_t pp[MLX5_CRYPTO_XTS_TWEAK_LEN], cc[MLX5_CRYPTO_XTS_TWEAK_LEN];
+	size_t r = len % sizeof(t);
+	/* The blocks ciphered plainly: all, or all but the last two. */
+	size_t whole = len - r - (r != 0 ? sizeof(t) : 0);
 	size_t pos, b, n, i;
-	int outl = 0;
+	int outl = 0, ret = -EACCES;
 
-	if (!EVP_EncryptUpdate(x->tctx, t, &outl, tweak, sizeof(t)) ||
+	if (len < sizeof(t) ||
+	    !EVP_EncryptUpdate(x->tctx, t, &outl, tweak, sizeof(t)) ||
 	    outl != (int)sizeof(t))
 		return -EACCES;
-	for (pos = 0; pos < len; pos += n) {
-		n = RTE_MIN(len - pos, sizeof(buf));
+	for (pos = 0; pos < whole; pos += n) {
+		n = RTE_MIN(whole - pos, sizeof(buf));
 		for (b = 0; b < n; b += sizeof(t)) {
 			memcpy(mask + b, t, sizeof(t));
 			for (i = 0; i < sizeof(t); i++)
@@ -731,11 +757,38 @@ sim_xts_ecb(const struct mlx5_sim_xts *x, const uint8_t *tweak,
 		}
 		if (!EVP_CipherUpdate(x->ctx, buf, &outl, buf, (int)n) ||
 		    outl != (int)n)
-			return -EACCES;
+			goto out;
 		for (b = 0; b < n; b++)
 			out[pos + b] = buf[b] ^ mask[b];
 	}
-	return 0;
+	ret = 0;
+	if (r == 0)
+		goto out;
+	/* t is the last whole block's tweak, t2 the partial block's. */
+	memcpy(t2, t, sizeof(t));
+	sim_tweak_double(t2);
+	in += whole;
+	out += whole;
+	if (x->enc) {
+		ret = sim_xts_block(x, t, in, cc);
+		memcpy(pp, in + sizeof(t), r);
+		memcpy(pp + r, cc + r, sizeof(t) - r);
+		memcpy(out + sizeof(t), cc, r);
+		ret = ret != 0 ? ret : sim_xts_block(x, t2, pp, out);
+	} else {
+		ret = sim_xts_block(x, t2, in, pp);
+		memcpy(cc, in + sizeof(t), r);
+		memcpy(cc + r, pp + r, sizeof(t) - r);
+		memcpy(out + sizeof(t), pp, r);
+		ret = ret != 0 ? ret : sim_xts_block(x, t, cc, out);
+	}
+out:
+	/* Plaintext and masks leave no copy on the stack. */
+	explicit_bzero(buf, sizeof(buf));
+	explicit_bzero(mask, sizeof(mask));
+	explicit_bzero(pp, sizeof(pp));
+	explicit_bzero(cc, sizeof(cc));
+	return ret;
 }
 
 /*

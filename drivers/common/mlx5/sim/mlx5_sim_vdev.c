@@ -381,9 +381,10 @@ sim_find_device(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv,
 		return ret;
 	mlx5_sim_shape_init(&da);
 	ret = sim_parse_vhca(cdev, kv, &da);
-	if (ret < 0)
-		return ret;
-	ret = mlx5_sim_shape_apply(&da, &vhca);
+	if (ret == 0)
+		ret = mlx5_sim_shape_apply(&da, &vhca);
+	/* The vHCA keeps its secrets: no copy stays on the stack. */
+	mlx5_sim_caps_wipe(&da.caps);
 	if (ret < 0) {
 		rte_errno = -ret;
 		return ret;

@@ -41,20 +41,21 @@ sim_rdma_host_add(const char *host, const char *name, const char *pci,
 	mlx5_sim_shape_init(&sh);
 	ret = mlx5_sim_shape_parse(&sh, shape);
 	if (ret < 0) {
-		SIM_RDMA_LOG(ERR,
-			     "devices.conf line %d: device %s: bad shape"
-			     " \"%s\"",
-			     line, name, shape);
+		mlx5_sim_caps_wipe(&sh.caps);
+		/* The shape may hold secrets: the bad key was logged. */
+		SIM_RDMA_LOG(ERR, "devices.conf line %d: device %s: bad shape",
+			     line, name);
 		return ret;
 	}
 	if (!sh.vhca_id_set)
 		sh.vhca_id = (uint16_t)sim_rdma_host_count;
 	ret = mlx5_sim_shape_apply(&sh, &dev->vhca);
+	mlx5_sim_caps_wipe(&sh.caps);
 	if (ret < 0) {
 		SIM_RDMA_LOG(ERR,
-			     "devices.conf line %d: device %s: shape"
-			     " \"%s\" refused: %s",
-			     line, name, shape, strerror(-ret));
+			     "devices.conf line %d: device %s: shape refused:"
+			     " %s",
+			     line, name, strerror(-ret));
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s",
