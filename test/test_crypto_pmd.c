@@ -407,7 +407,7 @@ struct cp_vec {
 static int
 cp_vector(const struct cp_vec *v, bool oop, uint32_t seg_in, uint32_t seg_out)
 {
-	static uint8_t ptx[1024], ctx[1024], key[64], iv[16];
+	static uint8_t ptx[1024], ctx[1024], key[96], iv[16];
 	struct rte_crypto_op *op;
 	struct rte_mbuf *src, *dst = NULL;
 	uint16_t key_len = (uint16_t)cp_hex(v->key, key);
