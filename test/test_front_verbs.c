@@ -2492,10 +2492,14 @@ test_cq_ex(void)
 	return TEST_SUCCESS;
 }
 
-/* An RSS QP over @tbl hashing @fields with @key (@key_len bytes). */
+/*
+ * An RSS QP over @tbl hashing @fields with @key (@key_len bytes); with
+ * mlx5dv creation flags @dv_flags through mlx5dv_create_qp() (0: through
+ * ibv_create_qp_ex()).
+ */
 static struct ibv_qp *
-fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
-	  uint8_t key_len, uint8_t fn)
+fv_rss_qp_dv(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
+	     uint8_t key_len, uint8_t fn, uint32_t dv_flags)
 {
 	struct ibv_qp_init_attr_ex ia = {
 		.qp_type = IBV_QPT_RAW_PACKET,
@@ -2508,8 +2512,20 @@ fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
 				  .rx_hash_key = key,
 				  .rx_hash_fields_mask = fields },
 	};
+	struct mlx5dv_qp_init_attr da = {
+		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS,
+		.create_flags = dv_flags,
+	};
 
-	return ibv_create_qp_ex(ctx, &ia);
+	return dv_flags != 0 ? mlx5dv_create_qp(ctx, &ia, &da) :
+			       ibv_create_qp_ex(ctx, &ia);
+}
+
+static struct ibv_qp *
+fv_rss_qp(struct ibv_rwq_ind_table *tbl, uint64_t fields, uint8_t *key,
+	  uint8_t key_len, uint8_t fn)
+{
+	return fv_rss_qp_dv(tbl, fields, key, key_len, fn, 0);
 }
 
 /*
@@ -2623,6 +2639,39 @@ test_rss(void)
 	TEST_ASSERT_EQUAL(ibv_modify_qp(rss, &a, IBV_QP_STATE), EOPNOTSUPP, "");
 	TEST_ASSERT_EQUAL(ibv_query_qp(rss, &a, IBV_QP_STATE, &ia), EOPNOTSUPP,
 			  "");
+	/*
+	 * A TIR that allows self-loopback (DPDK's lpbk_mode asks it of
+	 * mlx5dv_create_qp()): taken for a raw packet QP, not for an RC.
+	 */
+	{
+		struct ibv_qp_init_attr_ex rc = {
+			.send_cq = cq,
+			.recv_cq = cq,
+			.qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 1,
+				 .max_recv_wr = 1,
+				 .max_send_sge = 1,
+				 .max_recv_sge = 1 },
+			.comp_mask = IBV_QP_INIT_ATTR_PD,
+			.pd = pd,
+		};
+		struct mlx5dv_qp_init_attr lb = {
+			.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS,
+			.create_flags =
+				MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC,
+		};
+		struct ibv_qp *q = fv_rss_qp_dv(
+			tbl, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4, key,
+			40, IBV_RX_HASH_FUNC_TOEPLITZ,
+			MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC);
+
+		TEST_ASSERT_NOT_NULL(q, "self-loopback allowed: %s",
+				     strerror(errno));
+		TEST_ASSERT_SUCCESS(ibv_destroy_qp(q), "");
+		TEST_ASSERT(mlx5dv_create_qp(ctx, &rc, &lb) == NULL &&
+				    errno == EOPNOTSUPP,
+			    "a TIR's flag on an RC QP");
+	}
 
 	/* A receive per WQE of every WQ, then one too many. */
 	rsg.length = 256;

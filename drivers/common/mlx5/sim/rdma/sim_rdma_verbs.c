@@ -648,6 +648,11 @@ sim_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
 	return sim_rdma_create_qp_dv_ops(ctx, attr, 0);
 }
 
+/* The creation flags that allow a raw packet QP's TIR self-loopback. */
+#define SIM_RDMA_QP_ALLOW_SELF_LB \
+	((uint32_t)(MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC | \
+		    MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC))
+
 struct ibv_qp *
 sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
 		      struct mlx5dv_qp_init_attr *dv)
@@ -658,15 +663,22 @@ sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
 		return sim_rdma_create_qp_ex(ctx, attr);
 	/*
 	 * libmlx5's checks for what the front carries: creation flags (of
-	 * which scattering to the CQE, never done here, may be disabled)
-	 * and mkey send operations, on RC only (EOPNOTSUPP otherwise).
+	 * which scattering to the CQE, never done here, may be disabled;
+	 * a raw packet QP's TIR may allow self-loopback, which the
+	 * device's TIRs do unless a TIR blocks it: mlx5_ib's
+	 * MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC/_MC, DPDK's lpbk_mode) and mkey
+	 * send operations, on RC only (EOPNOTSUPP otherwise).
 	 */
 	if ((dv->comp_mask &
 	     ~(uint64_t)(MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS |
 			 MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS)) ||
 	    ((dv->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS) &&
 	     (dv->create_flags &
-	      ~(uint32_t)MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE))) {
+	      ~(uint32_t)(MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |
+			  SIM_RDMA_QP_ALLOW_SELF_LB))) ||
+	    ((dv->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS) &&
+	     (dv->create_flags & SIM_RDMA_QP_ALLOW_SELF_LB) &&
+	     attr->qp_type != IBV_QPT_RAW_PACKET)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
