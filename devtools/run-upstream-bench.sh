@@ -13,16 +13,17 @@
 # work on the front's doorbell thread for both.
 #   1. dpdk-test pmd_perf_autotest (-l 0-1, the two ports): its cycles per
 #      packet, the median of --repeats runs of each, alternated;
-#   2. the PMDs' bursts under callgrind: Debian's dpdk-testpmd sending
-#      (txonly) and forwarding (io, start tx_first) 64-byte packets,
-#      instrumented for --secs seconds once traffic moves (callgrind_control
-#      -i): per packet, the calls from testpmd into the PMD's tx burst
-#      (txonly) and rx burst (io) and their inclusive instructions (the
-#      device is on the front's doorbell thread, not in them; Debian's
-#      library is stripped: its bursts are the two functions testpmd's
-#      loop calls in it). A burst called more than twice a packet is
-#      mostly empty polls: its figure is then given as measured and left
-#      out of the ratios (n/a);
+#   2. the PMDs' bursts under callgrind: Debian's dpdk-testpmd forwarding
+#      64-byte packets (io, start tx_first), instrumented for --secs
+#      seconds after 5 s of traffic (callgrind_control -i): the calls from
+#      testpmd's loop into the PMD's library and their inclusive
+#      instructions (the device is on the front's doorbell thread, not in
+#      them; Debian's library is stripped: its bursts are the functions
+#      that loop calls in it). Tx: the tx burst's, per sent packet. Rx:
+#      the rx burst's per received packet, less its empty polls (under
+#      callgrind the device cannot keep up with the polling: most polls
+#      find nothing), each at the cost of one, which a second run without
+#      traffic measures;
 #   3. dpdk-test-crypto-perf --ptest throughput, AES-XTS-256 on 4 KiB
 #      buffers, of each crypto PMD on function 0 (class=crypto): Gbps, the
 #      median of --repeats runs, alternated.
@@ -36,7 +37,7 @@
 #                                       [--secs S]
 #   --repeats  runs of pmd_perf_autotest and of crypto-perf per PMD (3)
 #   --secs     seconds of each callgrind window (10)
-# Time: about 6 minutes with the defaults.
+# Time: about 8 minutes with the defaults.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/devtools/cli.sh"
@@ -59,7 +60,8 @@ cd "$src"
 . test/plugin_dir.sh
 safe_plugin_dir "$build/drivers"
 drv=$plugin_dir
-trap 'remove_plugin_copy' EXIT
+# A valgrind left running by a failed step goes with the script.
+trap '[ -z "$vgpid" ] || kill "$vgpid" 2>/dev/null; remove_plugin_copy' EXIT
 dir=$build/upstream-bench
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -82,9 +84,11 @@ host() {
 	fi
 }
 
-# median of the numbers on stdin (empty if none).
+# median of the numbers on stdin (empty if none; the mean of the two
+# middle ones for an even count).
 median() {
-	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
+		else if (NR) print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # perf_run <who> <n>: pmd_perf_autotest's cycles per packet.
@@ -114,16 +118,23 @@ crypto_run() {
 		if ($4 > 0 && $4 == $5) print $9; exit }' "$log"
 }
 
-# cg_run <who> <mode>: testpmd in forwarding mode <mode> under callgrind,
-# instrumented for $secs seconds once traffic moves; prints "<RX packets>
-# <TX packets>" of the window and leaves its calls into the PMD in
-# $dir/cg-<who>-<mode>.calls.
+# cg_run <who> <traffic>: testpmd io forwarding under callgrind, with
+# traffic (start tx_first) or without (start: every Rx poll empty),
+# instrumented for $secs seconds after 5 s of it (callgrind_control -i on
+# valgrind's pid); the port statistics cleared and shown inside that
+# window. Leaves "<RX packets> <TX packets>" in $dir/pk-<who>-<traffic>
+# and the calls from testpmd into the PMD's net library in
+# $dir/cg-<who>-<traffic>.calls, one line a callee: "<calls> <inclusive
+# instructions>", the most called first. Returns 1 if something failed.
+vgpid=
 cg_run() {
 	host "$1"
 	log=$dir/cg-$1-$2.log
 	cg=$dir/cg-$1-$2.out
 	fifo=$dir/cg-$1-$2.fifo
-	rm -f "$fifo"
+	: >"$dir/pk-$1-$2"
+	: >"$dir/cg-$1-$2.calls"
+	rm -f "$fifo" "$cg"
 	mkfifo "$fifo"
 	# shellcheck disable=SC2086
 	timeout 900 $testpmd_linebuf valgrind --tool=callgrind \
@@ -131,67 +142,79 @@ cg_run() {
 		--callgrind-out-file="$cg" \
 		"$testpmd" --no-huge -m 1024 --no-shconf -l 0-1 \
 		$ports -- -i --total-num-mbufs=8192 --rxd=256 --txd=256 \
-		--forward-mode="$2" <"$fifo" >"$log" 2>&1 &
+		--forward-mode=io <"$fifo" >"$log" 2>&1 &
 	vg=$!
 	exec 3>"$fifo"
 	i=0
-	while [ $i -lt 600 ] && ! grep -q "testpmd> " "$log"; do
+	while [ $i -lt 600 ] && ! grep -q "testpmd> " "$log" &&
+			kill -0 "$vg" 2>/dev/null; do
 		sleep 1
 		i=$((i + 1))
 	done
-	if [ "$2" = io ]; then
+	# timeout's child: valgrind (stdbuf execs it).
+	vgpid=$(pgrep -P "$vg" | head -n 1 || true)
+	if ! grep -q "testpmd> " "$log" || [ -z "$vgpid" ]; then
+		exec 3>&-
+		kill "$vg" 2>/dev/null || true
+		wait "$vg" || true
+		echo "  testpmd under valgrind did not start (log: $log)" >&2
+		return 1
+	fi
+	if [ "$2" = traffic ]; then
 		echo "start tx_first" >&3
 	else
 		echo "start" >&3
 	fi
-	# Warm-up: the first packets, then the window.
 	sleep 5
+	ok=1
+	callgrind_control -i on "$vgpid" >/dev/null 2>&1 || ok=0
 	echo "clear port stats all" >&3
-	# The one callgrind process of the run.
-	callgrind_control -i on >/dev/null 2>&1 || true
 	sleep "$secs"
-	callgrind_control -i off >/dev/null 2>&1 || true
 	echo "show port stats all" >&3
-	sleep 3
+	sleep 1
+	callgrind_control -i off "$vgpid" >/dev/null 2>&1 || ok=0
 	printf 'stop\nquit\n' >&3
 	exec 3>&-
 	wait "$vg" || true
+	vgpid=
 	rm -f "$fifo"
+	if [ "$ok" = 0 ] || [ ! -s "$cg" ]; then
+		echo "  callgrind_control failed (log: $log)" >&2
+		return 1
+	fi
 	out=$log
-	rx=$(($(testpmd_stat 0 RX-packets:) + $(testpmd_stat 1 RX-packets:)))
-	tx=$(($(testpmd_stat 0 TX-packets:) + $(testpmd_stat 1 TX-packets:)))
-	# The calls from testpmd's forwarding into the PMD's library (the
-	# rx and tx bursts through ethdev's inline calls: one callee
-	# function each, told apart by the txonly run having the tx one
-	# only): per callee, "<calls> <inclusive instructions>". The line
-	# after "calls=" is the call's inclusive cost.
-	if [ "$1" = upstream ]; then ver=23; else ver=0; fi
-	awk -v ver="$ver" '
+	echo "$(($(testpmd_stat 0 RX-packets:) + $(testpmd_stat 1 RX-packets:))) $(($(testpmd_stat 0 TX-packets:) + $(testpmd_stat 1 TX-packets:)))" \
+		>"$dir/pk-$1-$2"
+	# The PMD's net library: Debian's under /usr, ours under $drv.
+	if [ "$1" = upstream ]; then lib=/usr/; else lib=$drv/; fi
+	# The line after "calls=" is the call's inclusive cost; cob= names
+	# the callee's object for that call only; names are "(id) name"
+	# once, "(id)" after (one table for ob, cob, fn and cfn).
+	awk -v lib="$lib" '
 	function name(s,   id, n) {
 		id = s; sub(/ .*/, "", id)
 		n = s; sub(/^\([0-9]+\) ?/, "", n)
 		if (n != "") names[id] = n
 		return names[id]
 	}
-	/^ob=/ { ob = name(substr($0, 4)); next }
+	/^ob=/ { ob = name(substr($0, 4)); cob = ob; next }
 	/^cob=/ { cob = name(substr($0, 5)); next }
-	/^fn=/ { cob = ob; next }
-	/^cfn=/ { cfn = substr($0, 5); sub(/ .*/, "", cfn); next }
+	/^fn=/ { name(substr($0, 4)); cob = ob; next }
+	/^cfn=/ { cfn = name(substr($0, 5)); next }
 	/^calls=/ { n = $1; sub(/calls=/, "", n); call = 1; next }
 	/^[0-9+*-]/ {
 		if (call) {
-			k = split(ob, p, "/"); j = split(cob, q, "/")
-			if (p[k] == "dpdk-testpmd" &&
-			    q[j] ~ "^librte_net_mlx5\\.so\\." ver) {
+			if (ob ~ /\/dpdk-testpmd$/ &&
+			    index(cob, lib) == 1 &&
+			    cob ~ /librte_net_mlx5\.so/) {
 				c[cfn] += n; ir[cfn] += $NF
 			}
 			call = 0; cob = ob
 		}
 		next
 	}
-	END { for (f in c) printf "%s %.0f %.0f\n", f, c[f], ir[f] }' \
-		"$cg" >"$dir/cg-$1-$2.calls"
-	echo "$rx $tx"
+	END { for (f in c) printf "%.0f %.0f\n", c[f], ir[f] }' "$cg" |
+		sort -k1,1nr >"$dir/cg-$1-$2.calls"
 }
 
 ratio() {
@@ -219,45 +242,48 @@ alternate perf_run perf cycles/packet
 perf_up=$(median <"$dir/perf-upstream")
 perf_ours=$(median <"$dir/perf-ours")
 
-echo "2. the PMDs' bursts under callgrind ($secs s windows)"
+echo "2. the PMDs' bursts under callgrind ($secs s windows, io forwarding)"
 for who in upstream ours; do
-	for mode in txonly io; do
-		cg_run $who $mode >"$dir/pk-$who-$mode"
-		echo "  $who $mode: RX, TX packets: $(cat "$dir/pk-$who-$mode")"
+	for t in idle traffic; do
+		if cg_run $who $t; then
+			echo "  $who $t: RX, TX packets: $(cat "$dir/pk-$who-$t"); calls, instructions of each callee: $(tr '\n' ';' <"$dir/cg-$who-$t.calls")"
+		fi
 	done
 done
-# burst <who> <tx|rx>: "<calls per packet> <instructions per packet>" of
-# the burst: tx, the txonly run's callee of the most instructions, per
-# sent packet; rx, the io run's callee of the most calls other than that
-# one, per received packet.
-burst() {
-	txf=$(sort -k3,3n "$dir/cg-$1-txonly.calls" | tail -n 1 |
-		cut -d' ' -f1)
-	if [ "$2" = tx ]; then
-		read -r _ pk <"$dir/pk-$1-txonly"
-		line=$(grep "^$txf " "$dir/cg-$1-txonly.calls")
-	else
-		read -r pk _ <"$dir/pk-$1-io"
-		line=$(grep -v "^$txf " "$dir/cg-$1-io.calls" |
-			sort -k2,2n | tail -n 1)
-	fi
-	echo "$line" | awk -v p="$pk" '{ if (p > 0)
-		printf "%.1f %.1f\n", $2 / p, $3 / p }'
+# bursts <who>: "<Tx calls/packet> <Tx instr/packet> <Rx calls/packet>
+# <Rx instr/packet>". In io forwarding, testpmd's loop calls the rx
+# burst (the callee called most) and, when it got packets, the tx burst
+# once (the other): the tx burst's figures per sent packet; the rx
+# burst's per received packet, less its empty polls (its calls less the
+# tx burst's) at the cost of one, which the idle run measures (every
+# poll there empty, all alike).
+bursts() {
+	[ -s "$dir/cg-$1-traffic.calls" ] && [ -s "$dir/cg-$1-idle.calls" ] &&
+		[ -s "$dir/pk-$1-traffic" ] || return 0
+	read -r rxp txp <"$dir/pk-$1-traffic"
+	{ head -n 2 "$dir/cg-$1-traffic.calls"; head -n 1 "$dir/cg-$1-idle.calls"; } |
+		awk -v rxp="$rxp" -v txp="$txp" '
+		NR == 1 { rc = $1; ri = $2 } NR == 2 { tc = $1; ti = $2 }
+		NR == 3 { e = $2 / $1 }
+		END { if (NR == 3 && rxp > 0 && txp > 0)
+			printf "%.2f %.1f %.1f %.1f %.1f\n", tc / txp, ti / txp,
+				rc / rxp, (ri - (rc - tc) * e) / rxp, e }'
 }
 for who in upstream ours; do
-	for d in tx rx; do
-		burst $who $d >"$dir/burst-$who-$d"
-		read -r calls ir <"$dir/burst-$who-$d" || true
-		echo "  $who $d burst: ${calls:-?} calls and ${ir:-?} instructions per packet"
-	done
+	bursts $who >"$dir/burst-$who"
+	if read -r tc ti rc ri e <"$dir/burst-$who"; then
+		echo "  $who: tx burst $tc calls and $ti instructions a packet; rx burst $rc calls a packet, an empty poll $e instructions, $ri a packet without them"
+	fi
 done
-# instr <who> <tx|rx>: the burst's instructions per packet, or nothing
-# when its calls per packet show empty polls (more than 2 calls a
-# packet): the device, on its own thread, could not keep up under
-# callgrind, and the figure is the polling's, not the packets'.
+# instr <who> <tx|rx>: the burst's instructions per packet; nothing if
+# not measured, or for tx if it sent less than 4 packets a call.
 instr() {
-	read -r calls ir <"$dir/burst-$1-$2" || return 0
-	awk -v c="$calls" -v i="$ir" 'BEGIN { if (c != "" && c <= 2) print i }'
+	read -r tc ti rc ri e <"$dir/burst-$1" || return 0
+	if [ "$2" = tx ]; then
+		awk -v c="$tc" -v i="$ti" 'BEGIN { if (c <= 0.25) print i }'
+	else
+		echo "$ri"
+	fi
 }
 tx_up=$(instr upstream tx)
 tx_ours=$(instr ours tx)
@@ -279,13 +305,8 @@ printf '%-44s %12s %12s %8s\n' "PMD Rx burst (instructions/packet)" \
 	"${rx_up:-n/a}" "${rx_ours:-n/a}" "$(ratio "$rx_ours" "$rx_up")"
 printf '%-44s %12s %12s %8s\n' "crypto-perf AES-XTS-256 4 KiB (Gbps, median)" \
 	"${cr_up:-n/a}" "${cr_ours:-n/a}" "$(ratio "$cr_ours" "$cr_up")"
-if [ -z "$tx_up" ] || [ -z "$tx_ours" ] || [ -z "$rx_up" ] ||
-		[ -z "$rx_ours" ]; then
-	echo "n/a: a burst called more than twice a packet (calls per packet above):"
-	echo "the device works on the front's doorbell thread, which callgrind runs"
-	echo "far slower than the PMD polls it; the polls then outnumber the packets"
-	echo "and their cost, not the packets', is what would be counted."
-fi
+echo "(Rx: the device's doorbell thread, slow under callgrind, leaves most"
+echo "polls empty; their cost, measured alike in the idle run, is taken out.)"
 echo "(logs: $dir)"
 echo "ours/upstream: pmd_perf cycles $(ratio "$perf_ours" "$perf_up"), PMD instr Tx $(ratio "$tx_ours" "$tx_up"), Rx $(ratio "$rx_ours" "$rx_up"), crypto throughput $(ratio "$cr_ours" "$cr_up")"
 # It ran: every figure that does not depend on callgrind's timing.

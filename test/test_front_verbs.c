@@ -2663,7 +2663,8 @@ test_rss(void)
 		struct ibv_qp *q = fv_rss_qp_dv(
 			tbl, IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4, key,
 			40, IBV_RX_HASH_FUNC_TOEPLITZ,
-			MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC);
+			MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC |
+				MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC);
 
 		TEST_ASSERT_NOT_NULL(q, "self-loopback allowed: %s",
 				     strerror(errno));

@@ -666,8 +666,9 @@ sim_rdma_create_qp_dv(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
 	 * which scattering to the CQE, never done here, may be disabled;
 	 * a raw packet QP's TIR may allow self-loopback, which the
 	 * device's TIRs do unless a TIR blocks it: mlx5_ib's
-	 * MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC/_MC, DPDK's lpbk_mode) and mkey
-	 * send operations, on RC only (EOPNOTSUPP otherwise).
+	 * MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC/_MC, which mlx5_ib takes for
+	 * raw packet QPs only; DPDK's lpbk_mode asks them) and mkey send
+	 * operations, on RC only (EOPNOTSUPP otherwise).
 	 */
 	if ((dv->comp_mask &
 	     ~(uint64_t)(MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS |
