@@ -151,8 +151,7 @@ static uint32_t
 sim_dek_key(struct mlx5_sim_file *file, const void *d, uint8_t *key)
 {
 	const struct mlx5_sim_caps *caps = &file->vhca->caps;
-	size_t len = (MLX5_GET(dek, d, key_size) == MLX5_DEK_KEY_SIZE_256 ?
-		      64 : 32) +
+	size_t len = mlx5_sim_xts_pair_len(MLX5_GET(dek, d, key_size)) +
 		     (MLX5_GET(dek, d, has_keytag) ? sizeof(uint64_t) : 0);
 
 	if (!caps->crypto_wrapped) {
@@ -227,8 +226,8 @@ mlx5_sim_dek_create(struct mlx5_sim_file *file, const void *in,
 	explicit_bzero(key, sizeof(key));
 	/* The tag follows the key pair (big-endian, 8 bytes). */
 	if (dek->has_keytag) {
-		memcpy(&tag, dek->key + (dek->key_size == MLX5_DEK_KEY_SIZE_256 ?
-					 64 : 32), sizeof(tag));
+		memcpy(&tag, dek->key + mlx5_sim_xts_pair_len(dek->key_size),
+		       sizeof(tag));
 		dek->keytag = rte_be_to_cpu_64(tag);
 	}
 	pd->users++;

@@ -465,6 +465,12 @@ uint32_t mlx5_sim_dek_query(struct mlx5_sim_file *file, const void *in,
 			    void *out, size_t outlen);
 uint32_t mlx5_sim_dek_destroy(struct mlx5_sim_file *file, uint32_t id);
 bool mlx5_sim_dek_exists(struct mlx5_sim_file *file, uint32_t id);
+/* Bytes of the XTS key pair of DEK key size @key_size (2 x 16 or 32). */
+static inline size_t
+mlx5_sim_xts_pair_len(uint8_t key_size)
+{
+	return key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
+}
 /* The crypto login (general object 0x1f) of a wrapped-import device. */
 uint32_t mlx5_sim_login_create(struct mlx5_sim_file *file, const void *in,
 			       size_t inlen, void *out,

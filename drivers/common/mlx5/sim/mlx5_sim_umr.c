@@ -122,12 +122,6 @@
 	SIM_BSF_BITS(bsf_p_type, MLX5_BSF_P_TYPE_CRYPTO) | \
 	SIM_BSF_BITS(encryption_standard, MLX5_ENCRYPTION_STANDARD_AES_XTS))
 
-/* Bytes of the XTS key pair of a DEK (two keys of 128 or 256 bits). */
-static size_t
-sim_dek_key_len(const struct mlx5_sim_dek *dek)
-{
-	return dek->key_size == MLX5_DEK_KEY_SIZE_256 ? 64 : 32;
-}
 
 /* The DEK @id if it is alive and of PD @pd, else NULL. */
 static inline struct mlx5_sim_dek *
@@ -638,7 +632,7 @@ void *
 mlx5_sim_dek_xts(struct mlx5_sim_vhca *vhca, struct mlx5_sim_dek *dek,
 		 int enc)
 {
-	size_t half = sim_dek_key_len(dek) / 2;
+	size_t half = mlx5_sim_xts_pair_len(dek->key_size) / 2;
 	EVP_CIPHER_CTX *ctx = dek->xts[enc];
 
 	if (ctx != NULL)
