@@ -292,6 +292,80 @@ test_create_errors(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Umems registered without local write: the device only reads a work
+ * queue's ring and doorbell record (DPDK 22.11 registers its RQ umems
+ * with access 0, as mlx5_ib pins a QP's), so an RQ and an SQ take them;
+ * it writes a CQ's ring, which needs local write.
+ */
+static int
+test_read_only_umems(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)] = { 0 };
+	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	const struct mlx5_glue *g = cdev->glue;
+	struct mlx5_devx_sq_attr sa = e_sq_attr();
+	struct mlx5_devx_rq_attr ra = e_rq_attr();
+	struct mlx5_devx_obj *sq, *rq;
+	struct mlx5dv_devx_umem *ro, *rw;
+	struct mlx5dv_devx_obj *obj;
+	uint8_t *buf;
+	uint32_t eqn;
+
+	buf = aligned_alloc(4096, RING_LEN);
+	TEST_ASSERT_NOT_NULL(buf, "");
+	memset(buf, 0, RING_LEN);
+	ro = g->devx_umem_reg(cdev->ctx, buf, RING_LEN, 0);
+	TEST_ASSERT_NOT_NULL(ro, "a read-only umem");
+	sa.wq.wq_umem_id = ro->umem_id;
+	sa.wq.db_umem_id = ro->umem_id;
+	sq = mlx5_devx_cmd_create_sq(cdev, &sa);
+	TEST_ASSERT_NOT_NULL(sq, "an SQ in a read-only umem");
+	ra.wq.wq_umem_id = ro->umem_id;
+	ra.wq.db_umem_id = ro->umem_id;
+	ra.wq.wq_umem_offset = 4096;
+	ra.wq.db_umem_offset = RING_LEN - 128;
+	rq = mlx5_devx_cmd_create_rq(cdev, &ra);
+	TEST_ASSERT_NOT_NULL(rq, "an RQ in a read-only umem");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(rq), "");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(sq), "");
+	/* A CQ: its ring must be writable, its doorbell record need not. */
+	rw = g->devx_umem_reg(cdev->ctx, e.ring, RING_LEN,
+			      IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(rw, "");
+	TEST_ASSERT_SUCCESS(g->devx_query_eqn(cdev->ctx, 0, &eqn), "");
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
+	MLX5_SET(cqc, cqc, log_cq_size, 2);
+	MLX5_SET(cqc, cqc, uar_page, e.uar.page_id);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5_SET(cqc, cqc, dbr_umem_valid, 1);
+	MLX5_SET(cqc, cqc, dbr_umem_id, rw->umem_id);
+	MLX5_SET64(cqc, cqc, dbr_addr, 4096);
+	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
+	MLX5_SET(create_cq_in, in, cq_umem_id, ro->umem_id);
+	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT(obj == NULL && errno == EREMOTEIO &&
+		    MLX5_GET(create_cq_out, out, status) ==
+		    MLX5_CMD_STAT_BAD_PARAM_ERR,
+		    "a CQ ring in a read-only umem: BAD_PARAM");
+	if (!tdev_hw())
+		TEST_ASSERT_EQUAL(MLX5_GET(create_cq_out, out, syndrome),
+				  MLX5_SIM_SYND_Q_UMEM_READ_ONLY, "");
+	MLX5_SET(cqc, cqc, dbr_umem_id, ro->umem_id);
+	MLX5_SET(create_cq_in, in, cq_umem_id, rw->umem_id);
+	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "its doorbell record in a read-only umem");
+	TEST_ASSERT_SUCCESS(g->devx_obj_destroy(obj), "");
+	TEST_ASSERT_SUCCESS(g->devx_umem_dereg(rw), "");
+	TEST_ASSERT_SUCCESS(g->devx_umem_dereg(ro), "");
+	free(buf);
+	e_release();
+	TDEV_ASSERT_LIVE(0, live0, "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_fault_sweep(void)
 {
@@ -423,6 +497,7 @@ test_caps(void)
 	/* What the software device reports (mlx5_queues.rst). */
 	TEST_ASSERT_EQUAL(c->log_max_cq_sz, 22, "");
 	TEST_ASSERT_EQUAL(c->log_max_qp_sz, 15, "");
+	TEST_ASSERT_EQUAL(c->cqe_comp_max, 64, "cqe_comp's default");
 	TEST_ASSERT_EQUAL(c->log_max_msg, 31, "");
 	TEST_ASSERT(c->roce && c->fl_rc_qp_when_roce_enabled &&
 		    c->fl_rc_qp_when_roce_disabled, "force loopback");
@@ -655,6 +730,7 @@ static const struct mlx5_test_case e_cases[] = {
 	{ "sq_rq_lifecycle", test_sq_rq_lifecycle },
 	{ "sq_rate_limit", test_sq_rate_limit },
 	{ "create_errors", test_create_errors },
+	{ "read_only_umems", test_read_only_umems },
 	{ "fault_sweep", test_fault_sweep },
 	{ "reclaim_at_remove", test_reclaim_at_remove },
 	{ NULL, NULL },

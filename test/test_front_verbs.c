@@ -2340,8 +2340,10 @@ test_raw_devx(void)
  * Extended CQs (ibv_create_cq_ex(), mlx5dv_create_cq()): libmlx5's
  * iterator over a CQ (ENOENT when empty, the completions in order with
  * the fields asked for); work completion fields the front does not
- * carry are EOPNOTSUPP; CQE compression (the device announces none) is
- * EINVAL, 128-byte CQEs EOPNOTSUPP (libmlx5's size the device lacks),
+ * carry are EOPNOTSUPP; CQE compression with one mini-CQE format of those
+ * mlx5dv_query_device() announces (hash, checksum) is the CQ's (QUERY_CQ),
+ * with another or with two EINVAL; 128-byte CQEs EOPNOTSUPP (libmlx5's
+ * size the device lacks),
  * another size EINVAL (the attribute's or MLX5_CQE_SIZE's); a striding
  * RQ of mlx5dv_create_wq() is EINVAL; mlx5dv_query_device() offers no
  * multi-packet send, which the device does not run.
@@ -2383,8 +2385,45 @@ test_cq_ex(void)
 	TEST_ASSERT(ibv_create_cq_ex(ctx, &ca) == NULL && errno == EOPNOTSUPP,
 		    "timestamps are not carried");
 	ca.wc_flags &= ~(uint64_t)IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	dc.comp_mask = MLX5DV_CONTEXT_MASK_CQE_COMPRESION;
+	TEST_ASSERT_SUCCESS(mlx5dv_query_device(ctx, &dc), "");
+	TEST_ASSERT(dc.comp_mask & MLX5DV_CONTEXT_MASK_CQE_COMPRESION, "");
+	TEST_ASSERT_EQUAL(dc.cqe_comp_caps.max_num, 64, "the default session");
+	TEST_ASSERT_EQUAL(dc.cqe_comp_caps.supported_format,
+			  MLX5DV_CQE_RES_FORMAT_HASH |
+				  MLX5DV_CQE_RES_FORMAT_CSUM,
+			  "hash and checksum mini-CQEs");
+	for (n = 0; n < 2; n++) {
+		dca.cqe_comp_res_format = n == 0 ? MLX5DV_CQE_RES_FORMAT_HASH :
+						   MLX5DV_CQE_RES_FORMAT_CSUM;
+		d = mlx5dv_create_cq(ctx, &ca, &dca);
+		TEST_ASSERT_NOT_NULL(d, "compressed, format %d", n);
+		obj.cq.in = ibv_cq_ex_to_cq(d);
+		TEST_ASSERT_SUCCESS(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ), "");
+		MLX5_SET(query_cq_in, qin, opcode, MLX5_CMD_OP_QUERY_CQ);
+		MLX5_SET(query_cq_in, qin, cqn, dcq.cqn);
+		TEST_ASSERT_SUCCESS(mlx5dv_devx_cq_query(ibv_cq_ex_to_cq(d),
+							 qin, sizeof(qin), qout,
+							 sizeof(qout)),
+				    "");
+		TEST_ASSERT(
+			MLX5_GET(cqc,
+				 MLX5_ADDR_OF(query_cq_out, qout, cq_context),
+				 cqe_comp_en) == 1 &&
+				MLX5_GET(cqc,
+					 MLX5_ADDR_OF(query_cq_out, qout,
+						      cq_context),
+					 mini_cqe_res_format) == (uint32_t)n,
+			"the CQ's context says so");
+		TEST_ASSERT_SUCCESS(ibv_destroy_cq(ibv_cq_ex_to_cq(d)), "");
+	}
+	dca.cqe_comp_res_format =
+		MLX5DV_CQE_RES_FORMAT_HASH | MLX5DV_CQE_RES_FORMAT_CSUM;
 	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL && errno == EINVAL,
-		    "no CQE compression announced");
+		    "two mini-CQE formats (mlx5_ib)");
+	dca.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX;
+	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL && errno == EINVAL,
+		    "a stride index, not announced (libmlx5)");
 	dca.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
 	dca.cqe_size = 128;
 	TEST_ASSERT(mlx5dv_create_cq(ctx, &ca, &dca) == NULL &&

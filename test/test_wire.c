@@ -76,12 +76,15 @@ struct w_port {
 static struct w_port wp[2];
 /* The TIS's lag_tx_port_affinity of the next w_port_get(). */
 static uint8_t w_tis_port;
+/* The receive CQ of the next w_port_get(): compressed (a mini-CQE format). */
+static int w_rx_mini;
 
 static int
 w_case_setup(void)
 {
 	memset(wp, 0, sizeof(wp));
 	w_tis_port = 0;
+	w_rx_mini = -1;
 	if (tdev_hw())
 		TEST_SKIP("the cables and frame counters are the software"
 			  " device's");
@@ -195,9 +198,17 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(p->cdev, &p->uar), "UAR");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, &p->txcq, 8, &p->uar,
 						SOCKET_ID_ANY), "TX CQ");
-	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, &p->rxcq, 10,
-						&p->uar, SOCKET_ID_ANY),
-			    "RX CQ");
+	if (w_rx_mini >= 0)
+		TEST_ASSERT_SUCCESS(mlx5_devx_cq_create_comp(p->cdev, &p->rxcq,
+							     10, &p->uar,
+							     (uint8_t)w_rx_mini,
+							     SOCKET_ID_ANY),
+				    "compressed RX CQ");
+	else
+		TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(p->cdev, &p->rxcq, 10,
+							&p->uar,
+							SOCKET_ID_ANY),
+				    "RX CQ");
 	TEST_ASSERT_SUCCESS(mlx5_devx_sq_create(p->cdev, &p->sq,
 		&(struct mlx5_devx_sq_params){
 			.pd = p->cdev->pdn,
@@ -1465,6 +1476,334 @@ test_rx_memory_fault(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The CQEs of @cq from its consumer index on, up to @max, into @out: a
+ * compressed session (mlx5_prm_rx.h) read as DPDK 22.11's mlx5_rx.c and
+ * the kernel's mlx5e read it, each mini-CQE (format @fmt) made the CQE
+ * it stands for, @title[i] the index in @out of the first CQE of CQE
+ * i's session (i itself, uncompressed); @sessions counts the sessions.
+ * The CQEs are consumed and the record moved. Returns how many, or -1 on
+ * a malformed session: shorter than 2, or crossing the ring's end (DPDK's
+ * vector Rx reads a session from consecutive slots).
+ */
+static int
+w_unzip(struct mlx5_devx_cq *cq, int fmt, struct mlx5_cqe_eth *out,
+	unsigned int *title, unsigned int max, unsigned int *sessions)
+{
+	const uint32_t mask = (1u << cq->log_size) - 1;
+	unsigned int n = 0;
+
+	while (n < max) {
+		volatile struct mlx5_cqe64 *cqe = &cq->cqes[cq->ci & mask];
+		struct mlx5_cqe_eth h;
+		uint32_t cnt, i;
+
+		if (mlx5_cqe_status(cqe, cq->log_size, cq->ci) ==
+		    MLX5_CQE_STATUS_HW_OWN)
+			break;
+		memcpy(&h, (const void *)(uintptr_t)cqe, sizeof(h));
+		if (((h.op_own >> MLX5_CQE_FORMAT_SHIFT) &
+		     MLX5_CQE_FORMAT_MASK) != MLX5_CQE_FORMAT_COMPRESSED) {
+			title[n] = n;
+			out[n++] = h;
+			cq->ci++;
+			continue;
+		}
+		cnt = rte_be_to_cpu_32(h.byte_cnt);
+		if (cnt < 2 || cnt > max - n || (cq->ci & mask) + cnt > mask + 1)
+			return -1;
+		(*sessions)++;
+		for (i = 0; i < cnt; i++) {
+			/* Array 0 in the next slot, array k in slot 8k. */
+			uint32_t slot = cq->ci +
+				(i < MLX5_MINI_CQE_ARRAY_SIZE ? 1 : i & ~7u);
+			struct mlx5_mini_cqe8 m;
+			struct mlx5_cqe_eth *c = &out[n];
+
+			title[n] = n - i;
+			n++;
+
+			memcpy(&m, (const uint8_t *)(uintptr_t)
+					   &cq->cqes[slot & mask] +
+				   (i % MLX5_MINI_CQE_ARRAY_SIZE) * sizeof(m),
+			       sizeof(m));
+			*c = h;
+			c->byte_cnt = m.byte_cnt;
+			c->wqe_counter = rte_cpu_to_be_16((uint16_t)
+				(rte_be_to_cpu_16(h.wqe_counter) + i));
+			if (fmt == MLX5_MINI_CQE_FORMAT_HASH)
+				c->rss_hash_result = m.rx_hash_result;
+			else
+				c->check_sum = m.checksum;
+		}
+		cq->ci += cnt;
+	}
+	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	return (int)n;
+}
+
+#define W_ZIP_BURST 20
+
+/*
+ * One doorbell of @n frames from port @p to itself: UDP of sizes that
+ * differ, frame @tcp (if below @n) TCP, then the receive WQEs posted
+ * again once their CQEs are read.
+ */
+static void
+w_zip_burst(struct w_port *p, unsigned int n, unsigned int tcp,
+	    unsigned int round)
+{
+	uint16_t first = p->sq.pi;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t len = 60 + (round * 7 + i * 37) % 1400;
+		uint8_t *f = i == tcp ?
+			w_frame_l4(p, i * 2048, len, false, 0x10) :
+			w_frame(p, i * 2048, len, p->mac, 1000, 2000,
+				(uint8_t)(round + i), true);
+
+		w_post(p, f, len, 18, 1, 0, p->mr->lkey, false);
+	}
+	w_ring(p, first);
+}
+
+/*
+ * @a (decompressed) and @b (the same frames on a CQ that does not
+ * compress, whose RQ is @dw WQEs ahead) tell the same: every field but
+ * the owner and format bits,
+ * the timestamp and (with hash mini-CQEs) the checksum, which the
+ * session's first CQE gives for all.
+ */
+static int
+w_zip_same(const struct mlx5_cqe_eth *a, const struct mlx5_cqe_eth *b,
+	   const struct mlx5_cqe_eth *title, int fmt, unsigned int i,
+	   uint16_t dw)
+{
+	struct mlx5_cqe_eth x = *a, y = *b;
+
+	/* The RQs may have taken different numbers of WQEs before. */
+	x.wqe_counter = rte_cpu_to_be_16((uint16_t)
+		(rte_be_to_cpu_16(x.wqe_counter) + dw));
+	x.op_own &= 0xf0;
+	y.op_own &= 0xf0;
+	x.timestamp = y.timestamp = 0;
+	if (fmt == MLX5_MINI_CQE_FORMAT_HASH) {
+		TEST_ASSERT_EQUAL(x.check_sum, title->check_sum,
+				  "CQE %u: the session's checksum", i);
+		x.check_sum = y.check_sum;
+	}
+	TEST_ASSERT(memcmp(&x, &y, sizeof(x)) == 0,
+		    "CQE %u: decompressed as written uncompressed (bytes %u"
+		    " and %u, WQE %u and %u)", i,
+		    rte_be_to_cpu_32(x.byte_cnt), rte_be_to_cpu_32(y.byte_cnt),
+		    rte_be_to_cpu_16(x.wqe_counter),
+		    rte_be_to_cpu_16(y.wqe_counter));
+	return TEST_SUCCESS;
+}
+
+/*
+ * CQE compression: port 0 compresses (hash mini-CQEs, sessions of 8 at
+ * most: cqe_comp=8), port 1 does not; the same doorbells on both give the
+ * same completions, port 0's in sessions: 20 UDP frames are sessions of
+ * 8, 8 and 4; a TCP frame among them (another header type) ends a
+ * session and stands alone; 60 such doorbells wrap the 1024-CQE ring. A
+ * frame alone is no session. Then checksum mini-CQEs (port 2's own
+ * device, sessions of 64 by default): one session of 20, each CQE its
+ * own checksum.
+ */
+static int
+test_cqe_compression(void)
+{
+	static struct mlx5_cqe_eth a[W_ZIP_BURST], b[W_ZIP_BURST];
+	unsigned int ta[W_ZIP_BURST], tb[W_ZIP_BURST];
+	unsigned int sessions = 0, want = 0, zipped = 0, round, i, tcp;
+	struct mlx5_sim_stats st0, st;
+	int fmt;
+
+	w_rx_mini = MLX5_MINI_CQE_FORMAT_HASH;
+	if (w_port_get(0, 110, ",cqe_comp=8", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	w_rx_mini = -1;
+	if (w_port_get(1, 111, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(wp[0].cdev->caps.cqe_comp_max, 8, "cqe_comp=8");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(W_CARD, 110, &st0), "");
+	for (round = 0; round < 60; round++) {
+		uint32_t start = wp[0].rxcq.ci, open = 0, first = 0;
+
+		tcp = round == 0 ? W_ZIP_BURST : 7;
+		/*
+		 * The sessions the rules make: a run of UDP frames, cut at 8
+		 * CQEs and at the ring's end; the TCP frame alone.
+		 */
+		for (i = 0; i <= W_ZIP_BURST; i++) {
+			uint32_t pos = start + i;
+
+			if (open != 0 &&
+			    (i == W_ZIP_BURST || i == tcp || i == tcp + 1 ||
+			     open == 8 || (first & 1023) + open == 1024)) {
+				want += open >= 2;
+				zipped += open >= 2 ? open : 0;
+				open = 0;
+			}
+			if (open == 0)
+				first = pos;
+			open++;
+		}
+		w_zip_burst(&wp[0], W_ZIP_BURST, tcp, round);
+		w_zip_burst(&wp[1], W_ZIP_BURST, tcp, round);
+		TEST_ASSERT_EQUAL(w_unzip(&wp[0].rxcq, MLX5_MINI_CQE_FORMAT_HASH,
+					  a, ta, W_ZIP_BURST, &sessions),
+				  W_ZIP_BURST, "round %u: every frame", round);
+		TEST_ASSERT_EQUAL(w_unzip(&wp[1].rxcq, -1, b, tb, W_ZIP_BURST,
+					  &(unsigned int){ 0 }),
+				  W_ZIP_BURST, "");
+		TEST_ASSERT_EQUAL(sessions, want, "round %u: the sessions",
+				  round);
+		for (i = 0; i < W_ZIP_BURST; i++) {
+			if (w_zip_same(&a[i], &b[i], &a[ta[i]],
+				       MLX5_MINI_CQE_FORMAT_HASH, i, 0) !=
+			    TEST_SUCCESS)
+				return TEST_FAILED;
+			TEST_ASSERT(memcmp(w_rx_buf(&wp[0], 0, rte_be_to_cpu_16(
+					a[i].wqe_counter)),
+				   wp[0].buf + W_TX_OFF + i * 2048,
+				   rte_be_to_cpu_32(a[i].byte_cnt)) == 0,
+				    "round %u frame %u: its bytes", round, i);
+			w_rx_post(&wp[0], 0);
+			w_rx_post(&wp[1], 0);
+		}
+		TEST_ASSERT(a[7].op_own >> 4 == MLX5_CQE_RESP_SEND &&
+				    (((a[7].l4_l3_hdr_type >>
+				       MLX5_CQE_L4_HDR_TYPE_SHIFT) &
+				      MLX5_CQE_L4_HDR_TYPE_MASK) ==
+				     MLX5_CQE_L4_HDR_TYPE_UDP) == (round == 0),
+			    "round %u: the header types kept", round);
+	}
+	TEST_ASSERT(wp[0].rxcq.ci > 1024, "the ring wrapped");
+	/* Round 0: 8 + 8 + 4; then 7, (TCP alone), 8, 4; cut at the end. */
+	TEST_ASSERT(sessions > 3 + 59 * 3, "a session cut at the ring's end");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(W_CARD, 110, &st), "");
+	TEST_ASSERT_EQUAL(st.compressed_sessions - st0.compressed_sessions,
+			  sessions, "the device's count");
+	TEST_ASSERT_EQUAL(st.compressed_cqes - st0.compressed_cqes, zipped,
+			  "");
+	/* One frame a doorbell: nothing to compress. */
+	w_zip_burst(&wp[0], 1, 1, 0);
+	sessions = 0;
+	TEST_ASSERT_EQUAL(w_unzip(&wp[0].rxcq, MLX5_MINI_CQE_FORMAT_HASH, a,
+				  ta, W_ZIP_BURST, &sessions), 1, "");
+	TEST_ASSERT_EQUAL(sessions, 0, "a CQE alone is written as it is");
+	w_rx_post(&wp[0], 0);
+	w_port_put(&wp[0]);
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+
+	/* Checksum mini-CQEs, sessions of 64 at most. */
+	fmt = MLX5_MINI_CQE_FORMAT_CSUM;
+	w_rx_mini = fmt;
+	if (w_port_get(0, 112, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(wp[0].cdev->caps.cqe_comp_max, 64, "the default");
+	w_zip_burst(&wp[0], W_ZIP_BURST, W_ZIP_BURST, 1);
+	w_zip_burst(&wp[1], W_ZIP_BURST, W_ZIP_BURST, 1);
+	sessions = 0;
+	TEST_ASSERT_EQUAL(w_unzip(&wp[0].rxcq, fmt, a, ta, W_ZIP_BURST,
+				  &sessions), W_ZIP_BURST, "");
+	TEST_ASSERT_EQUAL(w_unzip(&wp[1].rxcq, -1, b, tb, W_ZIP_BURST,
+				  &(unsigned int){ 0 }), W_ZIP_BURST, "");
+	TEST_ASSERT_EQUAL(sessions, 1, "one session of 20");
+	for (i = 0; i < W_ZIP_BURST; i++)
+		if (w_zip_same(&a[i], &b[i], &a[0], fmt, i,
+			       (uint16_t)(rte_be_to_cpu_16(b[0].wqe_counter) -
+					  rte_be_to_cpu_16(a[0].wqe_counter))) !=
+		    TEST_SUCCESS)
+			return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+/*
+ * What the device refuses: a compressed CQ of a device without the
+ * capability (cqe_comp=0), a mini-CQE format it does not announce (flow
+ * tag, stride index, L3/L4 headers, the enhanced layout); a cqe_comp of 1
+ * or above 64 in the shape. Nothing is left.
+ */
+static int
+test_cqe_compression_refused(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)] = { 0 };
+	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	static const struct {
+		const char *what;
+		unsigned int fmt, ext, layout;
+	} bad[] = {
+		{ "flow tag and stride index", 2, 0, 0 },
+		{ "checksum and stride index", 3, 0, 0 },
+		{ "L3/L4 headers", 0, 1, 0 },
+		{ "the enhanced layout", 0, 0, 1 },
+	};
+	struct mlx5_common_device *cdev;
+	struct mlx5_devx_cq cq;
+	struct mlx5_uar uar;
+	unsigned int i;
+	uint32_t eqn;
+	long live;
+
+	TEST_ASSERT(tdev_probe(0, "card=62,vhca_id=113,cqe_comp=1") < 0,
+		    "cqe_comp=1: a session holds two CQEs");
+	TEST_ASSERT(tdev_probe(0, "card=62,vhca_id=113,cqe_comp=65") < 0,
+		    "cqe_comp=65");
+	TEST_ASSERT_SUCCESS(tdev_probe(0, "card=62,vhca_id=113,cqe_comp=0"),
+			    "");
+	cdev = tdev_cdev(0);
+	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(cdev, &uar), "");
+	live = tdev_live(0);
+	TEST_ASSERT_EQUAL(cdev->caps.cqe_comp_max, 0, "not announced");
+	TEST_ASSERT_EQUAL(mlx5_devx_cq_create_comp(cdev, &cq, 6, &uar,
+						   MLX5_MINI_CQE_FORMAT_HASH,
+						   SOCKET_ID_ANY), -ENOTSUP,
+			  "the common layer asks the capability");
+	TEST_ASSERT_SUCCESS(cdev->glue->devx_query_eqn(cdev->ctx, 0, &eqn), "");
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(cqc, cqc, log_cq_size, 2);
+	MLX5_SET(cqc, cqc, uar_page, uar.page_id);
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+	TEST_ASSERT(cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+						sizeof(out)) == NULL &&
+		    MLX5_GET(create_cq_out, out, syndrome) ==
+			    MLX5_SIM_SYND_CQ_COMP,
+		    "cqe_comp_en without the capability");
+	TEST_ASSERT_EQUAL(tdev_live(0), live, "nothing half-built");
+	mlx5_uar_release(cdev, &uar);
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+	TEST_ASSERT_SUCCESS(tdev_probe(0, "card=62,vhca_id=114"), "");
+	cdev = tdev_cdev(0);
+	TEST_ASSERT_SUCCESS(mlx5_uar_prepare(cdev, &uar), "");
+	live = tdev_live(0);
+	MLX5_SET(cqc, cqc, uar_page, uar.page_id);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		MLX5_SET(cqc, cqc, mini_cqe_res_format, bad[i].fmt);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format_ext, bad[i].ext);
+		MLX5_SET(cqc, cqc, cqe_comp_layout, bad[i].layout);
+		TEST_ASSERT(cdev->glue->devx_obj_create(cdev->ctx, in,
+							sizeof(in), out,
+							sizeof(out)) == NULL &&
+			    MLX5_GET(create_cq_out, out, status) ==
+				    MLX5_CMD_STAT_BAD_PARAM_ERR &&
+			    MLX5_GET(create_cq_out, out, syndrome) ==
+				    MLX5_SIM_SYND_CQ_COMP_FORMAT,
+			    "%s", bad[i].what);
+	}
+	TEST_ASSERT_EQUAL(mlx5_devx_cq_create_comp(cdev, &cq, 6, &uar, 2,
+						   SOCKET_ID_ANY), -EINVAL,
+			  "the common layer: hash or checksum");
+	TEST_ASSERT_EQUAL(tdev_live(0), live, "nothing half-built");
+	mlx5_uar_release(cdev, &uar);
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case w_cases[] = {
 	{ "send_receive_sizes", test_send_receive_sizes },
 	{ "two_ports_cabled", test_two_ports_cabled },
@@ -1482,6 +1821,8 @@ static const struct mlx5_test_case w_cases[] = {
 	{ "fault_sweep", test_fault_sweep },
 	{ "tx_memory_fault", test_tx_memory_fault },
 	{ "rx_memory_fault", test_rx_memory_fault },
+	{ "cqe_compression", test_cqe_compression },
+	{ "cqe_compression_refused", test_cqe_compression_refused },
 	{ NULL, NULL },
 };
 

@@ -169,16 +169,18 @@ mlx5_devx_queue_release(struct mlx5_devx_obj **obj,
 	return 0;
 }
 
-int
-mlx5_devx_cq_create(struct mlx5_common_device *cdev,
-		    struct mlx5_devx_cq *cq, uint32_t log_size,
-		    struct mlx5_uar *uar, int socket)
+static int
+mlx5_devx_cq_new(struct mlx5_common_device *cdev, struct mlx5_devx_cq *cq,
+		 uint32_t log_size, struct mlx5_uar *uar, int mini_format,
+		 int socket)
 {
 	size_t ring = sizeof(struct mlx5_cqe64) << log_size;
 	struct mlx5_devx_cq_attr attr = {
 		.log_cq_size = log_size,
 		.uar_page_id = uar->page_id,
 		.db_umem_offset = ring,
+		.cqe_comp = mini_format >= 0,
+		.mini_cqe_format = mini_format >= 0 ? (uint8_t)mini_format : 0,
 	};
 	uint32_t eqn;
 	int ret;
@@ -220,6 +222,35 @@ mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 	cq->cdev = cdev;
 	mlx5_queue_track_add(cdev, MLX5_QUEUE_CQ, cq->obj, log_size, 0);
 	return 0;
+}
+
+int
+mlx5_devx_cq_create(struct mlx5_common_device *cdev,
+		    struct mlx5_devx_cq *cq, uint32_t log_size,
+		    struct mlx5_uar *uar, int socket)
+{
+	return mlx5_devx_cq_new(cdev, cq, log_size, uar, -1, socket);
+}
+
+int
+mlx5_devx_cq_create_comp(struct mlx5_common_device *cdev,
+			 struct mlx5_devx_cq *cq, uint32_t log_size,
+			 struct mlx5_uar *uar, uint8_t mini_format, int socket)
+{
+	memset(cq, 0, sizeof(*cq));
+	if (cdev->caps.cqe_comp_max == 0) {
+		DRV_LOG(ERR, "%s: the device does not compress CQEs",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	if (mini_format > MLX5_MINI_CQE_FORMAT_CSUM) {
+		DRV_LOG(ERR, "%s: mini-CQE format %u: hash (0) or checksum"
+			" (1) only", cdev->dev->name, mini_format);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	return mlx5_devx_cq_new(cdev, cq, log_size, uar, mini_format, socket);
 }
 
 int

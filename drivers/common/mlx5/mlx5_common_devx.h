@@ -123,6 +123,22 @@ int mlx5_devx_cq_create(struct mlx5_common_device *cdev,
 			struct mlx5_uar *uar, int socket);
 
 /**
+ * mlx5_devx_cq_create() with CQE compression: the device may write its
+ * receive CQEs in compressed sessions of mini-CQEs of format
+ * @p mini_format (MLX5_MINI_CQE_FORMAT_HASH or _CSUM; mlx5_prm_rx.h has
+ * the layout).
+ *
+ * @return
+ *   0 on success, a negative errno value otherwise and rte_errno is set
+ *   (-ENOTSUP: the device does not compress, caps.cqe_comp_max is 0).
+ */
+__rte_internal
+int mlx5_devx_cq_create_comp(struct mlx5_common_device *cdev,
+			     struct mlx5_devx_cq *cq, uint32_t log_size,
+			     struct mlx5_uar *uar, uint8_t mini_format,
+			     int socket);
+
+/**
  * Destroy a CQ of mlx5_devx_cq_create(); a zeroed one is a no-op.
  *
  * @return

@@ -305,6 +305,7 @@ static const struct mlx5_tel_cap mlx5_tel_caps_shown[] = {
 	MLX5_TEL_CAP("eth", "log_max_rqt", eth.rss_ind_tbl_cap),
 	MLX5_TEL_CAP("eth", "log_max_cq_sz", log_max_cq_sz),
 	MLX5_TEL_CAP("eth", "log_max_qp_sz", log_max_qp_sz),
+	MLX5_TEL_CAP("eth", "cqe_comp_max", cqe_comp_max),
 };
 
 static uint64_t

@@ -261,6 +261,8 @@ mlx5_hca_attr_general(struct mlx5_hca_attr *attr, const void *cap)
 	attr->log_max_qp_sz = MLX5_GET(cmd_hca_cap, cap, log_max_qp_sz);
 	attr->log_max_msg = MLX5_GET(cmd_hca_cap, cap, log_max_msg);
 	attr->cqe_version = MLX5_GET(cmd_hca_cap, cap, cqe_version);
+	attr->cqe_comp_max = MLX5_GET(cmd_hca_cap, cap, cqe_compression) ?
+		MLX5_GET(cmd_hca_cap, cap, cqe_compression_max_num) : 0;
 	attr->num_lag_ports = MLX5_GET(cmd_hca_cap, cap, num_lag_ports);
 	attr->lag_tx_port_affinity = MLX5_GET(cmd_hca_cap, cap,
 					      lag_tx_port_affinity);

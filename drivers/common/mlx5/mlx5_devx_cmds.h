@@ -82,6 +82,11 @@ struct mlx5_hca_attr {
 	uint8_t log_max_qp_sz;
 	uint8_t log_max_msg;      /* Largest message of a QP (log2 bytes). */
 	uint8_t cqe_version;
+	/*
+	 * CQE compression (cqe_compression): the longest session
+	 * (cqe_compression_max_num); 0: the device does not compress.
+	 */
+	uint16_t cqe_comp_max;
 	/* A LAG device: its ports (0 or 1: none), TIS port affinity. */
 	uint8_t num_lag_ports;
 	bool lag_tx_port_affinity;
@@ -342,6 +347,12 @@ struct mlx5_devx_cq_attr {
 	uint32_t db_umem_id;       /* The doorbell record (8 bytes). */
 	uint64_t db_umem_offset;
 	bool overrun_ignore;       /* cqc.oi: no error on overrun. */
+	/*
+	 * cqc.cqe_comp_en: receive CQEs compressed in sessions of
+	 * mini-CQEs of format mini_cqe_format (MLX5_MINI_CQE_FORMAT_*).
+	 */
+	bool cqe_comp;
+	uint8_t mini_cqe_format;
 };
 
 /* What QUERY_CQ tells. */

@@ -40,6 +40,10 @@ mlx5_devx_cmd_create_cq(struct mlx5_common_device *cdev,
 	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, oi, attr->overrun_ignore);
+	if (attr->cqe_comp) {
+		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format, attr->mini_cqe_format);
+	}
 	MLX5_SET(cqc, cqc, log_cq_size, attr->log_cq_size);
 	MLX5_SET(cqc, cqc, uar_page, attr->uar_page_id);
 	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, attr->eqn);

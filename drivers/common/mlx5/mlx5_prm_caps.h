@@ -87,7 +87,15 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 crypto[0x1];
 	u8 reserved_at_46a[0x148];
 	u8 crossing_vhca_mkey[0x1];
-	u8 reserved_at_5b3[0x24d];
+	u8 reserved_at_5b3[0x9];
+	/* CQE compression (mlx5_prm_rx.h: mini-CQEs). */
+	u8 mini_cqe_resp_stride_index[0x1];
+	u8 cqe_128_always[0x1];
+	u8 cqe_compression_128[0x1];
+	u8 cqe_compression[0x1];
+	u8 cqe_compression_timeout[0x10]; /* Microseconds. */
+	u8 cqe_compression_max_num[0x10]; /* CQEs a session holds at most. */
+	u8 reserved_at_5e0[0x220];
 };
 
 struct mlx5_ifc_cmd_hca_cap_2_bits {

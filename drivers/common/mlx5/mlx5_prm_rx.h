@@ -50,6 +50,41 @@ struct mlx5_cqe_eth {
 	uint8_t op_own;
 };
 
+/*
+ * CQE compression (cqc.cqe_comp_en, the cqe_compression capability): a
+ * session of N receive CQEs (2 <= N <= cqe_compression_max_num) that
+ * differ only in what a mini-CQE carries takes N slots of the ring, as N
+ * CQEs would. Its first slot holds the header: the session's first CQE
+ * with the byte count replaced by N and the format (op_own bits 3:2)
+ * MLX5_CQE_FORMAT_COMPRESSED; its owner bit is the session's only one.
+ * Arrays of MLX5_MINI_CQE_ARRAY_SIZE mini-CQEs follow, the first in the
+ * next slot, array k >= 1 in slot header + 8 * k; the other slots are left
+ * as they were. Packet i's WQE is the header's wqe_counter + i (a cyclic
+ * RQ). This is the layout DPDK 22.11's mlx5_rx.c and the kernel's mlx5e
+ * (en_rx.c) read.
+ */
+#define MLX5_CQE_FORMAT_SHIFT 2
+#define MLX5_CQE_FORMAT_MASK 0x3
+#define MLX5_CQE_FORMAT_COMPRESSED 0x3
+#define MLX5_MINI_CQE_ARRAY_SIZE 8
+
+/* cqc.mini_cqe_res_format: what a mini-CQE holds besides the byte count. */
+enum {
+	MLX5_MINI_CQE_FORMAT_HASH = 0x0, /* The RSS hash result. */
+	MLX5_MINI_CQE_FORMAT_CSUM = 0x1, /* The checksum, a stride index. */
+};
+
+struct mlx5_mini_cqe8 {
+	union {
+		uint32_t rx_hash_result; /* BE: MLX5_MINI_CQE_FORMAT_HASH. */
+		struct {                 /* MLX5_MINI_CQE_FORMAT_CSUM. */
+			uint16_t checksum;   /* BE: the CQE's check_sum. */
+			uint16_t stride_idx; /* BE: 0 on a cyclic RQ. */
+		};
+	};
+	uint32_t byte_cnt; /* BE. */
+};
+
 /* l4_l3_hdr_type: the header types the device parsed. */
 #define MLX5_CQE_L3_HDR_TYPE_SHIFT 2
 #define MLX5_CQE_L3_HDR_TYPE_MASK 0x3

@@ -122,6 +122,8 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_CQ_EQN = 0x51060004,          /* BAD_PARAM */
 	MLX5_SIM_SYND_CQ_UNKNOWN = 0x51060005,      /* BAD_RES */
 	MLX5_SIM_SYND_CQ_BUSY = 0x51060006,         /* BAD_RES_STATE */
+	MLX5_SIM_SYND_CQ_COMP = 0x51060007,         /* BAD_PARAM */
+	MLX5_SIM_SYND_CQ_COMP_FORMAT = 0x51060008,  /* BAD_PARAM */
 	/* Umem-backed rings and doorbell records (CQ, QP). */
 	MLX5_SIM_SYND_Q_UMEM_UNKNOWN = 0x51060011,  /* BAD_RES */
 	MLX5_SIM_SYND_Q_UMEM_RANGE = 0x51060012,    /* BAD_PARAM */
@@ -230,6 +232,10 @@ struct mlx5_sim_stats {
 	uint64_t reclaimed;    /**< Objects freed because their file closed. */
 	uint64_t commands;     /**< Firmware commands issued. */
 	uint64_t failed_commands; /**< Commands refused (rules or faults). */
+	/** Compressed CQE sessions written (CQE compression). */
+	uint64_t compressed_sessions;
+	/** CQEs written in them (each session holds 2 or more). */
+	uint64_t compressed_cqes;
 };
 
 /** Frame counters of a port of the software device. */

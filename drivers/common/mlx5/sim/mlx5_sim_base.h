@@ -54,6 +54,9 @@ void mlx5_sim_log(int level, const char *fmt, ...) __rte_format_printf(2, 3);
 } while (0)
 __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 
+/* The longest compressed CQE session the cqe_comp shape key allows. */
+#define MLX5_SIM_CQE_COMP_MAX 64
+
 /* The CRYPTO_OPERATIONAL register's import KEK (16 or 32 bytes). */
 #define MLX5_SIM_KEK_MAX 32
 #define MLX5_SIM_CREDENTIAL_LEN MLX5_CRYPTO_CREDENTIAL_LEN

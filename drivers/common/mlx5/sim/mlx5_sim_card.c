@@ -166,6 +166,11 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "no CQ with this number in this context" },
 	{ MLX5_SIM_SYND_CQ_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 	  "CQ still used by a QP" },
+	{ MLX5_SIM_SYND_CQ_COMP, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "cqe_comp_en without the cqe_compression capability" },
+	{ MLX5_SIM_SYND_CQ_COMP_FORMAT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "mini-CQE format other than hash or checksum (mini_cqe_res_format"
+	  " 0 or 1, no _ext, basic layout): the device announces no other" },
 	{ MLX5_SIM_SYND_Q_UMEM_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
 	  "ring or doorbell umem is not a umem of this context" },
 	{ MLX5_SIM_SYND_Q_UMEM_RANGE, MLX5_CMD_STAT_BAD_PARAM_ERR,
@@ -175,7 +180,7 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_Q_UAR, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "uar_page is not a UAR page of this context" },
 	{ MLX5_SIM_SYND_Q_UMEM_READ_ONLY, MLX5_CMD_STAT_BAD_PARAM_ERR,
-	  "ring or doorbell umem registered without local write" },
+	  "CQ ring umem registered without local write (the device writes it)" },
 	{ MLX5_SIM_SYND_Q_RING_ALIGN, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "CQ ring not 64-byte aligned (cqc's page offset counts 64 bytes)" },
 	{ MLX5_SIM_SYND_QP_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
@@ -570,6 +575,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->dm_size;
 	case MLX5_SIM_CAP_LOG_MAX_MKEY:
 		return caps->log_max_mkey;
+	case MLX5_SIM_CAP_CQE_COMP:
+		return caps->cqe_comp_max;
 	case MLX5_SIM_CAP_CRYPTO_KEK:
 		return sim_secret_digest(caps->crypto_kek,
 					 caps->crypto_kek_len);
@@ -613,6 +620,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_DEVICE_ID, "device_id" },
 		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
 		{ MLX5_SIM_CAP_LOG_MAX_MKEY, "log_max_mkey" },
+		{ MLX5_SIM_CAP_CQE_COMP, "cqe_comp" },
 		{ MLX5_SIM_CAP_CRYPTO_KEK, "crypto_kek" },
 		{ MLX5_SIM_CAP_CRYPTO_CREDENTIAL, "crypto_credential" },
 	};
@@ -946,6 +954,8 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
 	st->failed_commands = vhca->failed_commands;
+	st->compressed_sessions = vhca->zip_sessions;
+	st->compressed_cqes = vhca->zip_cqes;
 	mlx5_sim_vhca_unlock(vhca);
 	return 0;
 }

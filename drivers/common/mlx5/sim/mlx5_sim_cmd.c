@@ -528,6 +528,16 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		MLX5_SET(cmd_hca_cap, cap, port_type, MLX5_CAP_PORT_TYPE_ETH);
 		MLX5_SET(cmd_hca_cap, cap, num_ports, caps->nports);
 		MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
+		/*
+		 * CQE compression of 64-byte CQEs, hash and checksum
+		 * mini-CQEs (no stride index: no striding RQ). No timeout
+		 * is announced: a session ends with the doorbell that formed
+		 * it (mlx5_sim_engine.c).
+		 */
+		MLX5_SET(cmd_hca_cap, cap, cqe_compression,
+			 caps->cqe_comp_max != 0);
+		MLX5_SET(cmd_hca_cap, cap, cqe_compression_max_num,
+			 caps->cqe_comp_max);
 		MLX5_SET(cmd_hca_cap, cap, max_qp_cnt, MLX5_SIM_MAX_Q_COUNTERS);
 		MLX5_SET(cmd_hca_cap, cap, modify_rq_counter_set_id, 1);
 		MLX5_SET(cmd_hca_cap, cap, roce, 1);

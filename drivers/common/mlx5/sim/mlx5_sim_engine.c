@@ -79,9 +79,13 @@ mlx5_sim_dbr_read(const uint8_t *host, unsigned int idx, uint32_t *val)
 	return true;
 }
 
-__rte_noinline bool
-mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
-		       const struct mlx5_cqe64 *tmpl)
+/*
+ * Room for @n more CQEs in @cq, under an armed guard: the consumer
+ * counter of the doorbell record is read again only when the one read
+ * last says there is none (it only moves forward).
+ */
+static inline bool
+sim_cq_room_armed(struct mlx5_sim_cq *cq, uint32_t n)
 {
 	uint32_t size = 1u << cq->log_size;
 	/*
@@ -93,19 +97,36 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 	 */
 	uint32_t mask = cq->log_size >= 16 ? (size << 1) - 1 : 0xffff;
 	uint32_t ci = cq->ci_seen;
+
+	if (likely(((cq->pi - ci) & mask) + n <= size))
+		return true;
+	ci = rte_be_to_cpu_32(__atomic_load_n(
+		     (const uint32_t *)(const void *)cq->dbr.host,
+		     __ATOMIC_ACQUIRE)) &
+	     0xffffff;
+	if (((cq->pi - ci) & mask) + n > size)
+		return false;
+	cq->ci_seen = ci;
+	return true;
+}
+
+static void sim_zip_write_armed(struct mlx5_sim_guard *g,
+				struct mlx5_sim_cq *cq);
+
+__rte_noinline bool
+mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
+		       const struct mlx5_cqe64 *tmpl)
+{
+	uint32_t size = 1u << cq->log_size;
 	struct mlx5_cqe64 *slot;
 
+	/* CQEs in the order they were made: an open session first. */
+	if (unlikely(cq->zip_n != 0))
+		sim_zip_write_armed(g, cq);
 	mlx5_sim_guard_arm(g);
-	/* Full as last read: read the consumer counter again. */
-	if (unlikely(((cq->pi - ci) & mask) >= size)) {
-		ci = rte_be_to_cpu_32(__atomic_load_n(
-			     (const uint32_t *)(const void *)cq->dbr.host,
-			     __ATOMIC_ACQUIRE)) &
-		     0xffffff;
-		if (((cq->pi - ci) & mask) >= size) {
-			mlx5_sim_guard_disarm(g);
-			return false;
-		}
+	if (unlikely(!sim_cq_room_armed(cq, 1))) {
+		mlx5_sim_guard_disarm(g);
+		return false;
 	}
 	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
 		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
@@ -119,9 +140,196 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 				   ((cq->pi >> cq->log_size) & 1)),
 			 __ATOMIC_RELEASE);
 	mlx5_sim_guard_disarm(g);
-	cq->ci_seen = ci;
 	cq->pi++;
 	return true;
+}
+
+/*
+ * CQE compression (mlx5_prm_rx.h has the layout). A receive CQE for a CQ
+ * with cqe_comp_en joins the CQ's open session when it differs from the
+ * session's first CQE only in what a mini-CQE of the CQ's format carries
+ * (byte count; RSS hash or checksum), in its WQE counter, which must be
+ * the next, and in what the format has no room for, where the first
+ * CQE's stands for all: the timestamp (DPDK 22.11 turns compression off
+ * for Rx timestamps) and, with hash mini-CQEs, the checksum (the kernel
+ * picks the checksum format to keep it). Otherwise the open session is
+ * written and the CQE opens a new one. A session is written when it
+ * holds the capability's cqe_compression_max_num CQEs, when it reaches
+ * the end of the ring (a session never wraps: DPDK 22.11's vector Rx,
+ * mlx5_rxtx_vec.c, which runs on hardware, decompresses one into
+ * consecutive slots and mbufs), before any other CQE of the CQ, and when
+ * the doorbell that formed it ends
+ * (mlx5_sim_cq_zip_close_all()): no frame arrives before the next
+ * doorbell, which is the device's compression timeout here. A session of
+ * one CQE is written as that CQE; one that does not fit the ring is
+ * written CQE by CQE, each as it would be uncompressed, those that do not
+ * fit overrunning.
+ */
+static bool
+sim_zip_joins(const struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *cqe)
+{
+	struct mlx5_cqe_eth a, b;
+
+	memcpy(&a, &cq->zip_title, sizeof(a));
+	memcpy(&b, cqe, sizeof(b));
+	if ((uint16_t)(rte_be_to_cpu_16(a.wqe_counter) + cq->zip_n) !=
+	    rte_be_to_cpu_16(b.wqe_counter))
+		return false;
+	a.byte_cnt = b.byte_cnt = 0;
+	a.wqe_counter = b.wqe_counter = 0;
+	a.timestamp = b.timestamp = 0;
+	a.check_sum = b.check_sum = 0;
+	if (cq->zip_fmt == MLX5_MINI_CQE_FORMAT_HASH)
+		a.rss_hash_result = b.rss_hash_result = 0;
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* CQE @i of @cq's session, as it would be written uncompressed. */
+static void
+sim_zip_cqe(const struct mlx5_sim_cq *cq, uint32_t i, struct mlx5_cqe64 *cqe)
+{
+	const struct mlx5_mini_cqe8 *m = &cq->zip_mini[i];
+	struct mlx5_cqe_eth *c = (struct mlx5_cqe_eth *)(void *)cqe;
+
+	memcpy(cqe, &cq->zip_title, sizeof(*cqe));
+	c->byte_cnt = m->byte_cnt;
+	c->wqe_counter = rte_cpu_to_be_16(
+		(uint16_t)(rte_be_to_cpu_16(c->wqe_counter) + i));
+	if (cq->zip_fmt == MLX5_MINI_CQE_FORMAT_HASH)
+		c->rss_hash_result = m->rx_hash_result;
+	else
+		c->check_sum = m->checksum;
+}
+
+/* Write @cq's open session under guard @g (not armed); it is closed. */
+static void
+sim_zip_write_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq)
+{
+	const uint32_t n = cq->zip_n, size = 1u << cq->log_size;
+	struct mlx5_mini_cqe8 arr[MLX5_MINI_CQE_ARRAY_SIZE];
+	struct mlx5_cqe64 hdr, *slot;
+	uint32_t i, k;
+
+	cq->zip_n = 0;
+	mlx5_sim_guard_arm(g);
+	if (n < 2 || !sim_cq_room_armed(cq, n)) {
+		mlx5_sim_guard_disarm(g);
+		for (i = 0; i < n; i++) {
+			sim_zip_cqe(cq, i, &hdr);
+			if (!mlx5_sim_cqe_put_armed(g, cq, &hdr))
+				mlx5_sim_cq_overrun(cq);
+		}
+		return;
+	}
+	/* The mini-CQE arrays: slot 1, then 8, 16, ... of the session. */
+	for (k = 0; k * MLX5_MINI_CQE_ARRAY_SIZE < n; k++) {
+		i = k * MLX5_MINI_CQE_ARRAY_SIZE;
+		memset(arr, 0, sizeof(arr));
+		memcpy(arr, &cq->zip_mini[i],
+		       RTE_MIN(n - i, (uint32_t)MLX5_MINI_CQE_ARRAY_SIZE) *
+			       sizeof(arr[0]));
+		memcpy(cq->ring.host +
+			       (size_t)((cq->pi + (k == 0 ? 1 : i)) &
+					(size - 1)) * SIM_CQE_SIZE,
+		       arr, sizeof(arr));
+	}
+	/* The header, its op_own last (owner bit and format). */
+	hdr = cq->zip_title;
+	hdr.byte_cnt = rte_cpu_to_be_32(n);
+	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
+		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
+	memcpy(slot, &hdr, offsetof(struct mlx5_cqe64, op_own));
+	__atomic_store_n(&slot->op_own,
+			 (uint8_t)((hdr.op_own & 0xf0) |
+				   MLX5_CQE_FORMAT_COMPRESSED
+					   << MLX5_CQE_FORMAT_SHIFT |
+				   ((cq->pi >> cq->log_size) & 1)),
+			 __ATOMIC_RELEASE);
+	mlx5_sim_guard_disarm(g);
+	cq->pi += n;
+	cq->file->vhca->zip_sessions++;
+	cq->file->vhca->zip_cqes += n;
+}
+
+void
+mlx5_sim_cq_zip_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_card *card,
+			  struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *cqe)
+{
+	struct mlx5_mini_cqe8 *m;
+
+	/* Nothing else is written while it is open: it starts at pi. */
+	if (cq->zip_n != 0 &&
+	    (cq->zip_n >= cq->zip_max ||
+	     (cq->pi & ((1u << cq->log_size) - 1)) + cq->zip_n >=
+		     (1u << cq->log_size) ||
+	     !sim_zip_joins(cq, cqe)))
+		sim_zip_write_armed(g, cq);
+	if (cq->zip_n == 0) {
+		cq->zip_title = *cqe;
+		if (!cq->zip_listed) {
+			cq->zip_next = card->zip_open;
+			card->zip_open = cq;
+			cq->zip_listed = true;
+		}
+	}
+	m = &cq->zip_mini[cq->zip_n++];
+	if (cq->zip_fmt == MLX5_MINI_CQE_FORMAT_HASH) {
+		m->rx_hash_result =
+			((const struct mlx5_cqe_eth *)(const void *)cqe)
+				->rss_hash_result;
+	} else {
+		m->checksum = ((const struct mlx5_cqe_eth *)(const void *)cqe)
+				      ->check_sum;
+		m->stride_idx = 0;
+	}
+	m->byte_cnt = cqe->byte_cnt;
+}
+
+/*
+ * Under a guard of its own, put CQE @tmpl in @cq, or with @tmpl NULL
+ * write the CQ's open session: 1, 0 when the CQ is full (overrun), -1 when
+ * the ring faulted (the CQ stops: status 0xa).
+ */
+static int
+sim_cq_put_guarded(struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *tmpl)
+{
+	struct mlx5_sim_guard guard;
+	bool put = true;
+
+	if (mlx5_sim_guard_push(&guard) != 0) {
+		cq->zip_n = 0;
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return -1;
+	}
+	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
+		mlx5_sim_guard_pop(&guard);
+		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+		return -1;
+	}
+	if (tmpl != NULL)
+		put = mlx5_sim_cqe_put_armed(&guard, cq, tmpl);
+	else
+		sim_zip_write_armed(&guard, cq);
+	mlx5_sim_guard_pop(&guard);
+	return put ? 1 : 0;
+}
+
+void
+mlx5_sim_cq_zip_close_all(struct mlx5_sim_card *card)
+{
+	struct mlx5_sim_cq *cq;
+
+	while ((cq = card->zip_open) != NULL) {
+		card->zip_open = cq->zip_next;
+		cq->zip_next = NULL;
+		cq->zip_listed = false;
+		if (cq->zip_n == 0)
+			continue;
+		if (cq->status != 0)
+			cq->zip_n = 0;
+		else
+			sim_cq_put_guarded(cq, NULL);
+	}
 }
 
 __rte_noinline void
@@ -147,23 +355,14 @@ mlx5_sim_cq_write_se(struct mlx5_sim_vhca *vhca, uint32_t cqn,
 {
 	uint8_t op = tmpl->op_own >> 4;
 	struct mlx5_sim_cq *cq = mlx5_sim_idtab_get(&vhca->cqs, cqn);
-	struct mlx5_sim_guard guard;
-	bool put;
+	int put;
 
 	if (cq == NULL || cq->status != 0)
 		return;
-	if (mlx5_sim_guard_push(&guard) != 0) {
-		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
+	put = sim_cq_put_guarded(cq, tmpl);
+	if (put < 0)
 		return;
-	}
-	if (MLX5_SIM_GUARD_SETJMP(&guard) != 0) {
-		mlx5_sim_guard_pop(&guard);
-		cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
-		return;
-	}
-	put = mlx5_sim_cqe_put_armed(&guard, cq, tmpl);
-	mlx5_sim_guard_pop(&guard);
-	if (!put)
+	if (put == 0)
 		mlx5_sim_cq_overrun(cq);
 	else if (unlikely(cq->armed) &&
 		 (!cq->armed_sol || se || op == MLX5_CQE_REQ_ERR ||

@@ -138,10 +138,11 @@ sim_wq_check(struct mlx5_sim_file *file, const void *wq, bool sq,
 	synd = mlx5_sim_umem_ref(file, MLX5_GET(wq, wq, wq_umem_id),
 				 MLX5_GET64(wq, wq, wq_umem_offset),
 				 (uint64_t)1 << (w->log_wq_sz +
-						 w->log_wq_stride), &w->ring);
+						 w->log_wq_stride), false,
+				 &w->ring);
 	if (synd == MLX5_SIM_SYND_OK)
 		synd = mlx5_sim_umem_ref(file, MLX5_GET(wq, wq, dbr_umem_id),
-					 dbr_addr, 8, &w->dbr);
+					 dbr_addr, 8, false, &w->dbr);
 	return synd;
 }
 

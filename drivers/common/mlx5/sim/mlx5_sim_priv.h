@@ -120,6 +120,7 @@ enum {
 	MLX5_SIM_CAP_LOG_MAX_MKEY = RTE_BIT32(20),
 	MLX5_SIM_CAP_CRYPTO_KEK = RTE_BIT32(21),
 	MLX5_SIM_CAP_CRYPTO_CREDENTIAL = RTE_BIT32(22),
+	MLX5_SIM_CAP_CQE_COMP = RTE_BIT32(23),
 	/* Those whose values are never logged. */
 	MLX5_SIM_CAP_SECRETS = MLX5_SIM_CAP_CRYPTO_KEK |
 			       MLX5_SIM_CAP_CRYPTO_CREDENTIAL,
@@ -493,9 +494,12 @@ void mlx5_sim_eth_reclaim(struct mlx5_sim_vhca *vhca,
 void mlx5_sim_td_kernel(struct mlx5_sim_file *file, uint32_t tdn);
 /* The CQ @cqn of @file, or NULL. */
 struct mlx5_sim_cq *mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn);
-/* Resolve a ring or doorbell range of a umem of @file (a syndrome). */
+/*
+ * Resolve a ring or doorbell range of a umem of @file (a syndrome); one
+ * the device @writes (a CQ ring) needs local write.
+ */
 uint32_t mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id,
-			   uint64_t offset, uint64_t len,
+			   uint64_t offset, uint64_t len, bool writes,
 			   struct mlx5_sim_umem_ref *ref);
 /* Free a queue object at file close (vHCA lock held). */
 void mlx5_sim_queue_reclaim(struct mlx5_sim_vhca *vhca,
@@ -1167,11 +1171,15 @@ struct ibv_cq *mlx5_sim_create_cq(struct ibv_context *ctx, int cqe,
 				  void *cq_context,
 				  struct ibv_comp_channel *channel,
 				  int comp_vector);
-/* The same, overruns ignored if @oi (IGNORE_OVERRUN: the CQ's oi). */
-struct ibv_cq *mlx5_sim_create_cq_oi(struct ibv_context *ctx, int cqe,
+/*
+ * The same, overruns ignored if @oi (IGNORE_OVERRUN: the CQ's oi), CQEs
+ * compressed with mini-CQEs of format @mini_fmt
+ * (MLX5_MINI_CQE_FORMAT_*; -1: not compressed).
+ */
+struct ibv_cq *mlx5_sim_create_cq_dv(struct ibv_context *ctx, int cqe,
 				     void *cq_context,
 				     struct ibv_comp_channel *channel,
-				     int comp_vector, bool oi);
+				     int comp_vector, bool oi, int mini_fmt);
 int mlx5_sim_destroy_cq(struct ibv_cq *cq);
 struct ibv_qp *mlx5_sim_create_qp_ex(struct ibv_context *ctx,
 				     struct ibv_qp_init_attr_ex *attr);

@@ -75,12 +75,17 @@ mlx5_sim_idtab_free(struct mlx5_sim_idtab *t, uint32_t id)
 }
 
 /*
- * Resolve [offset, offset + len) of umem @id of @file: the device writes
- * rings and doorbell records, so the umem must be writable.
+ * Resolve [offset, offset + len) of umem @id of @file. Memory the device
+ * writes (@writes: a CQ's ring) must be registered for local write, as
+ * mlx5_ib pins a CQ's buffer (IB_ACCESS_LOCAL_WRITE): a page pinned for
+ * reading may not be the one the process maps when the device writes
+ * it. What the device only reads (WQ rings, every doorbell record: the
+ * kernel pins those with access 0, and DPDK 22.11 registers its RQ umems
+ * so) may be registered read-only.
  */
 uint32_t
 mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id, uint64_t offset,
-		  uint64_t len, struct mlx5_sim_umem_ref *ref)
+		  uint64_t len, bool writes, struct mlx5_sim_umem_ref *ref)
 {
 	struct mlx5_sim_umem *umem = mlx5_sim_umem_find(file->vhca, id);
 
@@ -88,7 +93,7 @@ mlx5_sim_umem_ref(struct mlx5_sim_file *file, uint32_t id, uint64_t offset,
 		return MLX5_SIM_SYND_Q_UMEM_UNKNOWN;
 	if (offset > umem->size || len > umem->size - offset)
 		return MLX5_SIM_SYND_Q_UMEM_RANGE;
-	if (!(umem->access & IBV_ACCESS_LOCAL_WRITE))
+	if (writes && !(umem->access & IBV_ACCESS_LOCAL_WRITE))
 		return MLX5_SIM_SYND_Q_UMEM_READ_ONLY;
 	ref->umem = umem;
 	ref->host = umem->addr + offset;
@@ -141,6 +146,22 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 		return MLX5_SIM_SYND_Q_UAR;
 	if (dbr_addr % SIM_DBR_SIZE != 0)
 		return MLX5_SIM_SYND_Q_DBR_ALIGN;
+	/*
+	 * CQE compression: announced or not (cqe_compression), and of the
+	 * mini-CQE formats those a cyclic RQ takes (hash, checksum): the
+	 * flow tag and stride index formats need capabilities the device
+	 * does not announce, as do L3/L4 headers (_ext) and the enhanced
+	 * layout.
+	 */
+	if (MLX5_GET(cqc, cqc, cqe_comp_en)) {
+		if (vhca->caps.cqe_comp_max == 0)
+			return MLX5_SIM_SYND_CQ_COMP;
+		if (MLX5_GET(cqc, cqc, mini_cqe_res_format) >
+			    MLX5_MINI_CQE_FORMAT_CSUM ||
+		    MLX5_GET(cqc, cqc, mini_cqe_res_format_ext) != 0 ||
+		    MLX5_GET(cqc, cqc, cqe_comp_layout) != 0)
+			return MLX5_SIM_SYND_CQ_COMP_FORMAT;
+	}
 	if (kring != NULL) {
 		ring = *kring;
 		dbr = *kdbr;
@@ -149,7 +170,7 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 		synd = mlx5_sim_umem_ref(file,
 			    MLX5_GET(create_cq_in, in, cq_umem_id),
 			    MLX5_GET64(create_cq_in, in, cq_umem_offset),
-			    (uint64_t)SIM_CQE_SIZE << log_size, &ring);
+			    (uint64_t)SIM_CQE_SIZE << log_size, true, &ring);
 		/*
 		 * The CQ context gives the ring's offset in its first page
 		 * in units of 64 bytes (the kernel's own CQs: page_offset
@@ -161,7 +182,7 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 		if (synd == MLX5_SIM_SYND_OK)
 			synd = mlx5_sim_umem_ref(file,
 				    MLX5_GET(cqc, cqc, dbr_umem_id),
-				    dbr_addr, SIM_DBR_SIZE, &dbr);
+				    dbr_addr, SIM_DBR_SIZE, false, &dbr);
 	}
 	if (synd != MLX5_SIM_SYND_OK)
 		return synd;
@@ -179,6 +200,9 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 	cq->uar_page = MLX5_GET(cqc, cqc, uar_page);
 	cq->eqn = eqn;
 	cq->oi = MLX5_GET(cqc, cqc, oi);
+	cq->zip = MLX5_GET(cqc, cqc, cqe_comp_en);
+	cq->zip_fmt = MLX5_GET(cqc, cqc, mini_cqe_res_format);
+	cq->zip_max = vhca->caps.cqe_comp_max;
 	sim_umem_ref_take(&cq->ring);
 	sim_umem_ref_take(&cq->dbr);
 	vhca->live.cqs++;
@@ -199,6 +223,8 @@ mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn)
 static void
 sim_cq_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_cq *cq)
 {
+	/* Sessions are open only while a doorbell runs (card lock held). */
+	MLX5_SIM_VERIFY(!cq->zip_listed);
 	sim_umem_ref_drop(&cq->ring);
 	sim_umem_ref_drop(&cq->dbr);
 	mlx5_sim_idtab_free(&vhca->cqs, cq->cqn);
@@ -236,6 +262,8 @@ mlx5_sim_cmd_query_cq(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(cqc, cqc, status, cq->status);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, oi, cq->oi);
+	MLX5_SET(cqc, cqc, cqe_comp_en, cq->zip);
+	MLX5_SET(cqc, cqc, mini_cqe_res_format, cq->zip ? cq->zip_fmt : 0);
 	MLX5_SET(cqc, cqc, st, MLX5_CQ_STATE_NOTIFIED_DISARMED);
 	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
 	MLX5_SET(cqc, cqc, uar_page, cq->uar_page);
@@ -389,10 +417,10 @@ sim_qp_check(struct mlx5_sim_file *file, const void *in,
 	}
 	synd = mlx5_sim_umem_ref(file, MLX5_GET(create_qp_in, in, wq_umem_id),
 			    MLX5_GET64(create_qp_in, in, wq_umem_offset), ring,
-			    &qp->ring);
+			    false, &qp->ring);
 	if (synd == MLX5_SIM_SYND_OK)
 		synd = mlx5_sim_umem_ref(file, MLX5_GET(qpc, qpc, dbr_umem_id),
-				    dbr_addr, SIM_DBR_SIZE, &qp->dbr);
+				    dbr_addr, SIM_DBR_SIZE, false, &qp->dbr);
 	return synd;
 }
 

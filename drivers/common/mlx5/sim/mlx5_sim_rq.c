@@ -321,8 +321,11 @@ sim_rq_receive(struct mlx5_sim_sq_run *r, uint8_t *f, uint32_t len,
 	if (cq == NULL || cq->status != 0)
 		return;
 	r->armed = SIM_ARMED_RX_CQE;
-	if (!mlx5_sim_cqe_put_armed(&r->guard, cq,
-				    (const struct mlx5_cqe64 *)&cqe))
+	if (cq->zip)
+		mlx5_sim_cq_zip_put_armed(&r->guard, vhca->card, cq,
+					  (const struct mlx5_cqe64 *)&cqe);
+	else if (!mlx5_sim_cqe_put_armed(&r->guard, cq,
+					 (const struct mlx5_cqe64 *)&cqe))
 		mlx5_sim_cq_overrun(cq);
 }
 

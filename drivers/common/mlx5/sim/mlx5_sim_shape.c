@@ -65,7 +65,7 @@ const char *const mlx5_sim_shape_keys[] = {
 	"wire",	       "wire2",	       "pace_clock",	"speed",
 	"device_id",   "dm_size",      "fail_cmd",	"fail_nth",
 	"fail_status", "log_max_mkey", "crypto_kek",	"crypto_credential",
-	NULL,
+	"cqe_comp",    NULL,
 };
 
 /* A 0|1 capability devarg. */
@@ -319,6 +319,18 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 				     MLX5_SIM_LOG_MAX_MKEY, &v);
 		caps->log_max_mkey = (uint8_t)v;
 		da->caps_given |= MLX5_SIM_CAP_LOG_MAX_MKEY;
+	} else if (strcmp(key, "cqe_comp") == 0) {
+		/* 0, or a session of at least two CQEs (a header and one array). */
+		ret = sim_parse_uint(key, value, 0, MLX5_SIM_CQE_COMP_MAX, &v);
+		if (ret == 0 && v == 1) {
+			SIM_LOG(ERR,
+				"devarg %s=1: a compressed session holds 2"
+				" CQEs at least; 0 announces no compression",
+				key);
+			ret = -EINVAL;
+		}
+		caps->cqe_comp_max = (uint8_t)v;
+		da->caps_given |= MLX5_SIM_CAP_CQE_COMP;
 	} else if (strcmp(key, "dm_size") == 0) {
 		ret = sim_parse_uint(key, value, 0, MLX5_SIM_MAX_DM_SIZE, &v);
 		caps->dm_size = (uint32_t)v;
@@ -381,6 +393,7 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.device_id = 0x101d, /* ConnectX-6 Dx. */
 			.dm_size = SIM_DEFAULT_DM_SIZE,
 			.log_max_mkey = MLX5_SIM_LOG_DEFAULT_MKEY,
+			.cqe_comp_max = MLX5_SIM_CQE_COMP_MAX,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

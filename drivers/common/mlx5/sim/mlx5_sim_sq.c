@@ -479,4 +479,7 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 	}
 out:
 	mlx5_sim_guard_pop(&r->guard);
+	/* Compressed sessions end with the doorbell that formed them. */
+	if (vhca->card->zip_open != NULL)
+		mlx5_sim_cq_zip_close_all(vhca->card);
 }

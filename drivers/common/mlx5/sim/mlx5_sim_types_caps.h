@@ -63,6 +63,12 @@ struct mlx5_sim_caps {
 	/* Device memory (MEMIC) bytes programs may allocate; 0: none. */
 	uint32_t dm_size;
 	uint8_t log_max_mkey;      /* Mkey indices 1..2^log_max_mkey - 1. */
+	/*
+	 * CQE compression (the cqe_compression capability): the longest
+	 * session, cqe_compression_max_num (2..MLX5_SIM_CQE_COMP_MAX); 0: not
+	 * announced. No public source gives a ConnectX's value: a setting.
+	 */
+	uint8_t cqe_comp_max;
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];

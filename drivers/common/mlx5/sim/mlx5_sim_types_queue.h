@@ -55,6 +55,22 @@ struct mlx5_sim_cq {
 	bool armed_sol;
 	void (*event)(void *arg);
 	void *event_arg;
+	/*
+	 * CQE compression (cqc.cqe_comp_en, mlx5_sim_engine.c): the mini-CQE
+	 * format, the longest session (the cqe_comp shape key), and the
+	 * session of receive CQEs the engine's doorbell is forming, not in
+	 * the ring yet: its first CQE and @zip_n mini-CQEs, the first of them
+	 * that CQE's. @zip_listed: on its card's list of CQs with a session
+	 * open (struct mlx5_sim_card), linked by @zip_next.
+	 */
+	bool zip;
+	bool zip_listed;
+	uint8_t zip_fmt;
+	uint16_t zip_max;
+	uint16_t zip_n;
+	struct mlx5_sim_cq *zip_next;
+	struct mlx5_cqe64 zip_title;
+	struct mlx5_mini_cqe8 zip_mini[MLX5_SIM_CQE_COMP_MAX];
 };
 
 #define MLX5_SIM_CQ_STATUS_OVERFLOW 0x9

@@ -205,12 +205,21 @@ struct mlx5_sim_vhca {
 	uint64_t reclaimed;
 	uint64_t commands;
 	uint64_t failed_commands;
+	/* Compressed CQE sessions written, and the CQEs they held. */
+	uint64_t zip_sessions;
+	uint64_t zip_cqes;
 };
 
 struct mlx5_sim_card {
 	uint16_t id;
 	pthread_mutex_t lock;
 	TAILQ_HEAD(, mlx5_sim_vhca) vhcas;
+	/*
+	 * CQs of the card's vHCAs with a compressed session open: only while
+	 * an engine's doorbell runs, which writes them at its end
+	 * (mlx5_sim_cq_zip_close_all()).
+	 */
+	struct mlx5_sim_cq *zip_open;
 };
 
 #endif /* MLX5_SIM_TYPES_VHCA_H_ */

@@ -92,6 +92,10 @@
  *                                                   SQ's WQE waits for its
  *                                                   wall-clock time; a later
  *                                                   doorbell sends it)
+ *   cqe_comp       0, 2..64            64           CQE compression: the
+ *                                                   longest session
+ *                                                   (cqe_compression_max_num);
+ *                                                   0: not announced
  *   fail_cmd       opcode 0..0xffff    none         fault injection: the
  *                  or name                          command to fail
  *                  (CREATE_MKEY, ...)
@@ -544,6 +548,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"device_id=<1-0xffff> "
 	"dm_size=<0-16777216> "
 	"log_max_mkey=<16-24> "
+	"cqe_comp=<0-64> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "

@@ -481,9 +481,9 @@ sim_named(void *ib, enum mlx5_sim_obj_kind kind,
 }
 
 struct ibv_cq *
-mlx5_sim_create_cq_oi(struct ibv_context *ctx, int cqe, void *cq_context,
+mlx5_sim_create_cq_dv(struct ibv_context *ctx, int cqe, void *cq_context,
 		      struct ibv_comp_channel *channel, int comp_vector,
-		      bool oi)
+		      bool oi, int mini_fmt)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
 	struct mlx5_sim_file *file = sim_ctx_file(ctx);
@@ -513,6 +513,10 @@ mlx5_sim_create_cq_oi(struct ibv_context *ctx, int cqe, void *cq_context,
 	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	MLX5_SET(cqc, cqc, cqe_sz, MLX5_CQE_SIZE_64B);
 	MLX5_SET(cqc, cqc, oi, oi);
+	if (mini_fmt >= 0) {
+		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format, mini_fmt);
+	}
 	MLX5_SET(cqc, cqc, log_cq_size, log);
 	MLX5_SET(cqc, cqc, c_eqn_or_apu_element,
 		 MLX5_SIM_EQN_BASE + comp_vector);
@@ -537,8 +541,8 @@ struct ibv_cq *
 mlx5_sim_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		   struct ibv_comp_channel *channel, int comp_vector)
 {
-	return mlx5_sim_create_cq_oi(ctx, cqe, cq_context, channel,
-				     comp_vector, false);
+	return mlx5_sim_create_cq_dv(ctx, cqe, cq_context, channel,
+				     comp_vector, false, -1);
 }
 
 /*

@@ -86,6 +86,24 @@ void mlx5_sim_copy_armed(struct mlx5_sim_guard *g, void *dst,
 bool mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 			    const struct mlx5_cqe64 *tmpl);
 
+/*
+ * Receive CQE @cqe for @cq, which compresses (cq->zip), under guard @g
+ * (not armed): into the CQ's open session, else a new one (the session
+ * it ends written first), listed on @card until
+ * mlx5_sim_cq_zip_close_all() writes it; a CQE the ring has no room for
+ * then overruns.
+ */
+void mlx5_sim_cq_zip_put_armed(struct mlx5_sim_guard *g,
+			       struct mlx5_sim_card *card,
+			       struct mlx5_sim_cq *cq,
+			       const struct mlx5_cqe64 *cqe);
+
+/*
+ * The end of an engine's doorbell on @card: the open sessions written,
+ * each under a guard of its own (a fault stops that CQ: status 0xa).
+ */
+void mlx5_sim_cq_zip_close_all(struct mlx5_sim_card *card);
+
 /* A CQE of @cq lost to an overrun: without oi the CQ stops (error). */
 static inline void
 mlx5_sim_cq_overrun(struct mlx5_sim_cq *cq)

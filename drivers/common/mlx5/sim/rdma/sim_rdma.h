@@ -156,20 +156,23 @@ int sim_rdma_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 int sim_rdma_cqe_size(int size);
 /*
  * A CQ of CQEs of @size (as sim_rdma_cqe_size() takes it), overruns
- * ignored if @oi: ibv_create_cq.
+ * ignored if @oi, compressed with mini-CQEs of @mini_fmt (-1: not):
+ * ibv_create_cq.
  */
 struct ibv_cq *sim_rdma_cq_new(struct ibv_context *ctx, int cqe,
 			       void *cq_context,
 			       struct ibv_comp_channel *channel,
-			       int comp_vector, int size, bool oi);
+			       int comp_vector, int size, bool oi,
+			       int mini_fmt);
 
 /*
  * Extended CQs: libmlx5's iterator over the CQ (sim_rdma_dp.c), CQEs of
- * @size (as sim_rdma_cqe_size() takes it).
+ * @size (as sim_rdma_cqe_size() takes it), compressed with mini-CQEs of
+ * @mini_fmt (-1: not).
  */
 struct ibv_cq_ex *sim_rdma_cq_ex_new(struct ibv_context *ctx,
-				     struct ibv_cq_init_attr_ex *attr,
-				     int size);
+				     struct ibv_cq_init_attr_ex *attr, int size,
+				     int mini_fmt);
 struct ibv_cq_ex *sim_rdma_create_cq_ex(struct ibv_context *ctx,
 					struct ibv_cq_init_attr_ex *attr);
 

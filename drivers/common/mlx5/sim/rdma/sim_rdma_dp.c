@@ -2740,12 +2740,12 @@ sim_cqx_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 struct ibv_cq_ex *
 sim_rdma_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr)
 {
-	return sim_rdma_cq_ex_new(ctx, attr, -1);
+	return sim_rdma_cq_ex_new(ctx, attr, -1, -1);
 }
 
 struct ibv_cq_ex *
 sim_rdma_cq_ex_new(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr,
-		   int size)
+		   int size, int mini_fmt)
 {
 	const uint32_t flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
 			       IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
@@ -2773,7 +2773,8 @@ sim_rdma_cq_ex_new(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *attr,
 		ctx, (int)attr->cqe, attr->cq_context, attr->channel,
 		(int)attr->comp_vector, size,
 		(attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
-			(attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN));
+			(attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN),
+		mini_fmt);
 	if (cq == NULL)
 		return NULL;
 	cqx = &mlx5_sim_vobj_of(cq, MLX5_SIM_OBJ_CQ)->ib.cqx;

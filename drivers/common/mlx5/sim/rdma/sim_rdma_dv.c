@@ -38,9 +38,12 @@ int
 mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 {
 	uint64_t asked = attrs->comp_mask;
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	uint32_t zip_max;
 
-	if (mlx5_sim_ctx_get(ctx) == NULL)
+	if (sctx == NULL)
 		return EINVAL;
+	zip_max = sctx->file->vhca->caps.cqe_comp_max;
 	memset(attrs, 0, sizeof(*attrs));
 	attrs->version = 0;
 	/*
@@ -50,9 +53,22 @@ mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 	 */
 	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1;
 	/* Of the optional fields, those the model can answer. */
-	attrs->comp_mask = asked & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS;
+	attrs->comp_mask = asked & (MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS |
+				    MLX5DV_CONTEXT_MASK_CQE_COMPRESION);
 	if (attrs->comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
 		attrs->num_lag_ports = 0;
+	/*
+	 * CQE compression as mlx5_ib reports the cqe_compression
+	 * capability: the session's maximum and the hash and checksum
+	 * mini-CQEs (no stride index: no striding RQ); zeros without it.
+	 */
+	if (attrs->comp_mask & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
+		attrs->cqe_comp_caps.max_num = zip_max;
+		attrs->cqe_comp_caps.supported_format =
+			zip_max != 0 ? MLX5DV_CQE_RES_FORMAT_HASH |
+					       MLX5DV_CQE_RES_FORMAT_CSUM :
+				       0;
+	}
 	return 0;
 }
 
@@ -341,11 +357,13 @@ mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
 
 /*
  * mlx5dv_create_cq(): an extended CQ with libmlx5's vendor attributes
- * checked as libmlx5 checks them against the device: CQE compression,
- * which the device does not announce (mlx5dv_query_device() gives no
- * cqe_comp_caps), is EINVAL, as are CQE padding (for 128-byte CQEs) and
- * unknown fields or flags; 128-byte CQEs are EOPNOTSUPP (the device
- * writes 64-byte CQEs), another size EINVAL (sim_rdma_cqe_size()).
+ * checked as libmlx5 and mlx5_ib check them against the device: CQE
+ * compression with one mini-CQE format of those mlx5dv_query_device()
+ * announces (libmlx5: a format it does not announce, or a device without
+ * compression, EINVAL; mlx5_ib: more than one format EINVAL); CQE padding
+ * (for 128-byte CQEs) and unknown fields or flags are EINVAL; 128-byte
+ * CQEs are EOPNOTSUPP (the device writes 64-byte CQEs), another size
+ * EINVAL (sim_rdma_cqe_size()).
  */
 struct ibv_cq_ex *
 mlx5dv_create_cq(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *cq_attr,
@@ -355,19 +373,38 @@ mlx5dv_create_cq(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *cq_attr,
 			       MLX5DV_CQ_INIT_ATTR_MASK_FLAGS |
 			       MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
 	uint64_t mask = mlx5_cq_attr != NULL ? mlx5_cq_attr->comp_mask : 0;
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	int mini_fmt = -1;
 
-	if (mlx5_sim_ctx_get(ctx) == NULL || (mask & ~known) ||
-	    (mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE) ||
+	if (sctx == NULL || (mask & ~known) ||
 	    ((mask & MLX5DV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	     mlx5_cq_attr->flags != 0)) {
 		errno = EINVAL;
 		return NULL;
 	}
+	if (mask & MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE) {
+		if (sctx->file->vhca->caps.cqe_comp_max == 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+		switch (mlx5_cq_attr->cqe_comp_res_format) {
+		case MLX5DV_CQE_RES_FORMAT_HASH:
+			mini_fmt = MLX5_MINI_CQE_FORMAT_HASH;
+			break;
+		case MLX5DV_CQE_RES_FORMAT_CSUM:
+			mini_fmt = MLX5_MINI_CQE_FORMAT_CSUM;
+			break;
+		default:
+			errno = EINVAL;
+			return NULL;
+		}
+	}
 	/* Its CQE size, else the environment's (checked at creation). */
 	return sim_rdma_cq_ex_new(ctx, cq_attr,
 				  mask & MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE ?
 					  (int)mlx5_cq_attr->cqe_size :
-					  -1);
+					  -1,
+				  mini_fmt);
 }
 
 /*

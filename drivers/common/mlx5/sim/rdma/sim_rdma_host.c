@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,45 @@ sim_rdma_host_read(const char *host)
 	return ret;
 }
 
+/*
+ * At exit, with $MLX5_SIM_STATS naming a file: a line a device appended to
+ * it, what the device did for the process (its commands, the frames of its
+ * first port, the compressed CQE sessions it wrote): a program such as
+ * DPDK's own PMD cannot be asked, and a script checks the file.
+ */
+static void
+sim_rdma_host_stats(void)
+{
+	const char *path = getenv("MLX5_SIM_STATS");
+	struct mlx5_sim_port_stats ps;
+	struct mlx5_sim_stats st;
+	FILE *f;
+	int i;
+
+	if (path == NULL || path[0] == '\0')
+		return;
+	f = fopen(path, "a");
+	if (f == NULL)
+		return;
+	for (i = 0; i < sim_rdma_host_count; i++) {
+		const struct mlx5_sim_vhca *v = sim_rdma_host[i].vhca;
+		uint16_t card = v->card->id, id = v->vhca_id;
+
+		if (mlx5_sim_vhca_stats(card, id, &st) != 0 ||
+		    mlx5_sim_port_stats(card, id, 1, &ps) != 0)
+			continue;
+		fprintf(f,
+			"%s commands=%" PRIu64 " failed_commands=%" PRIu64
+			" rx_frames=%" PRIu64 " tx_frames=%" PRIu64
+			" compressed_sessions=%" PRIu64
+			" compressed_cqes=%" PRIu64 "\n",
+			sim_rdma_host[i].ibdev->name, st.commands,
+			st.failed_commands, ps.rx_frames, ps.tx_frames,
+			st.compressed_sessions, st.compressed_cqes);
+	}
+	fclose(f);
+}
+
 static void
 sim_rdma_host_load(void)
 {
@@ -137,7 +177,9 @@ sim_rdma_host_load(void)
 	if (ret < 0) {
 		sim_rdma_host_err = -ret;
 		sim_rdma_host_count = 0;
+		return;
 	}
+	atexit(sim_rdma_host_stats);
 }
 
 struct sim_rdma_dev *

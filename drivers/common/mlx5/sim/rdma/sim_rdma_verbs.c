@@ -822,7 +822,7 @@ sim_rdma_cqe_size(int size)
 struct ibv_cq *
 sim_rdma_cq_new(struct ibv_context *ctx, int cqe, void *cq_context,
 		struct ibv_comp_channel *channel, int comp_vector, int size,
-		bool oi)
+		bool oi, int mini_fmt)
 {
 	struct ibv_cq *cq;
 	int err = sim_rdma_cqe_size(size);
@@ -832,8 +832,8 @@ sim_rdma_cq_new(struct ibv_context *ctx, int cqe, void *cq_context,
 		return NULL;
 	}
 	/* The kernel's checks (the vector, the size) are the model's. */
-	cq = mlx5_sim_create_cq_oi(ctx, cqe, cq_context, channel, comp_vector,
-				   oi);
+	cq = mlx5_sim_create_cq_dv(ctx, cqe, cq_context, channel, comp_vector,
+				   oi, mini_fmt);
 	if (cq == NULL)
 		return NULL;
 	err = sim_rdma_dp_cq_init(cq);
@@ -852,7 +852,7 @@ ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 	      struct ibv_comp_channel *channel, int comp_vector)
 {
 	return sim_rdma_cq_new(ctx, cqe, cq_context, channel, comp_vector, -1,
-			       false);
+			       false, -1);
 }
 
 int
