@@ -1982,8 +1982,147 @@ test_link_mac(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Compressed CQEs (rxq_cqe_comp_en, the default where the device has it):
+ * port 0 compresses, port 1 (rxq_cqe_comp_en=0) does not; the same
+ * bursts of 1 to 100 frames of many flows and sizes on both, over two
+ * queues, read back in chunks of 1 to 64 (sessions cut by the burst, the
+ * rest unzipped for the next): the same mbufs on both (length, packet
+ * type, checksum flags, RSS hash, bytes), and the ring wraps. A queue
+ * with Rx timestamps does not compress.
+ */
+static int
+test_cqe_compression(void)
+{
+	static const uint16_t bursts[] = { 1, 2, 7, 8, 9, 31, 32, 33, 64, 100 };
+	static const uint16_t chunks[] = { 1, 3, 5, 8, 13, 32, 64 };
+	const uint64_t rx_off = RTE_ETH_RX_OFFLOAD_CHECKSUM |
+				RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	struct rte_mbuf *tx[100], *a[128], *b[128];
+	struct mlx5_sim_stats st0, st1, st;
+	uint16_t pa, pb, q;
+	unsigned int r, k, i, na, nb, sent = 0;
+
+	if (n_probe(0, 40, "", &pa) != TEST_SUCCESS ||
+	    n_probe(1, 41, ",rxq_cqe_comp_en=0", &pb) != TEST_SUCCESS ||
+	    n_start(pa, 2, rx_off, 0, 0) != TEST_SUCCESS ||
+	    n_start(pb, 2, rx_off, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st0), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 41, &st1), "");
+	for (r = 0; r < 12; r++)
+		for (k = 0; k < RTE_DIM(bursts); k++) {
+			uint16_t n = bursts[k], p;
+
+			for (p = 0; p < 2; p++) {
+				uint16_t pt = p == 0 ? pa : pb;
+
+				for (i = 0; i < n; i++) {
+					tx[i] = n_frame(pt,
+						60 + (i * 97 + r * 13) % 1400,
+						1, (uint16_t)(1000 + i * 7 + k),
+						(uint8_t)i, false);
+					TEST_ASSERT_NOT_NULL(tx[i], "");
+				}
+				TEST_ASSERT_EQUAL(rte_eth_tx_burst(pt, 0, tx,
+								   n), n,
+						  "a burst of %u", n);
+			}
+			sent += n;
+			for (q = 0; q < 2; q++) {
+				uint16_t chunk = chunks[(k + q + r) %
+							RTE_DIM(chunks)];
+				uint64_t end = rte_get_timer_cycles() +
+					       rte_get_timer_hz();
+
+				na = nb = 0;
+				/* Until neither has more, within a second. */
+				do {
+					uint16_t ga, gb;
+
+					ga = rte_eth_rx_burst(pa, q, &a[na],
+						RTE_MIN(chunk, 128 - na));
+					gb = rte_eth_rx_burst(pb, q, &b[nb],
+						RTE_MIN(chunk, 128 - nb));
+					na += ga;
+					nb += gb;
+					if (ga == 0 && gb == 0 && na == nb &&
+					    na != 0)
+						break;
+				} while (rte_get_timer_cycles() < end);
+				TEST_ASSERT_EQUAL(na, nb,
+						  "burst %u queue %u: as many",
+						  n, q);
+				for (i = 0; i < na; i++) {
+					TEST_ASSERT(a[i]->pkt_len ==
+							    b[i]->pkt_len &&
+						    a[i]->data_len ==
+							    b[i]->data_len &&
+						    a[i]->packet_type ==
+							    b[i]->packet_type &&
+						    a[i]->ol_flags ==
+							    b[i]->ol_flags &&
+						    a[i]->hash.rss ==
+							    b[i]->hash.rss,
+						    "burst %u queue %u frame"
+						    " %u: %u/%u bytes, flags"
+						    " %" PRIx64 "/%" PRIx64,
+						    n, q, i, a[i]->pkt_len,
+						    b[i]->pkt_len,
+						    a[i]->ol_flags,
+						    b[i]->ol_flags);
+					TEST_ASSERT(a[i]->ol_flags &
+						    RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+						    "good checksums");
+					TEST_ASSERT(memcmp(rte_pktmbuf_mtod_offset(
+							a[i], uint8_t *, 12),
+						rte_pktmbuf_mtod_offset(b[i],
+							uint8_t *, 12),
+						a[i]->pkt_len - 12) == 0,
+						    "the same bytes");
+				}
+				rte_pktmbuf_free_bulk(a, na);
+				rte_pktmbuf_free_bulk(b, nb);
+			}
+		}
+	/* 3396 frames over two queues of 512: each ring wraps. */
+	TEST_ASSERT(sent > 4 * 512, "the rings wrapped");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st), "");
+	TEST_ASSERT(st.compressed_sessions > st0.compressed_sessions &&
+			    st.compressed_cqes - st0.compressed_cqes >
+				    sent / 2,
+		    "port 0's CQEs compressed: %" PRIu64 " of %u",
+		    st.compressed_cqes - st0.compressed_cqes, sent);
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 41, &st), "");
+	TEST_ASSERT_EQUAL(st.compressed_sessions, st1.compressed_sessions,
+			  "rxq_cqe_comp_en=0: none");
+	/* Rx timestamps: CQEs whole. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(pa), "");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_close(pa), "");
+	TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+	if (n_probe(0, 40, "", &pa) != TEST_SUCCESS ||
+	    n_start(pa, 1, RTE_ETH_RX_OFFLOAD_TIMESTAMP, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st0), "");
+	for (i = 0; i < 16; i++)
+		tx[i] = n_frame(pa, 100, 1, 1000, (uint8_t)i, false);
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(pa, 0, tx, 16), 16, "");
+	for (i = 0; i < 16; i++) {
+		struct rte_mbuf *m = n_recv(pa, 1, NULL);
+
+		TEST_ASSERT_NOT_NULL(m, "frame %u", i);
+		TEST_ASSERT(m->ol_flags & ts_flag, "its own timestamp");
+		rte_pktmbuf_free(m);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st), "");
+	TEST_ASSERT_EQUAL(st.compressed_sessions, st0.compressed_sessions,
+			  "a queue with Rx timestamps does not compress");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
+	{ "cqe_compression", test_cqe_compression },
 	{ "checksums", test_checksums },
 	{ "rss_reta", test_rss_reta },
 	{ "error_recover", test_error_recover },

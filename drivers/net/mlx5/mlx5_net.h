@@ -130,6 +130,7 @@ struct mlx5_net_rxq {
 	bool scatter;
 	bool stopped;              /* rx_queue_stop: the RQ is in RST. */
 	bool deferred;             /* rx_deferred_start: not started by start. */
+	bool zip;                  /* The CQ compresses (hash mini-CQEs). */
 	int ts_offset;             /* Timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
 	/* Mbufs taken from the pool in bulk, handed to WQEs one by one. */
@@ -197,6 +198,8 @@ struct mlx5_net_priv {
 	bool started;
 	/* Devargs. */
 	uint16_t txq_inline_min;
+	/* rxq_cqe_comp_en: Rx CQs compressed (hash mini-CQEs). */
+	bool rxq_cqe_comp;
 	int ts_offset;             /* Rx timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
 	uint64_t imissed;          /* out_of_buffer summed since the reset. */

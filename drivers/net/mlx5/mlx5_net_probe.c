@@ -61,6 +61,11 @@ mlx5_net_devarg(const char *key, const char *value, void *opaque)
 		priv->txq_inline_min = (uint16_t)v;
 		return ret;
 	}
+	if (strcmp(key, "rxq_cqe_comp_en") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, 1, &v);
+		priv->rxq_cqe_comp = v != 0;
+		return ret;
+	}
 	rte_errno = EINVAL;
 	return -EINVAL;
 }
@@ -68,7 +73,8 @@ mlx5_net_devarg(const char *key, const char *value, void *opaque)
 static int
 mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 {
-	static const char *const keys[] = { "txq_inline_min", NULL };
+	static const char *const keys[] = { "txq_inline_min",
+					    "rxq_cqe_comp_en", NULL };
 	struct mlx5_nic_vport_info vport;
 	struct mlx5_port_link link;
 	struct mlx5_net_priv *priv;
@@ -103,11 +109,18 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	priv->eth = eth;
 	priv->phys_port = 1;
 	priv->ts_offset = -1;
+	/* CQE compression where the device has it, as DPDK's default. */
+	priv->rxq_cqe_comp = true;
 	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
 	if (ret != 0)
 		goto error;
-	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u", cdev->dev->name,
-		priv->txq_inline_min);
+	if (priv->rxq_cqe_comp && cdev->caps.cqe_comp_max == 0) {
+		DRV_LOG(DEBUG, "%s: the device does not compress CQEs",
+			cdev->dev->name);
+		priv->rxq_cqe_comp = true;
+	}
+	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u, rxq_cqe_comp_en %d",
+		cdev->dev->name, priv->txq_inline_min, priv->rxq_cqe_comp);
 	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
 	if (ret != 0)
 		goto error;
@@ -195,5 +208,6 @@ RTE_INIT(mlx5_net_init)
  */
 RTE_PMD_EXPORT_NAME(mlx5_eth, __COUNTER__);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5_eth,
-	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) ">");
+	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) "> "
+	"rxq_cqe_comp_en=<0|1>");
 RTE_PMD_REGISTER_KMOD_DEP(mlx5_eth, "* ib_uverbs & mlx5_core & mlx5_ib");

@@ -298,6 +298,91 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr, uint32_t w,
 }
 
 /*
+ * Compressed CQEs (rxq->zip; mlx5_prm_rx.h has the layout): mini-CQE @j
+ * of the session whose header is in slot @slot of @cq.
+ */
+static __rte_always_inline const volatile struct mlx5_mini_cqe8 *
+mlx5_net_rx_mini(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
+{
+	uint32_t at = slot + (j < MLX5_MINI_CQE_ARRAY_SIZE ?
+				      1 :
+				      j & ~(MLX5_MINI_CQE_ARRAY_SIZE - 1u));
+
+	return (const volatile struct mlx5_mini_cqe8 *)(const volatile void
+								*)&cq
+		       ->cqes[at & ((1u << cq->log_size) - 1)] +
+	       (j & (MLX5_MINI_CQE_ARRAY_SIZE - 1u));
+}
+
+/*
+ * Mark the @n slots from @slot invalid once their session is consumed: the
+ * device writes a session's header and mini-CQE arrays only, so the other
+ * slots, and these in a later pass, would still hold what an earlier pass
+ * wrote, with an owner bit that may read as the device's new CQE (DPDK's
+ * PMD invalidates them too).
+ */
+static __rte_always_inline void
+mlx5_net_rx_zip_consumed(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t n)
+{
+	const uint32_t mask = (1u << cq->log_size) - 1;
+	uint32_t j;
+
+	for (j = 0; j < n; j++)
+		cq->cqes[(slot + j) & mask].op_own = MLX5_CQE_INVALID << 4;
+}
+
+/*
+ * Rewrite CQEs @from.. of the compressed session whose header is in slot
+ * @slot, in place, as the CQEs they stand for: from slot @slot + @from on
+ * the CQ then reads as if it were not compressed (the general path, and
+ * the fast path's session it cannot finish). The slots are the driver's
+ * until its consumer counter passes them. From the last CQE back: the
+ * slot of mini-CQE j is at or before the slot of CQE j, so a mini-CQE is
+ * read before its slot is written; the header and mini-CQE 0 (in slot 1,
+ * which CQE 1 takes) are read first.
+ */
+static __rte_noinline void
+mlx5_net_rx_unzip(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t from)
+{
+	const uint32_t mask = (1u << cq->log_size) - 1;
+	struct mlx5_cqe_eth hdr;
+	struct mlx5_mini_cqe8 m0;
+	uint32_t n, j;
+
+	rte_memcpy(&hdr, (const void *)(uintptr_t)&cq->cqes[slot & mask],
+		   sizeof(hdr));
+	m0 = *(const struct mlx5_mini_cqe8 *)(uintptr_t)mlx5_net_rx_mini(
+		cq, slot, 0);
+	n = rte_be_to_cpu_32(hdr.byte_cnt);
+	for (j = n; j-- > from;) {
+		struct mlx5_mini_cqe8 m =
+			j == 0 ? m0 :
+				 *(const struct mlx5_mini_cqe8 *)(uintptr_t)
+					 mlx5_net_rx_mini(cq, slot, j);
+		struct mlx5_cqe_eth c = hdr;
+		volatile struct mlx5_cqe_eth *to =
+			(volatile void *)&cq->cqes[(slot + j) & mask];
+
+		c.byte_cnt = m.byte_cnt;
+		c.rss_hash_result = m.rx_hash_result;
+		c.wqe_counter = rte_cpu_to_be_16(
+			(uint16_t)(rte_be_to_cpu_16(hdr.wqe_counter) + j));
+		/* Format 0, the owner bit of the slot's pass. */
+		c.op_own = (uint8_t)((hdr.op_own & 0xf0) |
+				     (((slot + j) >> cq->log_size) & 1));
+		rte_memcpy((void *)(uintptr_t)to, &c, sizeof(c));
+	}
+}
+
+/* Is this CQE a compressed session's header? */
+static __rte_always_inline bool
+mlx5_net_rx_zipped(uint8_t op_own)
+{
+	return ((op_own >> MLX5_CQE_FORMAT_SHIFT) & MLX5_CQE_FORMAT_MASK) ==
+	       MLX5_CQE_FORMAT_COMPRESSED;
+}
+
+/*
  * The general Rx burst: any queue, error completions, an empty pool. The
  * fast path hands over to it with the queue's state written back.
  */
@@ -323,6 +408,11 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 
 		if (st == MLX5_CQE_STATUS_HW_OWN)
 			break;
+		if (unlikely(mlx5_net_rx_zipped(cqe->op_own))) {
+			/* A session, CQE by CQE here. */
+			mlx5_net_rx_unzip(cq, cq->ci, 0);
+			continue;
+		}
 		seen = true;
 		cq->ci++;
 		w = rte_be_to_cpu_16(cqe->wqe_counter) & wqe_mask;
@@ -390,6 +480,97 @@ mlx5_net_rx_lkey_miss(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
 	return rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r));
 }
 
+/* The MR cache's most recent range, in registers across a burst. */
+struct mlx5_net_rx_mru {
+	uintptr_t lo, hi;
+	uint32_t lkey_be;
+	uint64_t piova;
+};
+
+/*
+ * The fast path's frame of @len bytes in the WQE of data segment @d and
+ * mbuf slot @e: the fresh mbuf @r posted in its place, the frame's mbuf
+ * returned with the fields every frame gets.
+ */
+static __rte_always_inline struct rte_mbuf *
+mlx5_net_rx_swap(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
+		 struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		 struct rte_mbuf *r, uint64_t rearm, uint32_t len)
+{
+	struct rte_mbuf *m = *e;
+	uintptr_t addr = (uintptr_t)r->buf_addr;
+	uint32_t lkey;
+
+	if (likely(addr > c->lo && addr < c->hi && !(r->ol_flags & c->piova))) {
+		lkey = c->lkey_be;
+	} else {
+		/* A stale flag or buffer is repaired there. */
+		lkey = mlx5_net_rx_lkey_miss(mr, r);
+		addr = (uintptr_t)r->buf_addr;
+		c->lo = mr->mru_lo[0];
+		c->hi = mr->mru_end[0];
+		c->lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+	}
+	d->lkey = lkey;
+	d->addr = rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
+	*e = r;
+	mlx5_net_rx_rearm(m, rearm);
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	m->vlan_tci = 0;
+	m->ol_flags = 0;
+	return m;
+}
+
+/*
+ * The fast path's compressed session, its header at @hdr (slot @slot):
+ * up to @lim of its frames, in the WQEs and mbuf slots from @d and @e,
+ * into @out (@bytes summed), fresh mbufs from below @stash. The offloads
+ * of all come from the header, the RSS hash of each from its hash
+ * mini-CQE. A session longer than @lim is unzipped from there on for the
+ * next call. Returns the frames taken.
+ */
+static __rte_always_inline uint32_t
+mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
+		    struct mlx5_net_rx_mru *c, uint32_t slot,
+		    const volatile struct mlx5_cqe_eth *hdr,
+		    struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		    struct rte_mbuf **stash, struct rte_mbuf **out,
+		    uint32_t lim, uint64_t *bytes)
+{
+	const uint32_t cnt = rte_be_to_cpu_32(hdr->byte_cnt);
+	const uint32_t ptype = mlx5_net_ptype_of[hdr->l4_l3_hdr_type];
+	const bool rss = rxq->rss_hash && hdr->rss_hash_type != 0;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	uint64_t flags = 0;
+	uint32_t k = RTE_MIN(cnt, lim), j;
+
+	if (rxq->csum)
+		flags = mlx5_net_csum_of[MLX5_NET_CSUM_IDX(hdr->l4_l3_hdr_type,
+							   hdr->hds_ip_ext)];
+	if (rss)
+		flags |= RTE_MBUF_F_RX_RSS_HASH;
+	for (j = 0; j < k; j++) {
+		const volatile struct mlx5_mini_cqe8 *mc =
+			mlx5_net_rx_mini(&rxq->cq, slot, j);
+		uint32_t len = rte_be_to_cpu_32(mc->byte_cnt);
+		struct rte_mbuf *m = mlx5_net_rx_swap(mr, c, &d[j], &e[j],
+						      *--stash, rearm, len);
+
+		m->packet_type = ptype;
+		m->ol_flags = flags;
+		if (rss)
+			m->hash.rss = rte_be_to_cpu_32(mc->rx_hash_result);
+		out[j] = m;
+		*bytes += len;
+	}
+	/* What is left of a session cut short is read as CQEs next time. */
+	if (unlikely(k < cnt))
+		mlx5_net_rx_unzip(&rxq->cq, slot, k);
+	mlx5_net_rx_zip_consumed(&rxq->cq, slot, k);
+	return k;
+}
+
 /*
  * The Rx burst, with the MR cache of this process. The fast path (one
  * mbuf per frame) takes runs of good completions that neither wrap the CQ
@@ -426,13 +607,20 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			(struct mlx5_wqe_data_seg *)(void *)rxq->rq.wqes + wi;
 		struct rte_mbuf **e = rxq->elts + wi, **stash, **out;
 		const uint64_t rearm = rxq->mbuf_rearm;
-		const uint64_t piova = mr->private_iova_flag;
-		uintptr_t lo = mr->mru_lo[0], hi = mr->mru_end[0];
-		uint32_t lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
-		/* A good receive completion of this pass over the CQ. */
+		struct mlx5_net_rx_mru c = {
+			.lo = mr->mru_lo[0],
+			.hi = mr->mru_end[0],
+			.lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]),
+			.piova = mr->private_iova_flag,
+		};
+		/* A good uncompressed receive completion of this pass. */
 		const uint8_t want =
 			MLX5_CQE_RESP_SEND << 4 | ((ci & cq_n) != 0);
-		uint32_t lim, i;
+		const uint8_t want_mask =
+			0xf0 | MLX5_CQE_FORMAT_MASK << MLX5_CQE_FORMAT_SHIFT |
+			MLX5_CQE_OWNER_MASK;
+		bool zip = false;
+		uint32_t lim, i, k = 0;
 
 		if (rxq->stash_n < n - got)
 			mlx5_net_rx_refill(
@@ -451,17 +639,20 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		out = &pkts[got];
 		for (i = 0; i < lim; i++) {
 			uint8_t op_own = cqe[i].op_own;
-			struct rte_mbuf *m, *r;
-			uint32_t len, lkey;
-			uintptr_t addr;
+			struct rte_mbuf *m;
+			uint32_t len;
 
-			if (unlikely((op_own & (0xf0 | MLX5_CQE_OWNER_MASK)) !=
-				     want)) {
+			if (unlikely((op_own & want_mask) != want)) {
 				/* Not the device's, nor a new CQ's: others. */
 				if (((op_own ^ want) & MLX5_CQE_OWNER_MASK) ==
 					    0 &&
-				    (op_own >> 4) != MLX5_CQE_INVALID)
-					more = true;
+				    (op_own >> 4) != MLX5_CQE_INVALID) {
+					if ((op_own & 0xf0) == (want & 0xf0) &&
+					    mlx5_net_rx_zipped(op_own))
+						zip = true;
+					else
+						more = true;
+				}
 				break;
 			}
 			rte_io_rmb();
@@ -469,41 +660,27 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 				     (wi + i)) &
 				    wqe_mask) == 0);
 			len = rte_be_to_cpu_32(cqe[i].byte_cnt);
-			m = e[i];
-			r = *--stash;
-			addr = (uintptr_t)r->buf_addr;
-			if (likely(addr > lo && addr < hi &&
-				   !(r->ol_flags & piova))) {
-				lkey = lkey_be;
-			} else {
-				/* A stale flag or buffer is repaired there. */
-				lkey = mlx5_net_rx_lkey_miss(mr, r);
-				addr = (uintptr_t)r->buf_addr;
-				lo = mr->mru_lo[0];
-				hi = mr->mru_end[0];
-				lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
-			}
-			d[i].lkey = lkey;
-			d[i].addr =
-				rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
-			e[i] = r;
-			mlx5_net_rx_rearm(m, rearm);
+			m = mlx5_net_rx_swap(mr, &c, &d[i], &e[i], *--stash,
+					     rearm, len);
 			m->packet_type =
 				mlx5_net_ptype_of[cqe[i].l4_l3_hdr_type];
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			m->vlan_tci = 0;
-			m->ol_flags = 0;
 			out[i] = m;
 			bytes += len;
 		}
-		rxq->stash_n = (uint16_t)(rxq->stash_n - i);
 		if (unlikely(offloads))
 			mlx5_net_rx_offloads(rxq, cqe, out, i);
-		got = (uint16_t)(got + i);
-		ci += i;
-		rpi = (uint16_t)(rpi + i);
-		if (i != lim)
+		if (zip) {
+			/* A compressed session: its frames, up to the limit. */
+			rte_io_rmb();
+			k = mlx5_net_rx_session(rxq, mr, &c, ci + i, &cqe[i],
+						&d[i], &e[i], stash, &out[i],
+						lim - i, &bytes);
+		}
+		rxq->stash_n = (uint16_t)(rxq->stash_n - i - k);
+		got = (uint16_t)(got + i + k);
+		ci += i + k;
+		rpi = (uint16_t)(rpi + i + k);
+		if (!zip && i != lim)
 			break;
 	}
 	if (ci != cq->ci) {
@@ -604,10 +781,20 @@ void
 mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
 {
 	struct mlx5_devx_cq *cq = &rxq->cq;
+	volatile struct mlx5_cqe64 *cqe;
 
-	while (mlx5_cqe_status(&cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
-			       cq->log_size, cq->ci) != MLX5_CQE_STATUS_HW_OWN)
-		cq->ci++;
+	while (cqe = &cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
+	       mlx5_cqe_status(cqe, cq->log_size, cq->ci) !=
+		       MLX5_CQE_STATUS_HW_OWN) {
+		uint32_t n = 1;
+
+		/* A compressed session takes its count of slots. */
+		if (mlx5_net_rx_zipped(cqe->op_own)) {
+			n = rte_be_to_cpu_32(cqe->byte_cnt);
+			mlx5_net_rx_zip_consumed(cq, cq->ci, n);
+		}
+		cq->ci += n;
+	}
 	mlx5_cq_db_update(cq->db_rec, cq->ci);
 }
 

@@ -172,8 +172,21 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		rte_errno = ENOMEM;
 		goto error;
 	}
-	ret = mlx5_devx_cq_create(cdev, &rxq->cq, rxq->log_wqe_n, &priv->uar,
-				  (int)socket);
+	/*
+	 * Compressed CQEs carry no timestamp (the session's first stands
+	 * for all): a queue with Rx timestamps takes every CQE whole, as
+	 * DPDK's PMD does. A scattered queue too: its frames take the
+	 * general path, which would unzip each session first.
+	 */
+	rxq->zip = priv->rxq_cqe_comp && rxq->ts_offset < 0 && !rxq->scatter;
+	if (rxq->zip)
+		ret = mlx5_devx_cq_create_comp(cdev, &rxq->cq, rxq->log_wqe_n,
+					       &priv->uar,
+					       MLX5_MINI_CQE_FORMAT_HASH,
+					       (int)socket);
+	else
+		ret = mlx5_devx_cq_create(cdev, &rxq->cq, rxq->log_wqe_n,
+					  &priv->uar, (int)socket);
 	if (ret != 0)
 		goto error;
 	ret = mlx5_devx_rq_create(cdev, &rxq->rq,
