@@ -345,14 +345,19 @@ test_read_only_umems(void)
 	MLX5_SET64(cqc, cqc, dbr_addr, 4096);
 	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
 	MLX5_SET(create_cq_in, in, cq_umem_id, ro->umem_id);
-	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));
-	TEST_ASSERT(obj == NULL && errno == EREMOTEIO &&
-		    MLX5_GET(create_cq_out, out, status) ==
-		    MLX5_CMD_STAT_BAD_PARAM_ERR,
-		    "a CQ ring in a read-only umem: BAD_PARAM");
-	if (!tdev_hw())
-		TEST_ASSERT_EQUAL(MLX5_GET(create_cq_out, out, syndrome),
-				  MLX5_SIM_SYND_Q_UMEM_READ_ONLY, "");
+	/* The model's rule (hardware's answer is not on record here). */
+	if (!tdev_hw()) {
+		obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+					 sizeof(out));
+		if (obj != NULL)
+			g->devx_obj_destroy(obj);
+		TEST_ASSERT(obj == NULL && errno == EREMOTEIO &&
+			    MLX5_GET(create_cq_out, out, status) ==
+			    MLX5_CMD_STAT_BAD_PARAM_ERR &&
+			    MLX5_GET(create_cq_out, out, syndrome) ==
+			    MLX5_SIM_SYND_Q_UMEM_READ_ONLY,
+			    "a CQ ring in a read-only umem: BAD_PARAM");
+	}
 	MLX5_SET(cqc, cqc, dbr_umem_id, ro->umem_id);
 	MLX5_SET(create_cq_in, in, cq_umem_id, rw->umem_id);
 	obj = g->devx_obj_create(cdev->ctx, in, sizeof(in), out, sizeof(out));

@@ -1988,8 +1988,10 @@ test_link_mac(void)
  * bursts of 1 to 100 frames of many flows and sizes on both, over two
  * queues, read back in chunks of 1 to 64 (sessions cut by the burst, the
  * rest unzipped for the next): the same mbufs on both (length, packet
- * type, checksum flags, RSS hash, bytes), and the ring wraps. A queue
- * with Rx timestamps does not compress.
+ * type, checksum flags, RSS hash, bytes), each queue's ring wrapping
+ * more than twice. Queues stopped with sessions pending, then started,
+ * receive again. A queue with Rx timestamps does not compress; nor does a
+ * port on a device without compression (cqe_comp=0), which runs.
  */
 static int
 test_cqe_compression(void)
@@ -2000,8 +2002,8 @@ test_cqe_compression(void)
 				RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	struct rte_mbuf *tx[100], *a[128], *b[128];
 	struct mlx5_sim_stats st0, st1, st;
-	uint16_t pa, pb, q;
-	unsigned int r, k, i, na, nb, sent = 0;
+	uint16_t pa, pb, pc, q;
+	unsigned int r, k, i, na, nb, sent = 0, per_q[2] = { 0 };
 
 	if (n_probe(0, 40, "", &pa) != TEST_SUCCESS ||
 	    n_probe(1, 41, ",rxq_cqe_comp_en=0", &pb) != TEST_SUCCESS ||
@@ -2053,6 +2055,7 @@ test_cqe_compression(void)
 				TEST_ASSERT_EQUAL(na, nb,
 						  "burst %u queue %u: as many",
 						  n, q);
+				per_q[q] += na;
 				for (i = 0; i < na; i++) {
 					TEST_ASSERT(a[i]->pkt_len ==
 							    b[i]->pkt_len &&
@@ -2085,8 +2088,9 @@ test_cqe_compression(void)
 				rte_pktmbuf_free_bulk(b, nb);
 			}
 		}
-	/* 3396 frames over two queues of 512: each ring wraps. */
-	TEST_ASSERT(sent > 4 * 512, "the rings wrapped");
+	TEST_ASSERT(per_q[0] > 2 * 512 && per_q[1] > 2 * 512,
+		    "each ring wrapped twice or more (%u and %u of %u)",
+		    per_q[0], per_q[1], sent);
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st), "");
 	TEST_ASSERT(st.compressed_sessions > st0.compressed_sessions &&
 			    st.compressed_cqes - st0.compressed_cqes >
@@ -2096,6 +2100,45 @@ test_cqe_compression(void)
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 41, &st), "");
 	TEST_ASSERT_EQUAL(st.compressed_sessions, st1.compressed_sessions,
 			  "rxq_cqe_comp_en=0: none");
+	/*
+	 * Sessions pending when the queues stop (the drain takes them),
+	 * then traffic again: every frame of the next burst arrives.
+	 */
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < 64; i++)
+			tx[i] = n_frame(pa, 64 + i, 1, (uint16_t)(2000 + i), 1,
+					false);
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(pa, 0, tx, 64), 64, "");
+		if (r == 1)
+			break;
+		rte_delay_ms(10);
+		for (q = 0; q < 2; q++) {
+			TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_stop(pa, q),
+					    "");
+			TEST_ASSERT_SUCCESS(rte_eth_dev_rx_queue_start(pa, q),
+					    "");
+		}
+	}
+	for (na = 0, i = 0; i < 64; i++) {
+		struct rte_mbuf *m = n_recv(pa, 2, NULL);
+
+		TEST_ASSERT_NOT_NULL(m, "after the restart: frame %u", i);
+		na += m->pkt_len >= 64 && m->pkt_len < 128;
+		rte_pktmbuf_free(m);
+	}
+	TEST_ASSERT_EQUAL(na, 64, "the burst after the restart, whole");
+	TEST_ASSERT_EQUAL(rte_eth_rx_burst(pa, 0, a, 1) +
+				  rte_eth_rx_burst(pa, 1, a, 1),
+			  0, "and nothing of the one before");
+	/* A device without compression: the port runs all the same. */
+	if (n_probe(2, 42, ",cqe_comp=0", &pc) != TEST_SUCCESS ||
+	    n_start(pc, 1, 0, 0, 0) != TEST_SUCCESS ||
+	    n_send(pc, 0, n_frame(pc, 100, 1, 1000, 1, false)) !=
+		    TEST_SUCCESS)
+		return TEST_FAILED;
+	tx[0] = n_recv(pc, 1, NULL);
+	TEST_ASSERT_NOT_NULL(tx[0], "cqe_comp=0: received");
+	rte_pktmbuf_free(tx[0]);
 	/* Rx timestamps: CQEs whole. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(pa), "");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_close(pa), "");

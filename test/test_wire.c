@@ -1578,14 +1578,14 @@ w_zip_burst(struct w_port *p, unsigned int n, unsigned int tcp,
 
 /*
  * @a (decompressed) and @b (the same frames on a CQ that does not
- * compress, whose RQ is @dw WQEs ahead) tell the same: every field but
- * the owner and format bits,
+ * compress, whose RQ is @dw WQEs ahead; @tb the first CQE of @a's session
+ * among those) tell the same: every field but the owner and format bits,
  * the timestamp and (with hash mini-CQEs) the checksum, which the
  * session's first CQE gives for all.
  */
 static int
 w_zip_same(const struct mlx5_cqe_eth *a, const struct mlx5_cqe_eth *b,
-	   const struct mlx5_cqe_eth *title, int fmt, unsigned int i,
+	   const struct mlx5_cqe_eth *tb, int fmt, unsigned int i,
 	   uint16_t dw)
 {
 	struct mlx5_cqe_eth x = *a, y = *b;
@@ -1597,8 +1597,8 @@ w_zip_same(const struct mlx5_cqe_eth *a, const struct mlx5_cqe_eth *b,
 	y.op_own &= 0xf0;
 	x.timestamp = y.timestamp = 0;
 	if (fmt == MLX5_MINI_CQE_FORMAT_HASH) {
-		TEST_ASSERT_EQUAL(x.check_sum, title->check_sum,
-				  "CQE %u: the session's checksum", i);
+		TEST_ASSERT_EQUAL(x.check_sum, tb->check_sum,
+				  "CQE %u: the session's first checksum", i);
 		x.check_sum = y.check_sum;
 	}
 	TEST_ASSERT(memcmp(&x, &y, sizeof(x)) == 0,
@@ -1670,7 +1670,7 @@ test_cqe_compression(void)
 		TEST_ASSERT_EQUAL(sessions, want, "round %u: the sessions",
 				  round);
 		for (i = 0; i < W_ZIP_BURST; i++) {
-			if (w_zip_same(&a[i], &b[i], &a[ta[i]],
+			if (w_zip_same(&a[i], &b[i], &b[ta[i]],
 				       MLX5_MINI_CQE_FORMAT_HASH, i, 0) !=
 			    TEST_SUCCESS)
 				return TEST_FAILED;
@@ -1722,7 +1722,7 @@ test_cqe_compression(void)
 				  &(unsigned int){ 0 }), W_ZIP_BURST, "");
 	TEST_ASSERT_EQUAL(sessions, 1, "one session of 20");
 	for (i = 0; i < W_ZIP_BURST; i++)
-		if (w_zip_same(&a[i], &b[i], &a[0], fmt, i,
+		if (w_zip_same(&a[i], &b[i], &b[0], fmt, i,
 			       (uint16_t)(rte_be_to_cpu_16(b[0].wqe_counter) -
 					  rte_be_to_cpu_16(a[0].wqe_counter))) !=
 		    TEST_SUCCESS)

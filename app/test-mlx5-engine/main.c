@@ -427,6 +427,10 @@ pmd_burst(uint16_t port, struct rte_mbuf **pkts, struct rte_mbuf **rx)
 	return m;
 }
 
+/* The software device's devargs of --pmd (--pmd-nocomp: no Rx CQE
+ * compression). */
+static const char *pmd_devargs = "card=201";
+
 static void
 bench_pmd(void)
 {
@@ -441,7 +445,7 @@ bench_pmd(void)
 	unsigned int r, b, i, runs = RUNNING_ON_VALGRIND ? 1 : REPEATS;
 	uint16_t port;
 
-	if (mp == NULL || rte_vdev_init("mlx5_sim0", "card=201") != 0 ||
+	if (mp == NULL || rte_vdev_init("mlx5_sim0", pmd_devargs) != 0 ||
 	    rte_eth_dev_get_port_by_name("mlx5_sim0", &port) != 0)
 		die("software device port (is the net PMD loaded?)");
 	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
@@ -488,6 +492,7 @@ main(int argc, char **argv)
 		{ "ring", required_argument, NULL, 'r' },
 		{ "doorbell", required_argument, NULL, 'd' },
 		{ "pmd", required_argument, NULL, 'p' },
+		{ "pmd-nocomp", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *eal_args[] = {
@@ -497,17 +502,23 @@ main(int argc, char **argv)
 	int mode = 0, opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt != 'e' && opt != 'r' && opt != 'd' && opt != 'p') {
+		if (opt != 'e' && opt != 'r' && opt != 'd' && opt != 'p' &&
+		    opt != 'P') {
 			fprintf(stderr, "usage: %s --engine N | --ring N |"
-				" --doorbell N | --pmd N\n", argv[0]);
+				" --doorbell N | --pmd N | --pmd-nocomp N\n",
+				argv[0]);
 			return EXIT_FAILURE;
+		}
+		if (opt == 'P') {
+			pmd_devargs = "card=201,rxq_cqe_comp_en=0";
+			opt = 'p';
 		}
 		mode = opt;
 		nb_bursts = (unsigned int)strtoul(optarg, NULL, 0);
 	}
 	if (mode == 0 || nb_bursts == 0) {
 		fprintf(stderr, "usage: %s --engine N | --ring N |"
-			" --doorbell N | --pmd N\n", argv[0]);
+			" --doorbell N | --pmd N | --pmd-nocomp N\n", argv[0]);
 		return EXIT_FAILURE;
 	}
 	if (rte_eal_init(RTE_DIM(eal_args) - 1, eal_args) < 0)

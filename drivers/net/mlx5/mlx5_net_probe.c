@@ -117,7 +117,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	if (priv->rxq_cqe_comp && cdev->caps.cqe_comp_max == 0) {
 		DRV_LOG(DEBUG, "%s: the device does not compress CQEs",
 			cdev->dev->name);
-		priv->rxq_cqe_comp = true;
+		priv->rxq_cqe_comp = false;
 	}
 	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u, rxq_cqe_comp_en %d",
 		cdev->dev->name, priv->txq_inline_min, priv->rxq_cqe_comp);

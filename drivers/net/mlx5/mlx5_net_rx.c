@@ -325,9 +325,13 @@ static __rte_always_inline void
 mlx5_net_rx_zip_consumed(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t n)
 {
 	const uint32_t mask = (1u << cq->log_size) - 1;
-	uint32_t j;
+	volatile struct mlx5_cqe64 *p = &cq->cqes[slot & mask];
+	/* A session stops at the ring's end (the device's rule): one run. */
+	uint32_t run = RTE_MIN(n, mask + 1 - (slot & mask)), j;
 
-	for (j = 0; j < n; j++)
+	for (j = 0; j < run; j++)
+		p[j].op_own = MLX5_CQE_INVALID << 4;
+	for (; j < n; j++)
 		cq->cqes[(slot + j) & mask].op_own = MLX5_CQE_INVALID << 4;
 }
 
@@ -409,8 +413,21 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		if (st == MLX5_CQE_STATUS_HW_OWN)
 			break;
 		if (unlikely(mlx5_net_rx_zipped(cqe->op_own))) {
-			/* A session, CQE by CQE here. */
-			mlx5_net_rx_unzip(cq, cq->ci, 0);
+			if (likely(rte_be_to_cpu_32(cqe->byte_cnt) >= 2)) {
+				/* A session, CQE by CQE here. */
+				mlx5_net_rx_unzip(cq, cq->ci, 0);
+				continue;
+			}
+			/* Not a session the device writes: recover. */
+			rxq->st.errors++;
+			DRV_LOG(ERR,
+				"port %u Rx queue %u: a compressed"
+				" session of %u CQEs",
+				rxq->port_id, rxq->idx,
+				rte_be_to_cpu_32(cqe->byte_cnt));
+			if (mlx5_net_rxq_recover(rxq) != 0)
+				break;
+			seen = false;
 			continue;
 		}
 		seen = true;
@@ -490,12 +507,13 @@ struct mlx5_net_rx_mru {
 /*
  * The fast path's frame of @len bytes in the WQE of data segment @d and
  * mbuf slot @e: the fresh mbuf @r posted in its place, the frame's mbuf
- * returned with the fields every frame gets.
+ * returned with the fields every frame gets (offload flags @flags).
  */
 static __rte_always_inline struct rte_mbuf *
 mlx5_net_rx_swap(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 		 struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
-		 struct rte_mbuf *r, uint64_t rearm, uint32_t len)
+		 struct rte_mbuf *r, uint64_t rearm, uint32_t len,
+		 uint64_t flags)
 {
 	struct rte_mbuf *m = *e;
 	uintptr_t addr = (uintptr_t)r->buf_addr;
@@ -518,7 +536,7 @@ mlx5_net_rx_swap(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 	m->pkt_len = len;
 	m->data_len = (uint16_t)len;
 	m->vlan_tci = 0;
-	m->ol_flags = 0;
+	m->ol_flags = flags;
 	return m;
 }
 
@@ -542,28 +560,38 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	const uint32_t ptype = mlx5_net_ptype_of[hdr->l4_l3_hdr_type];
 	const bool rss = rxq->rss_hash && hdr->rss_hash_type != 0;
 	const uint64_t rearm = rxq->mbuf_rearm;
-	uint64_t flags = 0;
-	uint32_t k = RTE_MIN(cnt, lim), j;
+	volatile struct mlx5_cqe64 *ring = rxq->cq.cqes;
+	const uint32_t mask = (1u << rxq->cq.log_size) - 1;
+	uint64_t flags = 0, sum = 0;
+	uint32_t k = RTE_MIN(cnt, lim), j = 0;
 
 	if (rxq->csum)
 		flags = mlx5_net_csum_of[MLX5_NET_CSUM_IDX(hdr->l4_l3_hdr_type,
 							   hdr->hds_ip_ext)];
 	if (rss)
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
-	for (j = 0; j < k; j++) {
+	while (j < k) {
+		/* Mini-CQE array j / 8: in slot 1, then in slot j. */
 		const volatile struct mlx5_mini_cqe8 *mc =
-			mlx5_net_rx_mini(&rxq->cq, slot, j);
-		uint32_t len = rte_be_to_cpu_32(mc->byte_cnt);
-		struct rte_mbuf *m = mlx5_net_rx_swap(mr, c, &d[j], &e[j],
-						      *--stash, rearm, len);
+			(const volatile void *)&ring[(slot + (j == 0 ? 1 : j)) &
+						     mask];
+		const uint32_t end = RTE_MIN(k, j + MLX5_MINI_CQE_ARRAY_SIZE);
 
-		m->packet_type = ptype;
-		m->ol_flags = flags;
-		if (rss)
-			m->hash.rss = rte_be_to_cpu_32(mc->rx_hash_result);
-		out[j] = m;
-		*bytes += len;
+		for (; j < end; j++, mc++) {
+			uint32_t len = rte_be_to_cpu_32(mc->byte_cnt);
+			struct rte_mbuf *m =
+				mlx5_net_rx_swap(mr, c, &d[j], &e[j], *--stash,
+						 rearm, len, flags);
+
+			m->packet_type = ptype;
+			if (rss)
+				m->hash.rss =
+					rte_be_to_cpu_32(mc->rx_hash_result);
+			out[j] = m;
+			sum += len;
+		}
 	}
+	*bytes += sum;
 	/* What is left of a session cut short is read as CQEs next time. */
 	if (unlikely(k < cnt))
 		mlx5_net_rx_unzip(&rxq->cq, slot, k);
@@ -661,7 +689,7 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 				    wqe_mask) == 0);
 			len = rte_be_to_cpu_32(cqe[i].byte_cnt);
 			m = mlx5_net_rx_swap(mr, &c, &d[i], &e[i], *--stash,
-					     rearm, len);
+					     rearm, len, 0);
 			m->packet_type =
 				mlx5_net_ptype_of[cqe[i].l4_l3_hdr_type];
 			out[i] = m;
@@ -672,9 +700,15 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		if (zip) {
 			/* A compressed session: its frames, up to the limit. */
 			rte_io_rmb();
-			k = mlx5_net_rx_session(rxq, mr, &c, ci + i, &cqe[i],
-						&d[i], &e[i], stash, &out[i],
-						lim - i, &bytes);
+			if (likely(rte_be_to_cpu_32(cqe[i].byte_cnt) >= 2)) {
+				k = mlx5_net_rx_session(
+					rxq, mr, &c, ci + i, &cqe[i], &d[i],
+					&e[i], stash, &out[i], lim - i, &bytes);
+			} else {
+				/* Malformed: the general path's. */
+				zip = false;
+				more = true;
+			}
 		}
 		rxq->stash_n = (uint16_t)(rxq->stash_n - i - k);
 		got = (uint16_t)(got + i + k);
@@ -790,7 +824,7 @@ mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
 
 		/* A compressed session takes its count of slots. */
 		if (mlx5_net_rx_zipped(cqe->op_own)) {
-			n = rte_be_to_cpu_32(cqe->byte_cnt);
+			n = RTE_MAX(rte_be_to_cpu_32(cqe->byte_cnt), 1u);
 			mlx5_net_rx_zip_consumed(cq, cq->ci, n);
 		}
 		cq->ci += n;

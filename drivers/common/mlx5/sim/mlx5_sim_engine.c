@@ -121,8 +121,12 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 	struct mlx5_cqe64 *slot;
 
 	/* CQEs in the order they were made: an open session first. */
-	if (unlikely(cq->zip_n != 0))
+	if (unlikely(cq->zip_n != 0)) {
 		sim_zip_write_armed(g, cq);
+		/* It overran: the CQ is stopped. */
+		if (unlikely(cq->status != 0))
+			return false;
+	}
 	mlx5_sim_guard_arm(g);
 	if (unlikely(!sim_cq_room_armed(cq, 1))) {
 		mlx5_sim_guard_disarm(g);
@@ -162,26 +166,45 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
  * (mlx5_sim_cq_zip_close_all()): no frame arrives before the next
  * doorbell, which is the device's compression timeout here. A session of
  * one CQE is written as that CQE; one that does not fit the ring is
- * written CQE by CQE, each as it would be uncompressed, those that do not
- * fit overrunning.
+ * written CQE by CQE, each rebuilt from the first CQE and its mini-CQE
+ * (the first's timestamp, and with hash mini-CQEs its checksum, for
+ * all), those that do not fit overrunning.
  */
+void
+mlx5_sim_cq_zip_key(struct mlx5_sim_cq *cq)
+{
+	struct mlx5_cqe_eth k;
+
+	memset(&k, 0xff, sizeof(k));
+	k.byte_cnt = 0;
+	k.wqe_counter = 0;
+	k.timestamp = 0;
+	k.check_sum = 0;
+	if (cq->zip_fmt == MLX5_MINI_CQE_FORMAT_HASH)
+		k.rss_hash_result = 0;
+	memcpy(cq->zip_key, &k, sizeof(k));
+}
+
 static bool
 sim_zip_joins(const struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *cqe)
 {
-	struct mlx5_cqe_eth a, b;
+	const struct mlx5_cqe_eth *t = (const void *)&cq->zip_title;
+	const struct mlx5_cqe_eth *c = (const void *)cqe;
+	uint64_t diff = 0;
+	unsigned int w;
 
-	memcpy(&a, &cq->zip_title, sizeof(a));
-	memcpy(&b, cqe, sizeof(b));
-	if ((uint16_t)(rte_be_to_cpu_16(a.wqe_counter) + cq->zip_n) !=
-	    rte_be_to_cpu_16(b.wqe_counter))
+	if ((uint16_t)(rte_be_to_cpu_16(t->wqe_counter) + cq->zip_n) !=
+	    rte_be_to_cpu_16(c->wqe_counter))
 		return false;
-	a.byte_cnt = b.byte_cnt = 0;
-	a.wqe_counter = b.wqe_counter = 0;
-	a.timestamp = b.timestamp = 0;
-	a.check_sum = b.check_sum = 0;
-	if (cq->zip_fmt == MLX5_MINI_CQE_FORMAT_HASH)
-		a.rss_hash_result = b.rss_hash_result = 0;
-	return memcmp(&a, &b, sizeof(a)) == 0;
+	/* Word by word, the fields of the key (mlx5_sim_cq_zip_key()). */
+	for (w = 0; w < RTE_DIM(cq->zip_key); w++) {
+		uint64_t x, y;
+
+		memcpy(&x, (const uint8_t *)t + 8 * w, sizeof(x));
+		memcpy(&y, (const uint8_t *)c + 8 * w, sizeof(y));
+		diff |= (x ^ y) & cq->zip_key[w];
+	}
+	return diff == 0;
 }
 
 /* CQE @i of @cq's session, as it would be written uncompressed. */
@@ -201,8 +224,12 @@ sim_zip_cqe(const struct mlx5_sim_cq *cq, uint32_t i, struct mlx5_cqe64 *cqe)
 		c->check_sum = m->checksum;
 }
 
-/* Write @cq's open session under guard @g (not armed); it is closed. */
-static void
+/*
+ * Write @cq's open session under guard @g (not armed); it is closed. A call
+ * of its own (never inlined into a function holding the guard's jump
+ * point), as every guarded access (mlx5_sim_wqe.h).
+ */
+static __rte_noinline void
 sim_zip_write_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq)
 {
 	const uint32_t n = cq->zip_n, size = 1u << cq->log_size;
@@ -262,8 +289,14 @@ mlx5_sim_cq_zip_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_card *card,
 	    (cq->zip_n >= cq->zip_max ||
 	     (cq->pi & ((1u << cq->log_size) - 1)) + cq->zip_n >=
 		     (1u << cq->log_size) ||
-	     !sim_zip_joins(cq, cqe)))
+	     !sim_zip_joins(cq, cqe))) {
 		sim_zip_write_armed(g, cq);
+		/* It overran: the CQ is stopped, this CQE lost with it. */
+		if (unlikely(cq->status != 0)) {
+			cq->lost++;
+			return;
+		}
+	}
 	if (cq->zip_n == 0) {
 		cq->zip_title = *cqe;
 		if (!cq->zip_listed) {
@@ -325,10 +358,13 @@ mlx5_sim_cq_zip_close_all(struct mlx5_sim_card *card)
 		cq->zip_listed = false;
 		if (cq->zip_n == 0)
 			continue;
-		if (cq->status != 0)
+		if (cq->status != 0) {
+			/* A stopped CQ: the session is lost with it. */
+			cq->lost += cq->zip_n;
 			cq->zip_n = 0;
-		else
+		} else {
 			sim_cq_put_guarded(cq, NULL);
+		}
 	}
 }
 

@@ -495,6 +495,11 @@ void mlx5_sim_td_kernel(struct mlx5_sim_file *file, uint32_t tdn);
 /* The CQ @cqn of @file, or NULL. */
 struct mlx5_sim_cq *mlx5_sim_cq_of(struct mlx5_sim_file *file, uint32_t cqn);
 /*
+ * The key of @cq's compressed sessions (cq->zip_key, mlx5_sim_engine.c)
+ * for its mini-CQE format.
+ */
+void mlx5_sim_cq_zip_key(struct mlx5_sim_cq *cq);
+/*
  * Resolve a ring or doorbell range of a umem of @file (a syndrome); one
  * the device @writes (a CQ ring) needs local write.
  */

@@ -202,7 +202,9 @@ mlx5_sim_cq_create(struct mlx5_sim_file *file, const void *in,
 	cq->oi = MLX5_GET(cqc, cqc, oi);
 	cq->zip = MLX5_GET(cqc, cqc, cqe_comp_en);
 	cq->zip_fmt = MLX5_GET(cqc, cqc, mini_cqe_res_format);
-	cq->zip_max = vhca->caps.cqe_comp_max;
+	cq->zip_max = RTE_MIN(vhca->caps.cqe_comp_max, MLX5_SIM_CQE_COMP_MAX);
+	if (cq->zip)
+		mlx5_sim_cq_zip_key(cq);
 	sim_umem_ref_take(&cq->ring);
 	sim_umem_ref_take(&cq->dbr);
 	vhca->live.cqs++;

@@ -69,6 +69,8 @@ struct mlx5_sim_cq {
 	uint16_t zip_max;
 	uint16_t zip_n;
 	struct mlx5_sim_cq *zip_next;
+	/* The bytes a CQE must share with the session's first to join. */
+	uint64_t zip_key[sizeof(struct mlx5_cqe64) / sizeof(uint64_t)];
 	struct mlx5_cqe64 zip_title;
 	struct mlx5_mini_cqe8 zip_mini[MLX5_SIM_CQE_COMP_MAX];
 };

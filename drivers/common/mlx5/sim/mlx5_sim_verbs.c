@@ -626,9 +626,14 @@ mlx5_sim_resize_cq(struct ibv_cq *cq, int cqe, uint32_t ci)
 		free(ring.addr);
 		return EINVAL;
 	}
-	/* The CQEs not yet polled move; they must fit (the kernel: EINVAL). */
+	/*
+	 * The CQEs not yet polled move; they must fit (the kernel: EINVAL).
+	 * Not those of a compressed CQ: moved slot by slot, a session could
+	 * wrap in the new ring and its arrays lose their last byte; such a
+	 * CQ is not resized with CQEs pending (EINVAL).
+	 */
 	pending = (scq->pi - ci) & 0xffffff;
-	if (pending >= n) {
+	if (pending >= n || (scq->zip && pending != 0)) {
 		mlx5_sim_vhca_unlock(vhca);
 		free(ring.addr);
 		return EINVAL;
