@@ -189,18 +189,19 @@ cg_run() {
 	if [ "$1" = upstream ]; then lib=/usr/; else lib=$drv/; fi
 	# The line after "calls=" is the call's inclusive cost; cob= names
 	# the callee's object for that call only; names are "(id) name"
-	# once, "(id)" after (one table for ob, cob, fn and cfn).
+	# once, "(id)" after, objects (ob, cob) and functions (fn, cfn)
+	# numbered apart: one table each.
 	awk -v lib="$lib" '
-	function name(s,   id, n) {
+	function name(t, s,   id, n) {
 		id = s; sub(/ .*/, "", id)
 		n = s; sub(/^\([0-9]+\) ?/, "", n)
-		if (n != "") names[id] = n
-		return names[id]
+		if (n != "") names[t, id] = n
+		return names[t, id]
 	}
-	/^ob=/ { ob = name(substr($0, 4)); cob = ob; next }
-	/^cob=/ { cob = name(substr($0, 5)); next }
-	/^fn=/ { name(substr($0, 4)); cob = ob; next }
-	/^cfn=/ { cfn = name(substr($0, 5)); next }
+	/^ob=/ { ob = name("ob", substr($0, 4)); cob = ob; next }
+	/^cob=/ { cob = name("ob", substr($0, 5)); next }
+	/^fn=/ { name("fn", substr($0, 4)); cob = ob; next }
+	/^cfn=/ { cfn = name("fn", substr($0, 5)); next }
 	/^calls=/ { n = $1; sub(/calls=/, "", n); call = 1; next }
 	/^[0-9+*-]/ {
 		if (call) {
