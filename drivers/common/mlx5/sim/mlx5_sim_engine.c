@@ -207,7 +207,7 @@ sim_zip_joins(const struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *cqe)
 	return diff == 0;
 }
 
-/* CQE @i of @cq's session, as it would be written uncompressed. */
+/* CQE @i of @cq's session, rebuilt from the first and its mini-CQE. */
 static void
 sim_zip_cqe(const struct mlx5_sim_cq *cq, uint32_t i, struct mlx5_cqe64 *cqe)
 {
