@@ -298,19 +298,26 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr, uint32_t w,
 }
 
 /*
- * Compressed CQEs (rxq->zip; mlx5_prm_rx.h has the layout): mini-CQE @j
- * of the session whose header is in slot @slot of @cq.
+ * Compressed CQEs (rxq->zip; mlx5_prm_rx.h has the layout): the mini-CQE
+ * array holding mini-CQE @j of the session whose header is in slot @slot
+ * of @cq (array 0 in slot 1, array k in slot 8k).
  */
 static __rte_always_inline const volatile struct mlx5_mini_cqe8 *
-mlx5_net_rx_mini(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
+mlx5_net_rx_mini_array(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
 {
 	uint32_t at = slot + (j < MLX5_MINI_CQE_ARRAY_SIZE ?
 				      1 :
 				      j & ~(MLX5_MINI_CQE_ARRAY_SIZE - 1u));
 
-	return (const volatile struct mlx5_mini_cqe8 *)(const volatile void
-								*)&cq
-		       ->cqes[at & ((1u << cq->log_size) - 1)] +
+	return (const volatile void *)&cq
+		->cqes[at & ((1u << cq->log_size) - 1)];
+}
+
+/* Mini-CQE @j of the session whose header is in slot @slot of @cq. */
+static __rte_always_inline const volatile struct mlx5_mini_cqe8 *
+mlx5_net_rx_mini(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
+{
+	return mlx5_net_rx_mini_array(cq, slot, j) +
 	       (j & (MLX5_MINI_CQE_ARRAY_SIZE - 1u));
 }
 
@@ -560,8 +567,6 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	const uint32_t ptype = mlx5_net_ptype_of[hdr->l4_l3_hdr_type];
 	const bool rss = rxq->rss_hash && hdr->rss_hash_type != 0;
 	const uint64_t rearm = rxq->mbuf_rearm;
-	volatile struct mlx5_cqe64 *ring = rxq->cq.cqes;
-	const uint32_t mask = (1u << rxq->cq.log_size) - 1;
 	uint64_t flags = 0, sum = 0;
 	uint32_t k = RTE_MIN(cnt, lim), j = 0;
 
@@ -571,10 +576,9 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	if (rss)
 		flags |= RTE_MBUF_F_RX_RSS_HASH;
 	while (j < k) {
-		/* Mini-CQE array j / 8: in slot 1, then in slot j. */
+		/* Mini-CQE array j / 8, whole. */
 		const volatile struct mlx5_mini_cqe8 *mc =
-			(const volatile void *)&ring[(slot + (j == 0 ? 1 : j)) &
-						     mask];
+			mlx5_net_rx_mini_array(&rxq->cq, slot, j);
 		const uint32_t end = RTE_MIN(k, j + MLX5_MINI_CQE_ARRAY_SIZE);
 
 		for (; j < end; j++, mc++) {

@@ -113,13 +113,30 @@ sim_cq_room_armed(struct mlx5_sim_cq *cq, uint32_t n)
 static void sim_zip_write_armed(struct mlx5_sim_guard *g,
 				struct mlx5_sim_cq *cq);
 
+/*
+ * Write CQE @tmpl (its format bits @format) into @cq's slot at pi, guard
+ * armed: all but op_own, then op_own with the owner bit of the pass, a
+ * release store that a consumer's acquire load of the byte pairs with.
+ */
+static inline void
+sim_cqe_publish(struct mlx5_sim_cq *cq, const struct mlx5_cqe64 *tmpl,
+		uint8_t format)
+{
+	struct mlx5_cqe64 *slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
+		(size_t)(cq->pi & ((1u << cq->log_size) - 1)) * SIM_CQE_SIZE);
+
+	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
+	__atomic_store_n(&slot->op_own,
+			 (uint8_t)((tmpl->op_own & 0xf0) |
+				   format << MLX5_CQE_FORMAT_SHIFT |
+				   ((cq->pi >> cq->log_size) & 1)),
+			 __ATOMIC_RELEASE);
+}
+
 __rte_noinline bool
 mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 		       const struct mlx5_cqe64 *tmpl)
 {
-	uint32_t size = 1u << cq->log_size;
-	struct mlx5_cqe64 *slot;
-
 	/* CQEs in the order they were made: an open session first. */
 	if (unlikely(cq->zip_n != 0)) {
 		sim_zip_write_armed(g, cq);
@@ -132,17 +149,8 @@ mlx5_sim_cqe_put_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq,
 		mlx5_sim_guard_disarm(g);
 		return false;
 	}
-	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
-		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
-	memcpy(slot, tmpl, offsetof(struct mlx5_cqe64, op_own));
-	/*
-	 * The owner bit flips each pass; written after the rest (a release
-	 * store, which a consumer's acquire load of the byte pairs with).
-	 */
-	__atomic_store_n(&slot->op_own,
-			 (uint8_t)((tmpl->op_own & 0xf0) |
-				   ((cq->pi >> cq->log_size) & 1)),
-			 __ATOMIC_RELEASE);
+	/* The owner bit flips each pass. */
+	sim_cqe_publish(cq, tmpl, 0);
 	mlx5_sim_guard_disarm(g);
 	cq->pi++;
 	return true;
@@ -234,7 +242,7 @@ sim_zip_write_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq)
 {
 	const uint32_t n = cq->zip_n, size = 1u << cq->log_size;
 	struct mlx5_mini_cqe8 arr[MLX5_MINI_CQE_ARRAY_SIZE];
-	struct mlx5_cqe64 hdr, *slot;
+	struct mlx5_cqe64 hdr;
 	uint32_t i, k;
 
 	cq->zip_n = 0;
@@ -260,18 +268,10 @@ sim_zip_write_armed(struct mlx5_sim_guard *g, struct mlx5_sim_cq *cq)
 					(size - 1)) * SIM_CQE_SIZE,
 		       arr, sizeof(arr));
 	}
-	/* The header, its op_own last (owner bit and format). */
+	/* The header last: its op_own, owner bit and format, publishes all. */
 	hdr = cq->zip_title;
 	hdr.byte_cnt = rte_cpu_to_be_32(n);
-	slot = (struct mlx5_cqe64 *)(void *)(cq->ring.host +
-		(size_t)(cq->pi & (size - 1)) * SIM_CQE_SIZE);
-	memcpy(slot, &hdr, offsetof(struct mlx5_cqe64, op_own));
-	__atomic_store_n(&slot->op_own,
-			 (uint8_t)((hdr.op_own & 0xf0) |
-				   MLX5_CQE_FORMAT_COMPRESSED
-					   << MLX5_CQE_FORMAT_SHIFT |
-				   ((cq->pi >> cq->log_size) & 1)),
-			 __ATOMIC_RELEASE);
+	sim_cqe_publish(cq, &hdr, MLX5_CQE_FORMAT_COMPRESSED);
 	mlx5_sim_guard_disarm(g);
 	cq->pi += n;
 	cq->file->vhca->zip_sessions++;
