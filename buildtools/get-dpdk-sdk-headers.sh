@@ -8,7 +8,9 @@
 # Usage: get-dpdk-sdk-headers.sh OUTDIR [FILE...]
 #   FILEs (paths in the DPDK tree) replace the header list: the MR
 #   benchmark takes DPDK's own MR cache source this way
-#   (devtools/run-mr-bench.sh).
+#   (devtools/run-mr-bench.sh). A FILE is copied into OUTDIR itself; a
+#   folder (a path ending in /) keeps its path under OUTDIR, with all it
+#   holds (devtools/run-burst-bench.sh takes drivers/net/mlx5/ so).
 #
 # Refuses to produce headers of a version other than the installed library:
 # a structure layout mismatch would corrupt memory silently.
@@ -91,7 +93,15 @@ fi
 
 mkdir -p "$outdir"
 for h in $HEADERS; do
-	cp "$work/src/$h" "$outdir/"
+	case $h in
+	*/)
+		mkdir -p "$outdir/$h"
+		cp -R "$work/src/$h." "$outdir/$h"
+		;;
+	*)
+		cp "$work/src/$h" "$outdir/"
+		;;
+	esac
 done
 echo "$installed" > "$stamp"
 echo "DPDK $installed driver SDK headers in $outdir"

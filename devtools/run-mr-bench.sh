@@ -70,28 +70,8 @@ if [ -n "$DPDK" ]; then
 		echo "FAIL: cannot fetch DPDK's MR cache source"
 		exit 1
 	fi
-	cmd=$(/usr/bin/python3 - "$BUILD_DIR" <<'PYEOF'
-import json, shlex, sys
-for c in json.load(open(sys.argv[1] + "/compile_commands.json")):
-    if c["file"].endswith("test-mlx5-mr/main.c"):
-        a = shlex.split(c["command"])
-        keep, i = [a[0]], 1
-        while i < len(a):
-            t = a[i]
-            if t in ("-include", "-MQ", "-MF", "-o"):
-                if t == "-include":
-                    keep += [t, a[i + 1]]
-                i += 2
-                continue
-            if (t.startswith(("-O", "-march", "-mtune", "-std", "-D", "-W", "-pthread", "-g"))
-                    or (t.startswith("-f") and "diagnostics" not in t)
-                    or (t.startswith("-I") and (t.startswith("-I/usr") or t.endswith("sdk-include")))):
-                keep.append(t)
-            i += 1
-        print(" ".join(shlex.quote(k) for k in keep))
-        break
-PYEOF
-)
+	cmd=$(/usr/bin/python3 devtools/bench-compile-cmd.py "$BUILD_DIR" \
+		test-mlx5-mr/main.c)
 	plugin="$ref/dpdk_mr_ref.so"
 	version=$(cat "$ref/src/.sdk-version")
 	# shellcheck disable=SC2086
