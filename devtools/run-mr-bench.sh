@@ -70,7 +70,7 @@ if [ -n "$DPDK" ]; then
 		echo "FAIL: cannot fetch DPDK's MR cache source"
 		exit 1
 	fi
-	cmd=$(/usr/bin/python3 devtools/bench-compile-cmd.py "$BUILD_DIR" \
+	cmd=$(/usr/bin/python3 buildtools/bench-compile-cmd.py "$BUILD_DIR" \
 		test-mlx5-mr/main.c)
 	plugin="$ref/dpdk_mr_ref.so"
 	version=$(cat "$ref/src/.sdk-version")

@@ -37,12 +37,20 @@ EXTERNAL = {
     "ib_access_writable": "kernel include/rdma/ib_umem.h",
     "ib_check_mr_access": "kernel include/rdma/ib_verbs.h",
     "ib_modify_qp_is_ok": "kernel ib_core verbs.c",
+    "create_raw_packet_qp_sq": "kernel mlx5_ib qp.c",
     # rdma-core: providers/mlx5
     "mlx5_alloc_cq_buf": "rdma-core providers/mlx5/cq.c",
     # glibc
     "__tls_get_addr": "glibc's TLS access",
     # DPDK 22.11's own mlx5 driver
     "mlx5_common_dev_dma_map": "DPDK drivers/common/mlx5/mlx5_common.c",
+    "mlx5_rxq_new": "DPDK drivers/net/mlx5/mlx5_rxq.c",
+    "rxq_alloc_elts_sprq": "DPDK drivers/net/mlx5/mlx5_rxq.c",
+    "mlx5_rxq_devx_obj_new": "DPDK drivers/net/mlx5/mlx5_devx.c",
+    "mlx5_txq_devx_obj_new": "DPDK drivers/net/mlx5/mlx5_devx.c",
+    "mlx5_txq_new": "DPDK drivers/net/mlx5/mlx5_txq.c",
+    "txq_set_params": "DPDK drivers/net/mlx5/mlx5_txq.c",
+    "txq_free_elts": "DPDK drivers/net/mlx5/mlx5_txq.c",
 }
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

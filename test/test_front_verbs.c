@@ -2411,9 +2411,11 @@ test_cq_ex(void)
 	int n;
 
 	TEST_ASSERT_SUCCESS(mlx5dv_query_device(ctx, &dc), "");
-	TEST_ASSERT(!(dc.flags & (MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
-				  MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW)),
-		    "no multi-packet send: the device runs SEND WQEs only");
+	TEST_ASSERT((dc.flags & (MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
+				 MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW)) ==
+			    (MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
+			     MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW),
+		    "enhanced multi-packet send (the empw capability)");
 	ca.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 	TEST_ASSERT(ibv_create_cq_ex(ctx, &ca) == NULL && errno == EOPNOTSUPP,
 		    "timestamps are not carried");

@@ -78,6 +78,8 @@ static struct w_port wp[2];
 static uint8_t w_tis_port;
 /* The receive CQ of the next w_port_get(): compressed (a mini-CQE format). */
 static int w_rx_mini;
+/* The SQ of the next w_port_get(): allow_multi_pkt_send_wqe. */
+static bool w_sq_empw;
 
 static int
 w_case_setup(void)
@@ -85,6 +87,7 @@ w_case_setup(void)
 	memset(wp, 0, sizeof(wp));
 	w_tis_port = 0;
 	w_rx_mini = -1;
+	w_sq_empw = false;
 	if (tdev_hw())
 		TEST_SKIP("the cables and frame counters are the software"
 			  " device's");
@@ -216,6 +219,7 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 			.tisn = p->tis->id,
 			.log_size = 8,
 			.uar = &p->uar,
+			.allow_empw = w_sq_empw,
 		}, SOCKET_ID_ANY), "SQ");
 	for (i = 0; i < nrq; i++) {
 		TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p->cdev, &p->rq[i],
@@ -1812,6 +1816,231 @@ test_cqe_compression_refused(void)
 	return TEST_SUCCESS;
 }
 
+
+/*
+ * Post an enhanced multi-packet WQE of @n frames @f[i] of @len[i] bytes,
+ * the first @inl of them inline, the rest by pointer with @lkey; an
+ * Ethernet segment with @cs_flags and an inline header of @hdr bytes
+ * (which the PRM's eMPW does not take). No doorbell. Returns its first
+ * block.
+ */
+static uint16_t
+w_post_empw(struct w_port *p, uint8_t *const *f, const uint32_t *len,
+	    unsigned int n, unsigned int inl, uint16_t hdr, uint32_t lkey,
+	    uint8_t cs_flags)
+{
+	struct mlx5_devx_sq *sq = &p->sq;
+	uint32_t size = 1u << sq->log_size;
+	uint8_t wqe[16 * MLX5_SEND_WQE_BB] __rte_aligned(16);
+	struct mlx5_wqe_ctrl_seg *ctrl = (void *)wqe;
+	struct mlx5_wqe_eth_seg *es = (void *)(ctrl + 1);
+	uint16_t first = sq->pi;
+	uint32_t ds = 2, bbs, b, i;
+
+	memset(wqe, 0, sizeof(wqe));
+	es->cs_flags = cs_flags;
+	es->inline_hdr_sz = rte_cpu_to_be_16(hdr);
+	for (i = 0; i < n; i++) {
+		struct mlx5_wqe_data_seg *d = (void *)(wqe + ds * 16);
+
+		if (i < inl) {
+			d->byte_count = rte_cpu_to_be_32(len[i] |
+							 MLX5_INLINE_SEG);
+			memcpy(wqe + ds * 16 + 4, f[i], len[i]);
+			ds += (4 + len[i] + 15) / 16;
+		} else {
+			d->byte_count = rte_cpu_to_be_32(len[i]);
+			d->lkey = rte_cpu_to_be_32(lkey);
+			d->addr = rte_cpu_to_be_64((uintptr_t)f[i]);
+			ds++;
+		}
+	}
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32((uint32_t)first << 8 |
+						  MLX5_WQE_OPCODE_ENHANCED_MPSW);
+	ctrl->qpn_ds = rte_cpu_to_be_32(sq->obj->id << 8 | ds);
+	ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	bbs = (ds * 16 + MLX5_SEND_WQE_BB - 1) / MLX5_SEND_WQE_BB;
+	for (b = 0; b < bbs; b++)
+		memcpy(sq->wqes + (size_t)((first + b) & (size - 1)) *
+		       MLX5_SEND_WQE_BB, wqe + b * MLX5_SEND_WQE_BB,
+		       MLX5_SEND_WQE_BB);
+	sq->pi += bbs;
+	return first;
+}
+
+/* Segment @k of the WQE at block @first of @p's SQ. */
+static struct mlx5_wqe_data_seg *
+w_wqe_seg(struct w_port *p, uint16_t first, unsigned int k)
+{
+	struct mlx5_devx_sq *sq = &p->sq;
+	size_t ring = (size_t)MLX5_SEND_WQE_BB << sq->log_size;
+
+	return (void *)(sq->wqes + ((size_t)first * MLX5_SEND_WQE_BB +
+				    k * 16) % ring);
+}
+
+/* w_post_empw(), then the doorbell. */
+static uint16_t
+w_send_empw(struct w_port *p, uint8_t *const *f, const uint32_t *len,
+	    unsigned int n, unsigned int inl, uint16_t hdr, uint32_t lkey,
+	    uint8_t cs_flags)
+{
+	uint16_t first = w_post_empw(p, f, len, n, inl, hdr, lkey, cs_flags);
+
+	w_ring(p, first);
+	return first;
+}
+
+/* Receive @n frames on RQ 0 of @p, equal to @want[i] (@len[i] bytes). */
+static int
+w_receive_all(struct w_port *p, uint8_t *const *want, const uint32_t *len,
+	      unsigned int n)
+{
+	struct mlx5_cqe_eth c;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_SUCCESS(w_poll(&p->rxcq, &c), "frame %u received",
+				    i);
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(c.byte_cnt), len[i],
+				  "frame %u: byte count", i);
+		TEST_ASSERT(memcmp(w_rx_buf(p, 0, rte_be_to_cpu_16(
+				c.wqe_counter)), want[i], len[i]) == 0,
+			    "frame %u arrived intact, in order", i);
+		w_rx_post(p, 0);
+	}
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "no other frame");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Enhanced multi-packet send WQEs (MLX5_WQE_OPCODE_ENHANCED_MPSW): inline
+ * and pointer packets mixed, the Ethernet segment's checksum offloads on
+ * each, one completion for the WQE, and the largest WQE (61 packets). The
+ * rules, each broken: an SQ without allow_multi_pkt_send_wqe, an inline
+ * header, an inline packet past the WQE's end, a bad key in the second
+ * packet (the first has left); the SQ recovers after each. A device
+ * without the capability refuses allow_multi_pkt_send_wqe at CREATE_SQ.
+ */
+static int
+test_empw(void)
+{
+	static const uint32_t sizes[] = { 60, 64, 300, 1000, 1514, 64, 128 };
+	struct w_port *p = &wp[0], *q = &wp[1];
+	uint32_t in[MLX5_ST_SZ_DW(create_sq_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(create_sq_out)] = { 0 };
+	uint8_t *f[61], *want[61];
+	uint32_t len[61];
+	struct mlx5_cqe_eth c;
+	struct mlx5_common_device *cdev;
+	uint16_t first;
+	unsigned int i;
+	long live;
+
+	w_sq_empw = true;
+	if (w_port_get(0, 120, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	w_sq_empw = false;
+	if (w_port_get(1, 121, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT(p->cdev->caps.eth.empw, "the capability announced");
+	/*
+	 * Frames without checksums, sent with the L3 and L4 offloads: each
+	 * arrives with both (the reference copies are summed here).
+	 */
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		struct rte_ipv4_hdr *ip;
+
+		len[i] = sizes[i];
+		f[i] = w_frame(p, i * 2048, len[i], p->mac, 1000, 2000,
+			       (uint8_t)i, false);
+		want[i] = w_frame(p, (i + 64) * 2048, len[i], p->mac, 1000,
+				  2000, (uint8_t)i, true);
+		ip = (void *)(want[i] + 14);
+		TEST_ASSERT(ip->hdr_checksum != 0, "reference summed");
+	}
+	first = w_send_empw(p, f, len, RTE_DIM(sizes), 3, 0, p->mr->lkey,
+			    MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM);
+	W_EXPECT(&p->txcq, 0, 0, first);
+	W_EXPECT(&p->txcq, -EAGAIN, 0, 0);
+	if (w_receive_all(p, want, len, RTE_DIM(sizes)) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* The largest WQE: 2 + 61 segments, 61 frames by pointer. */
+	for (i = 0; i < 61; i++) {
+		len[i] = 64;
+		f[i] = w_frame(p, i * 128, 64, p->mac, 1, 2, (uint8_t)i, true);
+		want[i] = f[i];
+	}
+	first = w_send_empw(p, f, len, 61, 0, 0, p->mr->lkey, 0);
+	W_EXPECT(&p->txcq, 0, 0, first);
+	if (w_receive_all(p, want, len, 61) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* An inline header in the Ethernet segment: refused, nothing sent. */
+	first = w_send_empw(p, f, len, 2, 0, 18, p->mr->lkey, 0);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, first);
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN, "nothing sent");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	/* A bad key in the second packet: the first has left. */
+	first = w_post_empw(p, f, len, 2, 0, 0, p->mr->lkey, 0);
+	w_wqe_seg(p, first, 3)->lkey = rte_cpu_to_be_32(p->mr->lkey + 0x100);
+	w_ring(p, first);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, first);
+	if (w_receive_all(p, want, len, 1) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	/* An inline packet claiming more bytes than its WQE holds. */
+	first = w_post_empw(p, f, len, 1, 1, 0, p->mr->lkey, 0);
+	w_wqe_seg(p, first, 2)->byte_count =
+		rte_cpu_to_be_32(900 | MLX5_INLINE_SEG);
+	w_ring(p, first);
+	W_EXPECT(&p->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, first);
+	TEST_ASSERT_EQUAL(w_poll(&p->rxcq, &c), -EAGAIN,
+			  "overlong inline: nothing sent");
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&p->sq), "recover");
+	/* After the errors, the SQ sends again. */
+	first = w_send_empw(p, f, len, 2, 1, 0, p->mr->lkey, 0);
+	W_EXPECT(&p->txcq, 0, 0, first);
+	if (w_receive_all(p, want, len, 2) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* The same WQE on an SQ created without allow_multi_pkt_send_wqe. */
+	first = w_send_empw(q, f, len, 2, 1, 0, q->mr->lkey, 0);
+	W_EXPECT(&q->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, first);
+	TEST_ASSERT_EQUAL(w_poll(&q->rxcq, &c), -EAGAIN, "not allowed: none");
+	/* A device without the capability: CREATE_SQ refuses the bit. */
+	TEST_ASSERT_SUCCESS(tdev_probe(2, "card=62,vhca_id=122,empw=0"), "");
+	cdev = tdev_cdev(2);
+	TEST_ASSERT(!cdev->caps.eth.empw, "not announced");
+	live = tdev_live(2);
+	{
+		struct mlx5_devx_sq sq;
+		struct mlx5_devx_cq cq;
+		struct mlx5_uar uar;
+
+		TEST_ASSERT_SUCCESS(mlx5_uar_prepare(cdev, &uar), "");
+		TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(cdev, &cq, 6, &uar,
+							SOCKET_ID_ANY), "");
+		TEST_ASSERT_EQUAL(mlx5_devx_sq_create(cdev, &sq,
+			&(struct mlx5_devx_sq_params){
+				.pd = cdev->pdn, .cqn = cq.obj->id,
+				.log_size = 6, .uar = &uar,
+				.allow_empw = true,
+			}, SOCKET_ID_ANY), -ENOTSUP,
+			"the common layer asks the capability");
+		mlx5_devx_cq_destroy(&cq);
+		mlx5_uar_release(cdev, &uar);
+	}
+	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
+	MLX5_SET(sqc, MLX5_ADDR_OF(create_sq_in, in, ctx),
+		 allow_multi_pkt_send_wqe, 1);
+	TEST_ASSERT(cdev->glue->devx_obj_create(cdev->ctx, in, sizeof(in), out,
+						sizeof(out)) == NULL &&
+		    MLX5_GET(create_sq_out, out, syndrome) ==
+			    MLX5_SIM_SYND_ETH_MPW,
+		    "allow_multi_pkt_send_wqe without the capability");
+	TEST_ASSERT_EQUAL(tdev_live(2), live, "nothing half-built");
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case w_cases[] = {
 	{ "send_receive_sizes", test_send_receive_sizes },
 	{ "two_ports_cabled", test_two_ports_cabled },
@@ -1831,6 +2060,7 @@ static const struct mlx5_test_case w_cases[] = {
 	{ "rx_memory_fault", test_rx_memory_fault },
 	{ "cqe_compression", test_cqe_compression },
 	{ "cqe_compression_refused", test_cqe_compression_refused },
+	{ "empw", test_empw },
 	{ NULL, NULL },
 };
 

@@ -598,9 +598,6 @@ ours_setup(uint16_t port)
 		fprintf(stderr, "our port %u: %s\n", port, strerror(-ret));
 		return ret;
 	}
-	if (strcmp(dev->device->driver->name, "mlx5_sim") != 0 &&
-	    dev->data->dev_private == NULL)
-		return -ENODEV;
 	rxq = dev->data->rx_queues[0];
 	txq = dev->data->tx_queues[0];
 	if (rxq->rq.log_stride != 4 || !rxq->zip) {

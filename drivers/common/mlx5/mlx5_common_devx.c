@@ -402,6 +402,7 @@ mlx5_devx_sq_create(struct mlx5_common_device *cdev,
 	struct mlx5_devx_sq_attr attr = {
 		.cqn = params->cqn,
 		.tisn = params->tisn,
+		.allow_empw = params->allow_empw,
 		.wq = {
 			.wq_type = MLX5_WQ_TYPE_CYCLIC,
 			.pd = params->pd,
@@ -419,6 +420,13 @@ mlx5_devx_sq_create(struct mlx5_common_device *cdev,
 			params->log_size);
 		rte_errno = EINVAL;
 		return -EINVAL;
+	}
+	if (params->allow_empw && !cdev->caps.eth.empw) {
+		DRV_LOG(ERR, "%s: SQ with enhanced multi-packet WQEs: the"
+			" device lacks enhanced_multi_pkt_send_wqe",
+			cdev->dev->name);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
 	}
 	ret = mlx5_devx_ring_alloc(cdev, ring, socket, &sq->buf, &sq->umem);
 	if (ret != 0)

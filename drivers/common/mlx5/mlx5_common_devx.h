@@ -211,6 +211,8 @@ struct mlx5_devx_sq_params {
 	uint32_t tisn;
 	uint32_t log_size;         /* log2 of 64-byte WQE blocks (<= 15). */
 	struct mlx5_uar *uar;
+	/* Enhanced multi-packet WQEs allowed (needs caps.eth.empw). */
+	bool allow_empw;
 };
 
 /* An Ethernet receive queue of cyclic WQEs of 16 << log_stride bytes. */

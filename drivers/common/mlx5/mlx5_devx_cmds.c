@@ -310,6 +310,7 @@ mlx5_hca_attr_eth(struct mlx5_hca_eth_attr *eth, const void *cap)
 	eth->max_lso_cap = ETH_CAP(max_lso_cap);
 	eth->wqe_inline_mode = ETH_CAP(wqe_inline_mode);
 	eth->rss_ind_tbl_cap = ETH_CAP(rss_ind_tbl_cap);
+	eth->empw = ETH_CAP(enhanced_multi_pkt_send_wqe);
 #undef ETH_CAP
 }
 

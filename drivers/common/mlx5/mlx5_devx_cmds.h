@@ -48,6 +48,8 @@ struct mlx5_hca_eth_attr {
 	uint8_t max_lso_cap;      /* log2 of the largest LSO, 0: none. */
 	uint8_t wqe_inline_mode;  /* MLX5_CAP_INLINE_MODE_*. */
 	uint8_t rss_ind_tbl_cap;  /* log2 of the largest RQT. */
+	/* Enhanced multi-packet send WQEs (MLX5_WQE_OPCODE_ENHANCED_MPSW). */
+	bool empw;
 };
 
 /* Crypto: the general block's bits and the crypto block. */
@@ -485,6 +487,8 @@ struct mlx5_devx_sq_attr {
 	uint16_t rate_index;       /* Pacing entry, 0: none. */
 	uint8_t min_wqe_inline_mode;
 	bool flush_in_error_en;
+	/* Takes enhanced multi-packet WQEs (needs caps.eth.empw). */
+	bool allow_empw;
 	uint32_t user_index;
 	struct mlx5_devx_wq_attr wq;
 };

@@ -85,6 +85,7 @@ mlx5_devx_cmd_create_sq(struct mlx5_common_device *cdev,
 	MLX5_SET(create_sq_in, in, opcode, MLX5_CMD_OP_CREATE_SQ);
 	MLX5_SET(sqc, sqc, flush_in_error_en, attr->flush_in_error_en);
 	MLX5_SET(sqc, sqc, min_wqe_inline_mode, attr->min_wqe_inline_mode);
+	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, attr->allow_empw);
 	MLX5_SET(sqc, sqc, state, MLX5_WQ_STATE_RST);
 	MLX5_SET(sqc, sqc, user_index, attr->user_index);
 	MLX5_SET(sqc, sqc, cqn, attr->cqn);

@@ -100,6 +100,17 @@ enum {
 	MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX = 0x1,
 };
 
+/*
+ * The enhanced multi-packet send WQE of an Ethernet SQ created with
+ * sqc.allow_multi_pkt_send_wqe (capability enhanced_multi_pkt_send_wqe):
+ * a control segment, an Ethernet segment whose offloads apply to every
+ * packet (no inline header), then one data segment per packet, by pointer
+ * (struct mlx5_wqe_data_seg) or inline (byte_count with MLX5_INLINE_SEG,
+ * the data from its byte 4, padded to 16 bytes). rdma-core 44's mlx5dv.h
+ * does not name the opcode (later ones call it MLX5_OPCODE_ENHANCED_MPSW).
+ */
+#define MLX5_WQE_OPCODE_ENHANCED_MPSW 0x29
+
 /* Bytes of a receive WQE stride: 16 << qpc.log_rq_stride. */
 #define MLX5_RQ_STRIDE_UNIT 16
 

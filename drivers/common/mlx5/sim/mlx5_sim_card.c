@@ -253,6 +253,9 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	{ MLX5_SIM_SYND_ETH_TIR_HASH, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "TIR hash: function other than Toeplitz, or fields other than IPs"
 	  " and L4 ports (not modelled)" },
+	{ MLX5_SIM_SYND_ETH_MPW, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "allow_multi_pkt_send_wqe without the enhanced_multi_pkt_send_wqe"
+	  " capability" },
 	{ MLX5_SIM_SYND_ETH_TIR_FEATURE, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "a feature the device does not have: TLS, tunnel offloads, LRO,"
 	  " hairpin, software parsing, VLAN stripping (vsd 0)" },
@@ -577,6 +580,8 @@ sim_cap_value(const struct mlx5_sim_caps *caps, uint32_t bit)
 		return caps->log_max_mkey;
 	case MLX5_SIM_CAP_CQE_COMP:
 		return caps->cqe_comp_max;
+	case MLX5_SIM_CAP_EMPW:
+		return caps->empw;
 	case MLX5_SIM_CAP_CRYPTO_KEK:
 		return sim_secret_digest(caps->crypto_kek,
 					 caps->crypto_kek_len);
@@ -621,6 +626,7 @@ sim_caps_check(const struct mlx5_sim_vhca *vhca,
 		{ MLX5_SIM_CAP_DM_SIZE, "dm_size" },
 		{ MLX5_SIM_CAP_LOG_MAX_MKEY, "log_max_mkey" },
 		{ MLX5_SIM_CAP_CQE_COMP, "cqe_comp" },
+		{ MLX5_SIM_CAP_EMPW, "empw" },
 		{ MLX5_SIM_CAP_CRYPTO_KEK, "crypto_kek" },
 		{ MLX5_SIM_CAP_CRYPTO_CREDENTIAL, "crypto_credential" },
 	};

@@ -614,6 +614,12 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 			 wqe_inline_mode, MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
 		MLX5_SET(per_protocol_networking_offload_caps, cap,
 			 rss_ind_tbl_cap, 8);
+		if (vhca->caps.empw) {
+			MLX5_SET(per_protocol_networking_offload_caps, cap,
+				 multi_pkt_send_wqe, 1);
+			MLX5_SET(per_protocol_networking_offload_caps, cap,
+				 enhanced_multi_pkt_send_wqe, 1);
+		}
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_ROCE:
 		/* Force-loopback RC QPs; both timestamp formats. */

@@ -193,6 +193,8 @@ mlx5_sim_sq_create(struct mlx5_sim_file *file, const void *in,
 
 	if (MLX5_GET(sqc, sqc, state) != MLX5_WQ_STATE_RST)
 		return MLX5_SIM_SYND_ETH_STATE;
+	if (MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe) && !vhca->caps.empw)
+		return MLX5_SIM_SYND_ETH_MPW;
 	if (mlx5_sim_cq_of(file, MLX5_GET(sqc, sqc, cqn)) == NULL)
 		return MLX5_SIM_SYND_ETH_CQ;
 	if (MLX5_GET(sqc, sqc, tis_lst_sz) != 1 ||
@@ -230,6 +232,7 @@ mlx5_sim_sq_create(struct mlx5_sim_file *file, const void *in,
 	sq->tisn = MLX5_GET(sqc, sqc, tis_num_0);
 	sq->rate_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
 	sq->min_wqe_inline_mode = MLX5_GET(sqc, sqc, min_wqe_inline_mode);
+	sq->allow_mpw = MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe);
 	sq->wq.ts_format = MLX5_GET(sqc, sqc, ts_format);
 	sim_wq_take(vhca, &sq->wq);
 	sim_tis_of(file, sq->tisn)->users++;
@@ -437,6 +440,7 @@ sim_sq_query(struct mlx5_sim_file *file, const void *in, void *out)
 	MLX5_SET(sqc, sqc, state, sq->wq.state);
 	MLX5_SET(sqc, sqc, flush_in_error_en, sq->wq.flush_in_error_en);
 	MLX5_SET(sqc, sqc, min_wqe_inline_mode, sq->min_wqe_inline_mode);
+	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, sq->allow_mpw);
 	MLX5_SET(sqc, sqc, user_index, sq->wq.user_index);
 	MLX5_SET(sqc, sqc, cqn, sq->wq.cqn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, sq->rate_index);

@@ -337,18 +337,17 @@ sim_rq_get(struct mlx5_sim_vhca *vhca, uint32_t rqn)
 }
 
 /*
- * The frame of doorbell @r (r->frame, r->bytes long, sent at r->sent_ns
+ * The frame of doorbell @r (r->frame, @len bytes, sent at r->sent_ns
  * from a TIS of r->vhca) arriving at the far end of its cable.
  */
 void
-mlx5_sim_port_rx(struct mlx5_sim_sq_run *r)
+mlx5_sim_port_rx(struct mlx5_sim_sq_run *r, const uint32_t len)
 {
 	struct mlx5_sim_vhca *vhca = r->far;
 	const unsigned int pi = r->far_idx;
 	const struct mlx5_sim_vhca *src = r->vhca;
 	const uint32_t src_tdn = r->tis != NULL ? r->tis->tdn : 0;
 	uint8_t *f = r->frame;
-	const uint32_t len = r->bytes;
 	const uint64_t ts = r->sent_ns;
 	struct mlx5_sim_port *port = &vhca->port[pi];
 	const struct mlx5_sim_flow *rule;

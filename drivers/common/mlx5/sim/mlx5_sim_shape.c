@@ -58,14 +58,37 @@ sim_parse_uint(const char *key, const char *value, uint64_t min, uint64_t max,
 #define SIM_DEFAULT_DM_SIZE (128u * 1024)
 
 const char *const mlx5_sim_shape_keys[] = {
-	"card",	       "vhca_id",      "crossing",	"hca_cap_2",
-	"pacing",      "pp_uid",       "pp_table_size", "pp_min_rate",
-	"pp_max_rate", "update_tag",   "crypto",	"signature",
-	"cross_rule",  "alias_status", "odp",		"ports",
-	"wire",	       "wire2",	       "pace_clock",	"speed",
-	"device_id",   "dm_size",      "fail_cmd",	"fail_nth",
-	"fail_status", "log_max_mkey", "crypto_kek",	"crypto_credential",
-	"cqe_comp",    NULL,
+	"card",
+	"vhca_id",
+	"crossing",
+	"hca_cap_2",
+	"pacing",
+	"pp_uid",
+	"pp_table_size",
+	"pp_min_rate",
+	"pp_max_rate",
+	"update_tag",
+	"crypto",
+	"signature",
+	"cross_rule",
+	"alias_status",
+	"odp",
+	"ports",
+	"wire",
+	"wire2",
+	"pace_clock",
+	"speed",
+	"device_id",
+	"dm_size",
+	"fail_cmd",
+	"fail_nth",
+	"fail_status",
+	"log_max_mkey",
+	"crypto_kek",
+	"crypto_credential",
+	"cqe_comp",
+	"empw",
+	NULL,
 };
 
 /* A 0|1 capability devarg. */
@@ -296,6 +319,9 @@ mlx5_sim_shape_set(struct mlx5_sim_shape *da, const char *key,
 				    sizeof(caps->crypto_credential),
 				    sizeof(caps->crypto_credential), &len);
 		da->caps_given |= MLX5_SIM_CAP_CRYPTO_CREDENTIAL;
+	} else if (strcmp(key, "empw") == 0) {
+		ret = sim_parse_bool(key, value, &caps->empw);
+		da->caps_given |= MLX5_SIM_CAP_EMPW;
 	} else if (strcmp(key, "odp") == 0) {
 		ret = sim_parse_bool(key, value, &caps->odp);
 		da->caps_given |= MLX5_SIM_CAP_ODP;
@@ -394,6 +420,7 @@ mlx5_sim_shape_init(struct mlx5_sim_shape *sh)
 			.dm_size = SIM_DEFAULT_DM_SIZE,
 			.log_max_mkey = MLX5_SIM_LOG_DEFAULT_MKEY,
 			.cqe_comp_max = MLX5_SIM_CQE_COMP_MAX,
+			.empw = true,
 		},
 		.fail_status = MLX5_CMD_STAT_BAD_PARAM_ERR,
 	};

@@ -12,6 +12,34 @@
 #include "mlx5_sim_wire.h"
 
 /*
+ * The @bc bytes (1..SIM_FRAME_MAX) of pointer data segment @d into @dst,
+ * read under the doorbell's guard when the SQ's cache translates its key.
+ * Returns a CQE syndrome, 0 on success.
+ */
+static uint8_t
+sim_sq_gather(struct mlx5_sim_sq_run *r, const struct mlx5_wqe_data_seg *d,
+	      uint8_t *dst, uint32_t bc)
+{
+	struct mlx5_sim_vhca *vhca = r->vhca;
+	struct mlx5_sim_sq *sq = r->sq;
+	uint32_t lkey = rte_be_to_cpu_32(d->lkey);
+	uint64_t addr = rte_be_to_cpu_64(d->addr);
+	const uint8_t *host;
+	int ret;
+
+	host = mlx5_sim_xcache_host(vhca, sq->wq.xc, lkey, sq->wq.pdn, addr, bc,
+				    false);
+	if (likely(host != NULL)) {
+		r->armed = SIM_ARMED_TX_DATA;
+		mlx5_sim_copy_armed(&r->guard, dst, host, bc);
+		return 0;
+	}
+	ret = mlx5_sim_xfer_q(vhca, sq->wq.xc, lkey, sq->wq.pdn, addr, dst, bc,
+			      0);
+	return ret != 0 ? mlx5_sim_local_syndrome(ret) : 0;
+}
+
+/*
  * The frame of the SEND WQE of @r, built in r->frame: inline header, then
  * data segments, each read under the doorbell's guard when the SQ's
  * cache translates its key. Returns a CQE syndrome, 0 on success, the
@@ -20,7 +48,6 @@
 static uint8_t
 sim_sq_frame(struct mlx5_sim_sq_run *r, uint32_t *len)
 {
-	struct mlx5_sim_vhca *vhca = r->vhca;
 	struct mlx5_sim_sq *sq = r->sq;
 	const struct mlx5_sim_wqe *w = &r->wqe;
 	uint8_t *f = r->frame;
@@ -30,7 +57,6 @@ sim_sq_frame(struct mlx5_sim_sq_run *r, uint32_t *len)
 	const uint8_t *end = w->bytes + (size_t)w->ds * 16;
 	const uint8_t *p;
 	uint32_t inl, n = 0;
-	int ret;
 
 	if (w->ds < 2)
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
@@ -59,28 +85,15 @@ sim_sq_frame(struct mlx5_sim_sq_run *r, uint32_t *len)
 			memcpy(f + n, p + 4, bc);
 			p += RTE_ALIGN_CEIL(4 + bc, 16u);
 		} else {
-			const struct mlx5_wqe_data_seg *d = (const void *)p;
-			uint32_t lkey = rte_be_to_cpu_32(d->lkey);
-			uint64_t addr = rte_be_to_cpu_64(d->addr);
-			const uint8_t *host;
+			uint8_t synd;
 
 			/* 0 is 2^31 bytes: longer than any frame. */
 			if (bc == 0 || n + bc > SIM_FRAME_MAX)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-			host = mlx5_sim_xcache_host(vhca, sq->wq.xc, lkey,
-						    sq->wq.pdn, addr, bc,
-						    false);
-			if (likely(host != NULL)) {
-				r->armed = SIM_ARMED_TX_DATA;
-				mlx5_sim_copy_armed(&r->guard, f + n, host, bc);
-			} else {
-				ret = mlx5_sim_xfer_q(vhca, sq->wq.xc, lkey,
-						      sq->wq.pdn, addr, f + n,
-						      bc, 0);
-				if (ret != 0)
-					return mlx5_sim_local_syndrome(ret);
-			}
-			p += sizeof(*d);
+			synd = sim_sq_gather(r, (const void *)p, f + n, bc);
+			if (synd != 0)
+				return synd;
+			p += sizeof(struct mlx5_wqe_data_seg);
 		}
 		n += bc;
 	}
@@ -254,29 +267,26 @@ sim_sq_tx_known(struct mlx5_sim_sq_run *r)
 	r->tx_known = true;
 }
 
-/* Send the frame of the WQE of @r: build it, time it, put it on the wire. */
-static uint8_t
-sim_sq_send(struct mlx5_sim_sq_run *r)
+/*
+ * Put the frame of @len bytes in r->frame on the wire: padded to the
+ * minimum, the checksums of @cs_flags, timed and paced.
+ */
+static void
+sim_sq_emit(struct mlx5_sim_sq_run *r, uint32_t len, uint8_t cs_flags)
 {
-	const struct mlx5_wqe_eth_seg *es =
-		(const void *)(r->wqe.bytes + sizeof(struct mlx5_wqe_ctrl_seg));
 	struct mlx5_sim_vhca *vhca = r->vhca;
 	struct mlx5_sim_sq *sq = r->sq;
 	uint8_t *f = r->frame;
 	struct mlx5_sim_port *port;
 	uint64_t bits, t;
-	uint32_t len = 0, rate;
-	uint8_t synd;
+	uint32_t rate;
 
-	synd = sim_sq_frame(r, &len);
-	if (synd != 0)
-		return synd;
 	if (len < SIM_FRAME_MIN) {
 		memset(f + len, 0, SIM_FRAME_MIN - len);
 		len = SIM_FRAME_MIN;
 	}
-	if (es->cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM))
-		mlx5_sim_tx_csum(f, es->cs_flags);
+	if (cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM))
+		mlx5_sim_tx_csum(f, cs_flags);
 	if (unlikely(!r->tx_known))
 		sim_sq_tx_known(r);
 	port = r->port;
@@ -303,15 +313,76 @@ sim_sq_send(struct mlx5_sim_sq_run *r)
 	port->vclock_ns =
 		RTE_MAX(port->vclock_ns, t) + bits * 1000 / port->speed_mbps;
 	r->ts = mlx5_sim_cqe_ts(t, sq->wq.ts_format);
-	r->bytes = len;
+	r->bytes += len;
 	if (r->far == NULL) {
 		port->st.tx_link_down++;
-		return 0;
+		return;
 	}
 	port->st.tx_frames++;
 	port->st.tx_bytes += len;
 	r->sent_ns = t;
-	mlx5_sim_port_rx(r);
+	mlx5_sim_port_rx(r, len);
+}
+
+/* Send the frame of the SEND WQE of @r. */
+static uint8_t
+sim_sq_send(struct mlx5_sim_sq_run *r)
+{
+	const struct mlx5_wqe_eth_seg *es =
+		(const void *)(r->wqe.bytes + sizeof(struct mlx5_wqe_ctrl_seg));
+	uint32_t len = 0;
+	uint8_t synd;
+
+	synd = sim_sq_frame(r, &len);
+	if (synd == 0)
+		sim_sq_emit(r, len, es->cs_flags);
+	return synd;
+}
+
+/*
+ * Send the frames of the enhanced multi-packet WQE of @r
+ * (MLX5_WQE_OPCODE_ENHANCED_MPSW): one a data segment, with the Ethernet
+ * segment's offloads. Only on an SQ created with allow_multi_pkt_send_wqe;
+ * its Ethernet segment holds no inline header and one packet at least
+ * follows. A bad segment ends the WQE with an error completion; the
+ * frames of the segments before it have left (the device sends as it
+ * reads; no public source says whether a ConnectX holds them back).
+ */
+static uint8_t
+sim_sq_empw(struct mlx5_sim_sq_run *r)
+{
+	const struct mlx5_sim_wqe *w = &r->wqe;
+	const struct mlx5_wqe_eth_seg *es =
+		(const void *)(w->bytes + sizeof(struct mlx5_wqe_ctrl_seg));
+	const uint8_t *p = w->bytes + 2 * 16;
+	const uint8_t *end = w->bytes + (size_t)w->ds * 16;
+
+	if (!r->sq->allow_mpw || w->ds < 3 || es->inline_hdr_sz != 0)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	while (p < end) {
+		uint32_t bc, len;
+		uint8_t synd;
+
+		memcpy(&bc, p, sizeof(bc));
+		bc = rte_be_to_cpu_32(bc);
+		if (bc & MLX5_INLINE_SEG) {
+			len = bc & ~MLX5_INLINE_SEG;
+			if (len == 0 || len > (size_t)(end - p) - 4 ||
+			    len > SIM_FRAME_MAX)
+				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			memcpy(r->frame, p + 4, len);
+			p += RTE_ALIGN_CEIL(4 + len, 16u);
+		} else {
+			len = bc;
+			if (len == 0 || len > SIM_FRAME_MAX)
+				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			synd = sim_sq_gather(r, (const void *)p, r->frame, len);
+			if (synd != 0)
+				return synd;
+			p += sizeof(struct mlx5_wqe_data_seg);
+		}
+		sim_sq_emit(r, len, es->cs_flags);
+	}
 	return 0;
 }
 
@@ -471,6 +542,8 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 			synd = MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
 		} else if (likely(r->wqe.opcode == MLX5_OPCODE_SEND)) {
 			synd = sim_sq_send(r);
+		} else if (r->wqe.opcode == MLX5_WQE_OPCODE_ENHANCED_MPSW) {
+			synd = sim_sq_empw(r);
 		} else if (r->wqe.opcode != MLX5_OPCODE_NOP) {
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}

@@ -69,6 +69,13 @@ struct mlx5_sim_caps {
 	 * announced. No public source gives a ConnectX's value: a setting.
 	 */
 	uint8_t cqe_comp_max;
+	/*
+	 * Enhanced multi-packet send WQEs (the Ethernet capabilities'
+	 * enhanced_multi_pkt_send_wqe, with multi_pkt_send_wqe, from which
+	 * mlx5_ib reports rdma-core's MPW_ALLOWED and ENHANCED_MPW): an SQ
+	 * created with allow_multi_pkt_send_wqe takes them.
+	 */
+	bool empw;
 	/* Ports (1 or 2) and what each is cabled to (MLX5_SIM_WIRE_*). */
 	uint8_t nports;
 	uint32_t wire[MLX5_SIM_MAX_PORTS];

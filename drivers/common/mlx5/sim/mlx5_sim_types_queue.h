@@ -199,6 +199,7 @@ struct mlx5_sim_sq {
 	uint32_t tisn;
 	uint16_t rate_index;       /* Pacing entry, 0: none. */
 	uint8_t min_wqe_inline_mode;
+	bool allow_mpw;            /* sqc.allow_multi_pkt_send_wqe. */
 	uint64_t vt_next_ns;       /* Paced: the earliest next departure. */
 };
 

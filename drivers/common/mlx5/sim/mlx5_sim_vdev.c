@@ -549,6 +549,7 @@ RTE_PMD_REGISTER_PARAM_STRING(mlx5_sim,
 	"dm_size=<0-16777216> "
 	"log_max_mkey=<16-24> "
 	"cqe_comp=<0-64> "
+	"empw=<0|1> "
 	"fail_cmd=<opcode|name> "
 	"fail_nth=<n> "
 	"fail_status=<status|name> "

@@ -1222,6 +1222,9 @@ sim_raw_create(struct mlx5_sim_vobj *v, const void *arg)
 		ctx = MLX5_ADDR_OF(create_sq_in, in, ctx);
 		MLX5_SET(sqc, ctx, state, MLX5_WQ_STATE_RST);
 		MLX5_SET(sqc, ctx, flush_in_error_en, 1);
+		/* As mlx5_ib's create_raw_packet_qp_sq(): with the cap. */
+		MLX5_SET(sqc, ctx, allow_multi_pkt_send_wqe,
+			 file->vhca->caps.empw);
 		MLX5_SET(sqc, ctx, cqn, r->scqn);
 		MLX5_SET(sqc, ctx, tis_lst_sz, 1);
 		MLX5_SET(sqc, ctx, tis_num_0, v->raw_tisn);

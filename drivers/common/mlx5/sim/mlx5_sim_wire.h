@@ -316,7 +316,7 @@ struct mlx5_sim_sq_run {
 	/* The control segment of a WQE whose read faulted (wqe points at it). */
 	struct mlx5_wqe_ctrl_seg unread;
 	uint64_t ts;
-	uint32_t bytes;
+	uint32_t bytes;	  /* Of its frames (an eMPW WQE sends several). */
 	uint64_t sent_ns; /* The frame's departure, wire time. */
 	/* The sending side, at the first SEND. */
 	bool tx_known;
@@ -350,10 +350,10 @@ void mlx5_sim_rq_error(struct mlx5_sim_vhca *vhca, struct mlx5_sim_rq *rq);
 void mlx5_sim_rx_fail(struct mlx5_sim_vhca *vhca, struct mlx5_sim_port *port,
 		      struct mlx5_sim_rq *rq, uint8_t synd);
 /*
- * The frame of doorbell @r (r->frame, r->bytes long, sent at r->sent_ns
+ * The frame of doorbell @r (r->frame, @len bytes, sent at r->sent_ns
  * from a TIS of r->vhca) arriving at the far end of its cable.
  */
-void mlx5_sim_port_rx(struct mlx5_sim_sq_run *r);
+void mlx5_sim_port_rx(struct mlx5_sim_sq_run *r, uint32_t len);
 
 /* The ports (mlx5_sim_port.c). */
 /*

@@ -47,11 +47,15 @@ mlx5dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 	memset(attrs, 0, sizeof(*attrs));
 	attrs->version = 0;
 	/*
-	 * CQE version 1. No multi-packet send: the device's SQs run SEND
-	 * WQEs only (an eMPW WQE would be an error completion), so a PMD
-	 * must not pick it.
+	 * CQE version 1. Multi-packet send as mlx5_ib reports the Ethernet
+	 * capabilities: MPW_ALLOWED from multi_pkt_send_wqe, ENHANCED_MPW
+	 * from enhanced_multi_pkt_send_wqe (the model sets both or none:
+	 * the empw setting; it runs enhanced MPW WQEs, not the legacy ones).
 	 */
 	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1;
+	if (sctx->file->vhca->caps.empw)
+		attrs->flags |= MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED |
+				MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW;
 	/* Of the optional fields, those the model can answer. */
 	attrs->comp_mask = asked & (MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS |
 				    MLX5DV_CONTEXT_MASK_CQE_COMPRESION);
