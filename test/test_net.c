@@ -28,6 +28,7 @@
 #pragma GCC diagnostic pop
 
 #include <rte_pmd_mlx5.h>
+#include <mlx5_common_dp.h>
 #include <mlx5_sim.h>
 
 #include "mlx5_net.h"
@@ -2163,6 +2164,182 @@ test_cqe_compression(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The opcodes of the WQEs Tx queue @q of port @p posted from block @b to
+ * its producer: *@empw enhanced multi-packet WQEs holding *@pkts packets,
+ * *@send SEND WQEs.
+ */
+static int
+n_tx_wqes(uint16_t p, uint16_t q, uint16_t b, unsigned int *empw,
+	  unsigned int *pkts, unsigned int *send)
+{
+	struct mlx5_net_txq *txq = rte_eth_devices[p].data->tx_queues[q];
+	uint32_t mask = (1u << txq->sq.log_size) - 1;
+
+	*empw = 0;
+	*pkts = 0;
+	*send = 0;
+	while (b != txq->sq.pi) {
+		struct mlx5_wqe_ctrl_seg *c = (void *)(txq->sq.wqes +
+			((size_t)(b & mask) << MLX5_SEND_WQE_SHIFT));
+		uint32_t op = rte_be_to_cpu_32(c->opmod_idx_opcode);
+		uint32_t ds = rte_be_to_cpu_32(c->qpn_ds) & 0x3f;
+
+		TEST_ASSERT_EQUAL((uint16_t)(op >> 8), b, "WQE index");
+		if ((op & 0xff) == MLX5_WQE_OPCODE_ENHANCED_MPSW) {
+			(*empw)++;
+			*pkts += ds - 2;
+		} else {
+			TEST_ASSERT_EQUAL(op & 0xff, MLX5_OPCODE_SEND,
+					  "a SEND WQE");
+			(*send)++;
+		}
+		b = (uint16_t)(b + (ds + 3) / 4);
+	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * Enhanced multi-packet send (txq_mpw_en, on where the device has it): a
+ * burst of one-segment packets of several sizes, some asking checksums,
+ * one a chain, goes out as eMPW WQEs (a new one where the checksum
+ * requests change, and after 32 packets) and one SEND WQE for the chain;
+ * every frame arrives
+ * intact, in order, its checksums right. With txq_mpw_en=0, or on a
+ * device without the capability (empw=0), the same burst is SEND WQEs
+ * only. A bad data segment in an eMPW WQE (its key made to name nothing
+ * before the device reads it): an error completion; its packets are
+ * counted as errors, the queue recovers and sends again.
+ */
+static int
+test_tx_empw(void)
+{
+	static const uint32_t lens[] = { 60, 64, 128, 1000, 1514, 1000, 300,
+					 64, 64, 1400 };
+	const char *const modes[] = { "", ",txq_mpw_en=0", ",empw=0" };
+	struct rte_mbuf *tx[56], *m;
+	unsigned int i, k, empw, pkts, send;
+	struct rte_eth_stats st;
+	uint16_t p, start;
+
+	for (k = 0; k < RTE_DIM(modes); k++) {
+		if (n_probe(0, (uint16_t)(60 + k), modes[k], &p) !=
+			    TEST_SUCCESS ||
+		    n_start(p, 1, RTE_ETH_RX_OFFLOAD_CHECKSUM,
+			    RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0) != TEST_SUCCESS)
+			return TEST_FAILED;
+		/* A first frame warms the queue's MR cache. */
+		if (n_send(p, 0, n_frame(p, 64, 1, 99, 9, false)))
+			return TEST_FAILED;
+		m = n_recv(p, 1, NULL);
+		TEST_ASSERT_NOT_NULL(m, "first frame");
+		rte_pktmbuf_free(m);
+		start = ((struct mlx5_net_txq *)
+			 rte_eth_devices[p].data->tx_queues[0])->sq.pi;
+		/* 0-9 plain, 10-14 with checksums, 15 a chain, 16-55 plain. */
+		for (i = 0; i < RTE_DIM(tx); i++) {
+			uint32_t len = lens[i % RTE_DIM(lens)];
+
+			tx[i] = n_frame(p, len, i == 15 ? 3 : 1, (uint16_t)i,
+					(uint8_t)i, i >= 10 && i < 15);
+			TEST_ASSERT_NOT_NULL(tx[i], "frame %u", i);
+		}
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(p, 0, tx, RTE_DIM(tx)),
+				  RTE_DIM(tx), "mode %u: all taken", k);
+		if (n_tx_wqes(p, 0, start, &empw, &pkts, &send) !=
+		    TEST_SUCCESS)
+			return TEST_FAILED;
+		if (k == 0) {
+			/* 0-9, 10-14, the chain, 16-47 (32 at most), 48-55. */
+			TEST_ASSERT(empw == 4 && pkts == 55 && send == 1,
+				    "eMPW: %u WQEs of %u packets, %u SEND",
+				    empw, pkts, send);
+		} else {
+			TEST_ASSERT(empw == 0 && send == RTE_DIM(tx),
+				    "mode %u: %u eMPW WQEs, %u SEND", k, empw,
+				    send);
+		}
+		for (i = 0; i < RTE_DIM(tx); i++) {
+			uint32_t len = lens[i % RTE_DIM(lens)];
+			const uint8_t *want;
+
+			m = n_recv(p, 1, NULL);
+			TEST_ASSERT_NOT_NULL(m, "mode %u: frame %u received",
+					     k, i);
+			want = n_bytes(p, len, (uint16_t)i, (uint8_t)i);
+			TEST_ASSERT(want != NULL && m->pkt_len == len &&
+				    memcmp(rte_pktmbuf_mtod(m, void *), want,
+					   RTE_MIN(len, m->data_len)) == 0,
+				    "mode %u: frame %u intact, in order, its"
+				    " checksums right", k, i);
+			TEST_ASSERT_EQUAL(m->ol_flags &
+					  RTE_MBUF_F_RX_IP_CKSUM_MASK,
+					  RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+					  "frame %u: IP checksum good", i);
+			rte_pktmbuf_free(m);
+		}
+		TEST_ASSERT(n_recv(p, 1, NULL) == NULL, "no other frame");
+		if (k == 0) {
+			struct mlx5_net_txq *txq =
+				rte_eth_devices[p].data->tx_queues[0];
+			struct mlx5_uar saved = txq->priv->uar;
+			uint64_t scratch = 0;
+			uint16_t first = txq->sq.pi;
+			uint32_t mask = (1u << txq->sq.log_size) - 1;
+			struct mlx5_wqe_data_seg *d;
+
+			/*
+			 * Post 8 packets (one eMPW WQE) with the doorbell
+			 * going to memory, spoil the third segment's key,
+			 * then ring the device.
+			 */
+			txq->priv->uar.kick = NULL;
+			txq->priv->uar.db = &scratch;
+			for (i = 0; i < 8; i++)
+				tx[i] = n_frame(p, 64, 1, (uint16_t)i,
+						(uint8_t)i, false);
+			i = rte_eth_tx_burst(p, 0, tx, 8);
+			txq->priv->uar = saved;
+			TEST_ASSERT_EQUAL(i, 8, "taken");
+			d = (void *)(txq->sq.wqes + ((size_t)(first & mask) <<
+						     MLX5_SEND_WQE_SHIFT) +
+				     4 * 16);
+			d->lkey = rte_cpu_to_be_32(0x00fe1200);
+			mlx5_doorbell_ring(&txq->priv->uar,
+					   &txq->sq.db_rec[MLX5_SND_DBR],
+					   txq->sq.pi, txq->sq.wqes +
+					   ((size_t)(first & mask) <<
+					    MLX5_SEND_WQE_SHIFT));
+			/* The next bursts take the error and recover. */
+			m = NULL;
+			for (i = 0; i < 4 && m == NULL; i++) {
+				if (n_send(p, 0, n_frame(p, 64, 1, 99, 9,
+							 false)))
+					return TEST_FAILED;
+				while ((m = n_recv(p, 1, NULL)) != NULL &&
+				       rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
+					       m, struct rte_udp_hdr *,
+					       34)->src_port) != 99)
+					rte_pktmbuf_free(m);
+			}
+			TEST_ASSERT_NOT_NULL(m, "traffic after the error");
+			rte_pktmbuf_free(m);
+			while ((m = n_recv(p, 1, NULL)) != NULL)
+				rte_pktmbuf_free(m);
+			TEST_ASSERT_SUCCESS(rte_eth_stats_get(p, &st), "");
+			TEST_ASSERT_EQUAL(st.oerrors, 8,
+					  "the WQE's 8 packets counted");
+			TEST_ASSERT(n_xstat(p, "tx_q0_recoveries") >= 1,
+				    "the SQ recovered");
+		}
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(p), "");
+		TEST_ASSERT_SUCCESS(tdev_remove(0), "");
+	}
+	return TEST_SUCCESS;
+}
+
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "cqe_compression", test_cqe_compression },
@@ -2188,6 +2365,7 @@ static const struct mlx5_test_case n_cases[] = {
 	{ "mtu_at_configure", test_mtu_at_configure },
 	{ "queue_start_stop", test_queue_start_stop },
 	{ "link_mac", test_link_mac },
+	{ "tx_empw", test_tx_empw },
 	{ NULL, NULL },
 };
 

@@ -53,6 +53,11 @@ extern int mlx5_net_logtype;
 #define MLX5_NET_TX_MAX_WQE_BBS 4
 /* Tx: ask for a completion at least every this many blocks. */
 #define MLX5_NET_TX_COMP_THRESH 32
+/*
+ * Tx: packets of an enhanced multi-packet WQE, at most (DPDK's
+ * MLX5_EMPW_MAX_PACKETS): 34 segments, 9 blocks.
+ */
+#define MLX5_NET_TX_EMPW_MAX 32
 /* Largest inline header (txq_inline_min devarg). */
 #define MLX5_NET_TX_INLINE_MAX 128
 /* RETA entries: the device's largest RQT, at most. */
@@ -140,6 +145,12 @@ struct mlx5_net_rxq {
 	struct mlx5_net_qstats st;
 };
 
+/* The packets of a Tx WQE (mlx5_net_txq.wqe_pkts). */
+struct mlx5_net_tx_wqe_pkts {
+	uint32_t first;            /* In the packet ring (e_head then). */
+	uint32_t n;
+};
+
 struct mlx5_net_txq {
 	struct mlx5_net_priv *priv;
 	uint16_t idx;
@@ -147,15 +158,28 @@ struct mlx5_net_txq {
 	struct mlx5_devx_cq cq;
 	struct mlx5_devx_sq sq;
 	/*
-	 * By WQE block: the packet it starts, NULL for a WQE's further
-	 * blocks; meaningful in [ci, sq.pi) only.
+	 * The packets posted, in order: [e_tail, e_head) of a ring of
+	 * elts_n, the descriptor count (as many as blocks: one eMPW block
+	 * holds up to 4 packets, so the burst checks both rooms).
 	 */
 	struct rte_mbuf **elts;
+	uint32_t e_head, e_tail;
+	uint32_t elts_n;
+	/*
+	 * By WQE block, for the WQE that starts there: its first packet in
+	 * elts and its packet count; meaningful in [ci, sq.pi) only.
+	 */
+	struct mlx5_net_tx_wqe_pkts *wqe_pkts;
 	uint16_t ci;               /* First block not completed. */
 	uint16_t last_comp;        /* Block at which a CQE was last asked. */
-	/* The general path posted a WQE not yet freed; up to general_end. */
+	/*
+	 * The general path posted a packet not yet freed: packets up to
+	 * general_end may be chains or of other pools.
+	 */
 	bool general_pending;
-	uint16_t general_end;
+	/* Enhanced multi-packet WQEs (the SQ allows them; txq_mpw_en). */
+	bool empw;
+	uint32_t general_end;
 	uint32_t wqe_n;            /* Blocks in the ring. */
 	uint32_t sqn;
 	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
@@ -200,6 +224,8 @@ struct mlx5_net_priv {
 	uint16_t txq_inline_min;
 	/* rxq_cqe_comp_en: Rx CQs compressed (hash mini-CQEs). */
 	bool rxq_cqe_comp;
+	/* txq_mpw_en: Tx by enhanced multi-packet WQEs where it can. */
+	bool txq_empw;
 	int ts_offset;             /* Rx timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
 	uint64_t imissed;          /* out_of_buffer summed since the reset. */
@@ -298,7 +324,8 @@ int mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			    uint16_t nb_desc, unsigned int socket,
 			    const struct rte_eth_txconf *conf);
 void mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
-void mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end);
+/* Free every packet the SQ still holds (nothing will complete them). */
+void mlx5_net_txq_drain(struct mlx5_net_txq *txq);
 /*
  * Bring an SQ back after an error (asked of the primary in a secondary;
  * mlx5_net_tx.c).

@@ -66,6 +66,11 @@ mlx5_net_devarg(const char *key, const char *value, void *opaque)
 		priv->rxq_cqe_comp = v != 0;
 		return ret;
 	}
+	if (strcmp(key, "txq_mpw_en") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, 1, &v);
+		priv->txq_empw = v != 0;
+		return ret;
+	}
 	rte_errno = EINVAL;
 	return -EINVAL;
 }
@@ -74,7 +79,8 @@ static int
 mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 {
 	static const char *const keys[] = { "txq_inline_min",
-					    "rxq_cqe_comp_en", NULL };
+					    "rxq_cqe_comp_en", "txq_mpw_en",
+					    NULL };
 	struct mlx5_nic_vport_info vport;
 	struct mlx5_port_link link;
 	struct mlx5_net_priv *priv;
@@ -111,6 +117,8 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	priv->ts_offset = -1;
 	/* CQE compression where the device has it, as DPDK's default. */
 	priv->rxq_cqe_comp = true;
+	/* Enhanced multi-packet send where the device has it, as DPDK's. */
+	priv->txq_empw = true;
 	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
 	if (ret != 0)
 		goto error;
@@ -119,8 +127,14 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 			cdev->dev->name);
 		priv->rxq_cqe_comp = false;
 	}
-	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u, rxq_cqe_comp_en %d",
-		cdev->dev->name, priv->txq_inline_min, priv->rxq_cqe_comp);
+	if (priv->txq_empw && !cdev->caps.eth.empw) {
+		DRV_LOG(DEBUG, "%s: the device has no enhanced multi-packet"
+			" send", cdev->dev->name);
+		priv->txq_empw = false;
+	}
+	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u, rxq_cqe_comp_en %d,"
+		" txq_mpw_en %d", cdev->dev->name, priv->txq_inline_min,
+		priv->rxq_cqe_comp, priv->txq_empw);
 	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
 	if (ret != 0)
 		goto error;
@@ -209,5 +223,6 @@ RTE_INIT(mlx5_net_init)
 RTE_PMD_EXPORT_NAME(mlx5_eth, __COUNTER__);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5_eth,
 	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) "> "
-	"rxq_cqe_comp_en=<0|1>");
+	"rxq_cqe_comp_en=<0|1> "
+	"txq_mpw_en=<0|1>");
 RTE_PMD_REGISTER_KMOD_DEP(mlx5_eth, "* ib_uverbs & mlx5_core & mlx5_ib");

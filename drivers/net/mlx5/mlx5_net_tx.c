@@ -8,26 +8,31 @@
  * secondary's state and requests (mlx5_net_proc.c) and the common layer.
  * The queues (mlx5_net_txq.c) and the ethdev ops use it.
  *
- * One WQE per packet (control segment, Ethernet segment with the checksum
- * flags and the first txq_inline_min bytes inline, a data segment per
- * mbuf segment), keys from the queue's MR cache or, for a private-IOVA
- * mbuf, its buf_iova; a completion asked at least every
- * MLX5_NET_TX_COMP_THRESH blocks and at the end of each burst; one
- * doorbell per burst. Completions free the mbufs of every WQE up to the
- * one they name.
+ * SEND WQEs, one per packet (control segment, Ethernet segment with the
+ * checksum flags and the first txq_inline_min bytes inline, a data
+ * segment per mbuf segment), and on a queue of txq_mpw_en enhanced
+ * multi-packet WQEs (control and Ethernet segment, then a data segment per
+ * packet, up to MLX5_NET_TX_EMPW_MAX); keys from the queue's MR cache or,
+ * for a private-IOVA mbuf, its buf_iova; a completion asked at least
+ * every MLX5_NET_TX_COMP_THRESH blocks and at the end of each burst; one
+ * doorbell per burst. The packets posted are a ring of their own, in
+ * order; each WQE's first block names its packets (wqe_pkts), so that a
+ * completion frees the packets of every WQE up to the one it names.
  *
  * The fast path, with what is constant for a queue or a burst read once
  * into locals: a one-segment packet with nothing inline whose buffer is
- * in the MR range the queue used last is one 64-byte block written as
- * eight words; a completion is asked by runs of MLX5_NET_TX_COMP_THRESH
- * blocks rather than checked per packet; completed mbufs go back straight
- * from the ring (its entries are the packets, in order), to their pool in
+ * in the MR range the queue used last is one 16-byte data segment of an
+ * eMPW WQE (packets asking the same checksums share one) or one 64-byte
+ * SEND block written as eight words; a completion is asked by runs of
+ * MLX5_NET_TX_COMP_THRESH blocks rather than checked per packet;
+ * completed mbufs go back straight from the packet ring, to their pool in
  * one copy with MBUF_FAST_FREE. Any other packet (more segments, inline
  * header, private IOVA, another MR range, empty) takes the general path,
- * one WQE at a time.
+ * one SEND WQE at a time.
  *
- * An error completion drops that packet (counted) and the queue recovers:
- * what was posted after it is freed (flushed) and the SQ brought back.
+ * An error completion drops the packets of that WQE (counted) and the
+ * queue recovers: what was posted after it is freed (flushed) and the SQ
+ * brought back.
  */
 
 #include <rte_branch_prediction.h>
@@ -64,6 +69,8 @@ RTE_INIT(mlx5_net_tx_cs_init)
 {
 	unsigned int t;
 
+	/* An eMPW WQE's segments fit the control segment's 6-bit count. */
+	RTE_BUILD_BUG_ON(2 + MLX5_NET_TX_EMPW_MAX > 0x3f);
 	/* The Tx table's index: IP_CKSUM and the L4 request, 3 bits. */
 	RTE_BUILD_BUG_ON(RTE_MBUF_F_TX_L4_MASK !=
 			 (3ULL << MLX5_NET_TX_CS_SHIFT));
@@ -80,19 +87,18 @@ RTE_INIT(mlx5_net_tx_cs_init)
 }
 
 /*
- * Free the mbufs of blocks [ci, end) (completed or dropped) straight from
- * the ring, whose entries in [ci, sq.pi) are the packet a block starts or
- * NULL. Blocks the general path posted may hold NULLs or chains:
- * rte_pktmbuf_free_bulk() takes both; otherwise, with MBUF_FAST_FREE (one
- * pool, refcnt 1), the mbufs go back to their pool in one copy.
+ * Free the mbufs of packets [e_tail, @end) (completed or dropped) straight
+ * from the packet ring. Packets the general path posted may be chains or
+ * of other pools: rte_pktmbuf_free_bulk() takes them; otherwise, with
+ * MBUF_FAST_FREE (one pool, refcnt 1), the mbufs go back to their pool in
+ * one copy.
  */
 static __rte_always_inline void
-mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
+mlx5_net_tx_free(struct mlx5_net_txq *txq, uint32_t end)
 {
-	uint32_t mask = txq->wqe_n - 1;
-	uint16_t ci = txq->ci;
-	uint32_t cnt = (uint16_t)(end - ci), first = ci & mask;
-	uint32_t n1 = RTE_MIN(cnt, txq->wqe_n - first);
+	uint32_t tail = txq->e_tail;
+	uint32_t cnt = end - tail, first = tail & (txq->elts_n - 1);
+	uint32_t n1 = RTE_MIN(cnt, txq->elts_n - first);
 	struct rte_mbuf **e = txq->elts;
 
 	if (cnt == 0)
@@ -107,11 +113,11 @@ mlx5_net_tx_free(struct mlx5_net_txq *txq, uint16_t end)
 		rte_pktmbuf_free_bulk(&e[first], n1);
 		if (unlikely(cnt > n1))
 			rte_pktmbuf_free_bulk(e, cnt - n1);
-		/* Past the last block the general path posted: fast again. */
-		if ((uint16_t)(txq->general_end - ci) <= cnt)
+		/* Past the last packet the general path posted: fast again. */
+		if ((int32_t)(txq->general_end - end) <= 0)
 			txq->general_pending = false;
 	}
-	txq->ci = end;
+	txq->e_tail = end;
 }
 
 /* After an error completion @cqe at block @wc: free, count, recover. */
@@ -119,28 +125,40 @@ static __rte_noinline void
 mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 		  volatile struct mlx5_cqe64 *cqe)
 {
-	uint32_t mask = txq->wqe_n - 1;
-
-	mlx5_net_err_note(&txq->st, true, txq->port_id, txq->idx, cqe);
-	/* Those before it were sent; it and the rest are not. */
-	mlx5_net_tx_free(txq, wc);
+	const struct mlx5_net_tx_wqe_pkts *wp =
+		&txq->wqe_pkts[wc & (txq->wqe_n - 1)];
+	uint32_t mask = txq->elts_n - 1;
 	/*
-	 * Every packet still posted is lost: the failed one and those posted
-	 * after it, which the device flushes (as hardware does).
+	 * The failed WQE's packets, if @wc is a block posted and not
+	 * completed; none otherwise (a device's error on a block that is
+	 * not a WQE's first: every packet posted is flushed).
 	 */
-	while (txq->ci != txq->sq.pi) {
-		struct rte_mbuf *m = txq->elts[txq->ci & mask];
+	bool known =
+		(uint16_t)(wc - txq->ci) < (uint16_t)(txq->sq.pi - txq->ci) &&
+		wp->first - txq->e_tail <= txq->e_head - txq->e_tail &&
+		wp->n <= txq->e_head - wp->first;
+	uint32_t first = known ? wp->first : txq->e_tail;
+	uint32_t end = known ? wp->first + wp->n : txq->e_tail;
+	mlx5_net_err_note(&txq->st, true, txq->port_id, txq->idx, cqe);
+	/* The packets before its WQE were sent; its and the rest are not. */
+	mlx5_net_tx_free(txq, first);
+	/*
+	 * Every packet still posted is lost: the failed WQE's (one, or an
+	 * eMPW WQE's all) and those posted after it, which the device
+	 * flushes (as hardware does).
+	 */
+	while (txq->e_tail != txq->e_head) {
+		struct rte_mbuf *m = txq->elts[txq->e_tail & mask];
 
-		if (m != NULL) {
-			if (txq->ci != wc)
-				txq->st.flushed++;
-			txq->st.errors++;
-			txq->st.packets--;
-			txq->st.bytes -= m->pkt_len;
-			rte_pktmbuf_free(m);
-		}
-		txq->ci++;
+		if ((int32_t)(txq->e_tail - end) >= 0)
+			txq->st.flushed++;
+		txq->st.errors++;
+		txq->st.packets--;
+		txq->st.bytes -= m->pkt_len;
+		rte_pktmbuf_free(m);
+		txq->e_tail++;
 	}
+	txq->ci = txq->sq.pi;
 	txq->general_pending = false;
 	if (mlx5_net_txq_recover(txq) != 0) {
 		DRV_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
@@ -197,9 +215,18 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 		return;
 	cq->ci = ci;
 	mlx5_cq_db_update(cq->db_rec, ci);
-	/* A completed WQE's blocks after its first hold no mbuf. */
-	if ((uint16_t)(upto - txq->ci) <= (uint16_t)(txq->sq.pi - txq->ci))
-		mlx5_net_tx_free(txq, upto);
+	/*
+	 * The WQE at upto - 1 and those before it are done: their packets
+	 * go back. txq->ci moves to the block after that WQE's first (the
+	 * room it frees is counted when the next completion comes).
+	 */
+	if ((uint16_t)(upto - 1 - txq->ci) < (uint16_t)(txq->sq.pi - txq->ci)) {
+		const struct mlx5_net_tx_wqe_pkts *wp =
+			&txq->wqe_pkts[(uint16_t)(upto - 1) & (txq->wqe_n - 1)];
+
+		mlx5_net_tx_free(txq, wp->first + wp->n);
+		txq->ci = upto;
+	}
 }
 
 void
@@ -396,14 +423,17 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 		txq->last_comp = (uint16_t)(pi + bbs);
 	}
-	/* The packet at its first block, none at the others. */
-	txq->elts[pi & mask] = m;
+	/* The packet in the packet ring, its WQE's first block naming it. */
+	txq->elts[txq->e_head & (txq->elts_n - 1)] = m;
+	txq->wqe_pkts[pi & mask] = (struct mlx5_net_tx_wqe_pkts){
+		.first = txq->e_head,
+		.n = 1,
+	};
+	txq->e_head++;
 	/* Posted: the keys are in the WQE, the flag is done with. */
 	mlx5_net_tx_unflag(m, piova);
-	for (k = 1; k < bbs; k++)
-		txq->elts[(pi + k) & mask] = NULL;
 	txq->sq.pi = (uint16_t)(pi + bbs);
-	txq->general_end = txq->sq.pi;
+	txq->general_end = txq->e_head;
 	txq->general_pending = true;
 	txq->st.bytes += m->pkt_len;
 	txq->st.packets++;
@@ -414,7 +444,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 /*
  * The Tx fast path: up to @cnt packets of @pkts, each one segment of data
  * in the MR range [lo + 1, lo + 1 + span) and nothing inline, from block
- * @pi on (the run does not wrap the ring), as one block each: control,
+ * @pi on (the run wraps neither ring), as one block each: control,
  * Ethernet and data segment, written as words with their zeroes. It stops
  * at the first other packet: the number posted.
  */
@@ -426,7 +456,9 @@ mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 	const uint32_t mask = txq->wqe_n - 1;
 	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
 	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
-	struct rte_mbuf **e = txq->elts + (pi & mask);
+	const uint32_t head = txq->e_head;
+	struct rte_mbuf **e = txq->elts + (head & (txq->elts_n - 1));
+	struct mlx5_net_tx_wqe_pkts *wp = txq->wqe_pkts + (pi & mask);
 	const uint32_t qpn_ds3 = txq->qpn_ds3;
 	uint32_t i, op = (uint32_t)pi << 8 | MLX5_OPCODE_SEND;
 	uint64_t sum = 0;
@@ -450,9 +482,82 @@ mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 		w32[9] = lkey_be;
 		w[5] = rte_cpu_to_be_64(addr + m->data_off);
 		e[i] = m;
+		wp[i].first = head + i;
+		wp[i].n = 1;
 		sum += len;
 		op += 1u << 8;
 	}
+	txq->e_head = head + i;
+	*bytes += sum;
+	return i;
+}
+
+/*
+ * The Tx fast path of a queue of enhanced multi-packet WQEs: one WQE at
+ * block @pi of up to @cnt packets of @pkts (the caller keeps it within
+ * MLX5_NET_TX_EMPW_MAX, the rings' room and their ends), each
+ * one segment of data in the MR range [lo + 1, lo + 1 + span), nothing
+ * inline, all with the first one's checksum flags (the Ethernet segment
+ * is the WQE's): a 16-byte data segment each. It stops at the first
+ * other packet. Returns the packets posted (0: the first is not for
+ * it), the WQE's blocks in *@bbs.
+ */
+static __rte_always_inline uint32_t
+mlx5_net_tx_empw(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
+		 uint16_t pi, uintptr_t lo1, uintptr_t span, uint32_t lkey_be,
+		 uint64_t piova, uint64_t *bytes, uint32_t *bbs)
+{
+	const uint32_t mask = txq->wqe_n - 1;
+	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
+	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
+	uint32_t *w32 = (uint32_t *)w;
+	/* The data segments, after the control and Ethernet segments. */
+	uint32_t *d = w32 + 8;
+	const uint32_t head = txq->e_head;
+	struct rte_mbuf **e = txq->elts + (head & (txq->elts_n - 1));
+	/*
+	 * The offload bits every packet must share with the first (its
+	 * checksum requests), private IOVA among them (never set on one).
+	 */
+	const uint64_t ol_mask =
+		piova | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK;
+	const uint64_t ol_want = pkts[0]->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM |
+						      RTE_MBUF_F_TX_L4_MASK);
+	uint64_t sum = 0;
+	uint32_t i, ds;
+
+	for (i = 0; i < cnt; i++, d += 4) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t ol = m->ol_flags;
+		uintptr_t addr = (uintptr_t)m->buf_addr;
+		uint32_t len = m->data_len;
+
+		if (unlikely(m->nb_segs != 1 || len == 0 ||
+			     (ol & ol_mask) != ol_want || addr - lo1 >= span))
+			break;
+		d[0] = rte_cpu_to_be_32(len);
+		d[1] = lkey_be;
+		*(uint64_t *)(void *)(d + 2) =
+			rte_cpu_to_be_64(addr + m->data_off);
+		e[i] = m;
+		sum += len;
+	}
+	if (i == 0)
+		return 0;
+	ds = 2 + i;
+	w32[0] = rte_cpu_to_be_32((uint32_t)pi << 8 |
+				  MLX5_WQE_OPCODE_ENHANCED_MPSW);
+	w32[1] = rte_cpu_to_be_32(txq->sqn << 8 | ds);
+	w[1] = 0;
+	/* Checksum flags; no inline header, which eMPW does not take. */
+	w[2] = mlx5_net_tx_cs_of[ol_want >> MLX5_NET_TX_CS_SHIFT];
+	w[3] = 0;
+	txq->wqe_pkts[pi & mask] = (struct mlx5_net_tx_wqe_pkts){
+		.first = head,
+		.n = i,
+	};
+	txq->e_head = head + i;
+	*bbs = (ds + 3) / 4;
 	*bytes += sum;
 	return i;
 }
@@ -479,13 +584,52 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		uint32_t room = txq->wqe_n - (uint16_t)(pi - txq->ci);
 		uint32_t to_comp = MLX5_NET_TX_COMP_THRESH -
 				   (uint16_t)(pi - txq->last_comp);
+		/* Packets up to a full packet ring, and not past its end. */
+		uint32_t prom = RTE_MIN(
+			txq->elts_n - (txq->e_head - txq->e_tail),
+			txq->elts_n - (txq->e_head & (txq->elts_n - 1)));
 		uint32_t lim = RTE_MIN((uint32_t)(n - sent), room), k = 0;
 		enum mlx5_net_tx_res res;
 
+		if (unlikely(prom == 0))
+			break;
+		lim = RTE_MIN(lim, prom);
+
+		if (txq->empw && likely(!general) && room != 0) {
+			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
+			uint32_t bbs = 0, to_end;
+
+			/* One WQE, within the ring's end. */
+			lim = RTE_MIN(lim, (uint32_t)MLX5_NET_TX_EMPW_MAX);
+			to_end = RTE_MIN(room, mask + 1 - (pi & mask));
+			lim = RTE_MIN(lim, 4 * to_end - 2);
+			k = mlx5_net_tx_empw(txq, pkts + sent, lim, pi, lo + 1,
+					     end > lo ? end - lo - 1 : 0,
+					     rte_cpu_to_be_32(mr->mru_lkey[0]),
+					     mr->private_iova_flag, &bytes,
+					     &bbs);
+			if (k != 0) {
+				last = (void *)(txq->sq.wqes +
+						((size_t)(pi & mask)
+						 << MLX5_SEND_WQE_SHIFT));
+				pi = (uint16_t)(pi + bbs);
+				sent = (uint16_t)(sent + k);
+				posted = (uint16_t)(posted + k);
+				txq->sq.pi = pi;
+				if ((uint16_t)(pi - txq->last_comp) >=
+				    MLX5_NET_TX_COMP_THRESH) {
+					last->fm_ce_se =
+						MLX5_WQE_CTRL_CQ_UPDATE;
+					txq->last_comp = pi;
+				}
+				continue;
+			}
+			lim = 0;
+		}
 		lim = RTE_MIN(lim, to_comp);
 		/* Nor past the end of the ring. */
 		lim = RTE_MIN(lim, mask + 1 - (pi & mask));
-		if (likely(!general) && lim != 0) {
+		if (likely(!general && !txq->empw) && lim != 0) {
 			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
 
 			k = mlx5_net_tx_fast(txq, pkts + sent, lim, pi, lo + 1,

@@ -22,31 +22,28 @@
 #include "mlx5_net.h"
 
 /*
- * Free every mbuf the SQ still holds, blocks [ci, @end) (nothing will
- * complete them; the ring's other entries are stale).
+ * Free every mbuf the SQ still holds, packets [e_tail, e_head) (nothing
+ * will complete them; the ring's other entries are stale).
  */
 void
-mlx5_net_txq_drain(struct mlx5_net_txq *txq, uint16_t end)
+mlx5_net_txq_drain(struct mlx5_net_txq *txq)
 {
-	uint32_t mask = txq->wqe_n - 1;
+	uint32_t mask = txq->elts_n - 1;
 
-	while (txq->ci != end) {
-		rte_pktmbuf_free(txq->elts[txq->ci & mask]);
-		txq->ci++;
+	while (txq->e_tail != txq->e_head) {
+		rte_pktmbuf_free(txq->elts[txq->e_tail & mask]);
+		txq->e_tail++;
 	}
 	txq->general_pending = false;
-	txq->last_comp = end;
+	txq->ci = txq->sq.pi;
+	txq->last_comp = txq->sq.pi;
 }
 
 static void
 mlx5_net_txq_free(struct mlx5_net_txq *txq)
 {
-	/* Destroying the SQ forgets its counter. */
-	uint16_t pi;
-
 	if (txq == NULL)
 		return;
-	pi = txq->sq.pi;
 	if (txq->sq.obj != NULL && mlx5_devx_sq_destroy(&txq->sq) != 0)
 		DRV_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
@@ -54,9 +51,10 @@ mlx5_net_txq_free(struct mlx5_net_txq *txq)
 		DRV_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
 	if (txq->elts != NULL) {
-		mlx5_net_txq_drain(txq, pi);
+		mlx5_net_txq_drain(txq);
 		rte_free(txq->elts);
 	}
+	rte_free(txq->wqe_pkts);
 	if (txq->pp != NULL)
 		mlx5_pp_free(txq->priv->cdev, txq->pp);
 	mlx5_mr_ctrl_free(&txq->mr);
@@ -104,10 +102,15 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	ret = mlx5_mr_ctrl_init(&txq->mr, cdev, (int)socket);
 	if (ret != 0)
 		goto error;
+	txq->empw = priv->txq_empw && txq->inline_hdr == 0;
+	txq->elts_n = desc;
 	txq->elts = rte_zmalloc_socket("mlx5_net_txq_elts",
-				       sizeof(*txq->elts) * desc, 0,
+				       sizeof(*txq->elts) * txq->elts_n, 0,
 				       (int)socket);
-	if (txq->elts == NULL) {
+	txq->wqe_pkts = rte_zmalloc_socket("mlx5_net_txq_wqe_pkts",
+					   sizeof(*txq->wqe_pkts) * desc, 0,
+					   (int)socket);
+	if (txq->elts == NULL || txq->wqe_pkts == NULL) {
 		rte_errno = ENOMEM;
 		goto error;
 	}
@@ -123,6 +126,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			.tisn = priv->tis[idx % priv->n_tis]->id,
 			.log_size = rte_log2_u32(desc),
 			.uar = &priv->uar,
+			.allow_empw = txq->empw,
 		}, (int)socket);
 	if (ret != 0)
 		goto error;
@@ -174,7 +178,7 @@ mlx5_net_txq_stop(struct mlx5_net_txq *txq)
 		}
 		txq->sq.state = MLX5_WQ_STATE_RST;
 	}
-	mlx5_net_txq_drain(txq, txq->sq.pi);
+	mlx5_net_txq_drain(txq);
 	txq->stopped = true;
 	return 0;
 }
