@@ -107,7 +107,7 @@ PYEOF
 	# The benchmark's own compile command: compiler, optimisation,
 	# target, defines, the DPDK include folders (not this tree's).
 	cmd=$(/usr/bin/python3 buildtools/bench-compile-cmd.py "$BUILD_DIR" \
-		test-mlx5-burst/main.c)
+		test-mlx5-burst/main.c) || cmd=
 	if [ -z "$cmd" ]; then
 		echo "FAIL: no compile command of the benchmark in $BUILD_DIR"
 		exit 1

@@ -71,7 +71,11 @@ if [ -n "$DPDK" ]; then
 		exit 1
 	fi
 	cmd=$(/usr/bin/python3 buildtools/bench-compile-cmd.py "$BUILD_DIR" \
-		test-mlx5-mr/main.c)
+		test-mlx5-mr/main.c) || cmd=
+	if [ -z "$cmd" ]; then
+		echo "FAIL: no compile command of the benchmark in $BUILD_DIR"
+		exit 1
+	fi
 	plugin="$ref/dpdk_mr_ref.so"
 	version=$(cat "$ref/src/.sdk-version")
 	# shellcheck disable=SC2086

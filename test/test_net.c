@@ -2291,18 +2291,25 @@ test_tx_empw(void)
 			struct mlx5_wqe_data_seg *d;
 
 			/*
-			 * Post 8 packets (one eMPW WQE) with the doorbell
-			 * going to memory, spoil the third segment's key,
-			 * then ring the device.
+			 * Post 8 packets (one eMPW WQE), then 4 (another),
+			 * with the doorbell going to memory; spoil the first
+			 * WQE's third key, then ring the device: it sends
+			 * frames 0 and 1, fails the WQE and flushes the next.
 			 */
 			txq->priv->uar.kick = NULL;
 			txq->priv->uar.db = &scratch;
-			for (i = 0; i < 8; i++)
+			for (i = 0; i < 12; i++)
 				tx[i] = n_frame(p, 64, 1, (uint16_t)i,
 						(uint8_t)i, false);
 			i = rte_eth_tx_burst(p, 0, tx, 8);
+			i += rte_eth_tx_burst(p, 0, tx + 8, 4);
 			txq->priv->uar = saved;
-			TEST_ASSERT_EQUAL(i, 8, "taken");
+			TEST_ASSERT_EQUAL(i, 12, "taken");
+			if (n_tx_wqes(p, 0, first, &empw, &pkts, &send) !=
+			    TEST_SUCCESS)
+				return TEST_FAILED;
+			TEST_ASSERT(empw == 2 && pkts == 12 && send == 0,
+				    "two eMPW WQEs of 8 and 4 packets");
 			d = (void *)(txq->sq.wqes + ((size_t)(first & mask) <<
 						     MLX5_SEND_WQE_SHIFT) +
 				     4 * 16);
@@ -2312,25 +2319,36 @@ test_tx_empw(void)
 					   txq->sq.pi, txq->sq.wqes +
 					   ((size_t)(first & mask) <<
 					    MLX5_SEND_WQE_SHIFT));
-			/* The next bursts take the error and recover. */
-			m = NULL;
-			for (i = 0; i < 4 && m == NULL; i++) {
-				if (n_send(p, 0, n_frame(p, 64, 1, 99, 9,
-							 false)))
-					return TEST_FAILED;
-				while ((m = n_recv(p, 1, NULL)) != NULL &&
-				       rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
-					       m, struct rte_udp_hdr *,
-					       34)->src_port) != 99)
-					rte_pktmbuf_free(m);
-			}
-			TEST_ASSERT_NOT_NULL(m, "traffic after the error");
-			rte_pktmbuf_free(m);
-			while ((m = n_recv(p, 1, NULL)) != NULL)
+			for (i = 0; i < 2; i++) {
+				m = n_recv(p, 1, NULL);
+				TEST_ASSERT(m != NULL &&
+					    rte_be_to_cpu_16(
+						    rte_pktmbuf_mtod_offset(
+							    m,
+							    struct rte_udp_hdr *,
+							    34)->src_port) == i,
+					    "frame %u, before the bad segment,"
+					    " left", i);
 				rte_pktmbuf_free(m);
+			}
+			TEST_ASSERT(n_recv(p, 1, NULL) == NULL,
+				    "none after the bad segment");
+			/* The next burst takes the error and recovers. */
+			if (n_send(p, 0, n_frame(p, 64, 1, 99, 9, false)))
+				return TEST_FAILED;
+			m = n_recv(p, 1, NULL);
+			TEST_ASSERT(m != NULL &&
+				    rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
+					    m, struct rte_udp_hdr *,
+					    34)->src_port) == 99,
+				    "traffic after the error");
+			rte_pktmbuf_free(m);
 			TEST_ASSERT_SUCCESS(rte_eth_stats_get(p, &st), "");
-			TEST_ASSERT_EQUAL(st.oerrors, 8,
-					  "the WQE's 8 packets counted");
+			TEST_ASSERT_EQUAL(st.oerrors, 12,
+					  "the failed WQE's 8 packets and the"
+					  " 4 flushed counted");
+			TEST_ASSERT_EQUAL(n_xstat(p, "tx_q0_flushed"), 4,
+					  "the next WQE's 4 flushed");
 			TEST_ASSERT(n_xstat(p, "tx_q0_recoveries") >= 1,
 				    "the SQ recovered");
 		}

@@ -80,6 +80,16 @@ static uint8_t w_tis_port;
 static int w_rx_mini;
 /* The SQ of the next w_port_get(): allow_multi_pkt_send_wqe. */
 static bool w_sq_empw;
+/* The SQ of the next w_port_get(): its min_wqe_inline_mode. */
+static uint8_t w_sq_inline_mode;
+/* w_burst() posts one eMPW WQE of its frames, not a SEND each. */
+static bool w_burst_empw;
+/* The vHCA whose port counters w_rx_fault() reads. */
+static uint16_t w_fault_vhca = 71;
+static uint16_t w_post_empw(struct w_port *p, uint8_t *const *f,
+			    const uint32_t *len, unsigned int n,
+			    unsigned int inl, uint16_t hdr, uint32_t lkey,
+			    uint8_t cs_flags);
 
 static int
 w_case_setup(void)
@@ -88,6 +98,9 @@ w_case_setup(void)
 	w_tis_port = 0;
 	w_rx_mini = -1;
 	w_sq_empw = false;
+	w_sq_inline_mode = 0;
+	w_burst_empw = false;
+	w_fault_vhca = 71;
 	if (tdev_hw())
 		TEST_SKIP("the cables and frame counters are the software"
 			  " device's");
@@ -220,6 +233,7 @@ w_port_get(unsigned int slot, uint16_t vhca, const char *extra,
 			.log_size = 8,
 			.uar = &p->uar,
 			.allow_empw = w_sq_empw,
+			.min_wqe_inline_mode = w_sq_inline_mode,
 		}, SOCKET_ID_ANY), "SQ");
 	for (i = 0; i < nrq; i++) {
 		TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p->cdev, &p->rq[i],
@@ -1355,18 +1369,30 @@ static int
 w_burst(struct w_port *p, const uint8_t *f, unsigned int n, void *pg,
 	size_t len, int prot)
 {
-	uint16_t first = p->sq.pi;
+	uint16_t first = p->sq.pi, last;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		w_post(p, f, 128, 18, 1, 0, p->mr->lkey, i == n - 1);
+	if (w_burst_empw) {
+		uint8_t *fs[8];
+		uint32_t lens[8];
+
+		for (i = 0; i < n && i < RTE_DIM(fs); i++) {
+			fs[i] = (uint8_t *)(uintptr_t)f;
+			lens[i] = 128;
+		}
+		last = w_post_empw(p, fs, lens, i, 0, 0, p->mr->lkey, 0);
+	} else {
+		for (i = 0; i < n; i++)
+			w_post(p, f, 128, 18, 1, 0, p->mr->lkey, i == n - 1);
+		last = (uint16_t)(p->sq.pi - 1);
+	}
 	if (pg != NULL)
 		TEST_ASSERT_SUCCESS(mprotect(pg, len, prot), "");
 	w_ring(p, first);
 	if (pg != NULL)
 		TEST_ASSERT_SUCCESS(mprotect(pg, len, PROT_READ | PROT_WRITE),
 				    "");
-	W_EXPECT(&p->txcq, 0, 0, (uint16_t)(p->sq.pi - 1));
+	W_EXPECT(&p->txcq, 0, 0, last);
 	return TEST_SUCCESS;
 }
 
@@ -1418,10 +1444,10 @@ w_rx_fault(struct w_port *p, const uint8_t *f, enum w_rx_page page, int prot,
 	}
 	pg = RTE_PTR_ALIGN_FLOOR(pg, psz);
 	memset(w_rx_buf(p, 1, 3), 0, 128);
-	st0 = w_stats(71);
+	st0 = w_stats(w_fault_vhca);
 	if (w_burst(p, f, 4, pg, psz, prot) != TEST_SUCCESS)
 		return TEST_FAILED;
-	st = w_stats(71);
+	st = w_stats(w_fault_vhca);
 	for (i = 0; i < good && cq_status == 0; i++)
 		W_EXPECT(&cq, 0, 0, (uint16_t)i);
 	if (synd != 0)
@@ -1454,7 +1480,7 @@ w_rx_fault(struct w_port *p, const uint8_t *f, enum w_rx_page page, int prot,
 static int
 test_rx_memory_fault(void)
 {
-	struct w_port *p = &wp[0];
+	struct w_port *p;
 	uint8_t *f;
 
 	if (mlx5_test_under_valgrind())
@@ -1463,20 +1489,34 @@ test_rx_memory_fault(void)
 	if (sysconf(_SC_PAGESIZE) != 4096)
 		TEST_SKIP("pages of %ld bytes: the case protects 4 KiB pages",
 			  sysconf(_SC_PAGESIZE));
-	if (w_port_get(0, 71, "", 1, 0) != TEST_SUCCESS)
-		return TEST_FAILED;
-	f = w_frame(p, 0, 128, p->mac, 1, 2, 0, true);
-	if (w_rx_fault(p, f, W_RX_BUF1, PROT_READ, 1,
-		       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 1, 2,
-		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
-	    w_rx_fault(p, f, W_RX_RING, PROT_NONE, 0,
-		       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, 1, 3,
-		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
-	    w_rx_fault(p, f, W_RX_DBR, PROT_NONE, 0, 0, 1, 3,
-		       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
-	    w_rx_fault(p, f, W_RX_CQ, PROT_READ, 4, 0, 0, 0,
-		       MLX5_WQ_STATE_RDY, W_CQ_WRITE_FAIL) != TEST_SUCCESS)
-		return TEST_FAILED;
+	/*
+	 * Four SEND WQEs, then (on an SQ that allows it) one eMPW WQE of the
+	 * four frames: a fault on the receiving side ends what that frame
+	 * does there, never the frames after it (the eMPW WQE goes on).
+	 */
+	for (w_burst_empw = false;; w_burst_empw = true) {
+		w_sq_empw = w_burst_empw;
+		w_fault_vhca = w_burst_empw ? 72 : 71;
+		p = &wp[w_burst_empw];
+		if (w_port_get(w_burst_empw, w_fault_vhca, "", 1, 0) !=
+		    TEST_SUCCESS)
+			return TEST_FAILED;
+		f = w_frame(p, 0, 128, p->mac, 1, 2, 0, true);
+		if (w_rx_fault(p, f, W_RX_BUF1, PROT_READ, 1,
+			       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, 1, 2,
+			       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+		    w_rx_fault(p, f, W_RX_RING, PROT_NONE, 0,
+			       MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, 1, 3,
+			       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+		    w_rx_fault(p, f, W_RX_DBR, PROT_NONE, 0, 0, 1, 3,
+			       MLX5_WQ_STATE_ERR, 0) != TEST_SUCCESS ||
+		    w_rx_fault(p, f, W_RX_CQ, PROT_READ, 4, 0, 0, 0,
+			       MLX5_WQ_STATE_RDY,
+			       W_CQ_WRITE_FAIL) != TEST_SUCCESS)
+			return TEST_FAILED;
+		if (w_burst_empw)
+			break;
+	}
 	return TEST_SUCCESS;
 }
 
@@ -2001,6 +2041,47 @@ test_empw(void)
 	first = w_send_empw(p, f, len, 2, 1, 0, p->mr->lkey, 0);
 	W_EXPECT(&p->txcq, 0, 0, first);
 	if (w_receive_all(p, want, len, 2) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/*
+	 * An SQ whose min_wqe_inline_mode asks the L2 header inline: a SEND
+	 * without it and an eMPW packet by pointer are refused; a SEND with
+	 * 18 bytes inline and inline eMPW packets are sent.
+	 */
+	w_port_put(q);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	w_sq_empw = true;
+	w_sq_inline_mode = 1; /* MLX5_CAP_INLINE_MODE_L2 */
+	if (w_port_get(1, 123, "", 1, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	for (i = 0; i < 2; i++) {
+		f[i] = w_frame(q, i * 2048, 64, q->mac, 1, 2, (uint8_t)i, true);
+		len[i] = 64;
+	}
+	w_send(q, f[0], 64, 0, 1, 0, q->mr->lkey, true);
+	W_EXPECT(&q->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+		 (uint16_t)(q->sq.pi - 1));
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&q->sq), "recover");
+	first = w_send_empw(q, f, len, 2, 1, 0, q->mr->lkey, 0);
+	W_EXPECT(&q->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, first);
+	TEST_ASSERT_SUCCESS(mlx5_devx_sq_recover(&q->sq), "recover");
+	if (w_receive_all(q, f, len, 1) != TEST_SUCCESS)
+		return TEST_FAILED;
+	w_send(q, f[0], 64, 18, 1, 0, q->mr->lkey, true);
+	W_EXPECT(&q->txcq, 0, 0, (uint16_t)(q->sq.pi - 1));
+	first = w_send_empw(q, f, len, 2, 2, 0, q->mr->lkey, 0);
+	W_EXPECT(&q->txcq, 0, 0, first);
+	{
+		uint8_t *three[3] = { f[0], f[0], f[1] };
+		uint32_t l3[3] = { 64, 64, 64 };
+
+		if (w_receive_all(q, three, l3, 3) != TEST_SUCCESS)
+			return TEST_FAILED;
+	}
+	w_port_put(q);
+	TEST_ASSERT_SUCCESS(tdev_remove(1), "");
+	w_sq_empw = false;
+	w_sq_inline_mode = 0;
+	if (w_port_get(1, 124, "", 1, 0) != TEST_SUCCESS)
 		return TEST_FAILED;
 	/* The same WQE on an SQ created without allow_multi_pkt_send_wqe. */
 	first = w_send_empw(q, f, len, 2, 1, 0, q->mr->lkey, 0);

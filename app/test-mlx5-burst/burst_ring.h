@@ -40,6 +40,7 @@ struct burst_txq_ring {
 	volatile uint32_t *sq_db; /* BE: blocks posted. */
 	volatile void *cqes;
 	uint32_t log_cq;
+	volatile uint32_t *cq_db; /* BE: CQEs the PMD consumed. */
 };
 
 /* What the plugin's queues are made with. */

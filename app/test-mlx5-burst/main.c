@@ -230,7 +230,8 @@ rx_frame(struct hw_rx *h, uint64_t seq, const char *impl)
 static uint32_t
 rx_fill(struct hw_rx *h, uint32_t n, uint32_t session, const char *impl)
 {
-	uint32_t posted = rte_be_to_cpu_32(*h->r.rq_db) - h->ci;
+	/* The counter as hardware reads it: 16 bits. */
+	uint32_t posted = (uint16_t)(rte_be_to_cpu_32(*h->r.rq_db) - h->ci);
 	uint32_t size = 1u << h->r.log_cq;
 	uint32_t done = 0;
 
@@ -356,8 +357,11 @@ tx_device(struct hw_tx *h, const char *impl)
 		uint32_t seg, hdr;
 		uint8_t buf[2048];
 
-		if ((uint16_t)(op >> 8) != h->pi || ds < 2)
-			fail("a Tx WQE with a bad index or size", impl);
+		if ((uint16_t)(op >> 8) != h->pi || ds < 2 ||
+		    (uint16_t)(pi - h->pi) < blocks)
+			fail("a Tx WQE with a bad index or size, or past the"
+			     " doorbell",
+			     impl);
 			/* Segments past the ring's end wrap to its start. */
 #define SEG(i) \
 	(ring + (((h->pi & mask) * 64u + (i)*16u) & ((mask + 1) * 64u - 1)))
@@ -437,10 +441,16 @@ tx_device(struct hw_tx *h, const char *impl)
 		}
 #undef SEG
 		if (cs->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
+			uint32_t consumed = rte_be_to_cpu_32(*h->r.cq_db);
 			volatile struct mlx5_cqe64 *c =
 				(volatile struct mlx5_cqe64 *)h->r.cqes +
 				(h->cq_pi & ((1u << h->r.log_cq) - 1));
 
+			/* A CQE the PMD has not taken would be overwritten. */
+			if ((uint32_t)(h->cq_pi - consumed) >=
+			    (1u << h->r.log_cq))
+				fail("more completions asked than the CQ holds",
+				     impl);
 			memset((void *)(uintptr_t)c, 0,
 			       offsetof(struct mlx5_cqe64, op_own));
 			c->wqe_counter = rte_cpu_to_be_16(h->pi);
@@ -628,6 +638,7 @@ ours_setup(uint16_t port)
 		.sq_db = &txq->sq.db_rec[MLX5_SND_DBR],
 		.cqes = txq->cq.cqes,
 		.log_cq = txq->cq.log_size,
+		.cq_db = txq->cq.db_rec,
 	};
 	im->txh.pi = txq->sq.pi;
 	im->txh.cq_pi = txq->cq.ci;

@@ -488,6 +488,7 @@ ref_txq_create(const struct burst_ref_txq_attr *a, struct burst_txq_ring *ring)
 		.sq_db = txq->qp_db,
 		.cqes = t->cq,
 		.log_cq = log_cq,
+		.cq_db = txq->cq_db,
 	};
 	return txq;
 }

@@ -403,6 +403,7 @@ mlx5_devx_sq_create(struct mlx5_common_device *cdev,
 		.cqn = params->cqn,
 		.tisn = params->tisn,
 		.allow_empw = params->allow_empw,
+		.min_wqe_inline_mode = params->min_wqe_inline_mode,
 		.wq = {
 			.wq_type = MLX5_WQ_TYPE_CYCLIC,
 			.pd = params->pd,

@@ -213,6 +213,8 @@ struct mlx5_devx_sq_params {
 	struct mlx5_uar *uar;
 	/* Enhanced multi-packet WQEs allowed (needs caps.eth.empw). */
 	bool allow_empw;
+	/* sqc.min_wqe_inline_mode: what each WQE must hold inline. */
+	uint8_t min_wqe_inline_mode;
 };
 
 /* An Ethernet receive queue of cyclic WQEs of 16 << log_stride bytes. */

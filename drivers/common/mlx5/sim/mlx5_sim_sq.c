@@ -344,21 +344,22 @@ sim_sq_send(struct mlx5_sim_sq_run *r)
  * (MLX5_WQE_OPCODE_ENHANCED_MPSW): one a data segment, with the Ethernet
  * segment's offloads. Only on an SQ created with allow_multi_pkt_send_wqe;
  * its Ethernet segment holds no inline header and one packet at least
- * follows. A bad segment ends the WQE with an error completion; the
+ * follows; on an SQ whose min_wqe_inline_mode asks the L2 header inline
+ * (as SEND's inline header must hold it), every packet is inline, 14
+ * bytes at least. A bad segment ends the WQE with an error completion; the
  * frames of the segments before it have left (the device sends as it
  * reads; no public source says whether a ConnectX holds them back).
  */
 static uint8_t
-sim_sq_empw(struct mlx5_sim_sq_run *r)
+sim_sq_empw_from(struct mlx5_sim_sq_run *r, const uint8_t *p)
 {
 	const struct mlx5_sim_wqe *w = &r->wqe;
 	const struct mlx5_wqe_eth_seg *es =
 		(const void *)(w->bytes + sizeof(struct mlx5_wqe_ctrl_seg));
-	const uint8_t *p = w->bytes + 2 * 16;
 	const uint8_t *end = w->bytes + (size_t)w->ds * 16;
+	/* The SQ's minimal inline mode: every packet's L2 header inline. */
+	const bool need_inline = r->sq->min_wqe_inline_mode != 0;
 
-	if (!r->sq->allow_mpw || w->ds < 3 || es->inline_hdr_sz != 0)
-		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	while (p < end) {
 		uint32_t bc, len;
 		uint8_t synd;
@@ -368,12 +369,15 @@ sim_sq_empw(struct mlx5_sim_sq_run *r)
 		if (bc & MLX5_INLINE_SEG) {
 			len = bc & ~MLX5_INLINE_SEG;
 			if (len == 0 || len > (size_t)(end - p) - 4 ||
-			    len > SIM_FRAME_MAX)
+			    len > SIM_FRAME_MAX ||
+			    (need_inline && len < SIM_ETH_HLEN))
 				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 			memcpy(r->frame, p + 4, len);
 			p += RTE_ALIGN_CEIL(4 + len, 16u);
 		} else {
 			len = bc;
+			if (need_inline)
+				return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 			if (len == 0 || len > SIM_FRAME_MAX)
 				return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 			synd = sim_sq_gather(r, (const void *)p, r->frame, len);
@@ -381,9 +385,26 @@ sim_sq_empw(struct mlx5_sim_sq_run *r)
 				return synd;
 			p += sizeof(struct mlx5_wqe_data_seg);
 		}
+		/*
+		 * Where to go on if the receiving side faults while this
+		 * frame arrives (sim_sq_fault()): the frame has left.
+		 */
+		r->empw_next = p;
 		sim_sq_emit(r, len, es->cs_flags);
 	}
 	return 0;
+}
+
+static uint8_t
+sim_sq_empw(struct mlx5_sim_sq_run *r)
+{
+	const struct mlx5_sim_wqe *w = &r->wqe;
+	const struct mlx5_wqe_eth_seg *es =
+		(const void *)(w->bytes + sizeof(struct mlx5_wqe_ctrl_seg));
+
+	if (!r->sq->allow_mpw || w->ds < 3 || es->inline_hdr_sz != 0)
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	return sim_sq_empw_from(r, w->bytes + 2 * 16);
 }
 
 /* The SQ's counter is past the doorbell's (a doorbell beyond the WQEs). */
@@ -475,7 +496,13 @@ sim_sq_fault(struct mlx5_sim_sq_run *r)
 		r->rq_cq->status = MLX5_SIM_CQ_STATUS_WRITE_FAIL;
 		break;
 	}
-	/* The receiving side failed: the frame left all the same. */
+	/*
+	 * The receiving side failed: the frame left all the same, and an
+	 * eMPW WQE's further frames go on.
+	 */
+	if (r->wqe.opcode == MLX5_WQE_OPCODE_ENHANCED_MPSW &&
+	    r->empw_next != NULL)
+		return sim_sq_wqe_end(r, sim_sq_empw_from(r, r->empw_next));
 	return sim_sq_wqe_end(r, 0);
 }
 
@@ -534,6 +561,7 @@ mlx5_sim_engine_sq(struct mlx5_sim_vhca *vhca, struct mlx5_sim_sq *sq)
 					r->pi, r->per_wqe, &r->wqe);
 		r->bytes = 0;
 		r->ts = 0;
+		r->empw_next = NULL;
 		if (unlikely(ret != 0)) {
 			/* Not a WQE: an error completion, one block consumed. */
 			synd = MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;

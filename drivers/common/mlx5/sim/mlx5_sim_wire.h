@@ -318,6 +318,8 @@ struct mlx5_sim_sq_run {
 	uint64_t ts;
 	uint32_t bytes;	  /* Of its frames (an eMPW WQE sends several). */
 	uint64_t sent_ns; /* The frame's departure, wire time. */
+	/* An eMPW WQE: the segment after the frame in flight. */
+	const uint8_t *empw_next;
 	/* The sending side, at the first SEND. */
 	bool tx_known;
 	struct mlx5_sim_cq *cq; /* The SQ's CQ, or NULL. */
