@@ -139,6 +139,7 @@ mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 		wp->n <= txq->e_head - wp->first;
 	uint32_t first = known ? wp->first : txq->e_tail;
 	uint32_t end = known ? wp->first + wp->n : txq->e_tail;
+
 	mlx5_net_err_note(&txq->st, true, txq->port_id, txq->idx, cqe);
 	/* The packets before its WQE were sent; its and the rest are not. */
 	mlx5_net_tx_free(txq, first);
