@@ -2084,6 +2084,8 @@ test_empw(void)
 	if (w_port_get(1, 124, "", 1, 0) != TEST_SUCCESS)
 		return TEST_FAILED;
 	/* The same WQE on an SQ created without allow_multi_pkt_send_wqe. */
+	for (i = 0; i < 2; i++)
+		f[i] = w_frame(q, i * 2048, 64, q->mac, 1, 2, (uint8_t)i, true);
 	first = w_send_empw(q, f, len, 2, 1, 0, q->mr->lkey, 0);
 	W_EXPECT(&q->txcq, -EIO, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, first);
 	TEST_ASSERT_EQUAL(w_poll(&q->rxcq, &c), -EAGAIN, "not allowed: none");
