@@ -85,7 +85,7 @@ pmd_ir() {
 		2>/dev/null) |
 		awk -v n="$n" '
 		function num(s) { gsub(/,/, "", s); return s + 0 }
-		/mlx5_net_tx_burst \[/ { v = num($1); if (v > tx) tx = v }
+		/mlx5_net_tx_burst_[a-z]* \[/ { v = num($1); if (v > tx) tx = v }
 		/mlx5_net_rx_burst \[/ { v = num($1); if (v > rx) rx = v }
 		/mlx5_sim_uar_kick \[/ { v = num($1); if (v > kick) kick = v }
 		END { printf "%.1f %.1f %.1f\n", (tx - kick) / n, rx / n,

@@ -2200,6 +2200,66 @@ n_tx_wqes(uint16_t p, uint16_t q, uint16_t b, unsigned int *empw,
 }
 
 /*
+ * Where an eMPW WQE ends: a burst of 12 one-segment packets with the one
+ * at @pos (0-7: every place in the PMD's rounds of four packets, and in
+ * the next round) a chain, or alone asking checksums. The chain goes as a
+ * SEND WQE between eMPW WQEs of the packets before and after it; the
+ * checksum request as an eMPW WQE of its own. Every frame arrives, in
+ * order.
+ */
+static int
+n_tx_empw_ends(uint16_t p)
+{
+	struct mlx5_net_txq *txq = rte_eth_devices[p].data->tx_queues[0];
+	struct rte_mbuf *tx[12], *m;
+	unsigned int pos, kind, i, empw, pkts, send;
+
+	for (pos = 0; pos < 8; pos++)
+		for (kind = 0; kind < 2; kind++) {
+			uint16_t start = txq->sq.pi;
+			unsigned int want_empw = (pos > 0) + 1 + (kind == 1);
+
+			for (i = 0; i < RTE_DIM(tx); i++) {
+				bool odd = i == pos;
+
+				tx[i] = n_frame(p, 64 + i,
+						odd && kind == 0 ? 2 : 1,
+						(uint16_t)(300 + i), (uint8_t)i,
+						odd && kind == 1);
+				TEST_ASSERT_NOT_NULL(tx[i], "frame %u", i);
+			}
+			TEST_ASSERT_EQUAL(rte_eth_tx_burst(p, 0, tx,
+							   RTE_DIM(tx)),
+					  RTE_DIM(tx), "all taken");
+			if (n_tx_wqes(p, 0, start, &empw, &pkts, &send) !=
+			    TEST_SUCCESS)
+				return TEST_FAILED;
+			TEST_ASSERT(empw == want_empw &&
+					    pkts == RTE_DIM(tx) - (kind == 0) &&
+					    send == (kind == 0),
+				    "%s at %u: %u eMPW WQEs of %u packets, %u"
+				    " SEND", kind == 0 ? "a chain" : "checksums",
+				    pos, empw, pkts, send);
+			for (i = 0; i < RTE_DIM(tx); i++) {
+				m = n_recv(p, 1, NULL);
+				TEST_ASSERT(m != NULL && m->pkt_len == 64 + i &&
+					    rte_be_to_cpu_16(
+						    rte_pktmbuf_mtod_offset(
+							    m,
+							    struct rte_udp_hdr *,
+							    34)->src_port) ==
+						    300 + i,
+					    "pos %u kind %u: frame %u, in"
+					    " order", pos, kind, i);
+				rte_pktmbuf_free(m);
+			}
+			TEST_ASSERT(n_recv(p, 1, NULL) == NULL,
+				    "no other frame");
+		}
+	return TEST_SUCCESS;
+}
+
+/*
  * Enhanced multi-packet send (txq_mpw_en, on where the device has it): a
  * burst of one-segment packets of several sizes, some asking checksums,
  * one a chain, goes out as eMPW WQEs (a new one where the checksum
@@ -2217,6 +2277,7 @@ test_tx_empw(void)
 	static const uint32_t lens[] = { 60, 64, 128, 1000, 1514, 1000, 300,
 					 64, 64, 1400 };
 	const char *const modes[] = { "", ",txq_mpw_en=0", ",empw=0" };
+	struct rte_eth_burst_mode bm;
 	struct rte_mbuf *tx[56], *m;
 	unsigned int i, k, empw, pkts, send;
 	struct rte_eth_stats st;
@@ -2230,6 +2291,10 @@ test_tx_empw(void)
 			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
 			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0) != TEST_SUCCESS)
 			return TEST_FAILED;
+		TEST_ASSERT_SUCCESS(rte_eth_tx_burst_mode_get(p, 0, &bm), "");
+		TEST_ASSERT((strstr(bm.info, "multi-packet") != NULL) ==
+				    (k == 0),
+			    "mode %u: burst mode %s", k, bm.info);
 		/* A first frame warms the queue's MR cache. */
 		if (n_send(p, 0, n_frame(p, 64, 1, 99, 9, false)))
 			return TEST_FAILED;
@@ -2281,6 +2346,8 @@ test_tx_empw(void)
 			rte_pktmbuf_free(m);
 		}
 		TEST_ASSERT(n_recv(p, 1, NULL) == NULL, "no other frame");
+		if (k == 0 && n_tx_empw_ends(p) != TEST_SUCCESS)
+			return TEST_FAILED;
 		if (k == 0) {
 			struct mlx5_net_txq *txq =
 				rte_eth_devices[p].data->tx_queues[0];

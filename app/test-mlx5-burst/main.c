@@ -446,8 +446,12 @@ tx_device(struct hw_tx *h, const char *impl)
 				(volatile struct mlx5_cqe64 *)h->r.cqes +
 				(h->cq_pi & ((1u << h->r.log_cq) - 1));
 
-			/* A CQE the PMD has not taken would be overwritten. */
-			if ((uint32_t)(h->cq_pi - consumed) >=
+			/*
+			 * A CQE the PMD has not taken would be overwritten.
+			 * DPDK's consumer counter is 16 bits (ours 24): the
+			 * difference is taken in 16.
+			 */
+			if ((uint16_t)(h->cq_pi - consumed) >=
 			    (1u << h->r.log_cq))
 				fail("more completions asked than the CQ holds",
 				     impl);

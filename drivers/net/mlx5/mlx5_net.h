@@ -284,10 +284,8 @@ mlx5_net_proc_queue_mr(struct mlx5_net_proc *pp, bool tx, uint16_t idx)
 }
 /* Free a secondary's state of a port (MR caches, imported UAR). */
 void mlx5_net_proc_free(struct mlx5_net_proc *pp);
-/* A secondary's bursts (mlx5_net_rx.c, mlx5_net_tx.c). */
+/* A secondary's Rx burst (mlx5_net_rx.c). */
 uint16_t mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts,
-				     uint16_t n);
-uint16_t mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts,
 				     uint16_t n);
 /* Port operations a secondary process shares (mlx5_net_ethdev.c). */
 int mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
@@ -369,7 +367,13 @@ const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);
 /* Mbuf segments a packet may have on a queue inlining @inline_hdr bytes. */
 uint16_t mlx5_net_tx_max_segs(uint16_t inline_hdr);
-uint16_t mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+/*
+ * The Tx burst function of a port's queues, in a primary or a secondary
+ * process: one for each way its devargs make them send (SEND WQEs,
+ * enhanced multi-packet WQEs, an inline header), chosen at probe.
+ */
+eth_tx_burst_t mlx5_net_tx_burst_fn(const struct mlx5_net_priv *priv,
+				    bool secondary);
 
 /*
  * Port (mlx5_net_ethdev.c): the ethdev ops, the default RSS key, the

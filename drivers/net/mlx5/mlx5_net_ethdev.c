@@ -1104,6 +1104,10 @@ mlx5_net_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 		snprintf(mode->info, sizeof(mode->info),
 			 "Scalar, one WQE per packet, %u bytes inline",
 			 txq->inline_hdr);
+	else if (txq->empw)
+		snprintf(mode->info, sizeof(mode->info), "%s",
+			 "Scalar, enhanced multi-packet WQEs (up to "
+			 RTE_STR(MLX5_NET_TX_EMPW_MAX) " packets a WQE)");
 	else
 		snprintf(mode->info, sizeof(mode->info), "%s",
 			 "Scalar, one WQE per packet (fast path: one-block WQEs)");

@@ -165,7 +165,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	eth->device = cdev->dev;
 	eth->dev_ops = &mlx5_net_ops;
 	eth->rx_pkt_burst = mlx5_net_rx_burst;
-	eth->tx_pkt_burst = mlx5_net_tx_burst;
+	eth->tx_pkt_burst = mlx5_net_tx_burst_fn(priv, false);
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	rte_eth_dev_probing_finish(eth);

@@ -33,6 +33,10 @@
  * An error completion drops the packets of that WQE (counted) and the
  * queue recovers: what was posted after it is freed (flushed) and the SQ
  * brought back.
+ *
+ * One burst function for each way a port's queues send (SEND, eMPW, an
+ * inline header: its devargs decide, at probe) and process kind, each the
+ * same body with that mode a constant: no burst tests it.
  */
 
 #include <rte_branch_prediction.h>
@@ -494,28 +498,58 @@ mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 }
 
 /*
+ * Two big-endian 32-bit fields in one word to store, @first then @second
+ * in memory (a data segment's byte count and key; a control segment's
+ * opcode and DS count): mlx5_net_tx_be_2nd() places the second, which a
+ * loop computes once, mlx5_net_tx_be_1st() adds the first.
+ */
+static __rte_always_inline uint64_t
+mlx5_net_tx_be_2nd(uint32_t second)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return (uint64_t)rte_cpu_to_be_32(second) << 32;
+#else
+	return second;
+#endif
+}
+
+static __rte_always_inline uint64_t
+mlx5_net_tx_be_1st(uint64_t word, uint32_t first)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return word | rte_cpu_to_be_32(first);
+#else
+	return word | (uint64_t)first << 32;
+#endif
+}
+
+/*
  * The Tx fast path of a queue of enhanced multi-packet WQEs: one WQE at
  * block @pi of up to @cnt packets of @pkts (the caller keeps it within
  * MLX5_NET_TX_EMPW_MAX, the rings' room and their ends), each
- * one segment of data in the MR range [lo + 1, lo + 1 + span), nothing
+ * one segment of data in the MR range [lo + 1, lo + 1 + span) of key
+ * @lkey, nothing
  * inline, all with the first one's checksum flags (the Ethernet segment
  * is the WQE's): a 16-byte data segment each. It stops at the first
  * other packet. Returns the packets posted (0: the first is not for
  * it), the WQE's blocks in *@bbs.
+ *
+ * Not inlined, and its loop holds only what it needs: inlined in the
+ * burst, the compiler kept the byte sum and the range on the stack, a
+ * store-to-load chain on every packet (measured: the burst's cycles a
+ * frame went down when its loop had the registers to itself).
  */
-static __rte_always_inline uint32_t
+static __rte_noinline uint32_t
 mlx5_net_tx_empw(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
-		 uint16_t pi, uintptr_t lo1, uintptr_t span, uint32_t lkey_be,
+		 uint16_t pi, uintptr_t lo1, uintptr_t span, uint32_t lkey,
 		 uint64_t piova, uint64_t *bytes, uint32_t *bbs)
 {
 	const uint32_t mask = txq->wqe_n - 1;
 	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
 	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
-	uint32_t *w32 = (uint32_t *)w;
 	/* The data segments, after the control and Ethernet segments. */
-	uint32_t *d = w32 + 8;
+	uint64_t *d = w + 4;
 	const uint32_t head = txq->e_head;
-	struct rte_mbuf **e = txq->elts + (head & (txq->elts_n - 1));
 	/*
 	 * The offload bits every packet must share with the first (its
 	 * checksum requests), private IOVA among them (never set on one).
@@ -524,31 +558,54 @@ mlx5_net_tx_empw(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 		piova | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK;
 	const uint64_t ol_want = pkts[0]->ol_flags & (RTE_MBUF_F_TX_IP_CKSUM |
 						      RTE_MBUF_F_TX_L4_MASK);
+	const uint64_t lk = mlx5_net_tx_be_2nd(lkey);
+	struct rte_mbuf **p = pkts, **const end = pkts + cnt;
 	uint64_t sum = 0;
 	uint32_t i, ds;
 
-	for (i = 0; i < cnt; i++, d += 4) {
-		struct rte_mbuf *m = pkts[i];
-		uint64_t ol = m->ol_flags;
-		uintptr_t addr = (uintptr_t)m->buf_addr;
-		uint32_t len = m->data_len;
-
-		if (unlikely(m->nb_segs != 1 || len == 0 ||
-			     (ol & ol_mask) != ol_want || addr - lo1 >= span))
-			break;
-		d[0] = rte_cpu_to_be_32(len);
-		d[1] = lkey_be;
-		*(uint64_t *)(void *)(d + 2) =
-			rte_cpu_to_be_64(addr + m->data_off);
-		e[i] = m;
-		sum += len;
+	/*
+	 * Packet p[k] checked then written as data segment k; one not for
+	 * it ends the loops, p naming it.
+	 */
+#define MLX5_NET_TX_EMPW_STEP(k) \
+	do { \
+		const struct rte_mbuf *m_ = p[k]; \
+		uintptr_t a_ = (uintptr_t)m_->buf_addr; \
+\
+		if (unlikely(m_->nb_segs != 1 || m_->data_len == 0 || \
+			     (m_->ol_flags & ol_mask) != ol_want || \
+			     a_ - lo1 >= span)) { \
+			p += (k); \
+			goto stop; \
+		} \
+		d[2 * (k)] = mlx5_net_tx_be_1st(lk, m_->data_len); \
+		d[2 * (k) + 1] = rte_cpu_to_be_64(a_ + m_->data_off); \
+		sum += m_->data_len; \
+	} while (0)
+	/*
+	 * Four packets a round of the loop, each checked then written (a
+	 * round writing the four after checking them all kept their fields
+	 * on the stack), then one at a time.
+	 */
+	for (; end - p >= 4; p += 4, d += 8) {
+		MLX5_NET_TX_EMPW_STEP(0);
+		MLX5_NET_TX_EMPW_STEP(1);
+		MLX5_NET_TX_EMPW_STEP(2);
+		MLX5_NET_TX_EMPW_STEP(3);
 	}
+	for (; p != end; p++, d += 2)
+		MLX5_NET_TX_EMPW_STEP(0);
+#undef MLX5_NET_TX_EMPW_STEP
+stop:
+	i = (uint32_t)(p - pkts);
 	if (i == 0)
 		return 0;
+	/* The packets in the packet ring (the caller keeps it unwrapped). */
+	memcpy(txq->elts + (head & (txq->elts_n - 1)), pkts, i * sizeof(*pkts));
 	ds = 2 + i;
-	w32[0] = rte_cpu_to_be_32((uint32_t)pi << 8 |
-				  MLX5_WQE_OPCODE_ENHANCED_MPSW);
-	w32[1] = rte_cpu_to_be_32(txq->sqn << 8 | ds);
+	w[0] = mlx5_net_tx_be_1st(mlx5_net_tx_be_2nd(txq->sqn << 8 | ds),
+				  (uint32_t)pi << 8 |
+					  MLX5_WQE_OPCODE_ENHANCED_MPSW);
 	w[1] = 0;
 	/* Checksum flags; no inline header, which eMPW does not take. */
 	w[2] = mlx5_net_tx_cs_of[ol_want >> MLX5_NET_TX_CS_SHIFT];
@@ -563,14 +620,30 @@ mlx5_net_tx_empw(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 	return i;
 }
 
-/* The Tx burst, with the MR cache and UAR of this process. */
+/*
+ * What a port's queues send by, fixed when it is probed (txq_mpw_en,
+ * txq_inline_min): the burst function is chosen for it then
+ * (mlx5_net_tx_burst_fn()), so that no burst tests it.
+ */
+enum mlx5_net_tx_mode {
+	/* Fast path: one-block SEND WQEs. */
+	MLX5_NET_TX_MODE_SEND,
+	/* Fast path: enhanced multi-packet WQEs. */
+	MLX5_NET_TX_MODE_EMPW,
+	/* An inline header: every packet by the general path. */
+	MLX5_NET_TX_MODE_INLINE,
+};
+
+/*
+ * The Tx burst, with the MR cache and UAR of this process, for queues of
+ * @mode (a constant: each burst function is this body for one mode).
+ */
 static __rte_always_inline uint16_t
 mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
-		 struct mlx5_uar *uar, struct rte_mbuf **pkts, uint16_t n)
+		 struct mlx5_uar *uar, struct rte_mbuf **pkts, uint16_t n,
+		 const enum mlx5_net_tx_mode mode)
 {
 	const uint32_t mask = txq->wqe_n - 1;
-	/* Every packet through the general path: an inline header. */
-	const bool general = txq->inline_hdr != 0;
 	struct mlx5_wqe_ctrl_seg *last = NULL;
 	uint16_t sent = 0, pi, posted = 0;
 	uint64_t bytes = 0;
@@ -596,7 +669,7 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 			break;
 		lim = RTE_MIN(lim, prom);
 
-		if (txq->empw && likely(!general) && room != 0) {
+		if (mode == MLX5_NET_TX_MODE_EMPW && room != 0) {
 			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
 			uint32_t bbs = 0, to_end;
 
@@ -604,11 +677,10 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 			lim = RTE_MIN(lim, (uint32_t)MLX5_NET_TX_EMPW_MAX);
 			to_end = RTE_MIN(room, mask + 1 - (pi & mask));
 			lim = RTE_MIN(lim, 4 * to_end - 2);
-			k = mlx5_net_tx_empw(txq, pkts + sent, lim, pi, lo + 1,
-					     end > lo ? end - lo - 1 : 0,
-					     rte_cpu_to_be_32(mr->mru_lkey[0]),
-					     mr->private_iova_flag, &bytes,
-					     &bbs);
+			k = mlx5_net_tx_empw(
+				txq, pkts + sent, lim, pi, lo + 1,
+				end > lo ? end - lo - 1 : 0, mr->mru_lkey[0],
+				mr->private_iova_flag, &bytes, &bbs);
 			if (k != 0) {
 				last = (void *)(txq->sq.wqes +
 						((size_t)(pi & mask)
@@ -630,7 +702,7 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		lim = RTE_MIN(lim, to_comp);
 		/* Nor past the end of the ring. */
 		lim = RTE_MIN(lim, mask + 1 - (pi & mask));
-		if (likely(!general && !txq->empw) && lim != 0) {
+		if (mode == MLX5_NET_TX_MODE_SEND && lim != 0) {
 			uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
 
 			k = mlx5_net_tx_fast(txq, pkts + sent, lim, pi, lo + 1,
@@ -679,26 +751,55 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	return sent;
 }
 
-uint16_t
-mlx5_net_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/* A primary's burst of each mode. */
+#define MLX5_NET_TX_BURST(name, mode) \
+	static uint16_t mlx5_net_tx_burst_##name( \
+		void *q, struct rte_mbuf **pkts, uint16_t n) \
+	{ \
+		struct mlx5_net_txq *txq = q; \
+\
+		return mlx5_net_tx_body(txq, &txq->mr, &txq->priv->uar, pkts, \
+					n, mode); \
+	}
+
+/*
+ * A secondary's burst of each mode: its own MR cache, and the UAR as it
+ * rings it.
+ */
+#define MLX5_NET_TX_BURST_SECONDARY(name, mode) \
+	static uint16_t mlx5_net_tx_burst_##name##_secondary( \
+		void *q, struct rte_mbuf **pkts, uint16_t n) \
+	{ \
+		struct mlx5_net_txq *txq = q; \
+		struct mlx5_net_proc *pp = \
+			rte_eth_devices[txq->port_id].process_private; \
+		struct mlx5_mr_ctrl *mr = \
+			mlx5_net_proc_queue_mr(pp, true, txq->idx); \
+\
+		if (unlikely(mr == NULL)) \
+			return 0; \
+		return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n, mode); \
+	}
+
+MLX5_NET_TX_BURST(send, MLX5_NET_TX_MODE_SEND)
+MLX5_NET_TX_BURST(empw, MLX5_NET_TX_MODE_EMPW)
+MLX5_NET_TX_BURST(inline, MLX5_NET_TX_MODE_INLINE)
+MLX5_NET_TX_BURST_SECONDARY(send, MLX5_NET_TX_MODE_SEND)
+MLX5_NET_TX_BURST_SECONDARY(empw, MLX5_NET_TX_MODE_EMPW)
+MLX5_NET_TX_BURST_SECONDARY(inline, MLX5_NET_TX_MODE_INLINE)
+
+eth_tx_burst_t
+mlx5_net_tx_burst_fn(const struct mlx5_net_priv *priv, bool secondary)
 {
-	struct mlx5_net_txq *txq = q;
-
-	return mlx5_net_tx_body(txq, &txq->mr, &txq->priv->uar, pkts, n);
-}
-
-/* A secondary process: its own MR cache, and the UAR as it rings it. */
-uint16_t
-mlx5_net_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5_net_txq *txq = q;
-	struct mlx5_net_proc *pp =
-		rte_eth_devices[txq->port_id].process_private;
-	struct mlx5_mr_ctrl *mr = mlx5_net_proc_queue_mr(pp, true, txq->idx);
-
-	if (unlikely(mr == NULL))
-		return 0;
-	return mlx5_net_tx_body(txq, mr, &pp->uar, pkts, n);
+	/* As the queues are made (mlx5_net_tx_queue_setup()). */
+	if (priv->txq_inline_min != 0)
+		return secondary ? mlx5_net_tx_burst_inline_secondary :
+				   mlx5_net_tx_burst_inline;
+	if (priv->txq_empw)
+		return secondary ? mlx5_net_tx_burst_empw_secondary :
+				   mlx5_net_tx_burst_empw;
+	return secondary ? mlx5_net_tx_burst_send_secondary :
+			   mlx5_net_tx_burst_send;
 }
 
 /*
