@@ -18,10 +18,12 @@
 #
 # Usage: devtools/run-burst-bench.sh [--build-dir DIR] [--help]
 #          [--repeats N] [--frames N] [--size N] [--session N] [--offloads]
-#          [--no-dpdk]
+#          [--tx-offloads] [--no-dpdk]
 #   --size: frame length (64 default; 1500 for the large-frame figures);
 #   --session: frames per compressed CQE session (32 default);
-#   --offloads: Rx checksum and RSS hash on, for both PMDs.
+#   --offloads: Rx checksum and RSS hash on, for both PMDs;
+#   --tx-offloads: Tx IPv4 and UDP checksums asked on every frame, for
+#     both PMDs (DPDK's default template is then sc_empw).
 # Also run by `meson test -C build --benchmark --suite burst`.
 set -eu
 
@@ -33,6 +35,7 @@ FRAMES=65536
 SIZE=64
 SESSION=32
 OFFLOADS=
+TX_OFFLOADS=
 DPDK=yes
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--size) SIZE=$2; shift 2 ;;
 	--session) SESSION=$2; shift 2 ;;
 	--offloads) OFFLOADS=--offloads; shift ;;
+	--tx-offloads) TX_OFFLOADS=--tx-offloads; shift ;;
 	--no-dpdk) DPDK=; shift ;;
 	--help) cli_usage "$0"; exit 0 ;;
 	*) cli_bad "$0" "$1" ;;
@@ -173,7 +177,7 @@ PYEOF
 	echo "DPDK $version net/mlx5 bursts: $(tr '\n' ' ' <"$out/stubs.txt" | wc -w) slow-path functions stubbed"
 fi
 
-args="--size $SIZE --session $SESSION $OFFLOADS"
+args="--size $SIZE --session $SESSION $OFFLOADS $TX_OFFLOADS"
 [ -n "$plugin" ] && args="$args --dpdk $plugin"
 eal="-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level *:warning"
 cg_frames=$((FRAMES / 4))
@@ -204,17 +208,19 @@ fi
 grep '^peer \|^note \|^checked ' "$out/native.log" || true
 sed -n 's/^cycles /cyc /p' "$out/native.log" >>"$out/figures"
 
-/usr/bin/python3 - "$out/figures" "$SIZE" "$SESSION" "$REPEATS" "$OFFLOADS" <<'PYEOF'
+/usr/bin/python3 - "$out/figures" "$SIZE" "$SESSION" "$REPEATS" "$OFFLOADS" \
+	"$TX_OFFLOADS" <<'PYEOF'
 import sys
-path, size, session, repeats, offloads = sys.argv[1:6]
+path, size, session, repeats, offloads, tx_offloads = sys.argv[1:7]
 ir, cyc = {}, {}
 for line in open(path):
     f = line.split()
     (ir if f[0] == "ir" else cyc)[(f[1], f[2])] = float(f[3])
 def fmt(v):
     return "%.1f" % v if v is not None else "n/a"
-print("\n%s-byte frames, one queue, bursts of 32%s; compressed sessions of %s"
-      % (size, ", Rx checksum + RSS" if offloads else "", session))
+print("\n%s-byte frames, one queue, bursts of 32%s%s; compressed sessions of %s"
+      % (size, ", Rx checksum + RSS" if offloads else "",
+         ", Tx checksums" if tx_offloads else "", session))
 print("%-3s %-26s %14s %16s" % ("", "implementation", "instr/frame",
                                 "cycles/frame"))
 for d in ("rx", "tx"):
@@ -229,8 +235,10 @@ def ratio(a, b):
     return "%.2f" % (a / b)
 # DPDK's defaults for one queue: vector Rx (the device not compressing
 # under light load), Tx enhanced MPW without inlining (from 8 queues on,
-# inlining). Its best: the lowest of its implementations.
-dflt = {"rx": "dpdk-vector", "tx": "dpdk-none_empw"}
+# inlining; with Tx checksums, its checksum template sc_empw). Its best:
+# the lowest of its implementations.
+dflt = {"rx": "dpdk-vector",
+        "tx": "dpdk-sc_empw" if tx_offloads else "dpdk-none_empw"}
 if any(k[1].startswith("dpdk") for k in ir):
     print()
     for d in ("rx", "tx"):

@@ -86,7 +86,7 @@ pmd_ir() {
 		awk -v n="$n" '
 		function num(s) { gsub(/,/, "", s); return s + 0 }
 		/mlx5_net_tx_burst_[a-z]* \[/ { v = num($1); if (v > tx) tx = v }
-		/mlx5_net_rx_burst \[/ { v = num($1); if (v > rx) rx = v }
+		/mlx5_net_rx_burst_[a-z]* \[/ { v = num($1); if (v > rx) rx = v }
 		/mlx5_sim_uar_kick \[/ { v = num($1); if (v > kick) kick = v }
 		END { printf "%.1f %.1f %.1f\n", (tx - kick) / n, rx / n,
 			kick / n }' >"$out/$1.ir"

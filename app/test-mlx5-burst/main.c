@@ -28,6 +28,9 @@
  *   --size N        frame length (64..1500, default 64)
  *   --session N     frames per compressed session (2..64, default 32)
  *   --offloads      Rx checksum and RSS hash on (both PMDs)
+ *   --tx-offloads   Tx IPv4 and UDP checksums asked on every frame (both
+ *                   PMDs; DPDK's template with checksums, sc_empw, is
+ *                   then its default)
  *   --list          print the implementations, run nothing
  * Natively it prints "cycles <dir> <impl> <cycles per packet>"; under
  * callgrind (--collect-atstart=no) only the bursts are collected and each
@@ -85,6 +88,7 @@ static uint32_t opt_size = 64;
 static uint32_t opt_session = 32;
 static int opt_offloads;
 static int opt_list;
+static int opt_tx_offloads;
 static const char *opt_dpdk;
 static int under_callgrind;
 
@@ -366,6 +370,13 @@ tx_device(struct hw_tx *h, const char *impl)
 #define SEG(i) \
 	(ring + (((h->pi & mask) * 64u + (i)*16u) & ((mask + 1) * 64u - 1)))
 		hdr = rte_be_to_cpu_16(es->inline_hdr_sz);
+		/* The checksums asked, and only those. */
+		if (es->cs_flags !=
+		    (opt_tx_offloads ?
+			     MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM :
+			     0))
+			fail("a Tx WQE with other checksum flags than asked",
+			     impl);
 		if ((op & 0xff) == MLX5_OPCODE_SEND) {
 			/* Inline header (eseg + following segments), data. */
 			uint32_t got = 0, in = 2;
@@ -533,6 +544,13 @@ tx_measure(struct impl *im)
 				    opt_size, seq + i);
 			pkts[i]->data_len = opt_size;
 			pkts[i]->pkt_len = opt_size;
+			if (opt_tx_offloads) {
+				pkts[i]->ol_flags = RTE_MBUF_F_TX_IPV4 |
+						    RTE_MBUF_F_TX_IP_CKSUM |
+						    RTE_MBUF_F_TX_UDP_CKSUM;
+				pkts[i]->l2_len = sizeof(struct rte_ether_hdr);
+				pkts[i]->l3_len = sizeof(struct rte_ipv4_hdr);
+			}
 		}
 		t0 = now();
 		while (sent < ROUND) {
@@ -593,6 +611,9 @@ ours_setup(uint16_t port)
 	int ret;
 
 	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (opt_tx_offloads)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+					RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	if (opt_offloads) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf =
@@ -720,6 +741,12 @@ dpdk_setup(void)
 	dpdk_rx_add("dpdk-vector-compressed", "vector", opt_session);
 	dpdk_rx_add("dpdk-scalar", "scalar", 0);
 	dpdk_rx_add("dpdk-scalar-compressed", "scalar", opt_session);
+	if (opt_tx_offloads) {
+		/* Its templates with checksums: eMPW (its default), SEND. */
+		dpdk_tx_add("dpdk-sc_empw", "sc_empw", 0);
+		dpdk_tx_add("dpdk-sc", "sc", 0);
+		return;
+	}
 	/* One queue: eMPW without inlining (inlining starts at 8 queues). */
 	dpdk_tx_add("dpdk-none_empw", "none_empw", 0);
 	dpdk_tx_add("dpdk-i_empw", "i_empw", 1);
@@ -756,7 +783,7 @@ usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s <EAL args> -- [--dpdk PLUGIN] [--frames N]"
 		" [--repeats N] [--size N] [--session N] [--offloads]"
-		" [--list]\n",
+		" [--tx-offloads] [--list]\n",
 		prog);
 	exit(2);
 }
@@ -771,6 +798,7 @@ parse(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "offloads", no_argument, NULL, 'o' },
+		{ "tx-offloads", no_argument, NULL, 'T' },
 		{ "list", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -795,6 +823,9 @@ parse(int argc, char **argv)
 			break;
 		case 'o':
 			opt_offloads = 1;
+			break;
+		case 'T':
+			opt_tx_offloads = 1;
 			break;
 		case 'l':
 			opt_list = 1;

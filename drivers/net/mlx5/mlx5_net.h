@@ -224,6 +224,8 @@ struct mlx5_net_priv {
 	uint16_t txq_inline_min;
 	/* rxq_cqe_comp_en: Rx CQs compressed (hash mini-CQEs). */
 	bool rxq_cqe_comp;
+	/* rx_vec_en: the vector Rx burst. */
+	bool rx_vec;
 	/* txq_mpw_en: Tx by enhanced multi-packet WQEs where it can. */
 	bool txq_empw;
 	int ts_offset;             /* Rx timestamp dynamic field, or -1. */
@@ -284,9 +286,6 @@ mlx5_net_proc_queue_mr(struct mlx5_net_proc *pp, bool tx, uint16_t idx)
 }
 /* Free a secondary's state of a port (MR caches, imported UAR). */
 void mlx5_net_proc_free(struct mlx5_net_proc *pp);
-/* A secondary's Rx burst (mlx5_net_rx.c). */
-uint16_t mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts,
-				     uint16_t n);
 /* Port operations a secondary process shares (mlx5_net_ethdev.c). */
 int mlx5_net_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
 int mlx5_net_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
@@ -361,7 +360,12 @@ mlx5_net_mr_gen_check(struct mlx5_mr_ctrl *mr)
  * if an application left another in it), never a private-IOVA key.
  */
 uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
-uint16_t mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+/*
+ * The Rx burst function of a port's queues, in a primary or a secondary
+ * process: vector or scalar (rx_vec_en), chosen at probe.
+ */
+eth_rx_burst_t mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv,
+				    bool secondary);
 const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 /* Tx burst (mlx5_net_tx.c). */
 uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);

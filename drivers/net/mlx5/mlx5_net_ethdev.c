@@ -1087,9 +1087,12 @@ mlx5_net_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 			   struct rte_eth_burst_mode *mode)
 {
 	struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
+	struct mlx5_net_priv *priv = dev->data->dev_private;
 
 	snprintf(mode->info, sizeof(mode->info), "%s",
 		 rxq->scatter ? "Scalar, scattered (general path)" :
+		 priv->rx_vec ?
+		 "Vector, one mbuf per frame (rounds of four good CQEs)" :
 		 "Scalar, one mbuf per frame (fast path for runs of good CQEs)");
 	return 0;
 }

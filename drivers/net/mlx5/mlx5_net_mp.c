@@ -93,7 +93,7 @@ mlx5_net_probe_secondary(struct mlx5_common_device *cdev)
 	eth->process_private = pp;
 	eth->device = cdev->dev;
 	eth->dev_ops = &mlx5_net_secondary_ops;
-	eth->rx_pkt_burst = mlx5_net_rx_burst_secondary;
+	eth->rx_pkt_burst = mlx5_net_rx_burst_fn(priv, true);
 	eth->tx_pkt_burst = mlx5_net_tx_burst_fn(priv, true);
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	rte_eth_dev_probing_finish(eth);

@@ -71,6 +71,11 @@ mlx5_net_devarg(const char *key, const char *value, void *opaque)
 		priv->txq_empw = v != 0;
 		return ret;
 	}
+	if (strcmp(key, "rx_vec_en") == 0) {
+		ret = mlx5_kvarg_parse_uint(key, value, 0, 1, &v);
+		priv->rx_vec = v != 0;
+		return ret;
+	}
 	rte_errno = EINVAL;
 	return -EINVAL;
 }
@@ -80,7 +85,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 {
 	static const char *const keys[] = { "txq_inline_min",
 					    "rxq_cqe_comp_en", "txq_mpw_en",
-					    NULL };
+					    "rx_vec_en", NULL };
 	struct mlx5_nic_vport_info vport;
 	struct mlx5_port_link link;
 	struct mlx5_net_priv *priv;
@@ -119,6 +124,8 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	priv->rxq_cqe_comp = true;
 	/* Enhanced multi-packet send where the device has it, as DPDK's. */
 	priv->txq_empw = true;
+	/* The vector Rx burst, as DPDK's default. */
+	priv->rx_vec = true;
 	ret = mlx5_kvargs_process(kv, keys, mlx5_net_devarg, priv);
 	if (ret != 0)
 		goto error;
@@ -133,8 +140,9 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 		priv->txq_empw = false;
 	}
 	DRV_LOG(DEBUG, "%s: devargs: txq_inline_min %u, rxq_cqe_comp_en %d,"
-		" txq_mpw_en %d", cdev->dev->name, priv->txq_inline_min,
-		priv->rxq_cqe_comp, priv->txq_empw);
+		" txq_mpw_en %d, rx_vec_en %d", cdev->dev->name,
+		priv->txq_inline_min, priv->rxq_cqe_comp, priv->txq_empw,
+		priv->rx_vec);
 	ret = mlx5_devx_cmd_query_nic_vport(cdev, &vport);
 	if (ret != 0)
 		goto error;
@@ -164,7 +172,7 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	memcpy(priv->rss_key, mlx5_net_rss_key_default, sizeof(priv->rss_key));
 	eth->device = cdev->dev;
 	eth->dev_ops = &mlx5_net_ops;
-	eth->rx_pkt_burst = mlx5_net_rx_burst;
+	eth->rx_pkt_burst = mlx5_net_rx_burst_fn(priv, false);
 	eth->tx_pkt_burst = mlx5_net_tx_burst_fn(priv, false);
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
@@ -224,5 +232,6 @@ RTE_PMD_EXPORT_NAME(mlx5_eth, __COUNTER__);
 RTE_PMD_REGISTER_PARAM_STRING(mlx5_eth,
 	"txq_inline_min=<0-" RTE_STR(MLX5_NET_TX_INLINE_MAX) "> "
 	"rxq_cqe_comp_en=<0|1> "
-	"txq_mpw_en=<0|1>");
+	"txq_mpw_en=<0|1> "
+	"rx_vec_en=<0|1>");
 RTE_PMD_REGISTER_KMOD_DEP(mlx5_eth, "* ib_uverbs & mlx5_core & mlx5_ib");

@@ -504,17 +504,60 @@ mlx5_net_rx_lkey_miss(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r)
 	return rte_cpu_to_be_32(mlx5_net_rx_lkey(mr, r));
 }
 
-/* The MR cache's most recent range, in registers across a burst. */
+/*
+ * The MR cache's most recent range, in registers across a burst: an
+ * address of it is lo1 + [0, span), one compare.
+ */
 struct mlx5_net_rx_mru {
-	uintptr_t lo, hi;
+	uintptr_t lo1, span;
 	uint32_t lkey_be;
 	uint64_t piova;
 };
 
+/* @c from the MR cache's most recent range (an empty one: span 0). */
+static __rte_always_inline void
+mlx5_net_rx_mru_load(struct mlx5_net_rx_mru *c, const struct mlx5_mr_ctrl *mr)
+{
+	uintptr_t lo = mr->mru_lo[0], end = mr->mru_end[0];
+
+	c->lo1 = lo + 1;
+	c->span = end > lo ? end - lo - 1 : 0;
+	c->lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
+}
+
 /*
- * The fast path's frame of @len bytes in the WQE of data segment @d and
- * mbuf slot @e: the fresh mbuf @r posted in its place, the frame's mbuf
- * returned with the fields every frame gets (offload flags @flags).
+ * The fast paths' fresh mbuf @r posted in mbuf slot @e and data segment
+ * @d, under the key of the MR cache's most recent range when its buffer
+ * is in it and it has no private-IOVA flag, else after the MR cache's
+ * bottom half (which gives a stale mbuf its own buffer back first).
+ * Returns the frame's mbuf, which was there.
+ */
+static __rte_always_inline struct rte_mbuf *
+mlx5_net_rx_put_fresh(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
+		      struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		      struct rte_mbuf *r)
+{
+	struct rte_mbuf *m = *e;
+	uintptr_t addr = (uintptr_t)r->buf_addr;
+	uint32_t lkey;
+
+	if (likely(addr - c->lo1 < c->span && !(r->ol_flags & c->piova))) {
+		lkey = c->lkey_be;
+	} else {
+		lkey = mlx5_net_rx_lkey_miss(mr, r);
+		addr = (uintptr_t)r->buf_addr;
+		mlx5_net_rx_mru_load(c, mr);
+	}
+	d->lkey = lkey;
+	d->addr = rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
+	*e = r;
+	return m;
+}
+
+/*
+ * The scalar fast path's frame of @len bytes in the WQE of data segment
+ * @d and mbuf slot @e: the fresh mbuf @r posted in its place, the frame's
+ * mbuf returned with the fields every frame gets (offload flags @flags).
  */
 static __rte_always_inline struct rte_mbuf *
 mlx5_net_rx_swap(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
@@ -522,29 +565,136 @@ mlx5_net_rx_swap(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 		 struct rte_mbuf *r, uint64_t rearm, uint32_t len,
 		 uint64_t flags)
 {
-	struct rte_mbuf *m = *e;
-	uintptr_t addr = (uintptr_t)r->buf_addr;
-	uint32_t lkey;
+	struct rte_mbuf *m = mlx5_net_rx_put_fresh(mr, c, d, e, r);
 
-	if (likely(addr > c->lo && addr < c->hi && !(r->ol_flags & c->piova))) {
-		lkey = c->lkey_be;
-	} else {
-		/* A stale flag or buffer is repaired there. */
-		lkey = mlx5_net_rx_lkey_miss(mr, r);
-		addr = (uintptr_t)r->buf_addr;
-		c->lo = mr->mru_lo[0];
-		c->hi = mr->mru_end[0];
-		c->lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]);
-	}
-	d->lkey = lkey;
-	d->addr = rte_cpu_to_be_64(addr + RTE_PKTMBUF_HEADROOM);
-	*e = r;
 	mlx5_net_rx_rearm(m, rearm);
 	m->pkt_len = len;
 	m->data_len = (uint16_t)len;
 	m->vlan_tci = 0;
 	m->ol_flags = flags;
 	return m;
+}
+
+/*
+ * The vector Rx fast path (rx_vec_en): GCC/Clang vector extensions, which
+ * the compiler lowers to the target's SIMD (SSE, NEON) or to scalar code,
+ * one source for every architecture. 16 bytes of a CQE are shuffled into
+ * the 16 bytes of the mbuf's Rx descriptor fields (packet type, pkt_len,
+ * data_len, vlan_tci, hash), byte-swapped by the shuffle; the mbuf's
+ * rearm data and offload flags are one 16-byte store.
+ */
+typedef uint8_t mlx5_net_v16u8 __attribute__((vector_size(16)));
+/*
+ * A byte shuffle of @a and @b (indices 0-15 from @a, 16-31 from @b):
+ * __builtin_shufflevector (Clang; GCC from 12), else GCC's own
+ * __builtin_shuffle (GCC from 4.7: the GCC 11 of BlueField's Ubuntu
+ * 22.04). MLX5_NET_VEC_GCC_SHUFFLE forces the latter, which the portable
+ * test build does, so that both forms run the tests.
+ */
+#if (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) && \
+	!defined(MLX5_NET_VEC_GCC_SHUFFLE)
+#define MLX5_NET_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define MLX5_NET_SHUFFLE(a, b, ...) \
+	__builtin_shuffle(a, b, (mlx5_net_v16u8){ __VA_ARGS__ })
+#endif
+typedef uint32_t mlx5_net_v4u32 __attribute__((vector_size(16)));
+typedef uint64_t mlx5_net_v2u64 __attribute__((vector_size(16)));
+
+/* The CQE's bytes the shuffle reads: 32-47 (byte_cnt at 44). */
+#define MLX5_NET_RX_VEC_CQE_OFF 32
+/* Two checks of the layout the vector path writes. */
+static_assert(offsetof(struct mlx5_cqe_eth, byte_cnt) ==
+		      MLX5_NET_RX_VEC_CQE_OFF + 12,
+	      "byte_cnt at byte 12 of the vector read");
+static_assert(offsetof(struct rte_mbuf, pkt_len) ==
+			      offsetof(struct rte_mbuf, packet_type) + 4 &&
+		      offsetof(struct rte_mbuf, data_len) ==
+			      offsetof(struct rte_mbuf, packet_type) + 8 &&
+		      offsetof(struct rte_mbuf, vlan_tci) ==
+			      offsetof(struct rte_mbuf, packet_type) + 10 &&
+		      offsetof(struct rte_mbuf, hash) ==
+			      offsetof(struct rte_mbuf, packet_type) + 12 &&
+		      offsetof(struct rte_mbuf, ol_flags) ==
+			      offsetof(struct rte_mbuf, rearm_data) + 8,
+	      "the mbuf fields the vector path writes in one store");
+
+/*
+ * A frame's mbuf @m as it goes up: rearm data and offload flags
+ * (@rearm_flags), then the Rx descriptor fields (@fields: packet type,
+ * pkt_len, data_len and vlan_tci, hash), two 16-byte stores.
+ */
+static __rte_always_inline void
+mlx5_net_rx_vec_fields(struct rte_mbuf *m, mlx5_net_v2u64 rearm_flags,
+		       mlx5_net_v4u32 fields)
+{
+	memcpy((uint8_t *)m + offsetof(struct rte_mbuf, rearm_data),
+	       &rearm_flags, sizeof(rearm_flags));
+	memcpy((uint8_t *)m + offsetof(struct rte_mbuf, packet_type), &fields,
+	       sizeof(fields));
+}
+
+/*
+ * A frame of a vector round: CQE @q, mbuf slot @e and data segment @d
+ * (each at the frame), fresh mbuf @r posted in its place, the frame's mbuf
+ * into *@out. Returns its length.
+ */
+static __rte_always_inline uint32_t
+mlx5_net_rx_vec1(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
+		 const volatile struct mlx5_cqe_eth *q,
+		 struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		 struct rte_mbuf *r, struct rte_mbuf **out,
+		 mlx5_net_v2u64 rearm_flags)
+{
+	const mlx5_net_v16u8 zero = { 0 };
+	mlx5_net_v16u8 raw, f;
+	mlx5_net_v4u32 fields;
+
+	memcpy(&raw, (const uint8_t *)(uintptr_t)q + MLX5_NET_RX_VEC_CQE_OFF,
+	       sizeof(raw));
+	/*
+	 * packet_type 0 (set below), pkt_len the byte count byte-swapped,
+	 * data_len its low 16 bits, vlan_tci and hash 0 (the offloads pass
+	 * writes the hash).
+	 */
+	f = MLX5_NET_SHUFFLE(raw, zero, 16, 16, 16, 16, 15, 14, 13, 12, 15, 14,
+			     16, 16, 16, 16, 16, 16);
+	fields = (mlx5_net_v4u32)f;
+	fields[0] = mlx5_net_ptype_of[q->l4_l3_hdr_type];
+	*out = mlx5_net_rx_put_fresh(mr, c, d, e, r);
+	mlx5_net_rx_vec_fields(*out, rearm_flags, fields);
+	return fields[1];
+}
+
+/*
+ * A frame of a compressed session on the vector path: mini-CQE @mc,
+ * fields @base (the session's packet type) and @keep (the hash lane
+ * kept with RSS hash), the rest as mlx5_net_rx_vec1().
+ */
+static __rte_always_inline uint32_t
+mlx5_net_rx_vec_mini(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
+		     const volatile struct mlx5_mini_cqe8 *mc,
+		     struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		     struct rte_mbuf *r, struct rte_mbuf **out,
+		     mlx5_net_v2u64 rearm_flags, mlx5_net_v4u32 base,
+		     mlx5_net_v4u32 keep)
+{
+	const mlx5_net_v16u8 zero = { 0 };
+	mlx5_net_v2u64 w = { 0, 0 };
+	mlx5_net_v16u8 f;
+	mlx5_net_v4u32 fields;
+	uint64_t x;
+
+	/* Eight bytes: the mini-CQE may end its CQ's ring. */
+	memcpy(&x, (const void *)(uintptr_t)mc, sizeof(x));
+	w[0] = x;
+	/* Hash (bytes 0-3) and byte count (4-7), both big-endian. */
+	f = MLX5_NET_SHUFFLE((mlx5_net_v16u8)w, zero, 16, 16, 16, 16, 7, 6, 5,
+			     4, 7, 6, 16, 16, 3, 2, 1, 0);
+	fields = ((mlx5_net_v4u32)f & keep) | base;
+	*out = mlx5_net_rx_put_fresh(mr, c, d, e, r);
+	mlx5_net_rx_vec_fields(*out, rearm_flags, fields);
+	return fields[1];
 }
 
 /*
@@ -561,7 +711,7 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		    const volatile struct mlx5_cqe_eth *hdr,
 		    struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
 		    struct rte_mbuf **stash, struct rte_mbuf **out,
-		    uint32_t lim, uint64_t *bytes)
+		    uint32_t lim, uint64_t *bytes, const bool vec)
 {
 	const uint32_t cnt = rte_be_to_cpu_32(hdr->byte_cnt);
 	const uint32_t ptype = mlx5_net_ptype_of[hdr->l4_l3_hdr_type];
@@ -581,6 +731,18 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			mlx5_net_rx_mini_array(&rxq->cq, slot, j);
 		const uint32_t end = RTE_MIN(k, j + MLX5_MINI_CQE_ARRAY_SIZE);
 
+		if (vec && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN) {
+			const mlx5_net_v2u64 rearm_flags = { rearm, flags };
+			const mlx5_net_v4u32 base = { ptype, 0, 0, 0 };
+			const mlx5_net_v4u32 keep = { 0, UINT32_MAX, UINT32_MAX,
+						      rss ? UINT32_MAX : 0 };
+
+			for (; j < end; j++, mc++)
+				sum += mlx5_net_rx_vec_mini(
+					mr, c, mc, &d[j], &e[j], *--stash,
+					&out[j], rearm_flags, base, keep);
+			continue;
+		}
 		for (; j < end; j++, mc++) {
 			uint32_t len = rte_be_to_cpu_32(mc->byte_cnt);
 			struct rte_mbuf *m =
@@ -604,13 +766,74 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 }
 
 /*
+ * Rounds of four good receive completions from @cqe (each owner byte as
+ * @want under @want_mask): their frames, in the WQEs and mbuf slots from
+ * @d and @e, into @out (@bytes summed), fresh mbufs from below @stash, up
+ * to @lim frames. Returns the frames taken, a multiple of four: the
+ * scalar loop goes on from there (a CQE not good, the last few).
+ */
+static __rte_always_inline uint32_t
+mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
+		const volatile struct mlx5_cqe_eth *cqe,
+		struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
+		struct rte_mbuf **stash, struct rte_mbuf **out, uint32_t lim,
+		uint8_t want, uint8_t want_mask, uint64_t rearm,
+		uint64_t *bytes)
+{
+#if RTE_BYTE_ORDER != RTE_LITTLE_ENDIAN
+	/* The shuffle is little-endian's: the scalar loop takes them all. */
+	RTE_SET_USED(mr);
+	RTE_SET_USED(c);
+	RTE_SET_USED(cqe);
+	RTE_SET_USED(d);
+	RTE_SET_USED(e);
+	RTE_SET_USED(stash);
+	RTE_SET_USED(out);
+	RTE_SET_USED(lim);
+	RTE_SET_USED(want);
+	RTE_SET_USED(want_mask);
+	RTE_SET_USED(rearm);
+	RTE_SET_USED(bytes);
+	return 0;
+#else
+	const uint32_t want4 = want * 0x01010101u;
+	const uint32_t mask4 = want_mask * 0x01010101u;
+	const mlx5_net_v2u64 rearm_flags = { rearm, 0 };
+	const volatile struct mlx5_cqe_eth *const end = cqe + (lim & ~3u);
+	const volatile struct mlx5_cqe_eth *q = cqe;
+	uint64_t sum = 0;
+
+	for (; q != end; q += 4, d += 4, e += 4, stash -= 4, out += 4) {
+		uint32_t own = (uint32_t)q[0].op_own |
+			       (uint32_t)q[1].op_own << 8 |
+			       (uint32_t)q[2].op_own << 16 |
+			       (uint32_t)q[3].op_own << 24;
+
+		if ((own & mask4) != want4)
+			break;
+		rte_io_rmb();
+		sum += mlx5_net_rx_vec1(mr, c, &q[0], &d[0], &e[0], stash[-1],
+					&out[0], rearm_flags);
+		sum += mlx5_net_rx_vec1(mr, c, &q[1], &d[1], &e[1], stash[-2],
+					&out[1], rearm_flags);
+		sum += mlx5_net_rx_vec1(mr, c, &q[2], &d[2], &e[2], stash[-3],
+					&out[2], rearm_flags);
+		sum += mlx5_net_rx_vec1(mr, c, &q[3], &d[3], &e[3], stash[-4],
+					&out[3], rearm_flags);
+	}
+	*bytes += sum;
+	return (uint32_t)(q - cqe);
+#endif
+}
+
+/*
  * The Rx burst, with the MR cache of this process. The fast path (one
  * mbuf per frame) takes runs of good completions that neither wrap the CQ
  * nor outnumber the stash; anything else is the general path's.
  */
 static __rte_always_inline uint16_t
 mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
-		 struct rte_mbuf **pkts, uint16_t n)
+		 struct rte_mbuf **pkts, uint16_t n, const bool vec)
 {
 	struct mlx5_devx_cq *cq = &rxq->cq;
 	const uint32_t cq_n = 1u << cq->log_size;
@@ -639,12 +862,7 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			(struct mlx5_wqe_data_seg *)(void *)rxq->rq.wqes + wi;
 		struct rte_mbuf **e = rxq->elts + wi, **stash, **out;
 		const uint64_t rearm = rxq->mbuf_rearm;
-		struct mlx5_net_rx_mru c = {
-			.lo = mr->mru_lo[0],
-			.hi = mr->mru_end[0],
-			.lkey_be = rte_cpu_to_be_32(mr->mru_lkey[0]),
-			.piova = mr->private_iova_flag,
-		};
+		struct mlx5_net_rx_mru c = { .piova = mr->private_iova_flag };
 		/* A good uncompressed receive completion of this pass. */
 		const uint8_t want =
 			MLX5_CQE_RESP_SEND << 4 | ((ci & cq_n) != 0);
@@ -654,6 +872,7 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		bool zip = false;
 		uint32_t lim, i, k = 0;
 
+		mlx5_net_rx_mru_load(&c, mr);
 		if (rxq->stash_n < n - got)
 			mlx5_net_rx_refill(
 				rxq, RTE_MIN((uint32_t)(n - got),
@@ -669,7 +888,14 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		lim = RTE_MIN(lim, wqe_mask + 1 - wi);
 		stash = &rxq->stash[rxq->stash_n];
 		out = &pkts[got];
-		for (i = 0; i < lim; i++) {
+		i = 0;
+		if (vec) {
+			/* Rounds of four; the scalar loop for the rest. */
+			i = mlx5_net_rx_vec(mr, &c, cqe, d, e, stash, out, lim,
+					    want, want_mask, rearm, &bytes);
+			stash -= i;
+		}
+		for (; i < lim; i++) {
 			uint8_t op_own = cqe[i].op_own;
 			struct rte_mbuf *m;
 			uint32_t len;
@@ -705,9 +931,10 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			/* A compressed session: its frames, up to the limit. */
 			rte_io_rmb();
 			if (likely(rte_be_to_cpu_32(cqe[i].byte_cnt) >= 2)) {
-				k = mlx5_net_rx_session(
-					rxq, mr, &c, ci + i, &cqe[i], &d[i],
-					&e[i], stash, &out[i], lim - i, &bytes);
+				k = mlx5_net_rx_session(rxq, mr, &c, ci + i,
+							&cqe[i], &d[i], &e[i],
+							stash, &out[i], lim - i,
+							&bytes, vec);
 			} else {
 				/* Malformed: the general path's. */
 				zip = false;
@@ -736,29 +963,48 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	return got;
 }
 
-uint16_t
-mlx5_net_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5_net_rxq *rxq = q;
-
-	return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n);
-}
+/* A primary's burst, scalar or vector. */
+#define MLX5_NET_RX_BURST(name, vec) \
+	static uint16_t mlx5_net_rx_burst_##name( \
+		void *q, struct rte_mbuf **pkts, uint16_t n) \
+	{ \
+		struct mlx5_net_rxq *rxq = q; \
+\
+		return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n, vec); \
+	}
 
 /*
- * A secondary process: the queue is the primary's, the MR cache this
- * process's own (the primary's holds its private addresses).
+ * A secondary's: the queue is the primary's, the MR cache this process's
+ * own (the primary's holds its private addresses).
  */
-uint16_t
-mlx5_net_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5_net_rxq *rxq = q;
-	struct mlx5_net_proc *pp =
-		rte_eth_devices[rxq->port_id].process_private;
-	struct mlx5_mr_ctrl *mr = mlx5_net_proc_queue_mr(pp, false, rxq->idx);
+#define MLX5_NET_RX_BURST_SECONDARY(name, vec) \
+	static uint16_t mlx5_net_rx_burst_##name##_secondary( \
+		void *q, struct rte_mbuf **pkts, uint16_t n) \
+	{ \
+		struct mlx5_net_rxq *rxq = q; \
+		struct mlx5_net_proc *pp = \
+			rte_eth_devices[rxq->port_id].process_private; \
+		struct mlx5_mr_ctrl *mr = \
+			mlx5_net_proc_queue_mr(pp, false, rxq->idx); \
+\
+		if (unlikely(mr == NULL)) \
+			return 0; \
+		return mlx5_net_rx_body(rxq, mr, pkts, n, vec); \
+	}
 
-	if (unlikely(mr == NULL))
-		return 0;
-	return mlx5_net_rx_body(rxq, mr, pkts, n);
+MLX5_NET_RX_BURST(scalar, false)
+MLX5_NET_RX_BURST(vec, true)
+MLX5_NET_RX_BURST_SECONDARY(scalar, false)
+MLX5_NET_RX_BURST_SECONDARY(vec, true)
+
+eth_rx_burst_t
+mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv, bool secondary)
+{
+	if (priv->rx_vec)
+		return secondary ? mlx5_net_rx_burst_vec_secondary :
+				   mlx5_net_rx_burst_vec;
+	return secondary ? mlx5_net_rx_burst_scalar_secondary :
+			   mlx5_net_rx_burst_scalar;
 }
 
 /*
