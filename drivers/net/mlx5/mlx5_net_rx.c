@@ -25,7 +25,6 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
-#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_memcpy.h>
@@ -100,25 +99,6 @@ RTE_INIT(mlx5_net_ptype_init)
 	}
 }
 
-/*
- * @n objects of a mempool: from this lcore's cache in one copy (the most
- * recently freed last, so that popping them from the end hands out the
- * hottest first), else through rte_mempool_get_bulk().
- */
-static __rte_always_inline int
-mlx5_net_mp_get(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	struct rte_mempool_cache *cache =
-		rte_mempool_default_cache(mp, rte_lcore_id());
-
-	if (likely(cache != NULL && cache->len >= n)) {
-		cache->len -= n;
-		rte_memcpy(objs, &cache->objs[cache->len], sizeof(void *) * n);
-		return 0;
-	}
-	return rte_mempool_get_bulk(mp, objs, n);
-}
-
 /* Packet type and checksum flags of a receive CQE. */
 static __rte_always_inline void
 mlx5_net_rx_cqe_meta(const struct mlx5_net_rxq *rxq,
@@ -151,8 +131,10 @@ mlx5_net_rx_repost(struct mlx5_net_rxq *rxq)
 }
 
 /*
- * Fill the queue's stash from the pool in bulk so that it holds at least
- * @need mbufs: false if the pool has too few. A mempool's mbufs have
+ * Fill the queue's stash from the pool in bulk (rte_mempool_get_bulk():
+ * through this lcore's cache, never the mempool's internals) so that it
+ * holds at least @need mbufs: false if the pool has too few. A mempool's
+ * mbufs have
  * refcnt 1, next NULL and nb_segs 1 (rte_pktmbuf_free() keeps that); the
  * other fields are set when the mbuf is handed up.
  */
@@ -162,7 +144,7 @@ mlx5_net_rx_refill(struct mlx5_net_rxq *rxq, uint32_t need)
 	void **room = (void **)&rxq->stash[rxq->stash_n];
 	uint32_t want = MLX5_NET_RX_STASH - rxq->stash_n;
 
-	if (mlx5_net_mp_get(rxq->mp, room, want) == 0) {
+	if (rte_mempool_get_bulk(rxq->mp, room, want) == 0) {
 		rxq->stash_n = MLX5_NET_RX_STASH;
 		return true;
 	}
