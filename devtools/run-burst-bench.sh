@@ -18,12 +18,15 @@
 #
 # Usage: devtools/run-burst-bench.sh [--build-dir DIR] [--help]
 #          [--repeats N] [--frames N] [--size N] [--session N] [--offloads]
-#          [--tx-offloads] [--no-dpdk]
+#          [--tx-offloads] [--queues N] [--no-dpdk]
 #   --size: frame length (64 default; 1500 for the large-frame figures);
 #   --session: frames per compressed CQE session (32 default);
 #   --offloads: Rx checksum and RSS hash on, for both PMDs;
 #   --tx-offloads: Tx IPv4 and UDP checksums asked on every frame, for
-#     both PMDs (DPDK's default template is then sc_empw).
+#     both PMDs (DPDK's default template is then sc_empw);
+#   --queues: 1, 2, 4 or 8 queues a PMD, each round's frames spread over
+#     them, their bursts in turn (from 8 queues DPDK's default Tx template
+#     inlines: i_empw, or sci_empw with --tx-offloads).
 # Also run by `meson test -C build --benchmark --suite burst`.
 set -eu
 
@@ -36,6 +39,7 @@ SIZE=64
 SESSION=32
 OFFLOADS=
 TX_OFFLOADS=
+QUEUES=1
 DPDK=yes
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--session) SESSION=$2; shift 2 ;;
 	--offloads) OFFLOADS=--offloads; shift ;;
 	--tx-offloads) TX_OFFLOADS=--tx-offloads; shift ;;
+	--queues) QUEUES=$2; shift 2 ;;
 	--no-dpdk) DPDK=; shift ;;
 	--help) cli_usage "$0"; exit 0 ;;
 	*) cli_bad "$0" "$1" ;;
@@ -177,7 +182,7 @@ PYEOF
 	echo "DPDK $version net/mlx5 bursts: $(tr '\n' ' ' <"$out/stubs.txt" | wc -w) slow-path functions stubbed"
 fi
 
-args="--size $SIZE --session $SESSION $OFFLOADS $TX_OFFLOADS"
+args="--size $SIZE --session $SESSION --queues $QUEUES $OFFLOADS $TX_OFFLOADS"
 [ -n "$plugin" ] && args="$args --dpdk $plugin"
 eal="-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level *:warning"
 cg_frames=$((FRAMES / 4))
@@ -209,17 +214,18 @@ grep '^peer \|^note \|^checked ' "$out/native.log" || true
 sed -n 's/^cycles /cyc /p' "$out/native.log" >>"$out/figures"
 
 /usr/bin/python3 - "$out/figures" "$SIZE" "$SESSION" "$REPEATS" "$OFFLOADS" \
-	"$TX_OFFLOADS" <<'PYEOF'
+	"$TX_OFFLOADS" "$QUEUES" <<'PYEOF'
 import sys
-path, size, session, repeats, offloads, tx_offloads = sys.argv[1:7]
+path, size, session, repeats, offloads, tx_offloads, queues = sys.argv[1:8]
 ir, cyc = {}, {}
 for line in open(path):
     f = line.split()
     (ir if f[0] == "ir" else cyc)[(f[1], f[2])] = float(f[3])
 def fmt(v):
     return "%.1f" % v if v is not None else "n/a"
-print("\n%s-byte frames, one queue, bursts of 32%s%s; compressed sessions of %s"
-      % (size, ", Rx checksum + RSS" if offloads else "",
+print("\n%s-byte frames, %s, bursts of 32%s%s; compressed sessions of %s"
+      % (size, "one queue" if queues == "1" else queues + " queues",
+         ", Rx checksum + RSS" if offloads else "",
          ", Tx checksums" if tx_offloads else "", session))
 print("%-3s %-26s %14s %16s" % ("", "implementation", "instr/frame",
                                 "cycles/frame"))
@@ -237,8 +243,10 @@ def ratio(a, b):
 # under light load), Tx enhanced MPW without inlining (from 8 queues on,
 # inlining; with Tx checksums, its checksum template sc_empw). Its best:
 # the lowest of its implementations.
+inl = int(queues) >= 8
 dflt = {"rx": "dpdk-vector",
-        "tx": "dpdk-sc_empw" if tx_offloads else "dpdk-none_empw"}
+        "tx": "dpdk-%s_empw" % (("sci" if inl else "sc") if tx_offloads
+                                else ("i" if inl else "none"))}
 if any(k[1].startswith("dpdk") for k in ir):
     print()
     for d in ("rx", "tx"):

@@ -28,6 +28,8 @@
  *   --size N        frame length (64..1500, default 64)
  *   --session N     frames per compressed session (2..64, default 32)
  *   --offloads      Rx checksum and RSS hash on (both PMDs)
+ *   --queues N      queues a PMD (1, 2, 4 or 8, default 1): each round's
+ *                   frames spread evenly, bursts taken in turn
  *   --tx-offloads   Tx IPv4 and UDP checksums asked on every frame (both
  *                   PMDs; DPDK's template with checksums, sc_empw, is
  *                   then its default)
@@ -81,6 +83,7 @@
 #define DPDK_LKEY 0x5a5a01u	  /* The plugin's key of the pool. */
 #define OPCODE_ENHANCED_MPSW 0x29 /* PRM: enhanced multi-packet send. */
 #define MAX_IMPL 8
+#define MAX_Q 8
 
 static uint32_t opt_frames = 65536;
 static uint32_t opt_repeats = 9;
@@ -89,6 +92,7 @@ static uint32_t opt_session = 32;
 static int opt_offloads;
 static int opt_list;
 static int opt_tx_offloads;
+static uint32_t opt_queues = 1;
 static const char *opt_dpdk;
 static int under_callgrind;
 
@@ -117,12 +121,12 @@ struct hw_tx {
 struct impl {
 	const char *name;
 	int tx;
-	void *q;
+	void *q[MAX_Q];
 	burst_fn_t fn;
 	uint32_t session; /* Rx: 0 plain CQEs, else compressed. */
-	struct hw_rx *rx; /* rx_own, or another's (one queue). */
-	struct hw_rx rx_own;
-	struct hw_tx txh;
+	struct hw_rx *rx; /* rx_own, or another's (the same queues). */
+	struct hw_rx rx_own[MAX_Q];
+	struct hw_tx txh[MAX_Q];
 	uint64_t frames; /* Checked, in every measurement. */
 	double cycles[64];
 };
@@ -484,61 +488,85 @@ now(void)
 	return rte_rdtsc_precise();
 }
 
-/* One Rx measurement: opt_frames frames in rounds; cycles per frame. */
+/*
+ * One Rx measurement: opt_frames frames in rounds, each queue's share
+ * written before the round, the queues' bursts taken in turn; cycles per
+ * frame.
+ */
 static double
 rx_measure(struct impl *im)
 {
-	struct rte_mbuf *pkts[ROUND + BURST];
+	static struct rte_mbuf *pkts[MAX_Q][ROUND + BURST];
+	const uint32_t per = ROUND / opt_queues;
 	uint64_t cycles = 0;
-	uint32_t total = 0;
+	uint32_t total = 0, j;
 
 	while (total < opt_frames) {
-		uint32_t k = rx_fill(im->rx, ROUND, im->session, im->name);
-		uint32_t got = 0, idle = 0;
+		uint32_t k[MAX_Q], got[MAX_Q] = { 0 }, all = 0, left;
+		uint32_t idle = 0;
 		uint64_t t0;
 
-		if (k == 0)
-			fail("the PMD posted no Rx WQE", im->name);
+		for (j = 0; j < opt_queues; j++) {
+			k[j] = rx_fill(&im->rx[j], per, im->session, im->name);
+			if (k[j] == 0)
+				fail("the PMD posted no Rx WQE", im->name);
+			all += k[j];
+		}
+		left = all;
 		t0 = now();
-		while (got < k) {
-			uint16_t n;
+		while (left != 0) {
+			for (j = 0; j < opt_queues; j++) {
+				uint16_t n;
 
-			if (under_callgrind)
-				CALLGRIND_TOGGLE_COLLECT;
-			n = im->fn(im->q, pkts + got, RTE_MIN(BURST, k - got));
-			if (under_callgrind)
-				CALLGRIND_TOGGLE_COLLECT;
-			got += n;
-			if (n == 0 && ++idle > 4)
-				fail("frames written were not received",
-				     im->name);
+				if (got[j] == k[j])
+					continue;
+				if (under_callgrind)
+					CALLGRIND_TOGGLE_COLLECT;
+				n = im->fn(im->q[j], pkts[j] + got[j],
+					   RTE_MIN(BURST, k[j] - got[j]));
+				if (under_callgrind)
+					CALLGRIND_TOGGLE_COLLECT;
+				got[j] += n;
+				left -= n;
+				if (n == 0 && ++idle > 4 * opt_queues)
+					fail("frames written were not received",
+					     im->name);
+			}
 		}
 		cycles += now() - t0;
-		rx_check(im->rx, pkts, got, im->name);
-		im->frames += got;
-		total += k;
+		for (j = 0; j < opt_queues; j++)
+			rx_check(&im->rx[j], pkts[j], got[j], im->name);
+		im->frames += all;
+		total += all;
 	}
 	return (double)cycles / total;
 }
 
-/* One Tx measurement: opt_frames frames in rounds; cycles per frame. */
+/*
+ * One Tx measurement: opt_frames frames in rounds, each queue's share
+ * (numbered in a row of its own) sent in bursts, the queues in turn;
+ * cycles per frame.
+ */
 static double
 tx_measure(struct impl *im)
 {
 	struct rte_mbuf *pkts[ROUND];
+	const uint32_t per = ROUND / opt_queues;
 	uint64_t cycles = 0;
-	uint32_t total = 0;
+	uint32_t total = 0, j;
 	static uint64_t seq;
 
-	if (seq < im->txh.expect)
-		seq = im->txh.expect;
+	for (j = 0; j < opt_queues; j++)
+		if (seq < im->txh[j].expect)
+			seq = im->txh[j].expect;
 	while (total < opt_frames) {
-		uint32_t sent = 0, i;
+		uint32_t b, i;
 		uint64_t t0;
 
 		if (rte_pktmbuf_alloc_bulk(pool, pkts, ROUND) != 0)
 			fail("the pool ran dry (mbufs not freed)", im->name);
-		im->txh.expect = seq;
+		for (j = 0; j < opt_queues; j++)
+			im->txh[j].expect = seq + j * per;
 		for (i = 0; i < ROUND; ++i) {
 			frame_write(rte_pktmbuf_mtod(pkts[i], uint8_t *),
 				    opt_size, seq + i);
@@ -553,24 +581,27 @@ tx_measure(struct impl *im)
 			}
 		}
 		t0 = now();
-		while (sent < ROUND) {
-			uint16_t n;
+		for (b = 0; b < per; b += BURST)
+			for (j = 0; j < opt_queues; j++) {
+				uint16_t n;
 
-			if (under_callgrind)
-				CALLGRIND_TOGGLE_COLLECT;
-			n = im->fn(im->q, pkts + sent, BURST);
-			if (under_callgrind)
-				CALLGRIND_TOGGLE_COLLECT;
-			if (n != BURST)
-				fail("the PMD took part of a burst (ring full)",
-				     im->name);
-			sent += n;
-		}
+				if (under_callgrind)
+					CALLGRIND_TOGGLE_COLLECT;
+				n = im->fn(im->q[j], pkts + j * per + b, BURST);
+				if (under_callgrind)
+					CALLGRIND_TOGGLE_COLLECT;
+				if (n != BURST)
+					fail("the PMD took part of a burst (ring"
+					     " full)",
+					     im->name);
+			}
 		cycles += now() - t0;
-		tx_device(&im->txh, im->name);
-		if (im->txh.expect != seq + ROUND)
-			fail("the WQEs do not hold every packet sent",
-			     im->name);
+		for (j = 0; j < opt_queues; j++) {
+			tx_device(&im->txh[j], im->name);
+			if (im->txh[j].expect != seq + (j + 1) * per)
+				fail("the WQEs do not hold every packet sent",
+				     im->name);
+		}
 		seq += ROUND;
 		im->frames += ROUND;
 		total += ROUND;
@@ -579,19 +610,18 @@ tx_measure(struct impl *im)
 }
 
 static struct impl *
-impl_add(const char *name, int tx, void *q, burst_fn_t fn, uint32_t session)
+impl_add(const char *name, int tx, burst_fn_t fn, uint32_t session)
 {
 	struct impl *im;
 
-	if (fn == NULL || q == NULL)
-		fail("cannot set the queue up", name);
+	if (fn == NULL)
+		fail("no such burst function", name);
 	im = &impls[n_impls++];
 	im->name = name;
 	im->tx = tx;
-	im->q = q;
 	im->fn = fn;
 	im->session = session;
-	im->rx = &im->rx_own;
+	im->rx = im->rx_own;
 	return im;
 }
 
@@ -605,9 +635,8 @@ ours_setup(uint16_t port)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_eth_dev *dev = &rte_eth_devices[port];
-	struct mlx5_net_rxq *rxq;
-	struct mlx5_net_txq *txq;
-	struct impl *im;
+	struct impl *im, *rx, *tx;
+	uint32_t j;
 	int ret;
 
 	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
@@ -621,52 +650,67 @@ ours_setup(uint16_t port)
 		conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM |
 				       RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	}
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, 1u << LOG_DESC, 0, NULL,
-					     pool);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 1u << LOG_DESC, 0, NULL);
+	if (opt_queues > 1) {
+		/* Spread by RSS (the benchmark writes each queue's CQEs). */
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	}
+	ret = rte_eth_dev_configure(port, (uint16_t)opt_queues,
+				    (uint16_t)opt_queues, &conf);
+	for (j = 0; j < opt_queues && ret == 0; j++) {
+		ret = rte_eth_rx_queue_setup(port, (uint16_t)j, 1u << LOG_DESC,
+					     0, NULL, pool);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, (uint16_t)j,
+						     1u << LOG_DESC, 0, NULL);
+	}
 	if (ret == 0)
 		ret = rte_eth_dev_start(port);
 	if (ret != 0) {
 		fprintf(stderr, "our port %u: %s\n", port, strerror(-ret));
 		return ret;
 	}
-	rxq = dev->data->rx_queues[0];
-	txq = dev->data->tx_queues[0];
-	if (rxq->rq.log_stride != 4 || !rxq->zip) {
-		fprintf(stderr, "our Rx queue is not one segment a WQE with"
-				" compression\n");
-		return -EINVAL;
+	rx = impl_add("ours", 0, dev->rx_pkt_burst, 0);
+	tx = impl_add("ours", 1, dev->tx_pkt_burst, 0);
+	for (j = 0; j < opt_queues; j++) {
+		struct mlx5_net_rxq *rxq = dev->data->rx_queues[j];
+		struct mlx5_net_txq *txq = dev->data->tx_queues[j];
+
+		if (rxq->rq.log_stride != 4 || !rxq->zip) {
+			fprintf(stderr, "our Rx queue is not one segment a WQE"
+					" with compression\n");
+			return -EINVAL;
+		}
+		rx->q[j] = rxq;
+		rx->rx[j].r = (struct burst_rxq_ring){
+			.cqes = rxq->cq.cqes,
+			.log_cq = rxq->cq.log_size,
+			.wqes = rxq->rq.wqes,
+			.log_rq = rxq->rq.log_size,
+			.rq_db = &rxq->rq.db_rec[MLX5_RCV_DBR],
+		};
+		rx->rx[j].ci = rxq->cq.ci;
+		tx->q[j] = txq;
+		tx->txh[j].r = (struct burst_txq_ring){
+			.wqes = txq->sq.wqes,
+			.log_sq = txq->sq.log_size,
+			.sq_db = &txq->sq.db_rec[MLX5_SND_DBR],
+			.cqes = txq->cq.cqes,
+			.log_cq = txq->cq.log_size,
+			.cq_db = txq->cq.db_rec,
+		};
+		tx->txh[j].pi = txq->sq.pi;
+		tx->txh[j].cq_pi = txq->cq.ci;
+		our_priv = txq->priv;
 	}
-	our_priv = txq->priv;
+	/* The same queues, read as compressed sessions. */
+	im = impl_add("ours-compressed", 0, dev->rx_pkt_burst, opt_session);
+	memcpy(im->q, rx->q, sizeof(im->q));
+	im->rx = rx->rx;
 	our_uar_saved = our_priv->uar;
 	our_priv->uar.kick = NULL;
 	our_priv->uar.db = &our_uar_scratch;
-	im = impl_add("ours", 0, rxq, dev->rx_pkt_burst, 0);
-	im->rx->r = (struct burst_rxq_ring){
-		.cqes = rxq->cq.cqes,
-		.log_cq = rxq->cq.log_size,
-		.wqes = rxq->rq.wqes,
-		.log_rq = rxq->rq.log_size,
-		.rq_db = &rxq->rq.db_rec[MLX5_RCV_DBR],
-	};
-	im->rx->ci = rxq->cq.ci;
-	im = impl_add("ours-compressed", 0, rxq, dev->rx_pkt_burst,
-		      opt_session);
-	im->rx = impls[n_impls - 2].rx;
-	im = impl_add("ours", 1, txq, dev->tx_pkt_burst, 0);
-	im->txh.r = (struct burst_txq_ring){
-		.wqes = txq->sq.wqes,
-		.log_sq = txq->sq.log_size,
-		.sq_db = &txq->sq.db_rec[MLX5_SND_DBR],
-		.cqes = txq->cq.cqes,
-		.log_cq = txq->cq.log_size,
-		.cq_db = txq->cq.db_rec,
-	};
-	im->txh.pi = txq->sq.pi;
-	im->txh.cq_pi = txq->cq.ci;
 	return 0;
 }
 
@@ -695,11 +739,14 @@ dpdk_rx_add(const char *name, const char *fn, uint32_t session)
 		.mr_end = pool_end,
 		.lkey = DPDK_LKEY,
 	};
-	struct burst_rxq_ring ring;
-	void *q = ref->rxq_create(&a, &ring);
-	struct impl *im = impl_add(name, 0, q, ref->rx_fn(fn), session);
+	struct impl *im = impl_add(name, 0, ref->rx_fn(fn), session);
+	uint32_t j;
 
-	im->rx->r = ring;
+	for (j = 0; j < opt_queues; j++) {
+		im->q[j] = ref->rxq_create(&a, &im->rx[j].r);
+		if (im->q[j] == NULL)
+			fail("cannot set the queue up", name);
+	}
 }
 
 static void
@@ -708,16 +755,20 @@ dpdk_tx_add(const char *name, const char *fn, int inline_data)
 	struct burst_ref_txq_attr a = {
 		.log_desc = LOG_DESC,
 		.fast_free = 1,
+		.csum = opt_tx_offloads,
 		.inline_data = inline_data,
 		.mr_start = pool_start,
 		.mr_end = pool_end,
 		.lkey = DPDK_LKEY,
 	};
-	struct burst_txq_ring ring;
-	void *q = ref->txq_create(&a, &ring);
-	struct impl *im = impl_add(name, 1, q, ref->tx_fn(fn), 0);
+	struct impl *im = impl_add(name, 1, ref->tx_fn(fn), 0);
+	uint32_t j;
 
-	im->txh.r = ring;
+	for (j = 0; j < opt_queues; j++) {
+		im->q[j] = ref->txq_create(&a, &im->txh[j].r);
+		if (im->q[j] == NULL)
+			fail("cannot set the queue up", name);
+	}
 }
 
 static void
@@ -742,8 +793,12 @@ dpdk_setup(void)
 	dpdk_rx_add("dpdk-scalar", "scalar", 0);
 	dpdk_rx_add("dpdk-scalar-compressed", "scalar", opt_session);
 	if (opt_tx_offloads) {
-		/* Its templates with checksums: eMPW (its default), SEND. */
+		/*
+		 * Its templates with checksums: eMPW (its default below 8
+		 * queues), eMPW inlining (from 8), SEND.
+		 */
 		dpdk_tx_add("dpdk-sc_empw", "sc_empw", 0);
+		dpdk_tx_add("dpdk-sci_empw", "sci_empw", 1);
 		dpdk_tx_add("dpdk-sc", "sc", 0);
 		return;
 	}
@@ -783,7 +838,7 @@ usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s <EAL args> -- [--dpdk PLUGIN] [--frames N]"
 		" [--repeats N] [--size N] [--session N] [--offloads]"
-		" [--tx-offloads] [--list]\n",
+		" [--tx-offloads] [--queues N] [--list]\n",
 		prog);
 	exit(2);
 }
@@ -799,6 +854,7 @@ parse(int argc, char **argv)
 		{ "session", required_argument, NULL, 'S' },
 		{ "offloads", no_argument, NULL, 'o' },
 		{ "tx-offloads", no_argument, NULL, 'T' },
+		{ "queues", required_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -827,6 +883,9 @@ parse(int argc, char **argv)
 		case 'T':
 			opt_tx_offloads = 1;
 			break;
+		case 'q':
+			opt_queues = (uint32_t)atoi(optarg);
+			break;
 		case 'l':
 			opt_list = 1;
 			break;
@@ -836,7 +895,8 @@ parse(int argc, char **argv)
 	}
 	if (opt_size < 64 || opt_size > 1500 || opt_session < 2 ||
 	    opt_session > 64 || opt_repeats < 1 || opt_repeats > 64 ||
-	    opt_frames < ROUND)
+	    opt_frames < ROUND || opt_queues < 1 || opt_queues > MAX_Q ||
+	    !rte_is_power_of_2(opt_queues))
 		usage(argv[0]);
 	opt_frames = RTE_ALIGN(opt_frames, ROUND);
 }
@@ -861,8 +921,11 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return 1;
 	}
-	pool = rte_pktmbuf_pool_create("burst", 16384, 256, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	/* Each queue of each Rx implementation holds a ring of mbufs. */
+	pool = rte_pktmbuf_pool_create("burst",
+				       16384 + (opt_queues - 1) * 6 *
+						       (1u << LOG_DESC),
+				       256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (pool == NULL) {
 		fprintf(stderr, "pool: %s\n", rte_strerror(rte_errno));
 		return 1;

@@ -136,7 +136,7 @@ ref_mr_init(struct mlx5_mr_ctrl *ctrl, uintptr_t start, uintptr_t end,
  * table (MLX5_PROC_PRIV(port_id)): a port of the plugin's own, never
  * started, holds it; queue i rings uar_table[i], a register in memory.
  */
-#define REF_TXQS 16
+#define REF_TXQS 64
 static struct rte_eth_dev *ref_port;
 static struct mlx5_proc_priv *ref_ppriv;
 static unsigned int ref_txq_used;
@@ -519,6 +519,7 @@ static const struct {
 	{ "i", mlx5_tx_burst_i },
 	{ "none_mpw", mlx5_tx_burst_none_mpw },
 	{ "sc_empw", mlx5_tx_burst_sc_empw },
+	{ "sci_empw", mlx5_tx_burst_sci_empw },
 	{ "sc", mlx5_tx_burst_sc },
 };
 
