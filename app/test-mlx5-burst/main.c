@@ -922,10 +922,9 @@ main(int argc, char **argv)
 		return 1;
 	}
 	/* Each queue of each Rx implementation holds a ring of mbufs. */
-	pool = rte_pktmbuf_pool_create("burst",
-				       16384 + (opt_queues - 1) * 6 *
-						       (1u << LOG_DESC),
-				       256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	pool = rte_pktmbuf_pool_create(
+		"burst", 16384 + (opt_queues - 1) * 6 * (1u << LOG_DESC), 256,
+		0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	if (pool == NULL) {
 		fprintf(stderr, "pool: %s\n", rte_strerror(rte_errno));
 		return 1;
