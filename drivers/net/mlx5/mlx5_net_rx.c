@@ -619,30 +619,38 @@ mlx5_net_rx_vec_fields(struct rte_mbuf *m, mlx5_net_v2u64 rearm_flags,
 /*
  * A frame of a vector round: CQE @q, mbuf slot @e and data segment @d
  * (each at the frame), fresh mbuf @r posted in its place, the frame's mbuf
- * into *@out. Returns its length.
+ * into *@out, with the checksum verdicts (@csum) and RSS hash (@rss) as
+ * mlx5_net_rx_cqe_meta() gives them. Returns its length.
  */
 static __rte_always_inline uint32_t
 mlx5_net_rx_vec1(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 		 const volatile struct mlx5_cqe_eth *q,
 		 struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
 		 struct rte_mbuf *r, struct rte_mbuf **out,
-		 mlx5_net_v2u64 rearm_flags)
+		 mlx5_net_v2u64 rearm_flags, bool csum, bool rss)
 {
 	const mlx5_net_v16u8 zero = { 0 };
 	mlx5_net_v16u8 raw, f;
 	mlx5_net_v4u32 fields;
+	uint8_t t = q->l4_l3_hdr_type;
 
 	memcpy(&raw, (const uint8_t *)(uintptr_t)q + MLX5_NET_RX_VEC_CQE_OFF,
 	       sizeof(raw));
 	/*
 	 * packet_type 0 (set below), pkt_len the byte count byte-swapped,
-	 * data_len its low 16 bits, vlan_tci and hash 0 (the offloads pass
-	 * writes the hash).
+	 * data_len its low 16 bits, vlan_tci and hash 0 (set below).
 	 */
 	f = MLX5_NET_SHUFFLE(raw, zero, 16, 16, 16, 16, 15, 14, 13, 12, 15, 14,
 			     16, 16, 16, 16, 16, 16);
 	fields = (mlx5_net_v4u32)f;
-	fields[0] = mlx5_net_ptype_of[q->l4_l3_hdr_type];
+	fields[0] = mlx5_net_ptype_of[t];
+	if (csum)
+		rearm_flags[1] =
+			mlx5_net_csum_of[MLX5_NET_CSUM_IDX(t, q->hds_ip_ext)];
+	if (rss && q->rss_hash_type != 0) {
+		fields[3] = rte_be_to_cpu_32(q->rss_hash_result);
+		rearm_flags[1] |= RTE_MBUF_F_RX_RSS_HASH;
+	}
 	*out = mlx5_net_rx_put_fresh(mr, c, d, e, r);
 	mlx5_net_rx_vec_fields(*out, rearm_flags, fields);
 	return fields[1];
@@ -751,8 +759,9 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
  * Rounds of four good receive completions from @cqe (each owner byte as
  * @want under @want_mask): their frames, in the WQEs and mbuf slots from
  * @d and @e, into @out (@bytes summed), fresh mbufs from below @stash, up
- * to @lim frames. Returns the frames taken, a multiple of four: the
- * scalar loop goes on from there (a CQE not good, the last few).
+ * to @lim frames, their checksum verdicts with @csum and RSS hash with
+ * @rss. Returns the frames taken, a multiple of four: the scalar loop
+ * goes on from there (a CQE not good, the last few).
  */
 static __rte_always_inline uint32_t
 mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
@@ -760,7 +769,7 @@ mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 		struct mlx5_wqe_data_seg *d, struct rte_mbuf **e,
 		struct rte_mbuf **stash, struct rte_mbuf **out, uint32_t lim,
 		uint8_t want, uint8_t want_mask, uint64_t rearm,
-		uint64_t *bytes)
+		uint64_t *bytes, bool csum, bool rss)
 {
 #if RTE_BYTE_ORDER != RTE_LITTLE_ENDIAN
 	/* The shuffle is little-endian's: the scalar loop takes them all. */
@@ -776,6 +785,8 @@ mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 	RTE_SET_USED(want_mask);
 	RTE_SET_USED(rearm);
 	RTE_SET_USED(bytes);
+	RTE_SET_USED(csum);
+	RTE_SET_USED(rss);
 	return 0;
 #else
 	const uint32_t want4 = want * 0x01010101u;
@@ -795,13 +806,13 @@ mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 			break;
 		rte_io_rmb();
 		sum += mlx5_net_rx_vec1(mr, c, &q[0], &d[0], &e[0], stash[-1],
-					&out[0], rearm_flags);
+					&out[0], rearm_flags, csum, rss);
 		sum += mlx5_net_rx_vec1(mr, c, &q[1], &d[1], &e[1], stash[-2],
-					&out[1], rearm_flags);
+					&out[1], rearm_flags, csum, rss);
 		sum += mlx5_net_rx_vec1(mr, c, &q[2], &d[2], &e[2], stash[-3],
-					&out[2], rearm_flags);
+					&out[2], rearm_flags, csum, rss);
 		sum += mlx5_net_rx_vec1(mr, c, &q[3], &d[3], &e[3], stash[-4],
-					&out[3], rearm_flags);
+					&out[3], rearm_flags, csum, rss);
 	}
 	*bytes += sum;
 	return (uint32_t)(q - cqe);
@@ -821,6 +832,8 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	const uint32_t cq_n = 1u << cq->log_size;
 	const uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
 	const bool offloads = rxq->csum || rxq->rss_hash || rxq->ts_offset >= 0;
+	/* The vector rounds give the checksums and hash (no timestamp). */
+	const bool vec_meta = vec && rxq->ts_offset < 0;
 	uint32_t ci;
 	uint16_t rpi;
 	uint64_t bytes = 0;
@@ -852,7 +865,7 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			0xf0 | MLX5_CQE_FORMAT_MASK << MLX5_CQE_FORMAT_SHIFT |
 			MLX5_CQE_OWNER_MASK;
 		bool zip = false;
-		uint32_t lim, i, k = 0;
+		uint32_t lim, i, k = 0, v = 0;
 
 		mlx5_net_rx_mru_load(&c, mr);
 		if (rxq->stash_n < n - got)
@@ -872,10 +885,24 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		out = &pkts[got];
 		i = 0;
 		if (vec) {
-			/* Rounds of four; the scalar loop for the rest. */
-			i = mlx5_net_rx_vec(mr, &c, cqe, d, e, stash, out, lim,
-					    want, want_mask, rearm, &bytes);
+			/*
+			 * Rounds of four, with their checksums and hash
+			 * unless a timestamp asks the offloads pass for
+			 * every frame; the scalar loop for the rest.
+			 */
+			if (vec_meta && (rxq->csum || rxq->rss_hash))
+				i = mlx5_net_rx_vec(mr, &c, cqe, d, e, stash,
+						    out, lim, want, want_mask,
+						    rearm, &bytes, rxq->csum,
+						    rxq->rss_hash);
+			else
+				/* Without: a copy of it without them. */
+				i = mlx5_net_rx_vec(mr, &c, cqe, d, e, stash,
+						    out, lim, want, want_mask,
+						    rearm, &bytes, false,
+						    false);
 			stash -= i;
+			v = vec_meta ? i : 0;
 		}
 		for (; i < lim; i++) {
 			uint8_t op_own = cqe[i].op_own;
@@ -907,8 +934,8 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			out[i] = m;
 			bytes += len;
 		}
-		if (unlikely(offloads))
-			mlx5_net_rx_offloads(rxq, cqe, out, i);
+		if (unlikely(offloads) && i > v)
+			mlx5_net_rx_offloads(rxq, cqe + v, out + v, i - v);
 		if (zip) {
 			/* A compressed session: its frames, up to the limit. */
 			rte_io_rmb();
