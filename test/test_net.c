@@ -468,9 +468,9 @@ test_rx_error_recover(void)
 		return TEST_FAILED;
 	rxq = rte_eth_devices[port].data->rx_queues[0];
 	TEST_ASSERT_NOT_NULL(rxq, "Rx queue 0");
-	for (i = 0; i < (1u << rxq->rq.log_size); i++) {
-		struct mlx5_wqe_data_seg *ds = (void *)(rxq->rq.wqes +
-			((size_t)i << rxq->rq.log_stride));
+	for (i = 0; i < (1u << rxq->log_wqe_n); i++) {
+		struct mlx5_wqe_data_seg *ds = (void *)(rxq->wqes +
+			((size_t)i << rxq->log_stride));
 
 		ds->lkey = rte_cpu_to_be_32(0x00fe1200);
 	}
@@ -2244,12 +2244,13 @@ n_same_mbuf(const struct rte_mbuf *a, const struct rte_mbuf *b,
 /*
  * Receive the @n frames each of ports @pt[0-3] was sent, on @nq
  * queues, in bursts of @chunks[] sizes (from @c on), and compare each
- * queue's mbufs across the ports: pt[0]'s with each other's.
+ * queue's mbufs across the ports: pt[0]'s with each other's; pt[0]'s
+ * offload flags ORed into *@flags.
  */
 static int
 n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
 	     const uint16_t *chunks, unsigned int n_chunks, unsigned int c,
-	     const char *const *names)
+	     const char *const *names, uint64_t *flags)
 {
 	static struct rte_mbuf *rx[4][2][128];
 	unsigned int got[4][2] = { { 0 } }, tot[4] = { 0 }, p, i;
@@ -2291,6 +2292,9 @@ n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
 						  names[p], i);
 		}
 	}
+	for (q = 0; q < nq; q++)
+		for (i = 0; i < got[0][q]; i++)
+			*flags |= rx[0][q][i]->ol_flags;
 	for (p = 0; p < 4; p++)
 		for (q = 0; q < nq; q++)
 			rte_pktmbuf_free_bulk(rx[p][q], got[p][q]);
@@ -2304,7 +2308,9 @@ n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
  * stream of frames of every kind (n_frame_mix()), in bursts of sizes
  * that leave every remainder of the vector path's rounds of four, the
  * rings wrapping several times; with checksum and RSS hash offloads on
- * two queues, with none, and with timestamps.
+ * two queues, with none, and with timestamps. Each of the three takes a
+ * burst function of its own, chosen at start, whose mbufs have the
+ * offload flags asked and no other.
  */
 static int
 test_rx_vector_scalar(void)
@@ -2322,6 +2328,13 @@ test_rx_vector_scalar(void)
 	};
 	static const uint16_t bursts[] = { 1, 4, 5, 7, 8, 31, 32, 33, 64, 100 };
 	static const uint16_t chunks[] = { 1, 3, 4, 5, 6, 7, 8, 13, 32, 64 };
+	const uint64_t csum_flags =
+		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_IP_CKSUM_BAD |
+		RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	const uint64_t all_flags = csum_flags | RTE_MBUF_F_RX_RSS_HASH;
+	/* The flags each configuration gives (some frames), no other. */
+	const uint64_t want[3] = { all_flags, 0, csum_flags };
+	eth_rx_burst_t fn[3][4];
 	struct rte_mbuf *tx[100];
 	uint64_t sessions0[4];
 	struct mlx5_sim_stats st0;
@@ -2330,6 +2343,8 @@ test_rx_vector_scalar(void)
 	uint16_t pt[4], nq;
 
 	for (o = 0; o < RTE_DIM(offs); o++) {
+		uint64_t flags = 0;
+
 		nq = o == 0 ? 2 : 1;
 		for (p = 0; p < 4; p++) {
 			if (n_probe(p, (uint16_t)(63 + p), args[p], &pt[p]) !=
@@ -2348,6 +2363,7 @@ test_rx_vector_scalar(void)
 			TEST_ASSERT((strstr(bm.info, "Vector") != NULL) ==
 					    (p % 2 == 0),
 				    "%s: burst mode %s", names[p], bm.info);
+			fn[o][p] = rte_eth_devices[pt[p]].rx_pkt_burst;
 		}
 		for (r = 0; r < 6; r++)
 			for (k = 0; k < RTE_DIM(bursts); k++) {
@@ -2367,10 +2383,13 @@ test_rx_vector_scalar(void)
 				}
 				total += n;
 				if (n_rx_compare(pt, nq, n, chunks,
-						 RTE_DIM(chunks), k + r, names) !=
-				    TEST_SUCCESS)
+						 RTE_DIM(chunks), k + r, names,
+						 &flags) != TEST_SUCCESS)
 					return TEST_FAILED;
 			}
+		TEST_ASSERT((flags & all_flags) == want[o] &&
+				    !(flags & ts_flag) == (o != 2),
+			    "offloads %u: flags %" PRIx64, o, flags);
 		for (p = 0; p < 4; p++) {
 			struct mlx5_sim_stats st;
 
@@ -2391,6 +2410,14 @@ test_rx_vector_scalar(void)
 	}
 	TEST_ASSERT(total / 3 > 3 * 512, "the rings wrapped (%u frames)",
 		    total);
+	/* A burst function for each: no offload, checksum and hash, any. */
+	for (p = 0; p < 4; p++)
+		for (o = 0; o < RTE_DIM(offs); o++)
+			TEST_ASSERT(fn[o][p] != fn[(o + 1) % 3][p] &&
+					    fn[o][p] != fn[o][p ^ 1] &&
+					    fn[o][p] == fn[o][p % 2],
+				    "%s, offloads %u: a burst function of its"
+				    " own", names[p], o);
 	return TEST_SUCCESS;
 }
 
@@ -2404,13 +2431,13 @@ n_tx_wqes(uint16_t p, uint16_t q, uint16_t b, unsigned int *empw,
 	  unsigned int *pkts, unsigned int *send)
 {
 	struct mlx5_net_txq *txq = rte_eth_devices[p].data->tx_queues[q];
-	uint32_t mask = (1u << txq->sq.log_size) - 1;
+	uint32_t mask = txq->wqe_n - 1;
 
 	*empw = 0;
 	*pkts = 0;
 	*send = 0;
-	while (b != txq->sq.pi) {
-		struct mlx5_wqe_ctrl_seg *c = (void *)(txq->sq.wqes +
+	while (b != txq->pi) {
+		struct mlx5_wqe_ctrl_seg *c = (void *)(txq->wqes +
 			((size_t)(b & mask) << MLX5_SEND_WQE_SHIFT));
 		uint32_t op = rte_be_to_cpu_32(c->opmod_idx_opcode);
 		uint32_t ds = rte_be_to_cpu_32(c->qpn_ds) & 0x3f;
@@ -2449,7 +2476,7 @@ n_tx_empw_ends(uint16_t p)
 
 	for (pos = 0; pos < RTE_DIM(tx); pos++)
 		for (kind = 0; kind < 2; kind++) {
-			uint16_t start = txq->sq.pi;
+			uint16_t start = txq->pi;
 			uint32_t e0 = txq->e_head;
 			unsigned int want_empw = (pos > 0) + (kind == 1) +
 						 (pos < RTE_DIM(tx) - 1);
@@ -2470,7 +2497,7 @@ n_tx_empw_ends(uint16_t p)
 			if (n_tx_wqes(p, 0, start, &empw, &pkts, &send) !=
 			    TEST_SUCCESS)
 				return TEST_FAILED;
-			cut = (uint16_t)(txq->sq.pi - start) >
+			cut = (uint16_t)(txq->pi - start) >
 				      bmask + 1 - (start & bmask) ||
 			      (e0 & (txq->elts_n - 1)) + RTE_DIM(tx) >
 				      txq->elts_n;
@@ -2550,7 +2577,7 @@ test_tx_empw(void)
 		TEST_ASSERT_NOT_NULL(m, "first frame");
 		rte_pktmbuf_free(m);
 		start = ((struct mlx5_net_txq *)
-			 rte_eth_devices[p].data->tx_queues[0])->sq.pi;
+			 rte_eth_devices[p].data->tx_queues[0])->pi;
 		/* 0-9 plain, 10-14 with checksums, 15 a chain, 16-55 plain. */
 		for (i = 0; i < RTE_DIM(tx); i++) {
 			uint32_t len = lens[i % RTE_DIM(lens)];
@@ -2599,10 +2626,10 @@ test_tx_empw(void)
 		if (k == 0) {
 			struct mlx5_net_txq *txq =
 				rte_eth_devices[p].data->tx_queues[0];
-			struct mlx5_uar saved = txq->priv->uar;
+			struct mlx5_uar saved = *txq->uar;
 			uint64_t scratch = 0;
-			uint16_t first = txq->sq.pi;
-			uint32_t mask = (1u << txq->sq.log_size) - 1;
+			uint16_t first = txq->pi;
+			uint32_t mask = txq->wqe_n - 1;
 			struct mlx5_wqe_data_seg *d;
 
 			/*
@@ -2611,27 +2638,26 @@ test_tx_empw(void)
 			 * WQE's third key, then ring the device: it sends
 			 * frames 0 and 1, fails the WQE and flushes the next.
 			 */
-			txq->priv->uar.kick = NULL;
-			txq->priv->uar.db = &scratch;
+			txq->uar->kick = NULL;
+			txq->uar->db = &scratch;
 			for (i = 0; i < 12; i++)
 				tx[i] = n_frame(p, 64, 1, (uint16_t)i,
 						(uint8_t)i, false);
 			i = rte_eth_tx_burst(p, 0, tx, 8);
 			i += rte_eth_tx_burst(p, 0, tx + 8, 4);
-			txq->priv->uar = saved;
+			*txq->uar = saved;
 			TEST_ASSERT_EQUAL(i, 12, "taken");
 			if (n_tx_wqes(p, 0, first, &empw, &pkts, &send) !=
 			    TEST_SUCCESS)
 				return TEST_FAILED;
 			TEST_ASSERT(empw == 2 && pkts == 12 && send == 0,
 				    "two eMPW WQEs of 8 and 4 packets");
-			d = (void *)(txq->sq.wqes + ((size_t)(first & mask) <<
+			d = (void *)(txq->wqes + ((size_t)(first & mask) <<
 						     MLX5_SEND_WQE_SHIFT) +
 				     4 * 16);
 			d->lkey = rte_cpu_to_be_32(0x00fe1200);
-			mlx5_doorbell_ring(&txq->priv->uar,
-					   &txq->sq.db_rec[MLX5_SND_DBR],
-					   txq->sq.pi, txq->sq.wqes +
+			mlx5_doorbell_ring(txq->uar, txq->sq_db, txq->pi,
+					   txq->wqes +
 					   ((size_t)(first & mask) <<
 					    MLX5_SEND_WQE_SHIFT));
 			for (i = 0; i < 2; i++) {

@@ -677,32 +677,32 @@ ours_setup(uint16_t port)
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[j];
 		struct mlx5_net_txq *txq = dev->data->tx_queues[j];
 
-		if (rxq->rq.log_stride != 4 || !rxq->zip) {
+		if (rxq->log_stride != 4 || !rxq->zip) {
 			fprintf(stderr, "our Rx queue is not one segment a WQE"
 					" with compression\n");
 			return -EINVAL;
 		}
 		rx->q[j] = rxq;
 		rx->rx[j].r = (struct burst_rxq_ring){
-			.cqes = rxq->cq.cqes,
-			.log_cq = rxq->cq.log_size,
-			.wqes = rxq->rq.wqes,
-			.log_rq = rxq->rq.log_size,
-			.rq_db = &rxq->rq.db_rec[MLX5_RCV_DBR],
+			.cqes = rxq->cqes,
+			.log_cq = rxq->log_cq_n,
+			.wqes = rxq->wqes,
+			.log_rq = rxq->log_wqe_n,
+			.rq_db = rxq->rq_db,
 		};
-		rx->rx[j].ci = rxq->cq.ci;
+		rx->rx[j].ci = rxq->cq_ci;
 		tx->q[j] = txq;
 		tx->txh[j].r = (struct burst_txq_ring){
-			.wqes = txq->sq.wqes,
-			.log_sq = txq->sq.log_size,
-			.sq_db = &txq->sq.db_rec[MLX5_SND_DBR],
-			.cqes = txq->cq.cqes,
-			.log_cq = txq->cq.log_size,
-			.cq_db = txq->cq.db_rec,
+			.wqes = txq->wqes,
+			.log_sq = rte_log2_u32(txq->wqe_n),
+			.sq_db = txq->sq_db,
+			.cqes = txq->cqes,
+			.log_cq = txq->log_cq_n,
+			.cq_db = txq->cq_db,
 		};
-		tx->txh[j].pi = txq->sq.pi;
-		tx->txh[j].cq_pi = txq->cq.ci;
-		our_priv = txq->priv;
+		tx->txh[j].pi = txq->pi;
+		tx->txh[j].cq_pi = txq->cq_ci;
+		our_priv = mlx5_net_txq_ctrl_of(txq)->priv;
 	}
 	/* The same queues, read as compressed sessions. */
 	im = impl_add("ours-compressed", 0, dev->rx_pkt_burst, opt_session);

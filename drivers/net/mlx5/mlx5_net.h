@@ -116,34 +116,66 @@ extern const char *const mlx5_net_err_cause_names[MLX5_NET_ERR_CAUSES];
 void mlx5_net_err_note(struct mlx5_net_qstats *st, bool tx, uint16_t port,
 		       uint16_t queue, volatile struct mlx5_cqe64 *cqe);
 
+/*
+ * The queue structures, on DPDK's model: what a burst reads and writes is
+ * a hot, cache-aligned struct (mlx5_net_rxq, mlx5_net_txq), the queue
+ * pointer the ethdev layer hands the burst; the rest (the DEVX objects,
+ * setup state) is in a cold control struct around it (mlx5_net_rxq_ctrl,
+ * mlx5_net_txq_ctrl; mlx5_net_rxq_ctrl_of() and mlx5_net_txq_ctrl_of()
+ * from the hot one). The hot struct keeps its own copy of the rings'
+ * addresses and the only copy of their counters: the DEVX objects'
+ * counters (mlx5_devx_cq.ci, mlx5_devx_sq.pi) are not used. Its first
+ * cache line is what every burst reads; the MR cache's first line, which
+ * every burst reads too, starts a line of its own.
+ */
 struct mlx5_net_rxq {
-	struct mlx5_net_priv *priv;
-	uint16_t idx;
-	uint16_t port_id;
-	struct mlx5_devx_cq cq;
-	struct mlx5_devx_rq rq;
-	struct rte_mempool *mp;
+	/* Cache line 0: the rings, the pool, the counters. */
+	volatile struct mlx5_cqe64 *cqes;
+	volatile uint32_t *cq_db;  /* The CQ's doorbell record. */
+	uint8_t *wqes;             /* The RQ's ring. */
+	volatile uint32_t *rq_db;  /* The RQ's receive counter (BE). */
 	struct rte_mbuf **elts;    /* wqe_n * sges mbufs, by WQE. */
-	uint32_t log_wqe_n;
-	uint32_t log_sges;         /* log2 of segments per WQE. */
-	uint32_t seg_len;          /* Bytes of a segment (mbuf data room). */
-	uint16_t pi;               /* WQEs posted. */
+	struct rte_mempool *mp;
 	/* rearm_data of a frame's mbufs: data_off, refcnt 1, nb_segs 1, port. */
 	uint64_t mbuf_rearm;
+	uint32_t cq_ci;            /* CQEs polled. */
+	uint16_t pi;               /* WQEs posted. */
+	uint16_t stash_n;
+	/* Cache line 1: the queue's shape and offloads, its statistics. */
+	uint8_t log_cq_n;          /* log2 of CQEs. */
+	uint8_t log_wqe_n;
+	uint8_t log_sges;          /* log2 of segments per WQE. */
+	uint8_t log_stride;        /* log2 of a WQE's bytes. */
+	uint32_t seg_len;          /* Bytes of a segment (mbuf data room). */
 	bool csum;
 	bool rss_hash;
 	bool scatter;
-	bool stopped;              /* rx_queue_stop: the RQ is in RST. */
-	bool deferred;             /* rx_deferred_start: not started by start. */
 	bool zip;                  /* The CQ compresses (hash mini-CQEs). */
+	bool stopped;              /* rx_queue_stop: the RQ is in RST. */
+	uint16_t port_id;
+	uint16_t idx;
 	int ts_offset;             /* Timestamp dynamic field, or -1. */
 	uint64_t ts_flag;
-	/* Mbufs taken from the pool in bulk, handed to WQEs one by one. */
-	uint16_t stash_n;
-	struct rte_mbuf *stash[MLX5_NET_RX_STASH];
+	struct mlx5_net_qstats st; /* Packets and bytes first. */
 	struct mlx5_mr_ctrl mr;
-	struct mlx5_net_qstats st;
+	/* Mbufs taken from the pool in bulk, handed to WQEs one by one. */
+	struct rte_mbuf *stash[MLX5_NET_RX_STASH];
+} __rte_cache_aligned;
+
+/* An Rx queue's control struct: the hot one, then what setup keeps. */
+struct mlx5_net_rxq_ctrl {
+	struct mlx5_net_rxq rxq;   /* The burst's (ethdev's rx_queues[]). */
+	struct mlx5_net_priv *priv;
+	struct mlx5_devx_cq cq;
+	struct mlx5_devx_rq rq;
+	bool deferred;             /* rx_deferred_start: not started by start. */
 };
+
+static inline struct mlx5_net_rxq_ctrl *
+mlx5_net_rxq_ctrl_of(struct mlx5_net_rxq *rxq)
+{
+	return container_of(rxq, struct mlx5_net_rxq_ctrl, rxq);
+}
 
 /* The packets of a Tx WQE (mlx5_net_txq.wqe_pkts). */
 struct mlx5_net_tx_wqe_pkts {
@@ -152,46 +184,67 @@ struct mlx5_net_tx_wqe_pkts {
 };
 
 struct mlx5_net_txq {
-	struct mlx5_net_priv *priv;
-	uint16_t idx;
-	uint16_t port_id;
-	struct mlx5_devx_cq cq;
-	struct mlx5_devx_sq sq;
+	/* Cache line 0: the rings, the doorbell, the packet ring's ends. */
+	uint8_t *wqes;             /* The SQ's ring. */
+	volatile uint32_t *sq_db;  /* The SQ's send counter (BE). */
+	volatile struct mlx5_cqe64 *cqes;
+	volatile uint32_t *cq_db;  /* The CQ's doorbell record. */
 	/*
 	 * The packets posted, in order: [e_tail, e_head) of a ring of
 	 * elts_n, the descriptor count (as many as blocks: one eMPW block
 	 * holds up to 4 packets, so the burst checks both rooms).
 	 */
 	struct rte_mbuf **elts;
-	uint32_t e_head, e_tail;
-	uint32_t elts_n;
 	/*
 	 * By WQE block, for the WQE that starts there: its first packet in
-	 * elts and its packet count; meaningful in [ci, sq.pi) only.
+	 * elts and its packet count; meaningful in [ci, pi) only.
 	 */
 	struct mlx5_net_tx_wqe_pkts *wqe_pkts;
-	uint16_t ci;               /* First block not completed. */
-	uint16_t last_comp;        /* Block at which a CQE was last asked. */
+	struct mlx5_uar *uar;      /* The port's doorbells (the primary's). */
+	uint32_t e_head, e_tail;
+	/* Cache line 1: the queue's shape and state, its statistics. */
+	uint32_t elts_n;
+	uint32_t wqe_n;            /* Blocks in the ring. */
+	uint32_t cq_ci;            /* CQEs polled. */
 	/*
 	 * The general path posted a packet not yet freed: packets up to
 	 * general_end may be chains or of other pools.
 	 */
+	uint32_t general_end;
+	uint32_t sqn;
+	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
+	uint16_t pi;               /* Blocks posted. */
+	uint16_t ci;               /* First block not completed. */
+	uint16_t last_comp;        /* Block at which a CQE was last asked. */
+	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
+	uint16_t port_id;
+	uint16_t idx;
+	uint8_t log_cq_n;          /* log2 of CQEs. */
 	bool general_pending;
 	/* Enhanced multi-packet WQEs (the SQ allows them; txq_mpw_en). */
 	bool empw;
-	uint32_t general_end;
-	uint32_t wqe_n;            /* Blocks in the ring. */
-	uint32_t sqn;
-	uint32_t qpn_ds3;          /* BE qpn_ds of a 3-segment WQE. */
-	uint16_t inline_hdr;       /* Bytes of each packet inlined. */
 	bool stopped;              /* tx_queue_stop: the SQ is in RST. */
-	bool deferred;             /* tx_deferred_start: not started by start. */
 	bool fast_free;            /* MBUF_FAST_FREE: one pool, refcnt 1. */
+	struct mlx5_net_qstats st; /* Packets and bytes first. */
+	struct mlx5_mr_ctrl mr;
+} __rte_cache_aligned;
+
+/* A Tx queue's control struct: the hot one, then what setup keeps. */
+struct mlx5_net_txq_ctrl {
+	struct mlx5_net_txq txq;   /* The burst's (ethdev's tx_queues[]). */
+	struct mlx5_net_priv *priv;
+	struct mlx5_devx_cq cq;
+	struct mlx5_devx_sq sq;
+	bool deferred;             /* tx_deferred_start: not started by start. */
 	uint32_t rate_mbps;        /* 0: not limited. */
 	struct mlx5_pp_entry *pp;  /* The pacing entry of rate_mbps. */
-	struct mlx5_mr_ctrl mr;
-	struct mlx5_net_qstats st;
 };
+
+static inline struct mlx5_net_txq_ctrl *
+mlx5_net_txq_ctrl_of(struct mlx5_net_txq *txq)
+{
+	return container_of(txq, struct mlx5_net_txq_ctrl, txq);
+}
 
 struct mlx5_net_priv {
 	struct mlx5_common_device *cdev;
@@ -362,10 +415,14 @@ mlx5_net_mr_gen_check(struct mlx5_mr_ctrl *mr)
 uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
 /*
  * The Rx burst function of a port's queues, in a primary or a secondary
- * process: vector or scalar (rx_vec_en), chosen at probe.
+ * process: vector or scalar (rx_vec_en), and in a primary for the
+ * offloads its queues have (chosen again when the port starts; one that
+ * tests each queue's offloads before, and in a secondary process).
  */
 eth_rx_burst_t mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv,
 				    bool secondary);
+/* What Rx burst function @fn handles, for rx_burst_mode_get. */
+const char *mlx5_net_rx_burst_name(eth_rx_burst_t fn);
 const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 /* Tx burst (mlx5_net_tx.c). */
 uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);

@@ -253,7 +253,7 @@ mlx5_net_reta_rqns(struct mlx5_net_priv *priv, uint32_t *rqns)
 			rte_errno = EINVAL;
 			return -EINVAL;
 		}
-		rqns[i] = rxq->rq.obj->id;
+		rqns[i] = mlx5_net_rxq_ctrl_of(rxq)->rq.obj->id;
 	}
 	return 0;
 }
@@ -354,26 +354,30 @@ mlx5_net_start(struct rte_eth_dev *dev)
 	/* Every queue starts but those set up with deferred start. */
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		struct mlx5_net_rxq *rxq = dev->data->rx_queues[i];
+		bool deferred = mlx5_net_rxq_ctrl_of(rxq)->deferred;
 
-		ret = rxq->deferred ? mlx5_net_rxq_stop(rxq) :
-				      mlx5_net_rxq_start(rxq);
+		ret = deferred ? mlx5_net_rxq_stop(rxq) :
+				 mlx5_net_rxq_start(rxq);
 		if (ret != 0)
 			goto error;
-		dev->data->rx_queue_state[i] = rxq->deferred ?
+		dev->data->rx_queue_state[i] = deferred ?
 			RTE_ETH_QUEUE_STATE_STOPPED :
 			RTE_ETH_QUEUE_STATE_STARTED;
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
+		bool deferred = mlx5_net_txq_ctrl_of(txq)->deferred;
 
-		ret = txq->deferred ? mlx5_net_txq_stop(txq) :
-				      mlx5_net_txq_start(txq);
+		ret = deferred ? mlx5_net_txq_stop(txq) :
+				 mlx5_net_txq_start(txq);
 		if (ret != 0)
 			goto error;
-		dev->data->tx_queue_state[i] = txq->deferred ?
+		dev->data->tx_queue_state[i] = deferred ?
 			RTE_ETH_QUEUE_STATE_STOPPED :
 			RTE_ETH_QUEUE_STATE_STARTED;
 	}
+	/* The Rx burst for the offloads of the queues (fixed until stop). */
+	dev->rx_pkt_burst = mlx5_net_rx_burst_fn(priv, false);
 	mlx5_net_link_update(dev, 0);
 	return 0;
 error:
@@ -841,7 +845,7 @@ static int
 mlx5_net_rate_limit(struct rte_eth_dev *dev, uint16_t idx, uint32_t mbps)
 {
 	struct mlx5_net_priv *priv = dev->data->dev_private;
-	struct mlx5_net_txq *txq;
+	struct mlx5_net_txq_ctrl *ctrl;
 	uint32_t old;
 	int ret;
 
@@ -852,14 +856,14 @@ mlx5_net_rate_limit(struct rte_eth_dev *dev, uint16_t idx, uint32_t mbps)
 			dev->data->port_id, idx);
 		return -EINVAL;
 	}
-	txq = dev->data->tx_queues[idx];
-	old = txq->rate_mbps;
-	txq->rate_mbps = mbps;
+	ctrl = mlx5_net_txq_ctrl_of(dev->data->tx_queues[idx]);
+	old = ctrl->rate_mbps;
+	ctrl->rate_mbps = mbps;
 	if (!priv->started)
 		return 0;
-	ret = mlx5_net_txq_rate_apply(txq);
+	ret = mlx5_net_txq_rate_apply(&ctrl->txq);
 	if (ret != 0)
-		txq->rate_mbps = old;
+		ctrl->rate_mbps = old;
 	return ret;
 }
 
@@ -1061,7 +1065,7 @@ mlx5_net_rxq_info_get(struct rte_eth_dev *dev, uint16_t q,
 	qinfo->nb_desc = (uint16_t)(1u << (rxq->log_wqe_n + rxq->log_sges));
 	qinfo->rx_buf_size = (uint16_t)rxq->seg_len;
 	qinfo->queue_state = dev->data->rx_queue_state[q];
-	qinfo->conf.rx_deferred_start = rxq->deferred;
+	qinfo->conf.rx_deferred_start = mlx5_net_rxq_ctrl_of(rxq)->deferred;
 	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads |
 		(rxq->scatter ? RTE_ETH_RX_OFFLOAD_SCATTER : 0) |
 		(rxq->csum ? RTE_ETH_RX_OFFLOAD_CHECKSUM : 0) |
@@ -1077,7 +1081,7 @@ mlx5_net_txq_info_get(struct rte_eth_dev *dev, uint16_t q,
 
 	qinfo->nb_desc = (uint16_t)txq->wqe_n;
 	qinfo->queue_state = dev->data->tx_queue_state[q];
-	qinfo->conf.tx_deferred_start = txq->deferred;
+	qinfo->conf.tx_deferred_start = mlx5_net_txq_ctrl_of(txq)->deferred;
 	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads |
 		(txq->fast_free ? RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE : 0);
 }
@@ -1089,11 +1093,16 @@ mlx5_net_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 	struct mlx5_net_rxq *rxq = dev->data->rx_queues[q];
 	struct mlx5_net_priv *priv = dev->data->dev_private;
 
-	snprintf(mode->info, sizeof(mode->info), "%s",
-		 rxq->scatter ? "Scalar, scattered (general path)" :
-		 priv->rx_vec ?
-		 "Vector, one mbuf per frame (rounds of four good CQEs)" :
-		 "Scalar, one mbuf per frame (fast path for runs of good CQEs)");
+	if (rxq->scatter)
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar, scattered (general path)");
+	else
+		snprintf(mode->info, sizeof(mode->info), "%s, %s",
+			 priv->rx_vec ? "Vector, one mbuf per frame (rounds of"
+					" four good CQEs)" :
+					"Scalar, one mbuf per frame (fast path"
+					" for runs of good CQEs)",
+			 mlx5_net_rx_burst_name(dev->rx_pkt_burst));
 	return 0;
 }
 

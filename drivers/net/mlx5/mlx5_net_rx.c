@@ -50,6 +50,21 @@ mlx5_net_ptypes(struct rte_eth_dev *dev)
 	return mlx5_net_ptype_list;
 }
 
+/*
+ * The hot queue struct's layout (mlx5_net.h): what every burst reads in
+ * its first 64 bytes, the queue's shape and its packet and byte counts in
+ * the next 64, the MR cache's top half on a line of its own.
+ */
+static_assert(offsetof(struct mlx5_net_rxq, stash_n) + sizeof(uint16_t) <=
+			      RTE_CACHE_LINE_MIN_SIZE &&
+		      offsetof(struct mlx5_net_rxq, st.bytes) +
+				      sizeof(uint64_t) <=
+			      2 * RTE_CACHE_LINE_MIN_SIZE &&
+		      offsetof(struct mlx5_net_rxq, mr) %
+				      RTE_CACHE_LINE_MIN_SIZE ==
+			      0,
+	      "the Rx queue's hot lines");
+
 /* The packet type of each value of a CQE's l4_l3_hdr_type byte. */
 static uint32_t mlx5_net_ptype_of[256];
 
@@ -259,8 +274,8 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr, uint32_t w,
 	for (s = 0; s < used; s++) {
 		struct rte_mbuf *m = slot[s], *r = rep[s];
 		struct mlx5_wqe_data_seg *d =
-			(void *)(rxq->rq.wqes +
-				 ((size_t)w << rxq->rq.log_stride) + 16 * s);
+			(void *)(rxq->wqes + ((size_t)w << rxq->log_stride) +
+				 16 * s);
 
 		/* data_off, refcnt 1, nb_segs 1, port: what the pool left. */
 		mlx5_net_rx_rearm(m, rxq->mbuf_rearm);
@@ -282,24 +297,28 @@ mlx5_net_rx_take(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr, uint32_t w,
 /*
  * Compressed CQEs (rxq->zip; mlx5_prm_rx.h has the layout): the mini-CQE
  * array holding mini-CQE @j of the session whose header is in slot @slot
- * of @cq (array 0 in slot 1, array k in slot 8k).
+ * of @rxq's CQ (array 0 in slot 1, array k in slot 8k).
  */
 static __rte_always_inline const volatile struct mlx5_mini_cqe8 *
-mlx5_net_rx_mini_array(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
+mlx5_net_rx_mini_array(const struct mlx5_net_rxq *rxq, uint32_t slot,
+		       uint32_t j)
 {
+	const uint32_t mask = (1u << rxq->log_cq_n) - 1;
 	uint32_t at = slot + (j < MLX5_MINI_CQE_ARRAY_SIZE ?
 				      1 :
 				      j & ~(MLX5_MINI_CQE_ARRAY_SIZE - 1u));
 
-	return (const volatile void *)&cq
-		->cqes[at & ((1u << cq->log_size) - 1)];
+	return (const volatile void *)&rxq->cqes[at & mask];
 }
 
-/* Mini-CQE @j of the session whose header is in slot @slot of @cq. */
+/*
+ * Mini-CQE @j of the session whose header is in slot @slot of @rxq's
+ * CQ.
+ */
 static __rte_always_inline const volatile struct mlx5_mini_cqe8 *
-mlx5_net_rx_mini(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
+mlx5_net_rx_mini(const struct mlx5_net_rxq *rxq, uint32_t slot, uint32_t j)
 {
-	return mlx5_net_rx_mini_array(cq, slot, j) +
+	return mlx5_net_rx_mini_array(rxq, slot, j) +
 	       (j & (MLX5_MINI_CQE_ARRAY_SIZE - 1u));
 }
 
@@ -311,17 +330,18 @@ mlx5_net_rx_mini(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t j)
  * PMD invalidates them too).
  */
 static __rte_always_inline void
-mlx5_net_rx_zip_consumed(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t n)
+mlx5_net_rx_zip_consumed(const struct mlx5_net_rxq *rxq, uint32_t slot,
+			 uint32_t n)
 {
-	const uint32_t mask = (1u << cq->log_size) - 1;
-	volatile struct mlx5_cqe64 *p = &cq->cqes[slot & mask];
+	const uint32_t mask = (1u << rxq->log_cq_n) - 1;
+	volatile struct mlx5_cqe64 *p = &rxq->cqes[slot & mask];
 	/* A session stops at the ring's end (the device's rule): one run. */
 	uint32_t run = RTE_MIN(n, mask + 1 - (slot & mask)), j;
 
 	for (j = 0; j < run; j++)
 		p[j].op_own = MLX5_CQE_INVALID << 4;
 	for (; j < n; j++)
-		cq->cqes[(slot + j) & mask].op_own = MLX5_CQE_INVALID << 4;
+		rxq->cqes[(slot + j) & mask].op_own = MLX5_CQE_INVALID << 4;
 }
 
 /*
@@ -335,26 +355,26 @@ mlx5_net_rx_zip_consumed(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t n)
  * which CQE 1 takes) are read first.
  */
 static __rte_noinline void
-mlx5_net_rx_unzip(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t from)
+mlx5_net_rx_unzip(const struct mlx5_net_rxq *rxq, uint32_t slot, uint32_t from)
 {
-	const uint32_t mask = (1u << cq->log_size) - 1;
+	const uint32_t mask = (1u << rxq->log_cq_n) - 1;
 	struct mlx5_cqe_eth hdr;
 	struct mlx5_mini_cqe8 m0;
 	uint32_t n, j;
 
-	rte_memcpy(&hdr, (const void *)(uintptr_t)&cq->cqes[slot & mask],
+	rte_memcpy(&hdr, (const void *)(uintptr_t)&rxq->cqes[slot & mask],
 		   sizeof(hdr));
 	m0 = *(const struct mlx5_mini_cqe8 *)(uintptr_t)mlx5_net_rx_mini(
-		cq, slot, 0);
+		rxq, slot, 0);
 	n = rte_be_to_cpu_32(hdr.byte_cnt);
 	for (j = n; j-- > from;) {
 		struct mlx5_mini_cqe8 m =
 			j == 0 ? m0 :
 				 *(const struct mlx5_mini_cqe8 *)(uintptr_t)
-					 mlx5_net_rx_mini(cq, slot, j);
+					 mlx5_net_rx_mini(rxq, slot, j);
 		struct mlx5_cqe_eth c = hdr;
 		volatile struct mlx5_cqe_eth *to =
-			(volatile void *)&cq->cqes[(slot + j) & mask];
+			(volatile void *)&rxq->cqes[(slot + j) & mask];
 
 		c.byte_cnt = m.byte_cnt;
 		c.rss_hash_result = m.rx_hash_result;
@@ -362,7 +382,7 @@ mlx5_net_rx_unzip(struct mlx5_devx_cq *cq, uint32_t slot, uint32_t from)
 			(uint16_t)(rte_be_to_cpu_16(hdr.wqe_counter) + j));
 		/* Format 0, the owner bit of the slot's pass. */
 		c.op_own = (uint8_t)((hdr.op_own & 0xf0) |
-				     (((slot + j) >> cq->log_size) & 1));
+				     (((slot + j) >> rxq->log_cq_n) & 1));
 		rte_memcpy((void *)(uintptr_t)to, &c, sizeof(c));
 	}
 }
@@ -383,8 +403,7 @@ static __rte_noinline uint16_t
 mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		    struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mlx5_devx_cq *cq = &rxq->cq;
-	uint32_t cq_mask = (1u << cq->log_size) - 1;
+	uint32_t cq_mask = (1u << rxq->log_cq_n) - 1;
 	uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
 	uint64_t bytes = 0;
 	uint16_t got = 0;
@@ -392,10 +411,10 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 
 	while (got < n) {
 		volatile struct mlx5_cqe_eth *cqe =
-			(volatile void *)&cq->cqes[cq->ci & cq_mask];
+			(volatile void *)&rxq->cqes[rxq->cq_ci & cq_mask];
 		enum mlx5_cqe_status st =
 			mlx5_cqe_status((volatile struct mlx5_cqe64 *)cqe,
-					cq->log_size, cq->ci);
+					rxq->log_cq_n, rxq->cq_ci);
 		uint32_t w;
 		struct rte_mbuf *m;
 
@@ -404,7 +423,7 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		if (unlikely(mlx5_net_rx_zipped(cqe->op_own))) {
 			if (likely(rte_be_to_cpu_32(cqe->byte_cnt) >= 2)) {
 				/* A session, CQE by CQE here. */
-				mlx5_net_rx_unzip(cq, cq->ci, 0);
+				mlx5_net_rx_unzip(rxq, rxq->cq_ci, 0);
 				continue;
 			}
 			/* Not a session the device writes: recover. */
@@ -420,7 +439,7 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 			continue;
 		}
 		seen = true;
-		cq->ci++;
+		rxq->cq_ci++;
 		w = rte_be_to_cpu_16(cqe->wqe_counter) & wqe_mask;
 		if (unlikely(st == MLX5_CQE_STATUS_ERR)) {
 			volatile struct mlx5_err_cqe *ecqe =
@@ -436,7 +455,7 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 				mlx5_net_rx_repost(rxq);
 				continue;
 			}
-			mlx5_cq_db_update(cq->db_rec, cq->ci);
+			mlx5_cq_db_update(rxq->cq_db, rxq->cq_ci);
 			if (mlx5_net_rxq_recover(rxq) != 0)
 				break;
 			seen = false;
@@ -452,9 +471,9 @@ mlx5_net_rx_general(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		pkts[got++] = m;
 	}
 	if (seen) {
-		mlx5_cq_db_update(cq->db_rec, cq->ci);
+		mlx5_cq_db_update(rxq->cq_db, rxq->cq_ci);
 		rte_io_wmb();
-		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+		*rxq->rq_db = rte_cpu_to_be_32(rxq->pi);
 	}
 	rxq->st.packets += got;
 	rxq->st.bytes += bytes;
@@ -718,7 +737,7 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	while (j < k) {
 		/* Mini-CQE array j / 8, whole. */
 		const volatile struct mlx5_mini_cqe8 *mc =
-			mlx5_net_rx_mini_array(&rxq->cq, slot, j);
+			mlx5_net_rx_mini_array(rxq, slot, j);
 		const uint32_t end = RTE_MIN(k, j + MLX5_MINI_CQE_ARRAY_SIZE);
 
 		if (vec && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN) {
@@ -750,8 +769,8 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	*bytes += sum;
 	/* What is left of a session cut short is read as CQEs next time. */
 	if (unlikely(k < cnt))
-		mlx5_net_rx_unzip(&rxq->cq, slot, k);
-	mlx5_net_rx_zip_consumed(&rxq->cq, slot, k);
+		mlx5_net_rx_unzip(rxq, slot, k);
+	mlx5_net_rx_zip_consumed(rxq, slot, k);
 	return k;
 }
 
@@ -761,7 +780,8 @@ mlx5_net_rx_session(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
  * @d and @e, into @out (@bytes summed), fresh mbufs from below @stash, up
  * to @lim frames, their checksum verdicts with @csum and RSS hash with
  * @rss. Returns the frames taken, a multiple of four: the scalar loop
- * goes on from there (a CQE not good, the last few).
+ * goes on from there (a CQE not good, the last few). Little-endian
+ * targets only (the shuffles' byte order): the caller checks.
  */
 static __rte_always_inline uint32_t
 mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
@@ -771,24 +791,6 @@ mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 		uint8_t want, uint8_t want_mask, uint64_t rearm,
 		uint64_t *bytes, bool csum, bool rss)
 {
-#if RTE_BYTE_ORDER != RTE_LITTLE_ENDIAN
-	/* The shuffle is little-endian's: the scalar loop takes them all. */
-	RTE_SET_USED(mr);
-	RTE_SET_USED(c);
-	RTE_SET_USED(cqe);
-	RTE_SET_USED(d);
-	RTE_SET_USED(e);
-	RTE_SET_USED(stash);
-	RTE_SET_USED(out);
-	RTE_SET_USED(lim);
-	RTE_SET_USED(want);
-	RTE_SET_USED(want_mask);
-	RTE_SET_USED(rearm);
-	RTE_SET_USED(bytes);
-	RTE_SET_USED(csum);
-	RTE_SET_USED(rss);
-	return 0;
-#else
 	const uint32_t want4 = want * 0x01010101u;
 	const uint32_t mask4 = want_mask * 0x01010101u;
 	const mlx5_net_v2u64 rearm_flags = { rearm, 0 };
@@ -816,34 +818,57 @@ mlx5_net_rx_vec(struct mlx5_mr_ctrl *mr, struct mlx5_net_rx_mru *c,
 	}
 	*bytes += sum;
 	return (uint32_t)(q - cqe);
-#endif
 }
 
 /*
- * The Rx burst, with the MR cache of this process. The fast path (one
- * mbuf per frame) takes runs of good completions that neither wrap the CQ
- * nor outnumber the stash; anything else is the general path's.
+ * What a port's Rx queues ask of the burst, known when the port starts:
+ * the burst function is chosen then (mlx5_net_rx_burst_fn()), each the
+ * body below for one mode, so that a burst tests no offload its port's
+ * queues do not have.
+ */
+enum mlx5_net_rx_mode {
+	/* No queue with checksum, RSS hash, timestamp or scatter. */
+	MLX5_NET_RX_MODE_PLAIN,
+	/* Checksum verdicts or RSS hash; no timestamp, no scatter. */
+	MLX5_NET_RX_MODE_META,
+	/*
+	 * Any queue (a timestamp, scatter), its flags tested by each burst:
+	 * also a port not started and a secondary process's bursts, which
+	 * are fixed when it attaches.
+	 */
+	MLX5_NET_RX_MODE_ANY,
+};
+
+/*
+ * The Rx burst, with the MR cache of this process, for queues of @mode (a
+ * constant). The fast path (one mbuf per frame) takes runs of good
+ * completions that neither wrap the CQ nor outnumber the stash; anything
+ * else is the general path's.
  */
 static __rte_always_inline uint16_t
 mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
-		 struct rte_mbuf **pkts, uint16_t n, const bool vec)
+		 struct rte_mbuf **pkts, uint16_t n, const bool vec,
+		 const enum mlx5_net_rx_mode mode)
 {
-	struct mlx5_devx_cq *cq = &rxq->cq;
-	const uint32_t cq_n = 1u << cq->log_size;
+	const uint32_t cq_n = 1u << rxq->log_cq_n;
 	const uint32_t wqe_mask = (1u << rxq->log_wqe_n) - 1;
-	const bool offloads = rxq->csum || rxq->rss_hash || rxq->ts_offset >= 0;
+	const bool ts = mode == MLX5_NET_RX_MODE_ANY && rxq->ts_offset >= 0;
+	const bool offloads = mode != MLX5_NET_RX_MODE_PLAIN &&
+			      (rxq->csum || rxq->rss_hash || ts);
 	/* The vector rounds give the checksums and hash (no timestamp). */
-	const bool vec_meta = vec && rxq->ts_offset < 0;
+	const bool vec_meta = vec && offloads && !ts;
 	uint32_t ci;
 	uint16_t rpi;
 	uint64_t bytes = 0;
 	uint16_t got = 0;
 	bool more = false;
 
-	if (unlikely(rxq->scatter | rxq->stopped))
-		return rxq->stopped ? 0 : mlx5_net_rx_general(rxq, mr, pkts, n);
+	if (unlikely(rxq->stopped))
+		return 0;
+	if (mode == MLX5_NET_RX_MODE_ANY && unlikely(rxq->scatter))
+		return mlx5_net_rx_general(rxq, mr, pkts, n);
 	mlx5_net_mr_gen_check(mr);
-	ci = cq->ci;
+	ci = rxq->cq_ci;
 	rpi = rxq->pi;
 	while (got < n) {
 		/*
@@ -852,9 +877,9 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		 */
 		const uint32_t wi = rpi & wqe_mask;
 		volatile struct mlx5_cqe_eth *cqe =
-			(volatile void *)&cq->cqes[ci & (cq_n - 1)];
+			(volatile void *)&rxq->cqes[ci & (cq_n - 1)];
 		struct mlx5_wqe_data_seg *d =
-			(struct mlx5_wqe_data_seg *)(void *)rxq->rq.wqes + wi;
+			(struct mlx5_wqe_data_seg *)(void *)rxq->wqes + wi;
 		struct rte_mbuf **e = rxq->elts + wi, **stash, **out;
 		const uint64_t rearm = rxq->mbuf_rearm;
 		struct mlx5_net_rx_mru c = { .piova = mr->private_iova_flag };
@@ -884,13 +909,14 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		stash = &rxq->stash[rxq->stash_n];
 		out = &pkts[got];
 		i = 0;
-		if (vec) {
+		/* The shuffles are little-endian's: else the scalar loop. */
+		if (vec && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN) {
 			/*
 			 * Rounds of four, with their checksums and hash
 			 * unless a timestamp asks the offloads pass for
 			 * every frame; the scalar loop for the rest.
 			 */
-			if (vec_meta && (rxq->csum || rxq->rss_hash))
+			if (vec_meta)
 				i = mlx5_net_rx_vec(mr, &c, cqe, d, e, stash,
 						    out, lim, want, want_mask,
 						    rearm, &bytes, rxq->csum,
@@ -957,12 +983,12 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 		if (!zip && i != lim)
 			break;
 	}
-	if (ci != cq->ci) {
+	if (ci != rxq->cq_ci) {
 		rxq->pi = rpi;
-		cq->ci = ci;
-		mlx5_cq_db_update(cq->db_rec, ci);
+		rxq->cq_ci = ci;
+		mlx5_cq_db_update(rxq->cq_db, ci);
 		rte_io_wmb();
-		rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+		*rxq->rq_db = rte_cpu_to_be_32(rxq->pi);
 	}
 	rxq->st.packets += got;
 	rxq->st.bytes += bytes;
@@ -972,14 +998,14 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	return got;
 }
 
-/* A primary's burst, scalar or vector. */
-#define MLX5_NET_RX_BURST(name, vec) \
+/* A primary's burst, scalar or vector, of each mode. */
+#define MLX5_NET_RX_BURST(name, vec, mode) \
 	static uint16_t mlx5_net_rx_burst_##name( \
 		void *q, struct rte_mbuf **pkts, uint16_t n) \
 	{ \
 		struct mlx5_net_rxq *rxq = q; \
 \
-		return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n, vec); \
+		return mlx5_net_rx_body(rxq, &rxq->mr, pkts, n, vec, mode); \
 	}
 
 /*
@@ -998,22 +1024,67 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 \
 		if (unlikely(mr == NULL)) \
 			return 0; \
-		return mlx5_net_rx_body(rxq, mr, pkts, n, vec); \
+		return mlx5_net_rx_body(rxq, mr, pkts, n, vec, \
+					MLX5_NET_RX_MODE_ANY); \
 	}
 
-MLX5_NET_RX_BURST(scalar, false)
-MLX5_NET_RX_BURST(vec, true)
+MLX5_NET_RX_BURST(scalar, false, MLX5_NET_RX_MODE_ANY)
+MLX5_NET_RX_BURST(scalar_plain, false, MLX5_NET_RX_MODE_PLAIN)
+MLX5_NET_RX_BURST(scalar_meta, false, MLX5_NET_RX_MODE_META)
+MLX5_NET_RX_BURST(vec, true, MLX5_NET_RX_MODE_ANY)
+MLX5_NET_RX_BURST(vec_plain, true, MLX5_NET_RX_MODE_PLAIN)
+MLX5_NET_RX_BURST(vec_meta, true, MLX5_NET_RX_MODE_META)
 MLX5_NET_RX_BURST_SECONDARY(scalar, false)
 MLX5_NET_RX_BURST_SECONDARY(vec, true)
+
+/* The mode of a port's Rx queues (ANY with none). */
+static enum mlx5_net_rx_mode
+mlx5_net_rx_mode_of(const struct rte_eth_dev_data *data)
+{
+	enum mlx5_net_rx_mode mode = MLX5_NET_RX_MODE_PLAIN;
+	uint16_t i;
+
+	if (data->nb_rx_queues == 0)
+		return MLX5_NET_RX_MODE_ANY;
+	for (i = 0; i < data->nb_rx_queues; i++) {
+		const struct mlx5_net_rxq *rxq = data->rx_queues[i];
+
+		if (rxq == NULL || rxq->scatter || rxq->ts_offset >= 0)
+			return MLX5_NET_RX_MODE_ANY;
+		if (rxq->csum || rxq->rss_hash)
+			mode = MLX5_NET_RX_MODE_META;
+	}
+	return mode;
+}
 
 eth_rx_burst_t
 mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv, bool secondary)
 {
-	if (priv->rx_vec)
-		return secondary ? mlx5_net_rx_burst_vec_secondary :
-				   mlx5_net_rx_burst_vec;
-	return secondary ? mlx5_net_rx_burst_scalar_secondary :
-			   mlx5_net_rx_burst_scalar;
+	static const eth_rx_burst_t fn[2][3] = {
+		[0][MLX5_NET_RX_MODE_PLAIN] = mlx5_net_rx_burst_scalar_plain,
+		[0][MLX5_NET_RX_MODE_META] = mlx5_net_rx_burst_scalar_meta,
+		[0][MLX5_NET_RX_MODE_ANY] = mlx5_net_rx_burst_scalar,
+		[1][MLX5_NET_RX_MODE_PLAIN] = mlx5_net_rx_burst_vec_plain,
+		[1][MLX5_NET_RX_MODE_META] = mlx5_net_rx_burst_vec_meta,
+		[1][MLX5_NET_RX_MODE_ANY] = mlx5_net_rx_burst_vec,
+	};
+
+	if (secondary)
+		return priv->rx_vec ? mlx5_net_rx_burst_vec_secondary :
+				      mlx5_net_rx_burst_scalar_secondary;
+	return fn[priv->rx_vec][mlx5_net_rx_mode_of(priv->eth->data)];
+}
+
+const char *
+mlx5_net_rx_burst_name(eth_rx_burst_t fn)
+{
+	if (fn == mlx5_net_rx_burst_vec_plain ||
+	    fn == mlx5_net_rx_burst_scalar_plain)
+		return "no offload";
+	if (fn == mlx5_net_rx_burst_vec_meta ||
+	    fn == mlx5_net_rx_burst_scalar_meta)
+		return "checksum and RSS hash in the fast path";
+	return "each queue's offloads";
 }
 
 /*
@@ -1027,8 +1098,7 @@ mlx5_net_rx_seg_set(struct mlx5_net_rxq *rxq, uint32_t w, uint32_t s,
 		    struct rte_mbuf *m, uint32_t lkey)
 {
 	struct mlx5_wqe_data_seg *d =
-		(void *)(rxq->rq.wqes + ((size_t)w << rxq->rq.log_stride) +
-			 16 * s);
+		(void *)(rxq->wqes + ((size_t)w << rxq->log_stride) + 16 * s);
 
 	d->byte_count = rte_cpu_to_be_32(rxq->seg_len);
 	d->lkey = rte_cpu_to_be_32(lkey);
@@ -1060,7 +1130,7 @@ mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
 		}
 	rxq->pi = (uint16_t)n;
 	rte_io_wmb();
-	rxq->rq.db_rec[MLX5_RCV_DBR] = rte_cpu_to_be_32(rxq->pi);
+	*rxq->rq_db = rte_cpu_to_be_32(rxq->pi);
 	return 0;
 }
 
@@ -1073,22 +1143,21 @@ mlx5_net_rxq_post_all(struct mlx5_net_rxq *rxq)
 void
 mlx5_net_rxq_cq_drain(struct mlx5_net_rxq *rxq)
 {
-	struct mlx5_devx_cq *cq = &rxq->cq;
 	volatile struct mlx5_cqe64 *cqe;
 
-	while (cqe = &cq->cqes[cq->ci & ((1u << cq->log_size) - 1)],
-	       mlx5_cqe_status(cqe, cq->log_size, cq->ci) !=
+	while (cqe = &rxq->cqes[rxq->cq_ci & ((1u << rxq->log_cq_n) - 1)],
+	       mlx5_cqe_status(cqe, rxq->log_cq_n, rxq->cq_ci) !=
 		       MLX5_CQE_STATUS_HW_OWN) {
 		uint32_t n = 1;
 
 		/* A compressed session takes its count of slots. */
 		if (mlx5_net_rx_zipped(cqe->op_own)) {
 			n = RTE_MAX(rte_be_to_cpu_32(cqe->byte_cnt), 1u);
-			mlx5_net_rx_zip_consumed(cq, cq->ci, n);
+			mlx5_net_rx_zip_consumed(rxq, rxq->cq_ci, n);
 		}
-		cq->ci += n;
+		rxq->cq_ci += n;
 	}
-	mlx5_cq_db_update(cq->db_rec, cq->ci);
+	mlx5_cq_db_update(rxq->cq_db, rxq->cq_ci);
 }
 
 int
@@ -1101,7 +1170,7 @@ mlx5_net_rxq_recover(struct mlx5_net_rxq *rxq)
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx5_net_mp_ask(rxq->port_id, MLX5_NET_MP_RXQ_RECOVER,
 				       rxq->idx, NULL);
-	ret = mlx5_devx_rq_recover(&rxq->rq);
+	ret = mlx5_devx_rq_recover(&mlx5_net_rxq_ctrl_of(rxq)->rq);
 	if (ret != 0) {
 		DRV_LOG(ERR, "port %u Rx queue %u: recovery failed: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));

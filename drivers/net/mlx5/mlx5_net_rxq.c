@@ -42,16 +42,18 @@ mlx5_net_rxq_rearm(uint16_t port_id)
 }
 
 static void
-mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
+mlx5_net_rxq_free(struct mlx5_net_rxq_ctrl *ctrl)
 {
+	struct mlx5_net_rxq *rxq;
 	uint32_t i, n;
 
-	if (rxq == NULL)
+	if (ctrl == NULL)
 		return;
-	if (rxq->rq.obj != NULL && mlx5_devx_rq_destroy(&rxq->rq) != 0)
+	rxq = &ctrl->rxq;
+	if (ctrl->rq.obj != NULL && mlx5_devx_rq_destroy(&ctrl->rq) != 0)
 		DRV_LOG(ERR, "port %u Rx queue %u: the RQ stays: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
-	if (rxq->cq.obj != NULL && mlx5_devx_cq_destroy(&rxq->cq) != 0)
+	if (ctrl->cq.obj != NULL && mlx5_devx_cq_destroy(&ctrl->cq) != 0)
 		DRV_LOG(ERR, "port %u Rx queue %u: the CQ stays: %s",
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
 	if (rxq->stash_n != 0)
@@ -63,7 +65,7 @@ mlx5_net_rxq_free(struct mlx5_net_rxq *rxq)
 		rte_free(rxq->elts);
 	}
 	mlx5_mr_ctrl_free(&rxq->mr);
-	rte_free(rxq);
+	rte_free(ctrl);
 }
 
 int
@@ -80,6 +82,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	uint32_t desc = rte_align32pow2(RTE_MAX(nb_desc,
 						(uint16_t)MLX5_NET_MIN_DESC));
 	uint32_t seg_len, sges;
+	struct mlx5_net_rxq_ctrl *ctrl;
 	struct mlx5_net_rxq *rxq;
 	int ret;
 
@@ -119,22 +122,23 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			" (a power of two, at least %u)", dev->data->port_id,
 			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
 	mlx5_net_rx_queue_release(dev, idx);
-	rxq = rte_zmalloc_socket("mlx5_net_rxq", sizeof(*rxq),
-				 RTE_CACHE_LINE_SIZE, (int)socket);
-	if (rxq == NULL) {
+	ctrl = rte_zmalloc_socket("mlx5_net_rxq", sizeof(*ctrl),
+				  RTE_CACHE_LINE_SIZE, (int)socket);
+	if (ctrl == NULL) {
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
-	rxq->priv = priv;
+	rxq = &ctrl->rxq;
+	ctrl->priv = priv;
 	rxq->idx = idx;
 	rxq->port_id = dev->data->port_id;
 	rxq->mp = mp;
 	rxq->seg_len = seg_len;
-	rxq->log_sges = rte_log2_u32(sges);
-	rxq->log_wqe_n = rte_log2_u32(desc / sges);
+	rxq->log_sges = (uint8_t)rte_log2_u32(sges);
+	rxq->log_wqe_n = (uint8_t)rte_log2_u32(desc / sges);
 	rxq->scatter = sges > 1;
 	rxq->mbuf_rearm = mlx5_net_rxq_rearm(rxq->port_id);
-	rxq->deferred = conf != NULL && conf->rx_deferred_start;
+	ctrl->deferred = conf != NULL && conf->rx_deferred_start;
 	rxq->csum = offloads & RTE_ETH_RX_OFFLOAD_CHECKSUM;
 	rxq->rss_hash = offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	rxq->ts_offset = -1;
@@ -145,7 +149,7 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			DRV_LOG(ERR, "port %u Rx queue %u: no timestamp"
 				" field: %s", dev->data->port_id, idx,
 				rte_strerror(rte_errno));
-			rte_free(rxq);
+			rte_free(ctrl);
 			return -rte_errno;
 		}
 		rxq->ts_offset = priv->ts_offset;
@@ -180,26 +184,33 @@ mlx5_net_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	 */
 	rxq->zip = priv->rxq_cqe_comp && rxq->ts_offset < 0 && !rxq->scatter;
 	if (rxq->zip)
-		ret = mlx5_devx_cq_create_comp(cdev, &rxq->cq, rxq->log_wqe_n,
+		ret = mlx5_devx_cq_create_comp(cdev, &ctrl->cq, rxq->log_wqe_n,
 					       &priv->uar,
 					       MLX5_MINI_CQE_FORMAT_HASH,
 					       (int)socket);
 	else
-		ret = mlx5_devx_cq_create(cdev, &rxq->cq, rxq->log_wqe_n,
+		ret = mlx5_devx_cq_create(cdev, &ctrl->cq, rxq->log_wqe_n,
 					  &priv->uar, (int)socket);
 	if (ret != 0)
 		goto error;
-	ret = mlx5_devx_rq_create(cdev, &rxq->rq,
+	ret = mlx5_devx_rq_create(cdev, &ctrl->rq,
 		&(struct mlx5_devx_rq_params){
 			.pd = cdev->pdn,
-			.cqn = rxq->cq.obj->id,
+			.cqn = ctrl->cq.obj->id,
 			.log_size = rxq->log_wqe_n,
-			.log_stride = RTE_MAX(4u, 4 + rxq->log_sges),
+			.log_stride = 4u + rxq->log_sges,
 			.counter_set_id = priv->qcnt != NULL ?
 					  (uint8_t)priv->qcnt->id : 0,
 		}, (int)socket);
 	if (ret != 0)
 		goto error;
+	/* The burst's copies of the rings (the hot struct). */
+	rxq->cqes = ctrl->cq.cqes;
+	rxq->cq_db = ctrl->cq.db_rec;
+	rxq->log_cq_n = (uint8_t)ctrl->cq.log_size;
+	rxq->wqes = ctrl->rq.wqes;
+	rxq->rq_db = &ctrl->rq.db_rec[MLX5_RCV_DBR];
+	rxq->log_stride = (uint8_t)ctrl->rq.log_stride;
 	ret = mlx5_net_rxq_post_all(rxq);
 	if (ret != 0)
 		goto error;
@@ -209,7 +220,7 @@ error:
 	DRV_LOG(ERR, "port %u Rx queue %u: setup failed: %s",
 		dev->data->port_id, idx, rte_strerror(rte_errno));
 	ret = -rte_errno;
-	mlx5_net_rxq_free(rxq);
+	mlx5_net_rxq_free(ctrl);
 	rte_errno = -ret;
 	return ret;
 }
@@ -222,18 +233,19 @@ mlx5_net_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	if (rxq == NULL)
 		return;
 	dev->data->rx_queues[idx] = NULL;
-	mlx5_net_rxq_free(rxq);
+	mlx5_net_rxq_free(mlx5_net_rxq_ctrl_of(rxq));
 }
 
 int
 mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq)
 {
+	struct mlx5_devx_rq *rq = &mlx5_net_rxq_ctrl_of(rxq)->rq;
 	int ret;
 
 	if (rxq->stopped)
 		return 0;
-	if (rxq->rq.state != MLX5_WQ_STATE_RST) {
-		ret = mlx5_devx_cmd_modify_rq(rxq->rq.obj, rxq->rq.state,
+	if (rq->state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_cmd_modify_rq(rq->obj, rq->state,
 					      MLX5_WQ_STATE_RST);
 		if (ret != 0) {
 			DRV_LOG(ERR, "port %u Rx queue %u: stop failed: %s",
@@ -241,7 +253,7 @@ mlx5_net_rxq_stop(struct mlx5_net_rxq *rxq)
 				rte_strerror(rte_errno));
 			return ret;
 		}
-		rxq->rq.state = MLX5_WQ_STATE_RST;
+		rq->state = MLX5_WQ_STATE_RST;
 	}
 	/* Frames received and not handed up are dropped with the queue. */
 	mlx5_net_rxq_cq_drain(rxq);
@@ -257,7 +269,7 @@ mlx5_net_rxq_start(struct mlx5_net_rxq *rxq)
 	if (!rxq->stopped)
 		return 0;
 	/* RST to RDY, every WQE posted again with the mbufs it holds. */
-	ret = mlx5_devx_rq_recover(&rxq->rq);
+	ret = mlx5_devx_rq_recover(&mlx5_net_rxq_ctrl_of(rxq)->rq);
 	if (ret == 0)
 		ret = mlx5_net_rxq_post_all(rxq);
 	if (ret != 0) {

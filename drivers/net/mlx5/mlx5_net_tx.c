@@ -49,6 +49,21 @@
 #include "mlx5_net.h"
 
 /*
+ * The hot queue struct's layout (mlx5_net.h): what every burst reads in
+ * its first 64 bytes, the queue's shape and state and its packet and byte
+ * counts in the next 64, the MR cache's top half on a line of its own.
+ */
+static_assert(offsetof(struct mlx5_net_txq, e_tail) + sizeof(uint32_t) <=
+			      RTE_CACHE_LINE_MIN_SIZE &&
+		      offsetof(struct mlx5_net_txq, st.bytes) +
+				      sizeof(uint64_t) <=
+			      2 * RTE_CACHE_LINE_MIN_SIZE &&
+		      offsetof(struct mlx5_net_txq, mr) %
+				      RTE_CACHE_LINE_MIN_SIZE ==
+			      0,
+	      "the Tx queue's hot lines");
+
+/*
  * Tx: the first 8 bytes of the Ethernet segment (its checksum flags) for
  * each value of the mbuf's IP_CKSUM and L4 checksum request bits.
  */
@@ -137,10 +152,9 @@ mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 	 * completed; none otherwise (a device's error on a block that is
 	 * not a WQE's first: every packet posted is flushed).
 	 */
-	bool known =
-		(uint16_t)(wc - txq->ci) < (uint16_t)(txq->sq.pi - txq->ci) &&
-		wp->first - txq->e_tail <= txq->e_head - txq->e_tail &&
-		wp->n <= txq->e_head - wp->first;
+	bool known = (uint16_t)(wc - txq->ci) < (uint16_t)(txq->pi - txq->ci) &&
+		     wp->first - txq->e_tail <= txq->e_head - txq->e_tail &&
+		     wp->n <= txq->e_head - wp->first;
 	uint32_t first = known ? wp->first : txq->e_tail;
 	uint32_t end = known ? wp->first + wp->n : txq->e_tail;
 
@@ -163,7 +177,7 @@ mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 		rte_pktmbuf_free(m);
 		txq->e_tail++;
 	}
-	txq->ci = txq->sq.pi;
+	txq->ci = txq->pi;
 	txq->general_pending = false;
 	if (mlx5_net_txq_recover(txq) != 0) {
 		DRV_LOG(ERR, "Tx queue %u: recovery failed: %s", txq->idx,
@@ -179,14 +193,13 @@ mlx5_net_tx_error(struct mlx5_net_txq *txq, uint16_t wc,
 static __rte_always_inline void
 mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 {
-	struct mlx5_devx_cq *cq = &txq->cq;
-	const uint32_t log_cq = cq->log_size;
+	const uint32_t log_cq = txq->log_cq_n;
 	const uint32_t cq_mask = (1u << log_cq) - 1;
-	uint32_t ci = cq->ci;
+	uint32_t ci = txq->cq_ci;
 	uint16_t upto = txq->ci;
 
 	for (;;) {
-		volatile struct mlx5_cqe64 *cqe = &cq->cqes[ci & cq_mask];
+		volatile struct mlx5_cqe64 *cqe = &txq->cqes[ci & cq_mask];
 		volatile struct mlx5_cqe64 *err;
 		uint8_t op_own = cqe->op_own;
 		uint16_t wc;
@@ -202,11 +215,11 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 			/* An error: every CQE after it is a flush. */
 			wc = rte_be_to_cpu_16(cqe->wqe_counter);
 			err = cqe;
-			while (mlx5_cqe_status(&cq->cqes[ci & cq_mask], log_cq,
+			while (mlx5_cqe_status(&txq->cqes[ci & cq_mask], log_cq,
 					       ci) != MLX5_CQE_STATUS_HW_OWN)
 				ci++;
-			cq->ci = ci;
-			mlx5_cq_db_update(cq->db_rec, ci);
+			txq->cq_ci = ci;
+			mlx5_cq_db_update(txq->cq_db, ci);
 			mlx5_net_tx_error(txq, wc, err);
 			return;
 		}
@@ -216,16 +229,16 @@ mlx5_net_tx_complete(struct mlx5_net_txq *txq)
 		upto = (uint16_t)(wc + 1);
 		ci++;
 	}
-	if (ci == cq->ci)
+	if (ci == txq->cq_ci)
 		return;
-	cq->ci = ci;
-	mlx5_cq_db_update(cq->db_rec, ci);
+	txq->cq_ci = ci;
+	mlx5_cq_db_update(txq->cq_db, ci);
 	/*
 	 * The WQE at upto - 1 and those before it are done: their packets
 	 * go back. txq->ci moves to the block after that WQE's first (the
 	 * room it frees is counted when the next completion comes).
 	 */
-	if ((uint16_t)(upto - 1 - txq->ci) < (uint16_t)(txq->sq.pi - txq->ci)) {
+	if ((uint16_t)(upto - 1 - txq->ci) < (uint16_t)(txq->pi - txq->ci)) {
 		const struct mlx5_net_tx_wqe_pkts *wp =
 			&txq->wqe_pkts[(uint16_t)(upto - 1) & (txq->wqe_n - 1)];
 
@@ -247,7 +260,7 @@ mlx5_net_tx_seg(struct mlx5_net_txq *txq, uint16_t pi, uint32_t k)
 	uint32_t off = ((uint32_t)pi * MLX5_SEND_WQE_BB + k * 16) &
 		       (txq->wqe_n * MLX5_SEND_WQE_BB - 1);
 
-	return txq->sq.wqes + off;
+	return txq->wqes + off;
 }
 
 /* What the general Tx path did with a packet. */
@@ -343,7 +356,7 @@ mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * The general Tx path: one WQE of any shape for @m at txq->sq.pi (a data
+ * The general Tx path: one WQE of any shape for @m at txq->pi (a data
  * segment per mbuf segment, empty ones skipped, the inline header), its
  * control segment in *@last.
  */
@@ -353,7 +366,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 {
 	const uint64_t piova = mr->private_iova_flag;
 	uint32_t mask = txq->wqe_n - 1;
-	uint16_t pi = txq->sq.pi;
+	uint16_t pi = txq->pi;
 	uint32_t inl = mlx5_net_tx_inline_len(txq, m, piova);
 	uint32_t inl_segs = mlx5_net_tx_inline_segs(inl);
 	uint32_t ds = mlx5_net_tx_wqe_ds(txq, m, piova), bbs, k;
@@ -437,7 +450,7 @@ mlx5_net_tx_general(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	txq->e_head++;
 	/* Posted: the keys are in the WQE, the flag is done with. */
 	mlx5_net_tx_unflag(m, piova);
-	txq->sq.pi = (uint16_t)(pi + bbs);
+	txq->pi = (uint16_t)(pi + bbs);
 	txq->general_end = txq->e_head;
 	txq->general_pending = true;
 	txq->st.bytes += m->pkt_len;
@@ -460,7 +473,7 @@ mlx5_net_tx_fast(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 {
 	const uint32_t mask = txq->wqe_n - 1;
 	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
-	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
+	uint64_t *w = (uint64_t *)(void *)(txq->wqes + off);
 	const uint32_t head = txq->e_head;
 	struct rte_mbuf **e = txq->elts + (head & (txq->elts_n - 1));
 	struct mlx5_net_tx_wqe_pkts *wp = txq->wqe_pkts + (pi & mask);
@@ -546,7 +559,7 @@ mlx5_net_tx_empw(struct mlx5_net_txq *txq, struct rte_mbuf **pkts, uint32_t cnt,
 {
 	const uint32_t mask = txq->wqe_n - 1;
 	size_t off = (size_t)(pi & mask) << MLX5_SEND_WQE_SHIFT;
-	uint64_t *w = (uint64_t *)(void *)(txq->sq.wqes + off);
+	uint64_t *w = (uint64_t *)(void *)(txq->wqes + off);
 	/* The data segments, after the control and Ethernet segments. */
 	uint64_t *d = w + 4;
 	const uint32_t head = txq->e_head;
@@ -652,7 +665,7 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		return 0;
 	mlx5_net_tx_complete(txq);
 	mlx5_net_mr_gen_check(mr);
-	pi = txq->sq.pi;
+	pi = txq->pi;
 	while (sent < n) {
 		/* Blocks up to a full ring, and up to a completion request. */
 		uint32_t room = txq->wqe_n - (uint16_t)(pi - txq->ci);
@@ -682,13 +695,13 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 				end > lo ? end - lo - 1 : 0, mr->mru_lkey[0],
 				mr->private_iova_flag, &bytes, &bbs);
 			if (k != 0) {
-				last = (void *)(txq->sq.wqes +
+				last = (void *)(txq->wqes +
 						((size_t)(pi & mask)
 						 << MLX5_SEND_WQE_SHIFT));
 				pi = (uint16_t)(pi + bbs);
 				sent = (uint16_t)(sent + k);
 				posted = (uint16_t)(posted + k);
-				txq->sq.pi = pi;
+				txq->pi = pi;
 				if ((uint16_t)(pi - txq->last_comp) >=
 				    MLX5_NET_TX_COMP_THRESH) {
 					last->fm_ce_se =
@@ -717,9 +730,9 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 			sent = (uint16_t)(sent + k);
 			posted = (uint16_t)(posted + k);
 			lb = (uint16_t)(pi - 1) & mask;
-			last = (void *)(txq->sq.wqes +
+			last = (void *)(txq->wqes +
 					((size_t)lb << MLX5_SEND_WQE_SHIFT));
-			txq->sq.pi = pi;
+			txq->pi = pi;
 			if ((uint16_t)(pi - txq->last_comp) >=
 			    MLX5_NET_TX_COMP_THRESH) {
 				last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
@@ -735,16 +748,15 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 		if (res == MLX5_NET_TX_FULL)
 			break;
 		sent++;
-		pi = txq->sq.pi;
+		pi = txq->pi;
 	}
 	if (last != NULL) {
 		/* The burst's last WQE completes, so nothing waits long. */
 		if (!(last->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
 			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-			txq->last_comp = txq->sq.pi;
+			txq->last_comp = txq->pi;
 		}
-		mlx5_doorbell_ring(uar, &txq->sq.db_rec[MLX5_SND_DBR],
-				   txq->sq.pi, last);
+		mlx5_doorbell_ring(uar, txq->sq_db, txq->pi, last);
 	}
 	txq->st.packets += posted;
 	txq->st.bytes += bytes;
@@ -758,8 +770,8 @@ mlx5_net_tx_body(struct mlx5_net_txq *txq, struct mlx5_mr_ctrl *mr,
 	{ \
 		struct mlx5_net_txq *txq = q; \
 \
-		return mlx5_net_tx_body(txq, &txq->mr, &txq->priv->uar, pkts, \
-					n, mode); \
+		return mlx5_net_tx_body(txq, &txq->mr, txq->uar, pkts, n, \
+					mode); \
 	}
 
 /*
@@ -809,24 +821,27 @@ mlx5_net_tx_burst_fn(const struct mlx5_net_priv *priv, bool secondary)
 int
 mlx5_net_txq_recover(struct mlx5_net_txq *txq)
 {
+	struct mlx5_net_txq_ctrl *ctrl = mlx5_net_txq_ctrl_of(txq);
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mlx5_net_mp_ask(txq->port_id, MLX5_NET_MP_TXQ_RECOVER,
 				       txq->idx, NULL);
-	ret = mlx5_devx_sq_recover(&txq->sq);
+	ret = mlx5_devx_sq_recover(&ctrl->sq);
 	if (ret != 0)
 		return ret;
-	if (txq->pp != NULL) {
+	/* The SQ restarts at block 0 (the queue is in shared memory). */
+	txq->pi = 0;
+	if (ctrl->pp != NULL) {
 		/* RST forgot the rate: set it again. */
 		struct mlx5_devx_sq_modify mod = {
 			.cur_state = MLX5_WQ_STATE_RDY,
 			.new_state = MLX5_WQ_STATE_RDY,
 			.set_rate = true,
-			.rate_index = txq->pp->index,
+			.rate_index = ctrl->pp->index,
 		};
 
-		if (mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod) != 0)
+		if (mlx5_devx_cmd_modify_sq(ctrl->sq.obj, &mod) != 0)
 			DRV_LOG(WARNING,
 				"port %u Tx queue %u: its rate limit is lost after recovery: %s",
 				txq->port_id, txq->idx,

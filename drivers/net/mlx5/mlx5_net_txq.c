@@ -35,19 +35,22 @@ mlx5_net_txq_drain(struct mlx5_net_txq *txq)
 		txq->e_tail++;
 	}
 	txq->general_pending = false;
-	txq->ci = txq->sq.pi;
-	txq->last_comp = txq->sq.pi;
+	txq->ci = txq->pi;
+	txq->last_comp = txq->pi;
 }
 
 static void
-mlx5_net_txq_free(struct mlx5_net_txq *txq)
+mlx5_net_txq_free(struct mlx5_net_txq_ctrl *ctrl)
 {
-	if (txq == NULL)
+	struct mlx5_net_txq *txq;
+
+	if (ctrl == NULL)
 		return;
-	if (txq->sq.obj != NULL && mlx5_devx_sq_destroy(&txq->sq) != 0)
+	txq = &ctrl->txq;
+	if (ctrl->sq.obj != NULL && mlx5_devx_sq_destroy(&ctrl->sq) != 0)
 		DRV_LOG(ERR, "Tx queue %u: the SQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
-	if (txq->cq.obj != NULL && mlx5_devx_cq_destroy(&txq->cq) != 0)
+	if (ctrl->cq.obj != NULL && mlx5_devx_cq_destroy(&ctrl->cq) != 0)
 		DRV_LOG(ERR, "Tx queue %u: the CQ stays: %s", txq->idx,
 			rte_strerror(rte_errno));
 	if (txq->elts != NULL) {
@@ -55,10 +58,10 @@ mlx5_net_txq_free(struct mlx5_net_txq *txq)
 		rte_free(txq->elts);
 	}
 	rte_free(txq->wqe_pkts);
-	if (txq->pp != NULL)
-		mlx5_pp_free(txq->priv->cdev, txq->pp);
+	if (ctrl->pp != NULL)
+		mlx5_pp_free(ctrl->priv->cdev, ctrl->pp);
 	mlx5_mr_ctrl_free(&txq->mr);
-	rte_free(txq);
+	rte_free(ctrl);
 }
 
 int
@@ -70,6 +73,7 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 	struct mlx5_common_device *cdev = priv->cdev;
 	uint32_t desc = rte_align32pow2(RTE_MAX(nb_desc,
 						(uint16_t)MLX5_NET_MIN_DESC));
+	struct mlx5_net_txq_ctrl *ctrl;
 	struct mlx5_net_txq *txq;
 	int ret;
 
@@ -84,18 +88,20 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			" (a power of two, at least %u)", dev->data->port_id,
 			idx, desc, nb_desc, MLX5_NET_MIN_DESC);
 	mlx5_net_tx_queue_release(dev, idx);
-	txq = rte_zmalloc_socket("mlx5_net_txq", sizeof(*txq),
-				 RTE_CACHE_LINE_SIZE, (int)socket);
-	if (txq == NULL) {
+	ctrl = rte_zmalloc_socket("mlx5_net_txq", sizeof(*ctrl),
+				  RTE_CACHE_LINE_SIZE, (int)socket);
+	if (ctrl == NULL) {
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
-	txq->priv = priv;
+	txq = &ctrl->txq;
+	ctrl->priv = priv;
+	txq->uar = &priv->uar;
 	txq->idx = idx;
 	txq->port_id = dev->data->port_id;
 	txq->wqe_n = desc;
 	txq->inline_hdr = priv->txq_inline_min;
-	txq->deferred = conf != NULL && conf->tx_deferred_start;
+	ctrl->deferred = conf != NULL && conf->tx_deferred_start;
 	txq->fast_free = (dev->data->dev_conf.txmode.offloads |
 			  (conf != NULL ? conf->offloads : 0)) &
 			 RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
@@ -115,14 +121,14 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		goto error;
 	}
 	/* At most one CQE per MLX5_NET_TX_COMP_THRESH blocks, and per burst. */
-	ret = mlx5_devx_cq_create(cdev, &txq->cq, rte_log2_u32(desc),
+	ret = mlx5_devx_cq_create(cdev, &ctrl->cq, rte_log2_u32(desc),
 				  &priv->uar, (int)socket);
 	if (ret != 0)
 		goto error;
-	ret = mlx5_devx_sq_create(cdev, &txq->sq,
+	ret = mlx5_devx_sq_create(cdev, &ctrl->sq,
 		&(struct mlx5_devx_sq_params){
 			.pd = cdev->pdn,
-			.cqn = txq->cq.obj->id,
+			.cqn = ctrl->cq.obj->id,
 			.tisn = priv->tis[idx % priv->n_tis]->id,
 			.log_size = rte_log2_u32(desc),
 			.uar = &priv->uar,
@@ -130,7 +136,13 @@ mlx5_net_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 		}, (int)socket);
 	if (ret != 0)
 		goto error;
-	txq->sqn = txq->sq.obj->id;
+	/* The burst's copies of the rings (the hot struct). */
+	txq->wqes = ctrl->sq.wqes;
+	txq->sq_db = &ctrl->sq.db_rec[MLX5_SND_DBR];
+	txq->cqes = ctrl->cq.cqes;
+	txq->cq_db = ctrl->cq.db_rec;
+	txq->log_cq_n = (uint8_t)ctrl->cq.log_size;
+	txq->sqn = ctrl->sq.obj->id;
 	txq->qpn_ds3 = rte_cpu_to_be_32(txq->sqn << 8 | 3);
 	dev->data->tx_queues[idx] = txq;
 	return 0;
@@ -138,7 +150,7 @@ error:
 	DRV_LOG(ERR, "port %u Tx queue %u: setup failed: %s",
 		dev->data->port_id, idx, rte_strerror(rte_errno));
 	ret = -rte_errno;
-	mlx5_net_txq_free(txq);
+	mlx5_net_txq_free(ctrl);
 	rte_errno = -ret;
 	return ret;
 }
@@ -151,12 +163,13 @@ mlx5_net_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	if (txq == NULL)
 		return;
 	dev->data->tx_queues[idx] = NULL;
-	mlx5_net_txq_free(txq);
+	mlx5_net_txq_free(mlx5_net_txq_ctrl_of(txq));
 }
 
 int
 mlx5_net_txq_stop(struct mlx5_net_txq *txq)
 {
+	struct mlx5_devx_sq *sq = &mlx5_net_txq_ctrl_of(txq)->sq;
 	struct mlx5_devx_sq_modify mod = {
 		.cur_state = MLX5_WQ_STATE_RDY,
 		.new_state = MLX5_WQ_STATE_RST,
@@ -167,16 +180,16 @@ mlx5_net_txq_stop(struct mlx5_net_txq *txq)
 		return 0;
 	/* What completed goes back; what did not is freed, not sent. */
 	mlx5_net_txq_complete(txq);
-	mod.cur_state = txq->sq.state;
-	if (txq->sq.state != MLX5_WQ_STATE_RST) {
-		ret = mlx5_devx_cmd_modify_sq(txq->sq.obj, &mod);
+	mod.cur_state = sq->state;
+	if (sq->state != MLX5_WQ_STATE_RST) {
+		ret = mlx5_devx_cmd_modify_sq(sq->obj, &mod);
 		if (ret != 0) {
 			DRV_LOG(ERR, "port %u Tx queue %u: stop failed: %s",
 				txq->port_id, txq->idx,
 				rte_strerror(rte_errno));
 			return ret;
 		}
-		txq->sq.state = MLX5_WQ_STATE_RST;
+		sq->state = MLX5_WQ_STATE_RST;
 	}
 	mlx5_net_txq_drain(txq);
 	txq->stopped = true;
@@ -211,8 +224,9 @@ mlx5_net_txq_start(struct mlx5_net_txq *txq)
 int
 mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
 {
-	struct mlx5_common_device *cdev = txq->priv->cdev;
-	struct mlx5_pp_entry *old = txq->pp, *pp = NULL;
+	struct mlx5_net_txq_ctrl *ctrl = mlx5_net_txq_ctrl_of(txq);
+	struct mlx5_common_device *cdev = ctrl->priv->cdev;
+	struct mlx5_pp_entry *old = ctrl->pp, *pp = NULL;
 	struct mlx5_devx_sq_modify m = {
 		.cur_state = MLX5_WQ_STATE_RDY,
 		.new_state = MLX5_WQ_STATE_RDY,
@@ -220,9 +234,9 @@ mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
 	};
 	int ret;
 
-	if (txq->rate_mbps != 0) {
+	if (ctrl->rate_mbps != 0) {
 		struct mlx5_pp_attr attr = {
-			.rate_kbps = txq->rate_mbps * 1000,
+			.rate_kbps = ctrl->rate_mbps * 1000,
 			.rate_mode = MLX5_PP_RATE_MODE_DATA_RATE,
 		};
 
@@ -233,13 +247,13 @@ mlx5_net_txq_rate_apply(struct mlx5_net_txq *txq)
 	}
 	if (old == NULL && pp == NULL)
 		return 0;
-	ret = mlx5_devx_cmd_modify_sq(txq->sq.obj, &m);
+	ret = mlx5_devx_cmd_modify_sq(ctrl->sq.obj, &m);
 	if (ret != 0) {
 		if (pp != NULL)
 			mlx5_pp_free(cdev, pp);
 		return ret;
 	}
-	txq->pp = pp;
+	ctrl->pp = pp;
 	if (old != NULL)
 		mlx5_pp_free(cdev, old);
 	return 0;
