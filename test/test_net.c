@@ -1885,6 +1885,14 @@ test_queue_start_stop(void)
 	m = n_recv(port, 1, NULL);
 	TEST_ASSERT_NOT_NULL(m, "traffic once started");
 	rte_pktmbuf_free(m);
+	/* An Rx queue not set up: start refuses, then works once it is. */
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(port, 2, 1, &conf), "");
+	TEST_ASSERT_EQUAL(rte_eth_dev_start(port), -EINVAL,
+			  "start with Rx queue 1 not set up");
+	TEST_ASSERT_SUCCESS(rte_eth_rx_queue_setup(port, 1, 512, SOCKET_ID_ANY,
+			    NULL, pool), "Rx queue 1");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_start(port), "start");
 	/* No mbuf lost: after close every one is back in the pool. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_close(port), "close");
@@ -2241,16 +2249,44 @@ n_same_mbuf(const struct rte_mbuf *a, const struct rte_mbuf *b,
 	return TEST_SUCCESS;
 }
 
+/* What an Rx mbuf's offload flags say, one bit each (n_rx_compare()). */
+enum {
+	N_RX_IP_GOOD = 1,
+	N_RX_IP_BAD = 2,
+	N_RX_IP_NONE = 4,
+	N_RX_L4_GOOD = 8,
+	N_RX_L4_BAD = 16,
+	N_RX_L4_NONE = 32,
+	N_RX_HASH = 64,
+	N_RX_TS = 128,
+};
+
+static unsigned int
+n_rx_says(const struct rte_mbuf *m)
+{
+	uint64_t ip = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint64_t l4 = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	return (ip == RTE_MBUF_F_RX_IP_CKSUM_GOOD ? N_RX_IP_GOOD : 0) |
+	       (ip == RTE_MBUF_F_RX_IP_CKSUM_BAD ? N_RX_IP_BAD : 0) |
+	       (ip == RTE_MBUF_F_RX_IP_CKSUM_NONE ? N_RX_IP_NONE : 0) |
+	       (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD ? N_RX_L4_GOOD : 0) |
+	       (l4 == RTE_MBUF_F_RX_L4_CKSUM_BAD ? N_RX_L4_BAD : 0) |
+	       (l4 == RTE_MBUF_F_RX_L4_CKSUM_NONE ? N_RX_L4_NONE : 0) |
+	       (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH ? N_RX_HASH : 0) |
+	       (m->ol_flags & ts_flag ? N_RX_TS : 0);
+}
+
 /*
  * Receive the @n frames each of ports @pt[0-3] was sent, on @nq
  * queues, in bursts of @chunks[] sizes (from @c on), and compare each
- * queue's mbufs across the ports: pt[0]'s with each other's; pt[0]'s
- * offload flags ORed into *@flags.
+ * queue's mbufs across the ports: pt[0]'s with each other's; what
+ * pt[0]'s offload flags say (n_rx_says()) ORed into *@says.
  */
 static int
 n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
 	     const uint16_t *chunks, unsigned int n_chunks, unsigned int c,
-	     const char *const *names, uint64_t *flags)
+	     const char *const *names, unsigned int *says)
 {
 	static struct rte_mbuf *rx[4][2][128];
 	unsigned int got[4][2] = { { 0 } }, tot[4] = { 0 }, p, i;
@@ -2294,7 +2330,7 @@ n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
 	}
 	for (q = 0; q < nq; q++)
 		for (i = 0; i < got[0][q]; i++)
-			*flags |= rx[0][q][i]->ol_flags;
+			*says |= n_rx_says(rx[0][q][i]);
 	for (p = 0; p < 4; p++)
 		for (q = 0; q < nq; q++)
 			rte_pktmbuf_free_bulk(rx[p][q], got[p][q]);
@@ -2310,7 +2346,8 @@ n_rx_compare(const uint16_t *pt, uint16_t nq, unsigned int n,
  * rings wrapping several times; with checksum and RSS hash offloads on
  * two queues, with none, and with timestamps. Each of the three takes a
  * burst function of its own, chosen at start, whose mbufs have the
- * offload flags asked and no other.
+ * offload flags asked (each verdict and the hash on some frames) and no
+ * other.
  */
 static int
 test_rx_vector_scalar(void)
@@ -2328,12 +2365,14 @@ test_rx_vector_scalar(void)
 	};
 	static const uint16_t bursts[] = { 1, 4, 5, 7, 8, 31, 32, 33, 64, 100 };
 	static const uint16_t chunks[] = { 1, 3, 4, 5, 6, 7, 8, 13, 32, 64 };
-	const uint64_t csum_flags =
-		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_IP_CKSUM_BAD |
-		RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	const uint64_t all_flags = csum_flags | RTE_MBUF_F_RX_RSS_HASH;
-	/* The flags each configuration gives (some frames), no other. */
-	const uint64_t want[3] = { all_flags, 0, csum_flags };
+	/*
+	 * What each configuration's flags say (of some frames; the frames
+	 * have good L4 checksums, some a bad IP one), and nothing else.
+	 */
+	static const unsigned int want[3] = {
+		N_RX_IP_GOOD | N_RX_IP_BAD | N_RX_L4_GOOD | N_RX_HASH, 0,
+		N_RX_IP_GOOD | N_RX_IP_BAD | N_RX_L4_GOOD | N_RX_TS
+	};
 	eth_rx_burst_t fn[3][4];
 	struct rte_mbuf *tx[100];
 	uint64_t sessions0[4];
@@ -2343,7 +2382,7 @@ test_rx_vector_scalar(void)
 	uint16_t pt[4], nq;
 
 	for (o = 0; o < RTE_DIM(offs); o++) {
-		uint64_t flags = 0;
+		unsigned int says = 0;
 
 		nq = o == 0 ? 2 : 1;
 		for (p = 0; p < 4; p++) {
@@ -2384,12 +2423,11 @@ test_rx_vector_scalar(void)
 				total += n;
 				if (n_rx_compare(pt, nq, n, chunks,
 						 RTE_DIM(chunks), k + r, names,
-						 &flags) != TEST_SUCCESS)
+						 &says) != TEST_SUCCESS)
 					return TEST_FAILED;
 			}
-		TEST_ASSERT((flags & all_flags) == want[o] &&
-				    !(flags & ts_flag) == (o != 2),
-			    "offloads %u: flags %" PRIx64, o, flags);
+		TEST_ASSERT_EQUAL(says, want[o], "offloads %u: what the flags say",
+				  o);
 		for (p = 0; p < 4; p++) {
 			struct mlx5_sim_stats st;
 

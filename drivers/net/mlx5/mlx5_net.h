@@ -124,12 +124,13 @@ void mlx5_net_err_note(struct mlx5_net_qstats *st, bool tx, uint16_t port,
  * mlx5_net_txq_ctrl; mlx5_net_rxq_ctrl_of() and mlx5_net_txq_ctrl_of()
  * from the hot one). The hot struct keeps its own copy of the rings'
  * addresses and the only copy of their counters: the DEVX objects'
- * counters (mlx5_devx_cq.ci, mlx5_devx_sq.pi) are not used. Its first
- * cache line is what every burst reads; the MR cache's first line, which
- * every burst reads too, starts a line of its own.
+ * counters (mlx5_devx_cq.ci, mlx5_devx_sq.pi) are not used. What every
+ * burst reads is in its first two cache lines (the rings and pointers,
+ * then counters, shape, flags and packet and byte counts) and the MR
+ * cache's first line, which starts a line of its own.
  */
 struct mlx5_net_rxq {
-	/* Cache line 0: the rings, the pool, the counters. */
+	/* Cache line 0: the rings, the pool, the Rx counters. */
 	volatile struct mlx5_cqe64 *cqes;
 	volatile uint32_t *cq_db;  /* The CQ's doorbell record. */
 	uint8_t *wqes;             /* The RQ's ring. */
@@ -416,8 +417,8 @@ uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
 /*
  * The Rx burst function of a port's queues, in a primary or a secondary
  * process: vector or scalar (rx_vec_en), and in a primary for the
- * offloads its queues have (chosen again when the port starts; one that
- * tests each queue's offloads before, and in a secondary process).
+ * offloads its queues have now (chosen when the port starts; one that
+ * tests each queue's offloads with no queue, and in a secondary process).
  */
 eth_rx_burst_t mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv,
 				    bool secondary);

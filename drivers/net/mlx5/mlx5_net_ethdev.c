@@ -320,6 +320,13 @@ mlx5_net_start(struct rte_eth_dev *dev)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] == NULL) {
+			DRV_LOG(ERR, "port %u: Rx queue %u is not set up",
+				dev->data->port_id, i);
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5_net_txq *txq = dev->data->tx_queues[i];
 
@@ -1102,7 +1109,10 @@ mlx5_net_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 					" four good CQEs)" :
 					"Scalar, one mbuf per frame (fast path"
 					" for runs of good CQEs)",
-			 mlx5_net_rx_burst_name(dev->rx_pkt_burst));
+			 mlx5_net_rx_burst_name(
+				 rte_eal_process_type() == RTE_PROC_PRIMARY ?
+					 mlx5_net_rx_burst_fn(priv, false) :
+					 dev->rx_pkt_burst));
 	return 0;
 }
 

@@ -833,8 +833,8 @@ enum mlx5_net_rx_mode {
 	MLX5_NET_RX_MODE_META,
 	/*
 	 * Any queue (a timestamp, scatter), its flags tested by each burst:
-	 * also a port not started and a secondary process's bursts, which
-	 * are fixed when it attaches.
+	 * also a port with no queue (at probe) and a secondary process's
+	 * bursts, which are fixed when it attaches.
 	 */
 	MLX5_NET_RX_MODE_ANY,
 };
