@@ -85,11 +85,17 @@ pmd_ir() {
 		2>/dev/null) |
 		awk -v n="$n" '
 		function num(s) { gsub(/,/, "", s); return s + 0 }
-		/mlx5_net_tx_burst_[a-z]* \[/ { v = num($1); if (v > tx) tx = v }
-		/mlx5_net_rx_burst_[a-z]* \[/ { v = num($1); if (v > rx) rx = v }
+		/mlx5_net_tx_burst_[a-z_]* \[/ { v = num($1); if (v > tx) tx = v }
+		/mlx5_net_rx_burst_[a-z_]* \[/ { v = num($1); if (v > rx) rx = v }
 		/mlx5_sim_uar_kick \[/ { v = num($1); if (v > kick) kick = v }
 		END { printf "%.1f %.1f %.1f\n", (tx - kick) / n, rx / n,
 			kick / n }' >"$out/$1.ir"
+	# A burst function missing from the profile (renamed) is a failure,
+	# not a figure of 0.
+	if awk '{ exit !($1 <= 0 || $2 <= 0) }' "$out/$1.ir"; then
+		echo "FAIL: no mlx5_net_{tx,rx}_burst_* function in the profile ($2)"
+		exit 1
+	fi
 }
 pmd_ir zip --pmd
 pmd_ir plain --pmd-nocomp
