@@ -295,7 +295,7 @@ mlx5_mr_qtable_leaf(const struct mlx5_mr_qtable *t, uintptr_t addr)
 }
 
 /* Ranges a queue table learns before its tree is rebuilt. */
-#define MLX5_MR_QT_BATCH 32
+#define MLX5_MR_QT_BATCH 128
 
 /* Queue tables (mlx5_common_mr_table.c). */
 int mlx5_mr_qtable_init(struct mlx5_mr_qtable *t,

@@ -514,7 +514,7 @@ mlx5_mr_qtable_after(const struct mlx5_mr_qtable *t, uintptr_t addr)
  * the table is full (the queue then keeps new ranges in its overflow
  * table until its next flush). The tree shows it once MLX5_MR_QT_BATCH
  * ranges wait, or at the first lookup that needs one of them: learning
- * 255 ranges rebuilds the tree 8 times, not 255.
+ * 255 ranges rebuilds the tree twice, not 255 times.
  */
 int
 mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r)
