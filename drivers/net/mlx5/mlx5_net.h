@@ -422,8 +422,12 @@ uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
  */
 eth_rx_burst_t mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv,
 				    bool secondary);
-/* What Rx burst function @fn handles, for rx_burst_mode_get. */
-const char *mlx5_net_rx_burst_name(eth_rx_burst_t fn);
+/*
+ * What the Rx burst function mlx5_net_rx_burst_fn() gives handles, for
+ * rx_burst_mode_get.
+ */
+const char *mlx5_net_rx_burst_name(const struct mlx5_net_priv *priv,
+				   bool secondary);
 const uint32_t *mlx5_net_ptypes(struct rte_eth_dev *dev);
 /* Tx burst (mlx5_net_tx.c). */
 uint16_t mlx5_net_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n);

@@ -1109,10 +1109,9 @@ mlx5_net_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t q,
 					" four good CQEs)" :
 					"Scalar, one mbuf per frame (fast path"
 					" for runs of good CQEs)",
-			 mlx5_net_rx_burst_name(
-				 rte_eal_process_type() == RTE_PROC_PRIMARY ?
-					 mlx5_net_rx_burst_fn(priv, false) :
-					 dev->rx_pkt_burst));
+			 mlx5_net_rx_burst_name(priv,
+						rte_eal_process_type() !=
+							RTE_PROC_PRIMARY));
 	return 0;
 }
 

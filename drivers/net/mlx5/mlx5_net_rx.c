@@ -1076,15 +1076,17 @@ mlx5_net_rx_burst_fn(const struct mlx5_net_priv *priv, bool secondary)
 }
 
 const char *
-mlx5_net_rx_burst_name(eth_rx_burst_t fn)
+mlx5_net_rx_burst_name(const struct mlx5_net_priv *priv, bool secondary)
 {
-	if (fn == mlx5_net_rx_burst_vec_plain ||
-	    fn == mlx5_net_rx_burst_scalar_plain)
-		return "no offload";
-	if (fn == mlx5_net_rx_burst_vec_meta ||
-	    fn == mlx5_net_rx_burst_scalar_meta)
-		return "checksum and RSS hash in the fast path";
-	return "each queue's offloads";
+	static const char *const name[] = {
+		[MLX5_NET_RX_MODE_PLAIN] = "no offload",
+		[MLX5_NET_RX_MODE_META] =
+			"checksum and RSS hash in the fast path",
+		[MLX5_NET_RX_MODE_ANY] = "each queue's offloads",
+	};
+
+	return name[secondary ? MLX5_NET_RX_MODE_ANY :
+				mlx5_net_rx_mode_of(priv->eth->data)];
 }
 
 /*
