@@ -6,8 +6,8 @@
 # the same rdma-core front, on the same kind of host: two functions of one
 # card cabled to each other, their veth netdevs in a network namespace of
 # this script's own (unshare -n). Debian's PMDs take ConnectX-6 Dx
-# functions (device id 0x101d, devarg dv_flow_en=0: the device announces
-# no DR steering; its other defaults, CQE compression among them); ours,
+# functions (device id 0x101d, no devarg: its defaults, the DV flow engine
+# and CQE compression among them); ours,
 # loaded with -d, ConnectX-8 functions (0x1023, which Debian's PMD does
 # not know): the same model behind both, the same front, the device's
 # work on the front's doorbell thread for both.
@@ -65,7 +65,6 @@ trap '[ -z "$vgpid" ] || kill "$vgpid" 2>/dev/null; remove_plugin_copy' EXIT
 dir=$build/upstream-bench
 rm -rf "$dir"
 mkdir -p "$dir"
-dv="dv_flow_en=0"
 
 # host <who>: the host of upstream's or our functions; sets $ports (the
 # EAL arguments of both functions) and $crypto (of function 0 as a
@@ -73,7 +72,7 @@ dv="dv_flow_en=0"
 host() {
 	if [ "$1" = upstream ]; then
 		testpmd_host "$dir/host-upstream" 4 0x101d "$build" >/dev/null
-		ports="-a 0000:08:00.0,$dv -a 0000:08:00.1,$dv"
+		ports="-a 0000:08:00.0 -a 0000:08:00.1"
 		crypto="-a 0000:08:00.0,class=crypto"
 		devtype=mlx5_pci
 	else

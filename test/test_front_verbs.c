@@ -57,8 +57,8 @@ fv_live(void)
 		return -1;
 	/* A raw packet QP is an SQ, an RQ, a TIS and a TIR; its rules. */
 	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms + st.sqs +
-		      st.rqs + st.tiss + st.tirs + st.flows + st.srqs +
-		      st.xrcds);
+		      st.rqs + st.tiss + st.tirs + st.flows + st.flow_tables +
+		      st.srqs + st.xrcds);
 }
 
 static int
@@ -1831,6 +1831,27 @@ fv_raw_lost(struct ibv_qp *tx, struct ibv_cq *rcq, const uint8_t *dmac,
 	return TEST_SUCCESS;
 }
 
+/*
+ * A 64-byte frame to @dmac sent on @tx that reaches @rcq (a receive
+ * posted at buf[4096]) whole, with flow tag @tag (libmlx5 reports it in
+ * the completion's QP number field).
+ */
+static int
+fv_raw_tagged(struct ibv_qp *tx, struct ibv_cq *rcq, const uint8_t *dmac,
+	      uint32_t tag)
+{
+	struct ibv_wc wc;
+
+	TEST_ASSERT_SUCCESS(fv_raw_send(tx, dmac, 0, 64, 0, mr->lkey), "");
+	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
+	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.wr_id == 4096 &&
+			    wc.qp_num == tag,
+		    "the flow tag, 0x%x", wc.qp_num);
+	TEST_ASSERT(memcmp(buf + 4096, buf, 64) == 0, "the frame");
+	return TEST_SUCCESS;
+}
+
 /* A rule to @qp for frames to @dmac, with a drop and/or a flow tag. */
 static struct ibv_flow *
 fv_raw_flow_act(struct ibv_qp *qp, const uint8_t *dmac, bool drop, uint32_t tag)
@@ -1878,7 +1899,6 @@ test_raw_flow_actions(void)
 	struct mlx5_sim_port_stats ps0, ps;
 	struct ibv_flow *ft, *fd;
 	struct ibv_qp *tx, *rx;
-	struct ibv_wc wc;
 
 	TEST_ASSERT_NOT_NULL(rcq, "");
 	tx = fv_raw_qp(cq, 0);
@@ -1895,17 +1915,216 @@ test_raw_flow_actions(void)
 	TEST_ASSERT_EQUAL(fv_raw_lost(tx, rcq, dropped, &ps), TEST_SUCCESS,
 			  "dropped");
 	TEST_ASSERT_EQUAL(ps.rx_rule_drop, ps0.rx_rule_drop + 1, "");
-	TEST_ASSERT_SUCCESS(fv_raw_send(tx, tagged, 0, 64, 0, mr->lkey), "");
-	TEST_ASSERT_EQUAL(fv_poll(cq, &wc, 1, 1000), 1, "");
-	TEST_ASSERT_EQUAL(fv_poll(rcq, &wc, 1, 1000), 1, "");
-	TEST_ASSERT(wc.status == IBV_WC_SUCCESS && wc.wr_id == 4096 &&
-			    wc.qp_num == 0x123456,
-		    "the flow tag, 0x%x", wc.qp_num);
+	TEST_ASSERT_EQUAL(fv_raw_tagged(tx, rcq, tagged, 0x123456),
+			  TEST_SUCCESS, "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_flow(ft), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_flow(fd), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(tx), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rx), "");
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
+/* A match of mlx5dv's layout: the size, then fte_match_param. */
+struct fv_match {
+	size_t match_sz;
+	uint8_t buf[MLX5_ST_SZ_BYTES(fte_match_param)];
+};
+
+/* The outer destination MAC of @m: @dmac (NULL: all ones, a mask). */
+static struct mlx5dv_flow_match_parameters *
+fv_match_dmac(struct fv_match *m, const uint8_t *dmac)
+{
+	uint8_t *l2 = MLX5_ADDR_OF(fte_match_param, m->buf, outer_headers);
+
+	memset(m, 0, sizeof(*m));
+	m->match_sz = sizeof(m->buf);
+	if (dmac != NULL)
+		memcpy(MLX5_ADDR_OF(fte_match_set_lyr_2_4, l2, dmac_47_16),
+		       dmac, 6);
+	else
+		memset(MLX5_ADDR_OF(fte_match_set_lyr_2_4, l2, dmac_47_16),
+		       0xff, 6);
+	return (struct mlx5dv_flow_match_parameters *)m;
+}
+
+/* A software steering rule of @m for frames to @dmac with @n actions. */
+static struct mlx5dv_dr_rule *
+fv_dr_rule(struct mlx5dv_dr_matcher *m, const uint8_t *dmac, size_t n,
+	   struct mlx5dv_dr_action *a0, struct mlx5dv_dr_action *a1)
+{
+	struct mlx5dv_dr_action *acts[2] = { a0, a1 };
+	struct fv_match v;
+
+	return mlx5dv_dr_rule_create(m, fv_match_dmac(&v, dmac), n, acts);
+}
+
+/*
+ * libmlx5's software steering (mlx5dv_dr_*, DPDK's default flow engine)
+ * onto the device's steering: a root rule forwards to a table of level
+ * 1, whose rule tags the frames and sends them to a QP; a frame table 1
+ * does not match is dropped there, one the root sends to the default
+ * miss goes to the kernel (no rule of the program's). Refused: a
+ * forward to a table of a level not higher (the PRM), a rule of two fates
+ * or of none, a tag of 25 bits, a match the device cannot make, a matcher
+ * of NIC transmit (no egress steering), an FDB domain (no e-switch), a
+ * duplicate rule once the domain disallows them.
+ * Each object in use is EBUSY; the flow tables are counted live and all
+ * go.
+ */
+static int
+test_dr_steering(void)
+{
+	static const uint8_t to_qp[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x91 };
+	static const uint8_t unmatched[6] = {
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x92
+	};
+	static const uint8_t to_kernel[6] = {
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x93
+	};
+	struct ibv_cq *rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct mlx5dv_dr_action *jump, *jump_root, *to_rx, *tag, *drop, *miss;
+	struct mlx5dv_dr_rule *r_jump, *r_unmatched, *r_kernel, *r_qp, *r_dup;
+	struct mlx5dv_dr_table *root, *t1, *ttx;
+	struct mlx5dv_dr_matcher *m0, *m1;
+	struct mlx5dv_dr_domain *rx, *tx;
+	struct mlx5_sim_port_stats ps0, ps;
+	struct mlx5_sim_stats st0, st;
+	struct ibv_qp *sq, *rq;
+	struct fv_match mask;
+	uint8_t *misc;
+
+	TEST_ASSERT_NOT_NULL(rcq, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st0), "");
+	sq = fv_raw_qp(cq, 0);
+	rq = fv_raw_qp(rcq, 0);
+	TEST_ASSERT(sq != NULL && rq != NULL, "");
+	TEST_ASSERT(mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_FDB) ==
+				    NULL &&
+			    errno == EOPNOTSUPP,
+		    "no e-switch");
+	rx = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
+	tx = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_TX);
+	TEST_ASSERT(rx != NULL && tx != NULL, "%s", strerror(errno));
+	root = mlx5dv_dr_table_create(rx, 0);
+	t1 = mlx5dv_dr_table_create(rx, 1);
+	ttx = mlx5dv_dr_table_create(tx, 1);
+	TEST_ASSERT(root != NULL && t1 != NULL && ttx != NULL, "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	TEST_ASSERT_EQUAL(st.flow_tables, st0.flow_tables + 2,
+			  "a firmware table each above the root");
+	fv_match_dmac(&mask, NULL);
+	m0 = mlx5dv_dr_matcher_create(root, 0, MLX5_MATCH_OUTER_HEADERS,
+				      (void *)&mask);
+	m1 = mlx5dv_dr_matcher_create(t1, 0, MLX5_MATCH_OUTER_HEADERS,
+				      (void *)&mask);
+	TEST_ASSERT(m0 != NULL && m1 != NULL, "%s", strerror(errno));
+	TEST_ASSERT(mlx5dv_dr_matcher_create(ttx, 0, MLX5_MATCH_OUTER_HEADERS,
+					     (void *)&mask) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "no egress steering");
+	/* A misc field (the source port): not matched by the device. */
+	misc = MLX5_ADDR_OF(fte_match_param, mask.buf, misc_parameters);
+	misc[0] = 0xff;
+	TEST_ASSERT(mlx5dv_dr_matcher_create(t1, 1,
+					     MLX5_MATCH_OUTER_HEADERS |
+						     MLX5_MATCH_MISC_PARAMETERS,
+					     (void *)&mask) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "a match the device cannot make");
+	jump = mlx5dv_dr_action_create_dest_table(t1);
+	jump_root = mlx5dv_dr_action_create_dest_table(root);
+	to_rx = mlx5dv_dr_action_create_dest_ibv_qp(rq);
+	tag = mlx5dv_dr_action_create_tag(0x4567);
+	drop = mlx5dv_dr_action_create_drop();
+	miss = mlx5dv_dr_action_create_default_miss();
+	TEST_ASSERT(jump != NULL && jump_root != NULL && to_rx != NULL &&
+			    tag != NULL && drop != NULL && miss != NULL,
+		    "");
+	TEST_ASSERT(mlx5dv_dr_action_create_tag(1u << 24) == NULL &&
+			    errno == EINVAL,
+		    "a tag of 25 bits");
+	/* Forwards only to a higher level; one fate. */
+	const struct {
+		struct mlx5dv_dr_matcher *m;
+		size_t n;
+		struct mlx5dv_dr_action *a0, *a1;
+		const char *what;
+	} bad[] = {
+		{ m0, 1, jump_root, NULL, "root to root" },
+		{ m1, 1, jump, NULL, "level 1 to level 1" },
+		{ m0, 2, jump, drop, "two fates" },
+		{ m0, 1, tag, NULL, "no fate" },
+	};
+	for (unsigned int i = 0; i < RTE_DIM(bad); i++)
+		TEST_ASSERT(fv_dr_rule(bad[i].m, to_qp, bad[i].n, bad[i].a0,
+				       bad[i].a1) == NULL &&
+				    errno == EINVAL,
+			    "%s", bad[i].what);
+	r_jump = fv_dr_rule(m0, to_qp, 1, jump, NULL);
+	r_unmatched = fv_dr_rule(m0, unmatched, 1, jump, NULL);
+	r_kernel = fv_dr_rule(m0, to_kernel, 1, miss, NULL);
+	r_qp = fv_dr_rule(m1, to_qp, 2, tag, to_rx);
+	TEST_ASSERT(r_jump != NULL && r_unmatched != NULL && r_kernel != NULL &&
+			    r_qp != NULL,
+		    "%s", strerror(errno));
+	/* Through both tables, tagged on the way. */
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
+	TEST_ASSERT_EQUAL(fv_raw_tagged(sq, rcq, to_qp, 0x4567), TEST_SUCCESS,
+			  "table 1's tag");
+	/* Table 1's miss drops; the root's default miss is the kernel's. */
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
+	TEST_ASSERT_EQUAL(fv_raw_lost(sq, rcq, unmatched, &ps), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT(ps.rx_rule_drop == ps0.rx_rule_drop + 1 &&
+			    ps.rx_no_rule == ps0.rx_no_rule,
+		    "dropped at table 1's miss");
+	TEST_ASSERT_EQUAL(fv_raw_lost(sq, rcq, to_kernel, &ps), TEST_SUCCESS,
+			  "");
+	TEST_ASSERT(ps.rx_rule_drop == ps0.rx_rule_drop + 1 &&
+			    ps.rx_no_rule == ps0.rx_no_rule + 1,
+		    "to the kernel");
+	/* A duplicate: kept by default, refused once the domain says so. */
+	r_dup = fv_dr_rule(m1, to_qp, 1, drop, NULL);
+	TEST_ASSERT_NOT_NULL(r_dup, "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_dup), "");
+	mlx5dv_dr_domain_allow_duplicate_rules(rx, false);
+	TEST_ASSERT(fv_dr_rule(m1, to_qp, 1, drop, NULL) == NULL &&
+			    errno == EEXIST,
+		    "a duplicate");
+	/* What is held cannot go. */
+	TEST_ASSERT_EQUAL(mlx5dv_dr_action_destroy(to_rx), EBUSY, "");
+	TEST_ASSERT_EQUAL(mlx5dv_dr_matcher_destroy(m1), EBUSY, "");
+	TEST_ASSERT_EQUAL(mlx5dv_dr_table_destroy(t1), EBUSY, "");
+	TEST_ASSERT_EQUAL(mlx5dv_dr_domain_destroy(rx), EBUSY, "");
+	TEST_ASSERT_SUCCESS(
+		mlx5dv_dr_domain_sync(rx, MLX5DV_DR_DOMAIN_SYNC_FLAGS_SW), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_qp), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_jump), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_unmatched), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_kernel), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m1), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m0), "");
+	TEST_ASSERT_EQUAL(mlx5dv_dr_table_destroy(t1), EBUSY, "its action");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(jump), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(jump_root), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(to_rx), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(tag), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(drop), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(miss), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(t1), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(root), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(ttx), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_domain_destroy(rx), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_domain_destroy(tx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(sq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
+	/* The rest is nothing_left's. */
+	TEST_ASSERT(st.flow_tables == st0.flow_tables && st.flows == st0.flows,
+		    "no table or rule left");
 	return TEST_SUCCESS;
 }
 
@@ -3340,6 +3559,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "raw_packet", test_raw_packet },
 	{ "raw_offloads", test_raw_offloads },
 	{ "raw_flow_actions", test_raw_flow_actions },
+	{ "dr_steering", test_dr_steering },
 	{ "raw_devx", test_raw_devx },
 	{ "cq_ex", test_cq_ex },
 	{ "rss", test_rss },

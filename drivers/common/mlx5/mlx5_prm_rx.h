@@ -108,8 +108,14 @@ enum {
 	MLX5_CQE_RSS_HTYPE_L4 = 0x3 << 6,
 };
 
-/* Flow table entries (the kernel issues them for a steering rule). */
+/*
+ * Flow tables and their entries (the kernel issues them for a steering
+ * rule; libmlx5's software steering creates a table for each of its
+ * tables above the root).
+ */
 enum {
+	MLX5_CMD_OP_CREATE_FLOW_TABLE = 0x930,
+	MLX5_CMD_OP_DESTROY_FLOW_TABLE = 0x931,
 	MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY = 0x936,
 	MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY = 0x938,
 };

@@ -226,6 +226,8 @@ struct mlx5_sim_stats {
 	uint64_t tirs;         /**< Transport interface receive objects. */
 	uint64_t q_counters;   /**< Queue counter sets. */
 	uint64_t flows;        /**< Steering rules (flow table entries). */
+	/** Flow tables above the root (libmlx5's software steering's). */
+	uint64_t flow_tables;
 	uint64_t srqs;         /**< Shared receive queues (verbs SRQs, XRC SRQs). */
 	uint64_t dms;          /**< Device memory pieces (ibv_alloc_dm). */
 	uint64_t xrcds;        /**< XRC domains (XRC SRQs count as srqs). */

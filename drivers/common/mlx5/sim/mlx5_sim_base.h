@@ -117,6 +117,7 @@ __rte_noreturn void mlx5_sim_die(const char *file, int line, const char *what);
 #define MLX5_SIM_MAGIC_FLOW 0x53494d57u  /* "SIMW" */
 #define MLX5_SIM_MAGIC_VERBS 0x53494d56u /* "SIMV": verbs queue objects. */
 #define MLX5_SIM_MAGIC_DM 0x53494d44u   /* "SIMD" */
+#define MLX5_SIM_MAGIC_FTABLE 0x53494d54u /* "SIMT" */
 #define MLX5_SIM_MAGIC_DEAD 0xdeadbeefu
 
 struct mlx5_sim_card;

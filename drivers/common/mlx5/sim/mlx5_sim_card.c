@@ -947,6 +947,7 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->tirs = live->tirs;
 	st->q_counters = live->q_counters;
 	st->flows = live->flows;
+	st->flow_tables = live->flow_tables;
 	st->srqs = live->srqs;
 	st->dms = live->dms;
 	st->xrcds = live->xrcds;
@@ -955,7 +956,8 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 			   live->pp_entries + live->allowed + live->cqs +
 			   live->qps + live->sqs + live->rqs + live->tiss +
 			   live->tds + live->rqts + live->tirs +
-			   live->q_counters + live->flows + live->srqs +
+			   live->q_counters + live->flows +
+			   live->flow_tables + live->srqs +
 			   live->dms + live->xrcds;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;

@@ -129,6 +129,7 @@ sim_file_new(struct mlx5_sim_vhca *vhca, int fd)
 	TAILQ_INIT(&file->vobjs);
 	TAILQ_INIT(&file->matchers);
 	TAILQ_INIT(&file->flows);
+	TAILQ_INIT(&file->ftables);
 	return file;
 }
 

@@ -19,8 +19,20 @@
  * table from verbs specs, to a raw packet QP's TIR, with a matcher of
  * its own (the kernel's); the QP cannot be destroyed while it has rules.
  *
+ * Above that root table, libmlx5's software steering (mlx5dv_dr_*, the
+ * front's sim_rdma_dr.c) has tables of levels 1 and up, one firmware
+ * table each (CREATE_FLOW_TABLE), of one file: matchers and rules as the
+ * root's, and a rule may forward to a table of a higher level (the PRM:
+ * a flow table forwards only to tables of higher levels, so a walk
+ * always ends), send to the kernel (the default miss: no TIR of the
+ * program gets the frame) or drop. A frame no rule of a table above the
+ * root matches is dropped (software steering's NIC receive miss).
+ * Tables of NIC transmit are made, and take no matcher: the model steers
+ * no egress (EOPNOTSUPP).
+ *
  * A received frame goes to the first rule, lowest priority value first
- * then oldest first, whose masked value equals the frame's masked fields.
+ * then oldest first, whose masked value equals the frame's masked fields;
+ * a tag of a later table's rule replaces an earlier one's.
  * The model parses the outer L2-L4 headers: MACs, ethertype, VLAN, IP
  * version, protocol, addresses and TCP/UDP ports. A matcher with mask bits
  * elsewhere (misc, inner headers, other fields) is refused EOPNOTSUPP: the
@@ -146,20 +158,19 @@ sim_masked_equal(const uint8_t *a, const uint8_t *b, const uint8_t *mask)
 	return true;
 }
 
-const struct mlx5_sim_flow *
-mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
-		    uint32_t len)
+/* The first rule of @head frame @f matches (fields parsed into @v once). */
+static const struct mlx5_sim_flow *
+sim_flow_first(const struct mlx5_sim_flow_list *head, const uint8_t *f,
+	       uint32_t len, uint8_t *v, bool *parsed)
 {
-	uint8_t v[SIM_LYR_BYTES] __rte_aligned(8);
-	struct mlx5_sim_flow *fl;
-	bool parsed = false;
+	const struct mlx5_sim_flow *fl;
 
-	TAILQ_FOREACH(fl, &vhca->flows, vnext) {
+	TAILQ_FOREACH(fl, head, vnext) {
 		/* An empty mask matches without looking at the frame. */
 		if (!fl->matcher->any) {
-			if (!parsed) {
+			if (!*parsed) {
 				sim_frame_fields(f, len, v);
-				parsed = true;
+				*parsed = true;
 			}
 			if (!sim_masked_equal(v, fl->value, fl->matcher->mask))
 				continue;
@@ -167,6 +178,30 @@ mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 		return fl;
 	}
 	return NULL;
+}
+
+enum mlx5_sim_fate
+mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
+		    uint32_t len, uint32_t *tirn, uint32_t *flow_tag)
+{
+	uint8_t v[SIM_LYR_BYTES] __rte_aligned(8);
+	const struct mlx5_sim_flow_list *head = &vhca->flows;
+	const struct mlx5_sim_flow *fl;
+	bool parsed = false;
+
+	*flow_tag = 0;
+	/* Levels only rise along the way: the walk ends. */
+	while ((fl = sim_flow_first(head, f, len, v, &parsed)) != NULL) {
+		if (fl->flow_tag != 0)
+			*flow_tag = fl->flow_tag;
+		if (fl->fate != MLX5_SIM_FATE_TABLE) {
+			*tirn = fl->tirn;
+			return fl->fate;
+		}
+		head = &fl->dest_ft->flows;
+	}
+	/* The root's miss goes to the kernel; a higher table's is a drop. */
+	return head == &vhca->flows ? MLX5_SIM_FATE_MISS : MLX5_SIM_FATE_DROP;
 }
 
 bool
@@ -204,9 +239,95 @@ sim_match_len_ok(const struct mlx5dv_flow_match_parameters *p)
 	       p->match_sz <= MLX5_ST_SZ_BYTES(fte_match_param);
 }
 
+static struct mlx5_sim_ftable *
+sim_ftable_get(struct mlx5_sim_ftable *ft)
+{
+	return ft != NULL && ft->magic == MLX5_SIM_MAGIC_FTABLE ? ft : NULL;
+}
+
+struct mlx5_sim_ftable *
+mlx5_sim_ftable_create(struct ibv_context *ctx, int type, uint32_t level)
+{
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
+	struct mlx5_sim_ftable *ft;
+	struct mlx5_sim_vhca *vhca;
+	int err;
+
+	if (sctx == NULL || level == 0 ||
+	    (type != MLX5DV_FLOW_TABLE_TYPE_NIC_RX &&
+	     type != MLX5DV_FLOW_TABLE_TYPE_NIC_TX)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ft = calloc(1, sizeof(*ft));
+	if (ft == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ft->magic = MLX5_SIM_MAGIC_FTABLE;
+	ft->file = sctx->file;
+	ft->type = type;
+	ft->level = level;
+	TAILQ_INIT(&ft->flows);
+	vhca = ft->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_CREATE_FLOW_TABLE,
+				  MLX5_SIM_SYND_OK);
+	if (err == 0) {
+		TAILQ_INSERT_TAIL(&ft->file->ftables, ft, next);
+		vhca->live.flow_tables++;
+	}
+	mlx5_sim_vhca_unlock(vhca);
+	if (err != 0) {
+		free(ft);
+		errno = err;
+		return NULL;
+	}
+	return ft;
+}
+
+/* Unlink and free table @ft (vHCA lock held). */
+static void
+sim_ftable_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_ftable *ft)
+{
+	TAILQ_REMOVE(&ft->file->ftables, ft, next);
+	vhca->live.flow_tables--;
+	ft->magic = MLX5_SIM_MAGIC_DEAD;
+	free(ft);
+}
+
+int
+mlx5_sim_ftable_destroy(struct mlx5_sim_ftable *ft)
+{
+	struct mlx5_sim_vhca *vhca;
+	int err;
+
+	ft = sim_ftable_get(ft);
+	if (ft == NULL)
+		return EINVAL;
+	vhca = ft->file->vhca;
+	mlx5_sim_vhca_lock(vhca);
+	err = ft->matchers != 0 || ft->users != 0 ?
+		      EBUSY :
+		      mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_DESTROY_FLOW_TABLE,
+					  MLX5_SIM_SYND_OK);
+	if (err == 0)
+		sim_ftable_free(vhca, ft);
+	mlx5_sim_vhca_unlock(vhca);
+	return err;
+}
+
 struct mlx5dv_flow_matcher *
 mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 			     struct mlx5dv_flow_matcher_attr *attr)
+{
+	return mlx5_sim_ftable_matcher_create(ctx, attr, NULL);
+}
+
+struct mlx5dv_flow_matcher *
+mlx5_sim_ftable_matcher_create(struct ibv_context *ctx,
+			       struct mlx5dv_flow_matcher_attr *attr,
+			       struct mlx5_sim_ftable *ft)
 {
 	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(ctx);
 	uint8_t mask[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
@@ -215,13 +336,16 @@ mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 
 	if (sctx == NULL || attr == NULL || !sim_match_len_ok(attr->match_mask) ||
 	    attr->type != IBV_FLOW_ATTR_NORMAL || attr->flags != 0 ||
-	    (attr->comp_mask & ~(uint64_t)MLX5DV_FLOW_MATCHER_MASK_FT_TYPE)) {
+	    (attr->comp_mask & ~(uint64_t)MLX5DV_FLOW_MATCHER_MASK_FT_TYPE) ||
+	    (ft != NULL &&
+	     (sim_ftable_get(ft) == NULL || ft->file != sctx->file))) {
 		errno = EINVAL;
 		return NULL;
 	}
-	/* The NIC receive table only (the default). */
-	if ((attr->comp_mask & MLX5DV_FLOW_MATCHER_MASK_FT_TYPE) &&
-	    attr->ft_type != MLX5DV_FLOW_TABLE_TYPE_NIC_RX) {
+	/* NIC receive tables only (the root's default type). */
+	if ((ft != NULL && ft->type != MLX5DV_FLOW_TABLE_TYPE_NIC_RX) ||
+	    ((attr->comp_mask & MLX5DV_FLOW_MATCHER_MASK_FT_TYPE) &&
+	     attr->ft_type != MLX5DV_FLOW_TABLE_TYPE_NIC_RX)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -252,6 +376,7 @@ mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 	m->magic = MLX5_SIM_MAGIC_MATCHER;
 	m->file = sctx->file;
 	m->ctx = ctx;
+	m->ft = ft;
 	m->priority = attr->priority;
 	m->criteria = attr->match_criteria_enable;
 	memcpy(m->mask, mask, sizeof(m->mask));
@@ -260,6 +385,8 @@ mlx5_sim_flow_matcher_create(struct ibv_context *ctx,
 		if (mask[i] != 0)
 			m->any = false;
 	mlx5_sim_vhca_lock(m->file->vhca);
+	if (ft != NULL)
+		ft->matchers++;
 	TAILQ_INSERT_TAIL(&m->file->matchers, m, next);
 	mlx5_sim_vhca_unlock(m->file->vhca);
 	return (struct mlx5dv_flow_matcher *)(void *)m;
@@ -279,6 +406,8 @@ mlx5_sim_flow_matcher_destroy(struct mlx5dv_flow_matcher *dv)
 		mlx5_sim_vhca_unlock(vhca);
 		return EBUSY;
 	}
+	if (m->ft != NULL)
+		m->ft->matchers--;
 	TAILQ_REMOVE(&m->file->matchers, m, next);
 	mlx5_sim_vhca_unlock(vhca);
 	m->magic = MLX5_SIM_MAGIC_DEAD;
@@ -286,36 +415,81 @@ mlx5_sim_flow_matcher_destroy(struct mlx5dv_flow_matcher *dv)
 	return 0;
 }
 
-/* Insert @fl in the vHCA's rules: by priority, after its equals. */
+/* The rules of @fl's table. */
+static struct mlx5_sim_flow_list *
+sim_flow_table(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_flow *fl)
+{
+	return fl->matcher->ft != NULL ? &fl->matcher->ft->flows : &vhca->flows;
+}
+
+/* Insert @fl in its table's rules: by priority, after its equals. */
 static void
 sim_flow_link(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 {
+	struct mlx5_sim_flow_list *head = sim_flow_table(vhca, fl);
 	struct mlx5_sim_flow *it;
 
-	TAILQ_FOREACH(it, &vhca->flows, vnext)
+	TAILQ_FOREACH(it, head, vnext)
 		if (it->matcher->priority > fl->matcher->priority) {
 			TAILQ_INSERT_BEFORE(it, fl, vnext);
 			return;
 		}
-	TAILQ_INSERT_TAIL(&vhca->flows, fl, vnext);
+	TAILQ_INSERT_TAIL(head, fl, vnext);
 }
 
-/* A rule's actions beyond its destination TIR. */
-struct sim_flow_act {
-	bool drop;         /* No destination: the frames are dropped. */
-	uint32_t flow_tag; /* Of its receive CQEs (0: the default). */
-};
+/*
+ * May matcher @m's rule have fate @act (vHCA lock held)? 0 or EINVAL: a
+ * TIR of another vHCA or none, a table of another file, of another type
+ * or not of a higher level than @m's table (the root's is 0).
+ */
+static int
+sim_flow_act_check(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_matcher *m,
+		   const struct mlx5_sim_flow_act *act)
+{
+	const struct mlx5_sim_ftable *ft = act->ft;
+
+	switch (act->fate) {
+	case MLX5_SIM_FATE_TIR:
+		return mlx5_sim_idtab_get(&vhca->tirs, act->tirn) != NULL ?
+			       0 :
+			       EINVAL;
+	case MLX5_SIM_FATE_TABLE:
+		return ft != NULL && ft->magic == MLX5_SIM_MAGIC_FTABLE &&
+				       ft->file == m->file &&
+				       ft->type == MLX5DV_FLOW_TABLE_TYPE_NIC_RX &&
+				       ft->level > (m->ft != NULL ? m->ft->level : 0) ?
+			       0 :
+			       EINVAL;
+	case MLX5_SIM_FATE_DROP:
+	case MLX5_SIM_FATE_MISS:
+		return 0;
+	}
+	return EINVAL;
+}
+
+/* Has @fl's matcher a rule of @fl's value already? (vHCA lock held) */
+static bool
+sim_flow_dup(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_flow *fl)
+{
+	const struct mlx5_sim_flow *it;
+
+	TAILQ_FOREACH(it, sim_flow_table(vhca, fl), vnext)
+		if (it->matcher == fl->matcher &&
+		    memcmp(it->value, fl->value, sizeof(fl->value)) == 0)
+			return true;
+	return false;
+}
 
 /*
  * A rule of matcher @m: the frames whose fields under its mask equal @v
- * go to TIR @tirn, or are dropped (@act; @qp: the raw packet QP of
+ * get @act (@qp: the raw packet QP of
  * ibv_create_flow(), whose matcher is the rule's own). The kernel's
  * SET_FLOW_TABLE_ENTRY. NULL with errno on failure, @m then freed if it
  * was the rule's.
  */
 static struct ibv_flow *
-sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v, uint32_t tirn,
-		const struct sim_flow_act *act, struct mlx5_sim_vobj *qp)
+sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v,
+		const struct mlx5_sim_flow_act *act, struct mlx5_sim_vobj *qp)
 {
 	struct mlx5_sim_vhca *vhca = m->file->vhca;
 	struct mlx5_sim_flow *fl = calloc(1, sizeof(*fl));
@@ -333,25 +507,30 @@ sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v, uint32_t tirn,
 	fl->magic = MLX5_SIM_MAGIC_FLOW;
 	fl->file = m->file;
 	fl->matcher = m;
-	fl->drop = act->drop;
+	fl->fate = act->fate;
 	fl->flow_tag = act->flow_tag;
-	fl->tirn = act->drop ? 0 : tirn;
+	fl->tirn = act->fate == MLX5_SIM_FATE_TIR ? act->tirn : 0;
+	fl->dest_ft = act->fate == MLX5_SIM_FATE_TABLE ? act->ft : NULL;
 	fl->qp = qp;
 	/* As rdma-core: ibv_destroy_flow() goes through its context. */
 	fl->ibflow.context = m->ctx;
 	mlx5_sim_vhca_lock(vhca);
-	tir = fl->drop ? NULL : mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
-	err = tir == NULL && !fl->drop ?
-		      EINVAL :
-		      mlx5_sim_cmd_kernel(vhca,
-					  MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
+	err = sim_flow_act_check(vhca, m, act);
+	if (err == 0 && act->unique && sim_flow_dup(vhca, fl))
+		err = EEXIST;
+	if (err == 0)
+		err = mlx5_sim_cmd_kernel(vhca, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY,
 					  MLX5_SIM_SYND_OK);
 	if (err != 0) {
 		mlx5_sim_vhca_unlock(vhca);
 		goto fail;
 	}
+	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
 	if (tir != NULL)
 		tir->flows++;
+	/* A table forwarded to cannot go (rdma-core's reference). */
+	if (fl->dest_ft != NULL)
+		fl->dest_ft->users++;
 	m->users++;
 	/* The kernel holds the QP of a rule: it cannot go (EBUSY). */
 	if (qp != NULL)
@@ -395,8 +574,29 @@ mlx5_sim_flow_create(struct mlx5dv_flow_matcher *dv,
 		return NULL;
 	}
 	memcpy(v, value->match_buf, value->match_sz);
-	return sim_flow_insert(m, v, dest->index, &(struct sim_flow_act){ 0 },
+	return sim_flow_insert(m, v,
+			       &(struct mlx5_sim_flow_act){
+				       .fate = MLX5_SIM_FATE_TIR,
+				       .tirn = dest->index,
+			       },
 			       NULL);
+}
+
+struct ibv_flow *
+mlx5_sim_flow_rule(struct mlx5dv_flow_matcher *dv,
+		   const struct mlx5dv_flow_match_parameters *value,
+		   const struct mlx5_sim_flow_act *act)
+{
+	struct mlx5_sim_matcher *m = sim_matcher_get(dv);
+	uint8_t v[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
+
+	if (m == NULL || !sim_match_len_ok(value) || act == NULL ||
+	    act->flow_tag >= RTE_BIT32(24)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memcpy(v, value->match_buf, value->match_sz);
+	return sim_flow_insert(m, v, act, NULL);
 }
 
 /* @n bytes of a match: the mask @m at @mask, the masked value @v at @val. */
@@ -427,7 +627,7 @@ sim_flow_bytes(uint8_t *mask, uint8_t *val, const void *m, const void *v,
  */
 static int
 sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val,
-	       struct sim_flow_act *act)
+	       struct mlx5_sim_flow_act *act)
 {
 #define SIM_AT(b, f) ((uint8_t *)MLX5_ADDR_OF(fte_match_set_lyr_2_4, b, f))
 #define SIM_SET(f, m, v) \
@@ -475,7 +675,7 @@ sim_flow_specs(const struct ibv_flow_attr *attr, uint8_t *mask, uint8_t *val,
 			     tag->tag_id >= RTE_BIT32(24)))
 				return EINVAL;
 			if (type == IBV_FLOW_SPEC_ACTION_DROP)
-				act->drop = true;
+				act->fate = MLX5_SIM_FATE_DROP;
 			else
 				act->flow_tag = tag->tag_id;
 			p += eth->size;
@@ -572,7 +772,7 @@ mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
 {
 	struct mlx5_sim_vobj *v = mlx5_sim_vobj_of(qp, MLX5_SIM_OBJ_QP);
 	uint8_t val[MLX5_ST_SZ_BYTES(fte_match_param)] = { 0 };
-	struct sim_flow_act act = { .drop = false };
+	struct mlx5_sim_flow_act act = { .fate = MLX5_SIM_FATE_TIR };
 	struct mlx5_sim_matcher *m;
 	int err;
 
@@ -610,7 +810,9 @@ mlx5_sim_flow_create_qp(struct ibv_qp *qp, struct ibv_flow_attr *attr)
 	for (unsigned int i = 0; i < SIM_LYR_BYTES; i++)
 		if (m->mask[i] != 0)
 			m->any = false;
-	return sim_flow_insert(m, val, v->raw_tirn, &act, v);
+	if (act.fate == MLX5_SIM_FATE_TIR)
+		act.tirn = v->raw_tirn;
+	return sim_flow_insert(m, val, &act, v);
 }
 
 /* Unlink and free a rule (vHCA lock held). */
@@ -621,6 +823,9 @@ sim_flow_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 
 	if (tir != NULL)
 		tir->flows--;
+	if (fl->dest_ft != NULL)
+		fl->dest_ft->users--;
+	TAILQ_REMOVE(sim_flow_table(vhca, fl), fl, vnext);
 	fl->matcher->users--;
 	if (fl->qp != NULL) {
 		fl->qp->users--;
@@ -629,7 +834,6 @@ sim_flow_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 	}
 	vhca->live.flows--;
 	TAILQ_REMOVE(&fl->file->flows, fl, next);
-	TAILQ_REMOVE(&vhca->flows, fl, vnext);
 	fl->magic = MLX5_SIM_MAGIC_DEAD;
 	free(fl);
 }
@@ -658,6 +862,7 @@ mlx5_sim_flow_reclaim(struct mlx5_sim_file *file)
 {
 	struct mlx5_sim_vhca *vhca = file->vhca;
 	struct mlx5_sim_matcher *m;
+	struct mlx5_sim_ftable *ft;
 	struct mlx5_sim_flow *fl;
 
 	while ((fl = TAILQ_FIRST(&file->flows)) != NULL) {
@@ -668,5 +873,9 @@ mlx5_sim_flow_reclaim(struct mlx5_sim_file *file)
 		TAILQ_REMOVE(&file->matchers, m, next);
 		m->magic = MLX5_SIM_MAGIC_DEAD;
 		free(m);
+	}
+	while ((ft = TAILQ_FIRST(&file->ftables)) != NULL) {
+		sim_ftable_free(vhca, ft);
+		vhca->reclaimed++;
 	}
 }

@@ -821,10 +821,67 @@ int mlx5_sim_port_speed_set(struct ibv_context *ctx, uint8_t port,
 uint16_t mlx5_sim_vport_hw_mtu(const struct mlx5_sim_vhca *vhca);
 
 /* Steering (mlx5_sim_flow.c). */
-/* The first rule frame @f matches, or NULL (vHCA lock held). */
-const struct mlx5_sim_flow *mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca,
-						const uint8_t *f, uint32_t len);
-/* Free the rules and matchers of a closing file (vHCA lock held). */
+/* What a rule does with the frames it matches. */
+enum mlx5_sim_fate {
+	MLX5_SIM_FATE_MISS,  /* No rule, or the default miss: the kernel's. */
+	MLX5_SIM_FATE_DROP,
+	MLX5_SIM_FATE_TIR,   /* To a TIR. */
+	MLX5_SIM_FATE_TABLE, /* On to a table of a higher level. */
+};
+
+/* A rule's actions: its fate and flow tag (0: none). */
+struct mlx5_sim_flow_act {
+	enum mlx5_sim_fate fate;
+	uint32_t tirn;              /* MLX5_SIM_FATE_TIR. */
+	struct mlx5_sim_ftable *ft; /* MLX5_SIM_FATE_TABLE. */
+	uint32_t flow_tag;
+	/*
+	 * Refuse it (EEXIST) if its matcher has a rule of the same value:
+	 * libmlx5's check in a domain that does not allow duplicates.
+	 */
+	bool unique;
+};
+
+/*
+ * Where the receive steering of vHCA @vhca sends frame @f (vHCA lock
+ * held): from the root table, the first rule matching in each table,
+ * on through the tables its rules forward to. MLX5_SIM_FATE_TIR with
+ * the TIR in *@tirn, DROP or MISS; *@flow_tag the last tag a rule on the
+ * way set (0: none).
+ */
+enum mlx5_sim_fate mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca,
+				       const uint8_t *f, uint32_t len,
+				       uint32_t *tirn, uint32_t *flow_tag);
+/*
+ * A flow table of @type (MLX5DV_FLOW_TABLE_TYPE_NIC_RX or _TX) and
+ * @level (above 0: the root is the kernel's) for context @ctx: the
+ * firmware table libmlx5's software steering makes for each of its
+ * tables. NULL with errno on failure.
+ */
+struct mlx5_sim_ftable *mlx5_sim_ftable_create(struct ibv_context *ctx,
+					       int type, uint32_t level);
+/* Destroy it: EBUSY while it has matchers or a rule forwards to it. */
+int mlx5_sim_ftable_destroy(struct mlx5_sim_ftable *ft);
+/*
+ * A matcher of table @ft (NULL: the root table, as
+ * mlx5_sim_flow_matcher_create()); @attr as mlx5dv's.
+ */
+struct mlx5dv_flow_matcher *
+mlx5_sim_ftable_matcher_create(struct ibv_context *ctx,
+			       struct mlx5dv_flow_matcher_attr *attr,
+			       struct mlx5_sim_ftable *ft);
+/*
+ * A rule of matcher @matcher: the frames whose fields under its mask
+ * equal @value's get @act. NULL with errno: EINVAL for a TIR of another
+ * vHCA, a table of another file or not of a higher level than the
+ * matcher's (the PRM: a table forwards only to higher levels), a tag
+ * of more than 24 bits; EEXIST for a duplicate @act refuses.
+ */
+struct ibv_flow *
+mlx5_sim_flow_rule(struct mlx5dv_flow_matcher *matcher,
+		   const struct mlx5dv_flow_match_parameters *value,
+		   const struct mlx5_sim_flow_act *act);
+/* Free the rules, matchers and tables of a closing file (vHCA lock held). */
 void mlx5_sim_flow_reclaim(struct mlx5_sim_file *file);
 /* Does a steering rule send to TIR @tirn? (vHCA lock held) */
 bool mlx5_sim_tir_steered(struct mlx5_sim_vhca *vhca, uint32_t tirn);

@@ -350,7 +350,8 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r, const uint32_t len)
 	uint8_t *f = r->frame;
 	const uint64_t ts = r->sent_ns;
 	struct mlx5_sim_port *port = &vhca->port[pi];
-	const struct mlx5_sim_flow *rule;
+	uint32_t tirn = 0, flow_tag;
+	enum mlx5_sim_fate fate;
 	struct mlx5_sim_rqt *rqt;
 	struct mlx5_sim_tir *tir;
 	struct mlx5_sim_rq *rq;
@@ -364,16 +365,16 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r, const uint32_t len)
 		port->st.rx_oversize++;
 		return;
 	}
-	rule = mlx5_sim_flow_steer(vhca, f, len);
-	if (rule == NULL) {
+	fate = mlx5_sim_flow_steer(vhca, f, len, &tirn, &flow_tag);
+	if (fate == MLX5_SIM_FATE_MISS) {
 		port->st.rx_no_rule++;
 		return;
 	}
-	if (rule->drop) {
+	if (fate == MLX5_SIM_FATE_DROP) {
 		port->st.rx_rule_drop++;
 		return;
 	}
-	tir = mlx5_sim_idtab_get(&vhca->tirs, rule->tirn);
+	tir = mlx5_sim_idtab_get(&vhca->tirs, tirn);
 	if (tir == NULL) {
 		port->st.rx_no_rule++;
 		return;
@@ -411,5 +412,5 @@ mlx5_sim_port_rx(struct mlx5_sim_sq_run *r, const uint32_t len)
 	r->rx_vhca = vhca;
 	r->rx_port = port;
 	r->rq = rq;
-	sim_rq_receive(r, f, len, &h, hash, htype, ts, rule->flow_tag);
+	sim_rq_receive(r, f, len, &h, hash, htype, ts, flow_tag);
 }

@@ -83,6 +83,7 @@ struct mlx5_sim_file {
 	uint32_t next_uidx;        /* libmlx5's user indexes (24 bits). */
 	TAILQ_HEAD(, mlx5_sim_matcher) matchers;
 	TAILQ_HEAD(, mlx5_sim_flow) flows;
+	TAILQ_HEAD(, mlx5_sim_ftable) ftables;
 	struct mlx5_sim_login login;   /* Wrapped import: its crypto login. */
 };
 
@@ -91,7 +92,7 @@ struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
 	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
-	uint64_t flows;
+	uint64_t flows, flow_tables;
 	uint64_t q_counters;
 	uint64_t srqs;             /* RMPs and XRC SRQs. */
 	uint64_t dms;
@@ -116,11 +117,33 @@ struct mlx5_sim_port {
 	struct mlx5_sim_port_stats st;
 };
 
+/* Rules of one table, by priority (linked by vnext). */
+struct mlx5_sim_flow;
+TAILQ_HEAD(mlx5_sim_flow_list, mlx5_sim_flow);
+
+/*
+ * A flow table above the root, of one file (libmlx5's software steering
+ * makes one, with a firmware table, for each of its tables of a level
+ * above 0): its rules by priority. The root table of NIC receive is the
+ * vHCA's (vhca->flows), the kernel's.
+ */
+struct mlx5_sim_ftable {
+	uint32_t magic;            /* MLX5_SIM_MAGIC_FTABLE. */
+	struct mlx5_sim_file *file;
+	uint8_t type;              /* MLX5DV_FLOW_TABLE_TYPE_NIC_RX or _TX. */
+	uint32_t level;            /* Above 0. */
+	uint32_t matchers;         /* Matchers on it. */
+	uint32_t users;            /* Rules forwarding to it. */
+	struct mlx5_sim_flow_list flows;   /* Its rules, by priority. */
+	TAILQ_ENTRY(mlx5_sim_ftable) next; /* In file->ftables. */
+};
+
 /* A flow matcher (the kernel's object: no firmware command). */
 struct mlx5_sim_matcher {
 	uint32_t magic;
 	struct mlx5_sim_file *file;
 	struct ibv_context *ctx;   /* Its rules' context (rdma-core's). */
+	struct mlx5_sim_ftable *ft; /* Its table; NULL: the root table. */
 	uint16_t priority;
 	uint8_t criteria;          /* match_criteria_enable. */
 	bool any;                  /* An empty mask: every frame matches. */
@@ -129,20 +152,25 @@ struct mlx5_sim_matcher {
 	TAILQ_ENTRY(mlx5_sim_matcher) next;
 };
 
-/* A steering rule of the NIC receive table: frames matching go to a TIR. */
+/*
+ * A steering rule of a NIC receive table: frames matching go to a TIR, to
+ * a table of a higher level, to the kernel (the default miss) or are
+ * dropped.
+ */
 struct mlx5_sim_flow {
 	struct ibv_flow ibflow;
 	uint32_t magic;
 	struct mlx5_sim_file *file;
 	struct mlx5_sim_matcher *matcher;
 	uint8_t value[MLX5_ST_SZ_BYTES(fte_match_set_lyr_2_4)];
-	uint32_t tirn;
 	/*
-	 * Its actions beyond the destination: drop the frame (no TIR), and
-	 * the flow tag its receive CQEs carry (0: none, the kernel's
-	 * default tag).
+	 * Its actions: the fate (enum mlx5_sim_fate) with the TIR or table
+	 * it names, and the flow tag its receive CQEs carry (0: none, the
+	 * kernel's default tag; a later table's rule may set another).
 	 */
-	bool drop;
+	uint8_t fate;
+	uint32_t tirn;
+	struct mlx5_sim_ftable *dest_ft;
 	uint32_t flow_tag;
 	/*
 	 * ibv_create_flow(): the raw packet QP it sends to (a verbs object
@@ -150,7 +178,8 @@ struct mlx5_sim_flow {
 	 */
 	struct mlx5_sim_vobj *qp;
 	TAILQ_ENTRY(mlx5_sim_flow) next;     /* In file->flows. */
-	TAILQ_ENTRY(mlx5_sim_flow) vnext;    /* In vhca->flows, by priority. */
+	/* In its table's rules (vhca->flows for the root), by priority. */
+	TAILQ_ENTRY(mlx5_sim_flow) vnext;
 };
 
 struct mlx5_sim_vhca {
@@ -197,7 +226,7 @@ struct mlx5_sim_vhca {
 	/* Ports and the vport: software MTU, steering rules by priority. */
 	struct mlx5_sim_port port[MLX5_SIM_MAX_PORTS];
 	uint16_t mtu;
-	TAILQ_HEAD(, mlx5_sim_flow) flows;
+	struct mlx5_sim_flow_list flows;
 	/* Packet pacing table: entries[i] is index i + 1. */
 	struct mlx5_sim_pp_entry *pp;
 	/* Accounting. */

@@ -315,51 +315,6 @@ mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
 }
 
 /*
- * Steering actions of libmlx5's software steering (mlx5dv_dr_*): a
- * provider object, as in libmlx5. Of them the front makes the one a
- * verbs PMD asks for at probe, the destination QP (DPDK's mlx5 drop
- * queue); domains, tables, matchers and rules, which would use them, are
- * not carried (EOPNOTSUPP), nor are the other actions.
- */
-#define SIM_DR_ACTION_MAGIC 0x5d7a0c71u
-
-struct sim_dr_action {
-	uint32_t magic;
-	struct ibv_qp *qp; /* The destination QP. */
-};
-
-struct mlx5dv_dr_action *
-mlx5dv_dr_action_create_dest_ibv_qp(struct ibv_qp *ibqp)
-{
-	struct sim_dr_action *a;
-
-	if (ibqp == NULL || mlx5_sim_vobj_of(ibqp, MLX5_SIM_OBJ_QP) == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	a = calloc(1, sizeof(*a));
-	if (a == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	a->magic = SIM_DR_ACTION_MAGIC;
-	a->qp = ibqp;
-	return (struct mlx5dv_dr_action *)(void *)a;
-}
-
-int
-mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
-{
-	struct sim_dr_action *a = (struct sim_dr_action *)(void *)action;
-
-	if (a == NULL || a->magic != SIM_DR_ACTION_MAGIC)
-		return EINVAL;
-	a->magic = 0;
-	free(a);
-	return 0;
-}
-
-/*
  * mlx5dv_create_cq(): an extended CQ with libmlx5's vendor attributes
  * checked as libmlx5 and mlx5_ib check them against the device: CQE
  * compression with one mini-CQE format of those mlx5dv_query_device()
