@@ -30,9 +30,9 @@
 #              with FDIR matched ID=0x7, the checksums found good by
 #              the device;
 #   jump       a rule of group 0 jumping to group 1 (a table of level 1),
-#              whose rule marks (id 9) and sends to queue 0: each of
-#              port 1's packets arrives marked 0x9 (the verbs engine has
-#              no groups);
+#              whose rule counts, marks (id 9) and sends to queue 0: each
+#              of port 1's packets arrives marked 0x9 (the verbs engine
+#              has no groups), and flow query counts the 32 of them;
 #   verbs      the mark scenario with the verbs flow engine
 #              (dv_flow_en=0: raw packet QPs, ibv_create_flow() rules);
 #   unmarked   a mark rule for TCP on the same queue: the UDP packets,
@@ -272,12 +272,13 @@ rx_bursts() {
 }
 testpmd_ready="mark_in"
 mark_in() { [ "$(rx_bursts 0)" -eq 32 ] && [ "$(rx_bursts 1)" -eq 32 ]; }
-# marked <name> <id> <rules> <what>: rxonly, verbose, after <rules>
-# (";"-separated) port 1's 32 packets arrive marked <id>, all 64 with
-# good checksums.
+# marked <name> <id> <rules> <what> [<end>]: rxonly, verbose, after
+# <rules> (";"-separated) port 1's 32 packets arrive marked <id>, all 64
+# with good checksums (<end>: commands after stop, checked by the caller
+# after this, which leaves $ok).
 marked() {
 	tp "$1" "" "$3;set verbose 1;set fwd rxonly;start tx_first" \
-		"show port stats all" "stop"
+		"show port stats all" "stop${5:+;$5}"
 	ok=1
 	marked=$(grep -c "FDIR matched ID=$2" "$out" || true)
 	good=$(grep -c "RX_L4_CKSUM_GOOD RTE_MBUF_F_RX_IP_CKSUM_GOOD" \
@@ -293,10 +294,17 @@ marked mark 0x7 \
 	"flow create 1 ingress pattern eth / ipv4 / udp / end actions mark id 7 / queue index 0 / end" \
 	"port 1's 32 packets marked 0x7, checksums good"
 
-echo "jump: group 0 jumps to group 1, which marks id 9"
+echo "jump: group 0 jumps to group 1, which counts and marks id 9"
 marked jump 0x9 \
-	"flow create 1 ingress group 0 pattern eth / end actions jump group 1 / end;flow create 1 ingress group 1 pattern eth / ipv4 / udp / end actions mark id 9 / queue index 0 / end" \
-	"through a table of level 1, port 1's 32 packets marked 0x9"
+	"flow create 1 ingress group 0 pattern eth / end actions jump group 1 / end;flow create 1 ingress group 1 pattern eth / ipv4 / udp / end actions count / mark id 9 / queue index 0 / end" \
+	"through a table of level 1, port 1's 32 packets marked 0x9" \
+	"flow query 1 1 count"
+# The rule's flow counter (a DEVX flow counter of the device's) took them.
+hits=$(sed -n 's/^ *hits: \([0-9]*\)$/\1/p' "$out")
+bytes=$(sed -n 's/^ *bytes: \([0-9]*\)$/\1/p' "$out")
+echo "  the rule's counter: ${hits:-no} hits, ${bytes:-no} bytes"
+[ "${hits:-0}" -eq 32 ] && [ "${bytes:-0}" -gt 0 ] && ok=1 || ok=0
+verdict "$ok" "jump: the group 1 rule's count action counted the 32 packets"
 
 echo "verbs: the mark scenario with dv_flow_en=0"
 dv=dv_flow_en=0

@@ -58,7 +58,7 @@ fv_live(void)
 	/* A raw packet QP is an SQ, an RQ, a TIS and a TIR; its rules. */
 	return (long)(st.pds + st.mrs + st.cqs + st.qps + st.dms + st.sqs +
 		      st.rqs + st.tiss + st.tirs + st.flows + st.flow_tables +
-		      st.srqs + st.xrcds);
+		      st.flow_counters + st.srqs + st.xrcds);
 }
 
 static int
@@ -1951,24 +1951,63 @@ fv_match_dmac(struct fv_match *m, const uint8_t *dmac)
 /* A software steering rule of @m for frames to @dmac with @n actions. */
 static struct mlx5dv_dr_rule *
 fv_dr_rule(struct mlx5dv_dr_matcher *m, const uint8_t *dmac, size_t n,
-	   struct mlx5dv_dr_action *a0, struct mlx5dv_dr_action *a1)
+	   struct mlx5dv_dr_action *a0, struct mlx5dv_dr_action *a1,
+	   struct mlx5dv_dr_action *a2)
 {
-	struct mlx5dv_dr_action *acts[2] = { a0, a1 };
+	struct mlx5dv_dr_action *acts[3] = { a0, a1, a2 };
 	struct fv_match v;
 
 	return mlx5dv_dr_rule_create(m, fv_match_dmac(&v, dmac), n, acts);
 }
 
+/* A DEVX flow counter (@bulk: ALLOC_FLOW_COUNTER's field), or NULL. */
+static struct mlx5dv_devx_obj *
+fv_flow_counter(uint8_t bulk, uint32_t *out, size_t outlen)
+{
+	uint32_t in[MLX5_ST_SZ_DW(alloc_flow_counter_in)] = { 0 };
+
+	MLX5_SET(alloc_flow_counter_in, in, opcode,
+		 MLX5_CMD_OP_ALLOC_FLOW_COUNTER);
+	MLX5_SET(alloc_flow_counter_in, in, flow_counter_bulk, bulk);
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, outlen);
+}
+
+/*
+ * Counter @id of DEVX object @fc in *@packets and *@octets (cleared after
+ * with @clear): QUERY_FLOW_COUNTER's errno.
+ */
+static int
+fv_flow_count(struct mlx5dv_devx_obj *fc, uint32_t id, bool clear,
+	      uint64_t *packets, uint64_t *octets)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_flow_counter_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_flow_counter_out)] = { 0 };
+	int ret;
+
+	MLX5_SET(query_flow_counter_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_FLOW_COUNTER);
+	MLX5_SET(query_flow_counter_in, in, flow_counter_id, id);
+	MLX5_SET(query_flow_counter_in, in, clear, clear);
+	ret = mlx5dv_devx_obj_query(fc, in, sizeof(in), out, sizeof(out));
+	*packets = MLX5_GET64(query_flow_counter_out, out,
+			      flow_statistics.packets);
+	*octets =
+		MLX5_GET64(query_flow_counter_out, out, flow_statistics.octets);
+	return ret;
+}
+
 /*
  * libmlx5's software steering (mlx5dv_dr_*, DPDK's default flow engine)
  * onto the device's steering: a root rule forwards to a table of level
- * 1, whose rule tags the frames and sends them to a QP; a frame table 1
+ * 1, whose rule tags and counts the frames and sends them to a QP (the
+ * flow counter's packets and octets read, then cleared); a frame table 1
  * does not match is dropped there, one the root sends to the default
  * miss goes to the kernel (no rule of the program's). Refused: a
  * forward to a table of a level not higher (the PRM), a rule of two fates
  * or of none, a tag of 25 bits, a match the device cannot make, a matcher
  * of NIC transmit (no egress steering), an FDB domain (no e-switch), a
- * duplicate rule once the domain disallows them.
+ * duplicate rule once the domain disallows them, a counter in bulk (not
+ * announced) or at an offset, the free of a counter a rule counts on.
  * Each object in use is EBUSY; the flow tables are counted live and all
  * go.
  */
@@ -1983,7 +2022,12 @@ test_dr_steering(void)
 		0x02, 0x11, 0x22, 0x33, 0x44, 0x93
 	};
 	struct ibv_cq *rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	struct mlx5dv_dr_action *jump, *jump_root, *to_rx, *tag, *drop, *miss;
+	struct mlx5dv_dr_action *jump, *jump_root, *to_rx, *tag, *drop, *miss,
+		*count;
+	uint32_t fout[MLX5_ST_SZ_DW(alloc_flow_counter_out)] = { 0 };
+	struct mlx5dv_devx_obj *fc;
+	uint64_t packets, octets;
+	uint32_t fc_id;
 	struct mlx5dv_dr_rule *r_jump, *r_unmatched, *r_kernel, *r_qp, *r_dup;
 	struct mlx5dv_dr_table *root, *t1, *ttx;
 	struct mlx5dv_dr_matcher *m0, *m1;
@@ -2044,6 +2088,19 @@ test_dr_steering(void)
 	TEST_ASSERT(mlx5dv_dr_action_create_tag(1u << 24) == NULL &&
 			    errno == EINVAL,
 		    "a tag of 25 bits");
+	/* A flow counter: one a command, no bulk. */
+	TEST_ASSERT(fv_flow_counter(1, fout, sizeof(fout)) == NULL &&
+			    MLX5_GET(alloc_flow_counter_out, fout, syndrome) ==
+				    MLX5_SIM_SYND_FCNT_BULK,
+		    "a bulk of counters");
+	fc = fv_flow_counter(0, fout, sizeof(fout));
+	TEST_ASSERT_NOT_NULL(fc, "%s", strerror(errno));
+	fc_id = MLX5_GET(alloc_flow_counter_out, fout, flow_counter_id);
+	TEST_ASSERT(mlx5dv_dr_action_create_flow_counter(fc, 1) == NULL &&
+			    errno == EINVAL,
+		    "a counter at an offset");
+	count = mlx5dv_dr_action_create_flow_counter(fc, 0);
+	TEST_ASSERT_NOT_NULL(count, "");
 	/* Forwards only to a higher level; one fate. */
 	const struct {
 		struct mlx5dv_dr_matcher *m;
@@ -2058,13 +2115,13 @@ test_dr_steering(void)
 	};
 	for (unsigned int i = 0; i < RTE_DIM(bad); i++)
 		TEST_ASSERT(fv_dr_rule(bad[i].m, to_qp, bad[i].n, bad[i].a0,
-				       bad[i].a1) == NULL &&
+				       bad[i].a1, NULL) == NULL &&
 				    errno == EINVAL,
 			    "%s", bad[i].what);
-	r_jump = fv_dr_rule(m0, to_qp, 1, jump, NULL);
-	r_unmatched = fv_dr_rule(m0, unmatched, 1, jump, NULL);
-	r_kernel = fv_dr_rule(m0, to_kernel, 1, miss, NULL);
-	r_qp = fv_dr_rule(m1, to_qp, 2, tag, to_rx);
+	r_jump = fv_dr_rule(m0, to_qp, 1, jump, NULL, NULL);
+	r_unmatched = fv_dr_rule(m0, unmatched, 1, jump, NULL, NULL);
+	r_kernel = fv_dr_rule(m0, to_kernel, 1, miss, NULL, NULL);
+	r_qp = fv_dr_rule(m1, to_qp, 3, tag, to_rx, count);
 	TEST_ASSERT(r_jump != NULL && r_unmatched != NULL && r_kernel != NULL &&
 			    r_qp != NULL,
 		    "%s", strerror(errno));
@@ -2072,6 +2129,15 @@ test_dr_steering(void)
 	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
 	TEST_ASSERT_EQUAL(fv_raw_tagged(sq, rcq, to_qp, 0x4567), TEST_SUCCESS,
 			  "table 1's tag");
+	TEST_ASSERT_SUCCESS(fv_flow_count(fc, fc_id, true, &packets, &octets),
+			    "");
+	TEST_ASSERT(packets == 1 && octets == 64,
+		    "counted %" PRIu64 " packets, %" PRIu64 " octets", packets,
+		    octets);
+	TEST_ASSERT_SUCCESS(fv_flow_count(fc, fc_id, false, &packets, &octets),
+			    "");
+	TEST_ASSERT(packets == 0 && octets == 0, "cleared");
+	TEST_ASSERT(mlx5dv_devx_obj_destroy(fc) != 0, "counted on");
 	/* Table 1's miss drops; the root's default miss is the kernel's. */
 	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
 	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
@@ -2086,11 +2152,11 @@ test_dr_steering(void)
 			    ps.rx_no_rule == ps0.rx_no_rule + 1,
 		    "to the kernel");
 	/* A duplicate: kept by default, refused once the domain says so. */
-	r_dup = fv_dr_rule(m1, to_qp, 1, drop, NULL);
+	r_dup = fv_dr_rule(m1, to_qp, 1, drop, NULL, NULL);
 	TEST_ASSERT_NOT_NULL(r_dup, "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r_dup), "");
 	mlx5dv_dr_domain_allow_duplicate_rules(rx, false);
-	TEST_ASSERT(fv_dr_rule(m1, to_qp, 1, drop, NULL) == NULL &&
+	TEST_ASSERT(fv_dr_rule(m1, to_qp, 1, drop, NULL, NULL) == NULL &&
 			    errno == EEXIST,
 		    "a duplicate");
 	/* What is held cannot go. */
@@ -2113,6 +2179,8 @@ test_dr_steering(void)
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(tag), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(drop), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(miss), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(count), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_devx_obj_destroy(fc), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(t1), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(root), "");
 	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(ttx), "");
@@ -2123,8 +2191,10 @@ test_dr_steering(void)
 	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
 	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(0, 0, &st), "");
 	/* The rest is nothing_left's. */
-	TEST_ASSERT(st.flow_tables == st0.flow_tables && st.flows == st0.flows,
-		    "no table or rule left");
+	TEST_ASSERT(st.flow_tables == st0.flow_tables &&
+			    st.flows == st0.flows &&
+			    st.flow_counters == st0.flow_counters,
+		    "no table, rule or counter left");
 	return TEST_SUCCESS;
 }
 

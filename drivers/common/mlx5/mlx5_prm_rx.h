@@ -118,6 +118,77 @@ enum {
 	MLX5_CMD_OP_DESTROY_FLOW_TABLE = 0x931,
 	MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY = 0x936,
 	MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY = 0x938,
+	MLX5_CMD_OP_ALLOC_FLOW_COUNTER = 0x939,
+	MLX5_CMD_OP_DEALLOC_FLOW_COUNTER = 0x93a,
+	MLX5_CMD_OP_QUERY_FLOW_COUNTER = 0x93b,
+};
+
+/*
+ * Flow counters: a steering rule's count action adds each frame it
+ * takes to a counter's packets and octets. ALLOC_FLOW_COUNTER makes one
+ * (or, with flow_counter_bulk, a bulk of them where the device announces
+ * bulk allocation); QUERY_FLOW_COUNTER reads (and with clear, zeroes)
+ * num_of_counters of them from flow_counter_id (0 means one).
+ */
+struct mlx5_ifc_alloc_flow_counter_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 flow_counter_id[0x20];
+	u8 reserved_at_60[0x18];
+	u8 flow_counter_bulk[0x8];
+};
+
+struct mlx5_ifc_alloc_flow_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 flow_counter_id[0x20];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_dealloc_flow_counter_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 flow_counter_id[0x20];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_dealloc_flow_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+};
+
+struct mlx5_ifc_traffic_counter_bits {
+	u8 packets[0x40];
+	u8 octets[0x40];
+};
+
+struct mlx5_ifc_query_flow_counter_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 reserved_at_40[0x20];
+	u8 mkey[0x20];
+	u8 address[0x40];
+	u8 clear[0x1];
+	u8 dump_to_memory[0x1];
+	u8 num_of_counters[0x1e];
+	u8 flow_counter_id[0x20];
+};
+
+struct mlx5_ifc_query_flow_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_traffic_counter_bits flow_statistics;
 };
 
 /* The outer (or inner) L2-L4 header fields a flow entry matches. */

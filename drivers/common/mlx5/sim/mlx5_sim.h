@@ -185,6 +185,11 @@ enum mlx5_sim_syndrome {
 	MLX5_SIM_SYND_QCNT_TABLE_FULL = 0x510a0001, /* NO_RESOURCES */
 	MLX5_SIM_SYND_QCNT_UNKNOWN = 0x510a0002,    /* BAD_RES */
 	MLX5_SIM_SYND_QCNT_BUSY = 0x510a0003,       /* BAD_RES_STATE */
+	/* Flow counters. */
+	MLX5_SIM_SYND_FCNT_TABLE_FULL = 0x510b0001, /* NO_RESOURCES */
+	MLX5_SIM_SYND_FCNT_UNKNOWN = 0x510b0002,    /* BAD_RES */
+	MLX5_SIM_SYND_FCNT_BUSY = 0x510b0003,       /* BAD_RES_STATE */
+	MLX5_SIM_SYND_FCNT_BULK = 0x510b0004,       /* BAD_PARAM */
 	/* Verbs queue objects: lag ports, CQ moderation, RMPs (SRQs). */
 	MLX5_SIM_SYND_VERBS_LAG_PORT = 0x51100001,  /* BAD_PARAM */
 	MLX5_SIM_SYND_VERBS_CQ_MODIFY = 0x51100002, /* BAD_PARAM */
@@ -228,6 +233,7 @@ struct mlx5_sim_stats {
 	uint64_t flows;        /**< Steering rules (flow table entries). */
 	/** Flow tables above the root (libmlx5's software steering's). */
 	uint64_t flow_tables;
+	uint64_t flow_counters; /**< Flow counters (ALLOC_FLOW_COUNTER). */
 	uint64_t srqs;         /**< Shared receive queues (verbs SRQs, XRC SRQs). */
 	uint64_t dms;          /**< Device memory pieces (ibv_alloc_dm). */
 	uint64_t xrcds;        /**< XRC domains (XRC SRQs count as srqs). */

@@ -293,6 +293,16 @@ static const struct mlx5_sim_rule sim_rules[] = {
 	  "counter_set_id is not a queue counter set of this context" },
 	{ MLX5_SIM_SYND_QCNT_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 	  "queue counter set still named by an RQ" },
+	{ MLX5_SIM_SYND_FCNT_TABLE_FULL, MLX5_CMD_STAT_NO_RES_ERR,
+	  "every flow counter id of the vHCA is allocated" },
+	{ MLX5_SIM_SYND_FCNT_UNKNOWN, MLX5_CMD_STAT_BAD_RES_ERR,
+	  "flow_counter_id is not a flow counter of this context" },
+	{ MLX5_SIM_SYND_FCNT_BUSY, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	  "flow counter still named by a steering rule" },
+	{ MLX5_SIM_SYND_FCNT_BULK, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  "flow counters in bulk (flow_counter_bulk, num_of_counters above"
+	  " 1) or dumped to memory: the device announces neither"
+	  " (flow_counter_bulk_alloc, flow_counters_dump 0)" },
 	{ MLX5_SIM_SYND_VERBS_LAG_PORT, MLX5_CMD_STAT_BAD_PARAM_ERR,
 	  "lag_tx_port_affinity beyond the lag ports (RTS2RTS: 1..ports)" },
 	{ MLX5_SIM_SYND_VERBS_CQ_MODIFY, MLX5_CMD_STAT_BAD_PARAM_ERR,
@@ -690,6 +700,8 @@ sim_vhca_new(struct mlx5_sim_card *card, uint16_t vhca_id,
 	vhca->tiss.next = 1;
 	vhca->tds.max = MLX5_SIM_MAX_QPS;
 	vhca->tds.next = 1;
+	vhca->fcnts.max = MLX5_SIM_MAX_QPS;
+	vhca->fcnts.next = 1;
 	vhca->deks.max = MLX5_SIM_MAX_QPS;
 	vhca->deks.next = 1;
 	vhca->xrcds.max = MLX5_SIM_MAX_XRCDS;
@@ -948,6 +960,7 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 	st->q_counters = live->q_counters;
 	st->flows = live->flows;
 	st->flow_tables = live->flow_tables;
+	st->flow_counters = live->flow_counters;
 	st->srqs = live->srqs;
 	st->dms = live->dms;
 	st->xrcds = live->xrcds;
@@ -957,7 +970,7 @@ mlx5_sim_vhca_stats(uint16_t card, uint16_t vhca_id, struct mlx5_sim_stats *st)
 			   live->qps + live->sqs + live->rqs + live->tiss +
 			   live->tds + live->rqts + live->tirs +
 			   live->q_counters + live->flows +
-			   live->flow_tables + live->srqs +
+			   live->flow_tables + live->flow_counters + live->srqs +
 			   live->dms + live->xrcds;
 	st->reclaimed = vhca->reclaimed;
 	st->commands = vhca->commands;
@@ -1050,6 +1063,7 @@ RTE_FINI(mlx5_sim_registry_fini)
 			free(vhca->qps.slot);
 			free(vhca->tiss.slot);
 			free(vhca->tds.slot);
+			free(vhca->fcnts.slot);
 			free(vhca->deks.slot);
 			free(vhca->xrcds.slot);
 			free(vhca->rqts.slot);

@@ -114,6 +114,7 @@ SIM_RUN(modify_qp, mlx5_sim_cmd_modify_qp(file, opcode, in))
 SIM_RUN(query_qp, mlx5_sim_cmd_query_qp(file, in, out))
 SIM_RUN(eth, mlx5_sim_cmd_eth(file, opcode, in, inlen, out, obj))
 SIM_RUN(qcnt, mlx5_sim_cmd_qcnt(file, opcode, in, out, obj))
+SIM_RUN(fcnt, mlx5_sim_cmd_fcnt(file, opcode, in, out, obj))
 SIM_RUN(query_rqt, mlx5_sim_rqt_query(file, in, out, outlen))
 SIM_RUN(rmp, mlx5_sim_cmd_rmp(file, opcode, in, out))
 SIM_RUN(query_lag, mlx5_sim_cmd_query_lag(file, out))
@@ -339,6 +340,7 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_ROW(QUERY_RQT, SIM_K_QUERY, SIM_CMD_QUERY, query_rqt_in,
 		query_rqt_out, sim_run_query_rqt, NULL),
 	SIM_KERNEL_ONLY(0x930, "CREATE_FLOW_TABLE", SIM_K_CREATE),
+	SIM_KERNEL_ONLY(0x931, "DESTROY_FLOW_TABLE", 0),
 	SIM_KERNEL_ONLY(0x932, "QUERY_FLOW_TABLE", SIM_K_QUERY),
 	SIM_KERNEL_ONLY(0x933, "CREATE_FLOW_GROUP", SIM_K_CREATE),
 	SIM_KERNEL_ONLY(0x935, "QUERY_FLOW_GROUP", SIM_K_QUERY),
@@ -347,8 +349,15 @@ static const struct sim_cmd_desc sim_cmds[] = {
 	SIM_KERNEL_ONLY(0x937, "QUERY_FLOW_TABLE_ENTRY", SIM_K_QUERY),
 	SIM_ROW(DELETE_FLOW_TABLE_ENTRY, 0, SIM_CMD_KERNEL, mbox_in, mbox_out,
 		NULL, NULL),
-	SIM_KERNEL_ONLY(0x939, "ALLOC_FLOW_COUNTER", SIM_K_CREATE),
-	SIM_KERNEL_ONLY(0x93b, "QUERY_FLOW_COUNTER", SIM_K_QUERY),
+	SIM_ROW(ALLOC_FLOW_COUNTER, SIM_K_CREATE, SIM_CMD_CREATE,
+		alloc_flow_counter_in, alloc_flow_counter_out, sim_run_fcnt,
+		NULL),
+	SIM_ROW(DEALLOC_FLOW_COUNTER, 0, SIM_CMD_DESTROY,
+		dealloc_flow_counter_in, dealloc_flow_counter_out, sim_run_fcnt,
+		NULL),
+	SIM_ROW(QUERY_FLOW_COUNTER, SIM_K_QUERY, SIM_CMD_QUERY,
+		query_flow_counter_in, query_flow_counter_out, sim_run_fcnt,
+		NULL),
 	SIM_KERNEL_ONLY(0x93c, "MODIFY_FLOW_TABLE", SIM_K_MODIFY),
 	SIM_KERNEL_ONLY(0x93d, "ALLOC_PACKET_REFORMAT_CONTEXT", SIM_K_CREATE),
 	SIM_KERNEL_ONLY(0x93f, "QUERY_PACKET_REFORMAT_CONTEXT", SIM_K_QUERY),
@@ -866,6 +875,10 @@ sim_obj_named(const struct mlx5_sim_devx_obj *obj, uint16_t opcode,
 		return obj->kind == MLX5_SIM_OBJ_QCNT &&
 		       MLX5_GET(query_q_counter_in, in, counter_set_id) ==
 		       obj->index;
+	case MLX5_CMD_OP_QUERY_FLOW_COUNTER:
+		return obj->kind == MLX5_SIM_OBJ_FCNT &&
+		       MLX5_GET(query_flow_counter_in, in, flow_counter_id) ==
+		       obj->index;
 	case MLX5_CMD_OP_QUERY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_MODIFY_GENERAL_OBJECT:
 		return (obj->kind == MLX5_SIM_OBJ_ALIAS ||
@@ -968,6 +981,13 @@ mlx5_sim_obj_destroy(struct mlx5dv_devx_obj *dv)
 		opcode = MLX5_CMD_OP_DEALLOC_Q_COUNTER;
 		MLX5_SET(dealloc_q_counter_in, in, opcode, opcode);
 		MLX5_SET(dealloc_q_counter_in, in, counter_set_id, obj->index);
+	} else if (obj->kind == MLX5_SIM_OBJ_FCNT) {
+		RTE_BUILD_BUG_ON(sizeof(in) <
+				 MLX5_ST_SZ_BYTES(dealloc_flow_counter_in));
+		opcode = MLX5_CMD_OP_DEALLOC_FLOW_COUNTER;
+		MLX5_SET(dealloc_flow_counter_in, in, opcode, opcode);
+		MLX5_SET(dealloc_flow_counter_in, in, flow_counter_id,
+			 obj->index);
 	} else if (obj->kind == MLX5_SIM_OBJ_MKEY) {
 		RTE_BUILD_BUG_ON(sizeof(in) < MLX5_ST_SZ_BYTES(destroy_mkey_in));
 		opcode = MLX5_CMD_OP_DESTROY_MKEY;

@@ -308,7 +308,7 @@ sim_reclaim_verbs(struct mlx5_sim_file *file)
 
 /*
  * The other DEVX objects and every handle: DEKs, queue counters (the RQs
- * counting on them went above), keys (they hold umems and PDs); a DEVX PD
+ * counting on them went above), flow counters (the rules went first), keys (they hold umems and PDs); a DEVX PD
  * goes with the file's PDs below.
  */
 static void
@@ -331,6 +331,8 @@ sim_reclaim_devx_rest(struct mlx5_sim_file *file)
 			vhca->reclaimed++;
 		if (obj->kind == MLX5_SIM_OBJ_QCNT)
 			mlx5_sim_qcnt_reclaim(vhca, obj);
+		if (obj->kind == MLX5_SIM_OBJ_FCNT)
+			mlx5_sim_fcnt_reclaim(vhca, obj);
 		if (mkey != NULL && mkey->serial == obj->serial)
 			mlx5_sim_mkey_reclaim(vhca, mkey);
 		TAILQ_REMOVE(&file->objs, obj, next);

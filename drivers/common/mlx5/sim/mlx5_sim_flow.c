@@ -33,6 +33,14 @@
  * A received frame goes to the first rule, lowest priority value first
  * then oldest first, whose masked value equals the frame's masked fields;
  * a tag of a later table's rule replaces an earlier one's.
+ *
+ * Flow counters (ALLOC_FLOW_COUNTER, QUERY_FLOW_COUNTER,
+ * DEALLOC_FLOW_COUNTER): a rule with a count action adds each frame it
+ * takes, and its length, to the counter; one counter a command (the
+ * device announces no bulk allocation and no dump to memory), of the file
+ * that allocated it, which only may query, free or count on it; it
+ * cannot be freed while a rule counts on it (the model's choice, as for
+ * queue counters).
  * The model parses the outer L2-L4 headers: MACs, ethertype, VLAN, IP
  * version, protocol, addresses and TCP/UDP ports. A matcher with mask bits
  * elsewhere (misc, inner headers, other fields) is refused EOPNOTSUPP: the
@@ -192,6 +200,10 @@ mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 	*flow_tag = 0;
 	/* Levels only rise along the way: the walk ends. */
 	while ((fl = sim_flow_first(head, f, len, v, &parsed)) != NULL) {
+		if (fl->fcnt != NULL) {
+			fl->fcnt->packets++;
+			fl->fcnt->octets += len;
+		}
 		if (fl->flow_tag != 0)
 			*flow_tag = fl->flow_tag;
 		if (fl->fate != MLX5_SIM_FATE_TABLE) {
@@ -437,16 +449,29 @@ sim_flow_link(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 	TAILQ_INSERT_TAIL(head, fl, vnext);
 }
 
+/* Flow counter @id of @file, or NULL. */
+static struct mlx5_sim_fcnt *
+sim_fcnt_of(struct mlx5_sim_file *file, uint32_t id)
+{
+	struct mlx5_sim_fcnt *c = mlx5_sim_idtab_get(&file->vhca->fcnts, id);
+
+	return c != NULL && c->file == file ? c : NULL;
+}
+
 /*
- * May matcher @m's rule have fate @act (vHCA lock held)? 0 or EINVAL: a
- * TIR of another vHCA or none, a table of another file, of another type
- * or not of a higher level than @m's table (the root's is 0).
+ * May matcher @m's rule have actions @act (vHCA lock held)? 0 or EINVAL:
+ * a counter not of @m's file, a TIR of another vHCA or none, a table of
+ * another file, of another type or not of a higher level than @m's table
+ * (the root's is 0).
  */
 static int
 sim_flow_act_check(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_matcher *m,
 		   const struct mlx5_sim_flow_act *act)
 {
 	const struct mlx5_sim_ftable *ft = act->ft;
+
+	if (act->counter_id != 0 && sim_fcnt_of(m->file, act->counter_id) == NULL)
+		return EINVAL;
 
 	switch (act->fate) {
 	case MLX5_SIM_FATE_TIR:
@@ -528,6 +553,10 @@ sim_flow_insert(struct mlx5_sim_matcher *m, const uint8_t *v,
 	tir = mlx5_sim_idtab_get(&vhca->tirs, fl->tirn);
 	if (tir != NULL)
 		tir->flows++;
+	fl->fcnt = act->counter_id != 0 ? sim_fcnt_of(m->file, act->counter_id) :
+					  NULL;
+	if (fl->fcnt != NULL)
+		fl->fcnt->users++;
 	/* A table forwarded to cannot go (rdma-core's reference). */
 	if (fl->dest_ft != NULL)
 		fl->dest_ft->users++;
@@ -825,6 +854,8 @@ sim_flow_free(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 		tir->flows--;
 	if (fl->dest_ft != NULL)
 		fl->dest_ft->users--;
+	if (fl->fcnt != NULL)
+		fl->fcnt->users--;
 	TAILQ_REMOVE(sim_flow_table(vhca, fl), fl, vnext);
 	fl->matcher->users--;
 	if (fl->qp != NULL) {
@@ -878,4 +909,93 @@ mlx5_sim_flow_reclaim(struct mlx5_sim_file *file)
 		sim_ftable_free(vhca, ft);
 		vhca->reclaimed++;
 	}
+}
+
+static uint32_t
+sim_fcnt_alloc(struct mlx5_sim_file *file, const void *in, void *out,
+	       struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_vhca *vhca = file->vhca;
+	struct mlx5_sim_fcnt *c;
+	uint32_t id;
+
+	if (MLX5_GET(alloc_flow_counter_in, in, flow_counter_bulk) != 0)
+		return MLX5_SIM_SYND_FCNT_BULK;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL || mlx5_sim_idtab_alloc(&vhca->fcnts, c, &id) != 0) {
+		free(c);
+		return MLX5_SIM_SYND_FCNT_TABLE_FULL;
+	}
+	c->file = file;
+	vhca->live.flow_counters++;
+	MLX5_SET(alloc_flow_counter_out, out, flow_counter_id, id);
+	obj->kind = MLX5_SIM_OBJ_FCNT;
+	obj->index = id;
+	return MLX5_SIM_SYND_OK;
+}
+
+static void
+sim_fcnt_free(struct mlx5_sim_vhca *vhca, uint32_t id)
+{
+	free(mlx5_sim_idtab_get(&vhca->fcnts, id));
+	mlx5_sim_idtab_free(&vhca->fcnts, id);
+	vhca->live.flow_counters--;
+}
+
+static uint32_t
+sim_fcnt_query(struct mlx5_sim_file *file, const void *in, void *out)
+{
+	struct mlx5_sim_fcnt *c = sim_fcnt_of(file,
+		MLX5_GET(query_flow_counter_in, in, flow_counter_id));
+
+	if (c == NULL)
+		return MLX5_SIM_SYND_FCNT_UNKNOWN;
+	if (MLX5_GET(query_flow_counter_in, in, num_of_counters) > 1 ||
+	    MLX5_GET(query_flow_counter_in, in, dump_to_memory))
+		return MLX5_SIM_SYND_FCNT_BULK;
+	MLX5_SET64(query_flow_counter_out, out, flow_statistics.packets,
+		   c->packets);
+	MLX5_SET64(query_flow_counter_out, out, flow_statistics.octets,
+		   c->octets);
+	/* Read and cleared in one command: no frame falls in between. */
+	if (MLX5_GET(query_flow_counter_in, in, clear))
+		c->packets = c->octets = 0;
+	return MLX5_SIM_SYND_OK;
+}
+
+uint32_t
+mlx5_sim_cmd_fcnt(struct mlx5_sim_file *file, uint16_t opcode,
+		  const void *in, void *out, struct mlx5_sim_devx_obj *obj)
+{
+	struct mlx5_sim_fcnt *c;
+	uint32_t id;
+
+	switch (opcode) {
+	case MLX5_CMD_OP_ALLOC_FLOW_COUNTER:
+		return sim_fcnt_alloc(file, in, out, obj);
+	case MLX5_CMD_OP_DEALLOC_FLOW_COUNTER:
+		id = MLX5_GET(dealloc_flow_counter_in, in, flow_counter_id);
+		c = sim_fcnt_of(file, id);
+		if (c == NULL)
+			return MLX5_SIM_SYND_FCNT_UNKNOWN;
+		if (c->users != 0)
+			return MLX5_SIM_SYND_FCNT_BUSY;
+		sim_fcnt_free(file->vhca, id);
+		return MLX5_SIM_SYND_OK;
+	case MLX5_CMD_OP_QUERY_FLOW_COUNTER:
+		return sim_fcnt_query(file, in, out);
+	default:
+		return MLX5_SIM_SYND_BAD_OPCODE;
+	}
+}
+
+void
+mlx5_sim_fcnt_reclaim(struct mlx5_sim_vhca *vhca,
+		      const struct mlx5_sim_devx_obj *obj)
+{
+	/* The file's rules went first: nothing counts on it any more. */
+	if (sim_fcnt_of(obj->file, obj->index) == NULL)
+		return;
+	sim_fcnt_free(vhca, obj->index);
+	vhca->reclaimed++;
 }

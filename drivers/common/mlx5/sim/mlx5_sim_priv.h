@@ -835,6 +835,7 @@ struct mlx5_sim_flow_act {
 	uint32_t tirn;              /* MLX5_SIM_FATE_TIR. */
 	struct mlx5_sim_ftable *ft; /* MLX5_SIM_FATE_TABLE. */
 	uint32_t flow_tag;
+	uint32_t counter_id;        /* Its count action's counter (0: none). */
 	/*
 	 * Refuse it (EEXIST) if its matcher has a rule of the same value:
 	 * libmlx5's check in a domain that does not allow duplicates.
@@ -881,6 +882,16 @@ struct ibv_flow *
 mlx5_sim_flow_rule(struct mlx5dv_flow_matcher *matcher,
 		   const struct mlx5dv_flow_match_parameters *value,
 		   const struct mlx5_sim_flow_act *act);
+/*
+ * ALLOC_FLOW_COUNTER, DEALLOC_FLOW_COUNTER, QUERY_FLOW_COUNTER of @file
+ * (vHCA lock held): a syndrome.
+ */
+uint32_t mlx5_sim_cmd_fcnt(struct mlx5_sim_file *file, uint16_t opcode,
+			   const void *in, void *out,
+			   struct mlx5_sim_devx_obj *obj);
+/* Free the flow counter of DEVX object @obj of a closing file. */
+void mlx5_sim_fcnt_reclaim(struct mlx5_sim_vhca *vhca,
+			   const struct mlx5_sim_devx_obj *obj);
 /* Free the rules, matchers and tables of a closing file (vHCA lock held). */
 void mlx5_sim_flow_reclaim(struct mlx5_sim_file *file);
 /* Does a steering rule send to TIR @tirn? (vHCA lock held) */

@@ -233,6 +233,7 @@ enum mlx5_sim_obj_kind {
 	MLX5_SIM_OBJ_QCNT,         /* index: the counter set id. */
 	MLX5_SIM_OBJ_SRQ,          /* index: the rmpn or XRC srqn (verbs only). */
 	MLX5_SIM_OBJ_XRCD,         /* index: the xrcdn (verbs only). */
+	MLX5_SIM_OBJ_FCNT,         /* index: the flow counter id. */
 };
 
 struct mlx5_sim_devx_obj {

@@ -301,6 +301,13 @@ struct mlx5_sim_qcnt {
 	uint32_t out_of_buffer;    /* Wraps at 32 bits, as the PRM's. */
 };
 
+/* A flow counter (ALLOC_FLOW_COUNTER): what the rules counting on it took. */
+struct mlx5_sim_fcnt {
+	struct mlx5_sim_file *file;
+	uint32_t users;            /* Rules counting on it. */
+	uint64_t packets, octets;
+};
+
 /* An RQ table and a TIR. */
 struct mlx5_sim_rqt {
 	uint32_t rqtn;

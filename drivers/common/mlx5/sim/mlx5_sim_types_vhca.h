@@ -92,7 +92,7 @@ struct mlx5_sim_live {
 	uint64_t contexts, pds, mrs, mkeys, umems, uars, general_objs;
 	uint64_t pp_entries, allowed;
 	uint64_t cqs, qps, sqs, rqs, tiss, tds, rqts, tirs;
-	uint64_t flows, flow_tables;
+	uint64_t flows, flow_tables, flow_counters;
 	uint64_t q_counters;
 	uint64_t srqs;             /* RMPs and XRC SRQs. */
 	uint64_t dms;
@@ -172,6 +172,7 @@ struct mlx5_sim_flow {
 	uint32_t tirn;
 	struct mlx5_sim_ftable *dest_ft;
 	uint32_t flow_tag;
+	struct mlx5_sim_fcnt *fcnt; /* Its count action's counter, or NULL. */
 	/*
 	 * ibv_create_flow(): the raw packet QP it sends to (a verbs object
 	 * counting it as a user) and its matcher, the kernel's, its own.
@@ -215,6 +216,7 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab rqts;
 	struct mlx5_sim_idtab tirs;
 	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
+	struct mlx5_sim_idtab fcnts;   /* Flow counters, by id. */
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	uint32_t rnr_waiters;      /* QPs whose sends wait on an RNR NAK. */

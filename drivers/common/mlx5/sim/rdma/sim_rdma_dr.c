@@ -19,10 +19,12 @@
  * - A matcher holds its table, a rule its matcher and its actions (each
  *   EBUSY while held).
  * - A rule's actions: one fate (a destination QP or DEVX TIR, a table
- *   of the same domain, drop, default miss) and at most one tag; another
- *   count or kind is EINVAL, or EOPNOTSUPP for actions the model does
- *   not carry (counters, header rewrites and the like: their entry
- *   points are the generated ones). A table of a rule must be of a
+ *   of the same domain, drop, default miss), at most one tag and at most
+ *   one flow counter (a DEVX ALLOC_FLOW_COUNTER object, offset 0: the
+ *   device allocates no bulks); another count or kind is EINVAL, and
+ *   the actions the model does not carry (header rewrites, VLAN push and
+ *   pop, reformats and the like) are EOPNOTSUPP (their entry points are
+ *   the generated ones). A table of a rule must be of a
  *   higher level than the rule's own (the model's check: the PRM).
  * - A NIC transmit table takes no matcher: the model steers no egress
  *   (EOPNOTSUPP).
@@ -71,6 +73,7 @@ enum sim_dr_kind {
 	SIM_DR_DROP,
 	SIM_DR_MISS,
 	SIM_DR_TAG,
+	SIM_DR_COUNTER,
 };
 
 struct sim_dr_action {
@@ -81,11 +84,12 @@ struct sim_dr_action {
 		struct mlx5_sim_devx_obj *tir;
 		struct sim_dr_table *tbl;
 		uint32_t tag;
+		struct mlx5_sim_devx_obj *counter;
 	};
 	uint32_t refs; /* Rules using it. */
 };
 
-#define SIM_DR_RULE_MAX_ACTIONS 2 /* A fate and a tag. */
+#define SIM_DR_RULE_MAX_ACTIONS 3 /* A fate, a tag and a counter. */
 
 struct sim_dr_rule {
 	uint32_t magic;
@@ -306,13 +310,13 @@ mlx5dv_dr_matcher_destroy(struct mlx5dv_dr_matcher *matcher)
 
 /*
  * The model's actions of a rule of matcher @m from libmlx5's @acts: one
- * fate, at most one tag. 0 or EINVAL.
+ * fate, at most one tag and one counter. 0 or EINVAL.
  */
 static int
 sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 		size_t n, struct mlx5_sim_flow_act *act)
 {
-	bool fate = false, tag = false;
+	bool fate = false, tag = false, counter = false;
 	struct mlx5_sim_vobj *qp;
 	size_t i;
 
@@ -329,6 +333,13 @@ sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 				return EINVAL;
 			tag = true;
 			act->flow_tag = a->tag;
+			continue;
+		}
+		if (a->kind == SIM_DR_COUNTER) {
+			if (counter)
+				return EINVAL;
+			counter = true;
+			act->counter_id = a->counter->index;
 			continue;
 		}
 		if (fate)
@@ -500,6 +511,28 @@ struct mlx5dv_dr_action *
 mlx5dv_dr_action_create_default_miss(void)
 {
 	return sim_dr_action_of(sim_dr_action_new(SIM_DR_MISS));
+}
+
+/*
+ * Counter @devx_obj (ALLOC_FLOW_COUNTER's) at @offset: 0 only, the device
+ * announcing no bulk allocation (EINVAL otherwise).
+ */
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_flow_counter(struct mlx5dv_devx_obj *devx_obj,
+				     uint32_t offset)
+{
+	struct mlx5_sim_devx_obj *o = (struct mlx5_sim_devx_obj *)devx_obj;
+	struct sim_dr_action *a;
+
+	if (o == NULL || o->magic != MLX5_SIM_MAGIC_OBJ ||
+	    o->kind != MLX5_SIM_OBJ_FCNT || offset != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = sim_dr_action_new(SIM_DR_COUNTER);
+	if (a != NULL)
+		a->counter = o;
+	return sim_dr_action_of(a);
 }
 
 /* The flow tag of a receive CQE has 24 bits (EINVAL above). */
