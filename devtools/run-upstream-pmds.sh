@@ -56,7 +56,7 @@
 #              its capability says 32 or 64 bytes, which crypto-perf
 #              checks the 48-byte key against.)
 # Not carried yet, listed in the guide: the PMD's rules of actions the
-# front does not make (counters, header rewrites, ...: EOPNOTSUPP).
+# front does not make (header rewrites, VLAN push, ...: EOPNOTSUPP).
 # Skips (exit 77) where the machine gives no network namespace.
 # Last line "upstream-pmds: N passed, N failed".
 #

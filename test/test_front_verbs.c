@@ -2199,6 +2199,115 @@ test_dr_steering(void)
 }
 
 /*
+ * The walk through software steering's tables as libmlx5 builds them: a
+ * tag of a later table replaces the root's; of two matchers of one
+ * priority above the root, the newer is tried first; a default miss
+ * above the root drops, the root's goes to the kernel (not on to a
+ * catch-all rule of a lower priority); a match on an outer field the
+ * device does not parse (DSCP) is refused.
+ */
+static int
+test_dr_walk(void)
+{
+	static const uint8_t a[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0xa1 };
+	static const uint8_t b[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0xa2 };
+	static const uint8_t c[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0xa3 };
+	struct ibv_cq *rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct mlx5dv_dr_action *jump, *to_rx, *tag1, *tag2, *drop, *miss;
+	struct mlx5dv_dr_matcher *m0, *m_all, *m_old, *m_new;
+	struct mlx5dv_dr_rule *r[8];
+	struct mlx5_sim_port_stats ps0, ps;
+	struct mlx5dv_dr_table *root, *t1;
+	struct fv_match mask, none, dscp;
+	struct mlx5dv_dr_domain *rx;
+	struct ibv_qp *sq, *rq;
+	unsigned int i, n = 0;
+
+	TEST_ASSERT_NOT_NULL(rcq, "");
+	sq = fv_raw_qp(cq, 0);
+	rq = fv_raw_qp(rcq, 0);
+	rx = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
+	TEST_ASSERT(sq != NULL && rq != NULL && rx != NULL, "");
+	root = mlx5dv_dr_table_create(rx, 0);
+	t1 = mlx5dv_dr_table_create(rx, 1);
+	TEST_ASSERT(root != NULL && t1 != NULL, "");
+	fv_match_dmac(&mask, NULL);
+	memset(&none, 0, sizeof(none));
+	none.match_sz = sizeof(none.buf);
+	dscp = none;
+	MLX5_SET(fte_match_param, dscp.buf, outer_headers.ip_dscp, 0x3f);
+	TEST_ASSERT(mlx5dv_dr_matcher_create(t1, 0, MLX5_MATCH_OUTER_HEADERS,
+					     (void *)&dscp) == NULL &&
+			    errno == EOPNOTSUPP,
+		    "an outer field the device does not parse");
+	m0 = mlx5dv_dr_matcher_create(root, 0, MLX5_MATCH_OUTER_HEADERS,
+				      (void *)&mask);
+	m_all = mlx5dv_dr_matcher_create(root, 1, 0, (void *)&none);
+	m_old = mlx5dv_dr_matcher_create(t1, 0, MLX5_MATCH_OUTER_HEADERS,
+					 (void *)&mask);
+	jump = mlx5dv_dr_action_create_dest_table(t1);
+	to_rx = mlx5dv_dr_action_create_dest_ibv_qp(rq);
+	tag1 = mlx5dv_dr_action_create_tag(0x111);
+	tag2 = mlx5dv_dr_action_create_tag(0x222);
+	drop = mlx5dv_dr_action_create_drop();
+	miss = mlx5dv_dr_action_create_default_miss();
+	TEST_ASSERT(m0 != NULL && m_all != NULL && m_old != NULL &&
+			    jump != NULL && to_rx != NULL && tag1 != NULL &&
+			    tag2 != NULL && drop != NULL && miss != NULL,
+		    "%s", strerror(errno));
+	/* The root: a tagged on to table 1, b on to it, c to the kernel. */
+	r[n++] = fv_dr_rule(m0, a, 2, tag1, jump, NULL);
+	r[n++] = fv_dr_rule(m0, b, 1, jump, NULL, NULL);
+	r[n++] = fv_dr_rule(m0, c, 1, miss, NULL, NULL);
+	r[n++] = fv_dr_rule(m_all, a, 1, to_rx, NULL, NULL);
+	/* Table 1: a tagged again to the QP, b to the default miss. */
+	r[n++] = fv_dr_rule(m_old, a, 2, tag2, to_rx, NULL);
+	r[n++] = fv_dr_rule(m_old, b, 1, miss, NULL, NULL);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_NOT_NULL(r[i], "rule %u: %s", i, strerror(errno));
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
+	TEST_ASSERT_EQUAL(fv_raw_tagged(sq, rcq, a, 0x222), TEST_SUCCESS,
+			  "table 1's tag over the root's");
+	TEST_ASSERT_SUCCESS(fv_raw_recv(rq), "");
+	TEST_ASSERT_SUCCESS(mlx5_sim_port_stats(0, 0, 1, &ps0), "");
+	TEST_ASSERT_EQUAL(fv_raw_lost(sq, rcq, b, &ps), TEST_SUCCESS, "");
+	TEST_ASSERT(ps.rx_rule_drop == ps0.rx_rule_drop + 1 &&
+			    ps.rx_no_rule == ps0.rx_no_rule,
+		    "a default miss above the root drops");
+	TEST_ASSERT_EQUAL(fv_raw_lost(sq, rcq, c, &ps), TEST_SUCCESS, "");
+	TEST_ASSERT(ps.rx_no_rule == ps0.rx_no_rule + 1,
+		    "the root's default miss: the kernel's, not the catch-all");
+	/* A newer matcher of the same priority goes first. */
+	m_new = mlx5dv_dr_matcher_create(t1, 0, MLX5_MATCH_OUTER_HEADERS,
+					 (void *)&mask);
+	TEST_ASSERT_NOT_NULL(m_new, "");
+	r[n++] = fv_dr_rule(m_new, a, 1, drop, NULL, NULL);
+	TEST_ASSERT_NOT_NULL(r[n - 1], "");
+	TEST_ASSERT_EQUAL(fv_raw_lost(sq, rcq, a, &ps), TEST_SUCCESS, "");
+	TEST_ASSERT(ps.rx_rule_drop == ps0.rx_rule_drop + 2,
+		    "the newer matcher's drop");
+	while (n > 0)
+		TEST_ASSERT_SUCCESS(mlx5dv_dr_rule_destroy(r[--n]), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m_new), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m_old), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m_all), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_matcher_destroy(m0), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(jump), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(to_rx), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(tag1), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(tag2), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(drop), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_action_destroy(miss), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(t1), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_table_destroy(root), "");
+	TEST_ASSERT_SUCCESS(mlx5dv_dr_domain_destroy(rx), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(sq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_qp(rq), "");
+	TEST_ASSERT_SUCCESS(ibv_destroy_cq(rcq), "");
+	return TEST_SUCCESS;
+}
+
+/*
  * Raw packet QPs as mlx5_ib builds them (an SQ on a TIS, an RQ with a
  * direct TIR, no QP object) and ibv_create_flow(): a frame reaches a QP
  * only through a rule (else the port drops it, no rule), whole, with the
@@ -3630,6 +3739,7 @@ static const struct mlx5_test_case fv_cases[] = {
 	{ "raw_offloads", test_raw_offloads },
 	{ "raw_flow_actions", test_raw_flow_actions },
 	{ "dr_steering", test_dr_steering },
+	{ "dr_walk", test_dr_walk },
 	{ "raw_devx", test_raw_devx },
 	{ "cq_ex", test_cq_ex },
 	{ "rss", test_rss },

@@ -126,8 +126,8 @@ enum {
 /*
  * Flow counters: a steering rule's count action adds each frame it
  * takes to a counter's packets and octets. ALLOC_FLOW_COUNTER makes one
- * (or, with flow_counter_bulk, a bulk of them where the device announces
- * bulk allocation); QUERY_FLOW_COUNTER reads (and with clear, zeroes)
+ * (or, with flow_counter_bulk or flow_counter_bulk_log_size, a bulk of
+ * them where the device announces bulk allocation); QUERY_FLOW_COUNTER reads (and with clear, zeroes)
  * num_of_counters of them from flow_counter_id (0 means one).
  */
 struct mlx5_ifc_alloc_flow_counter_in_bits {
@@ -136,7 +136,8 @@ struct mlx5_ifc_alloc_flow_counter_in_bits {
 	u8 reserved_at_20[0x10];
 	u8 op_mod[0x10];
 	u8 flow_counter_id[0x20];
-	u8 reserved_at_60[0x18];
+	u8 reserved_at_60[0x13];
+	u8 flow_counter_bulk_log_size[0x5];
 	u8 flow_counter_bulk[0x8];
 };
 

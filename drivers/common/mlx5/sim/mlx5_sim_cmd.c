@@ -643,7 +643,10 @@ sim_cmd_query_hca_cap(struct mlx5_sim_vhca *vhca, const void *in, void *out)
 		 * table for DEVX (no sampler, header rewrite or metadata
 		 * registers), where a ConnectX reports its tables here. Its
 		 * NIC receive rules are the kernel's (ibv_create_flow(),
-		 * mlx5dv matchers).
+		 * mlx5dv matchers) and the rdma-core front's software
+		 * steering (mlx5_sim_ftable_create()), which does not read
+		 * this page (libmlx5 would, for rx_sw_owner: the front's
+		 * difference, its guide says so).
 		 */
 		return MLX5_SIM_SYND_OK;
 	case MLX5_HCA_CAP_QOS:

@@ -308,8 +308,9 @@ sim_reclaim_verbs(struct mlx5_sim_file *file)
 
 /*
  * The other DEVX objects and every handle: DEKs, queue counters (the RQs
- * counting on them went above), flow counters (the rules went first), keys (they hold umems and PDs); a DEVX PD
- * goes with the file's PDs below.
+ * counting on them went above), flow counters (the rules went first),
+ * keys (they hold umems and PDs); a DEVX PD goes with the file's PDs
+ * below.
  */
 static void
 sim_reclaim_devx_rest(struct mlx5_sim_file *file)

@@ -25,8 +25,13 @@
  * root's, and a rule may forward to a table of a higher level (the PRM:
  * a flow table forwards only to tables of higher levels, so a walk
  * always ends), send to the kernel (the default miss: no TIR of the
- * program gets the frame) or drop. A frame no rule of a table above the
- * root matches is dropped (software steering's NIC receive miss).
+ * program gets the frame; above the root libmlx5's default miss of NIC
+ * receive is its drop) or drop. A frame no rule of a table above the
+ * root matches is dropped (software steering's NIC receive miss). Above
+ * the root, rules are tried matcher by matcher, lowest priority first
+ * and, of equal priority, the newest matcher first (libmlx5 inserts a
+ * matcher before those of its priority), each matcher's rules oldest
+ * first; in the root table (the kernel's), by priority, oldest first.
  * Tables of NIC transmit are made, and take no matcher: the model steers
  * no egress (EOPNOTSUPP).
  *
@@ -208,7 +213,11 @@ mlx5_sim_flow_steer(struct mlx5_sim_vhca *vhca, const uint8_t *f,
 			*flow_tag = fl->flow_tag;
 		if (fl->fate != MLX5_SIM_FATE_TABLE) {
 			*tirn = fl->tirn;
-			return fl->fate;
+			/* Software steering's default miss is its drop. */
+			return fl->fate == MLX5_SIM_FATE_MISS &&
+					       head != &vhca->flows ?
+				       MLX5_SIM_FATE_DROP :
+				       fl->fate;
 		}
 		head = &fl->dest_ft->flows;
 	}
@@ -397,6 +406,7 @@ mlx5_sim_ftable_matcher_create(struct ibv_context *ctx,
 		if (mask[i] != 0)
 			m->any = false;
 	mlx5_sim_vhca_lock(m->file->vhca);
+	m->seq = ++m->file->vhca->matcher_seq;
 	if (ft != NULL)
 		ft->matchers++;
 	TAILQ_INSERT_TAIL(&m->file->matchers, m, next);
@@ -434,15 +444,21 @@ sim_flow_table(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_flow *fl)
 	return fl->matcher->ft != NULL ? &fl->matcher->ft->flows : &vhca->flows;
 }
 
-/* Insert @fl in its table's rules: by priority, after its equals. */
+/*
+ * Insert @fl in its table's rules: by priority, after its equals; above
+ * the root, of equal priority before the rules of older matchers.
+ */
 static void
 sim_flow_link(struct mlx5_sim_vhca *vhca, struct mlx5_sim_flow *fl)
 {
 	struct mlx5_sim_flow_list *head = sim_flow_table(vhca, fl);
+	const struct mlx5_sim_matcher *m = fl->matcher;
 	struct mlx5_sim_flow *it;
 
 	TAILQ_FOREACH(it, head, vnext)
-		if (it->matcher->priority > fl->matcher->priority) {
+		if (it->matcher->priority > m->priority ||
+		    (m->ft != NULL && it->matcher->priority == m->priority &&
+		     it->matcher->seq < m->seq)) {
 			TAILQ_INSERT_BEFORE(it, fl, vnext);
 			return;
 		}
@@ -460,9 +476,9 @@ sim_fcnt_of(struct mlx5_sim_file *file, uint32_t id)
 
 /*
  * May matcher @m's rule have actions @act (vHCA lock held)? 0 or EINVAL:
- * a counter not of @m's file, a TIR of another vHCA or none, a table of
- * another file, of another type or not of a higher level than @m's table
- * (the root's is 0).
+ * a counter or TIR not of @m's file, a table of another file, of
+ * another type or not of a higher level than @m's table (the root's is
+ * 0).
  */
 static int
 sim_flow_act_check(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_matcher *m,
@@ -474,10 +490,13 @@ sim_flow_act_check(struct mlx5_sim_vhca *vhca, const struct mlx5_sim_matcher *m,
 		return EINVAL;
 
 	switch (act->fate) {
-	case MLX5_SIM_FATE_TIR:
-		return mlx5_sim_idtab_get(&vhca->tirs, act->tirn) != NULL ?
-			       0 :
-			       EINVAL;
+	case MLX5_SIM_FATE_TIR: {
+		const struct mlx5_sim_tir *tir =
+			mlx5_sim_idtab_get(&vhca->tirs, act->tirn);
+
+		/* A TIR of the rule's own file (mlx5_ib_devx_is_flow_dest). */
+		return tir != NULL && tir->file == m->file ? 0 : EINVAL;
+	}
 	case MLX5_SIM_FATE_TABLE:
 		return ft != NULL && ft->magic == MLX5_SIM_MAGIC_FTABLE &&
 				       ft->file == m->file &&
@@ -919,7 +938,8 @@ sim_fcnt_alloc(struct mlx5_sim_file *file, const void *in, void *out,
 	struct mlx5_sim_fcnt *c;
 	uint32_t id;
 
-	if (MLX5_GET(alloc_flow_counter_in, in, flow_counter_bulk) != 0)
+	if (MLX5_GET(alloc_flow_counter_in, in, flow_counter_bulk) != 0 ||
+	    MLX5_GET(alloc_flow_counter_in, in, flow_counter_bulk_log_size) != 0)
 		return MLX5_SIM_SYND_FCNT_BULK;
 	c = calloc(1, sizeof(*c));
 	if (c == NULL || mlx5_sim_idtab_alloc(&vhca->fcnts, c, &id) != 0) {

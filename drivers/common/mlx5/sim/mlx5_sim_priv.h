@@ -873,10 +873,11 @@ mlx5_sim_ftable_matcher_create(struct ibv_context *ctx,
 			       struct mlx5_sim_ftable *ft);
 /*
  * A rule of matcher @matcher: the frames whose fields under its mask
- * equal @value's get @act. NULL with errno: EINVAL for a TIR of another
- * vHCA, a table of another file or not of a higher level than the
- * matcher's (the PRM: a table forwards only to higher levels), a tag
- * of more than 24 bits; EEXIST for a duplicate @act refuses.
+ * equal @value's get @act. NULL with errno: EINVAL for a TIR or counter
+ * not of the matcher's file, a table of another file or not of a higher
+ * level than the matcher's (the PRM: a table forwards only to higher
+ * levels), a tag of more than 24 bits; EEXIST for a duplicate @act
+ * refuses.
  */
 struct ibv_flow *
 mlx5_sim_flow_rule(struct mlx5dv_flow_matcher *matcher,

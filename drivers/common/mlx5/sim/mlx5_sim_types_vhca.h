@@ -144,6 +144,7 @@ struct mlx5_sim_matcher {
 	struct mlx5_sim_file *file;
 	struct ibv_context *ctx;   /* Its rules' context (rdma-core's). */
 	struct mlx5_sim_ftable *ft; /* Its table; NULL: the root table. */
+	uint64_t seq;              /* Its creation order (vHCA-wide). */
 	uint16_t priority;
 	uint8_t criteria;          /* match_criteria_enable. */
 	bool any;                  /* An empty mask: every frame matches. */
@@ -217,6 +218,7 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_idtab tirs;
 	struct mlx5_sim_qcnt qcnts[MLX5_SIM_MAX_Q_COUNTERS];
 	struct mlx5_sim_idtab fcnts;   /* Flow counters, by id. */
+	uint64_t matcher_seq;          /* The last matcher's seq. */
 	uint8_t qcnt_next;         /* Where the next search starts. */
 	uint64_t stray_doorbells;  /* Rung for no queue of the UAR. */
 	uint32_t rnr_waiters;      /* QPs whose sends wait on an RNR NAK. */

@@ -17,15 +17,23 @@
  *   table of the model's (mlx5_sim_ftable_create()). A table goes only
  *   when no matcher and no action names it (EBUSY), as in libmlx5.
  * - A matcher holds its table, a rule its matcher and its actions (each
- *   EBUSY while held).
+ *   EBUSY while held). These counts are the front's own; a QP, TIR or
+ *   counter a rule names is held by the model (its destroy refused while
+ *   the rule is), the model's choice (libmlx5 and the kernel do not
+ *   hold them). The entry points that change counts run one at a time.
  * - A rule's actions: one fate (a destination QP or DEVX TIR, a table
  *   of the same domain, drop, default miss), at most one tag and at most
  *   one flow counter (a DEVX ALLOC_FLOW_COUNTER object, offset 0: the
  *   device allocates no bulks); another count or kind is EINVAL, and
  *   the actions the model does not carry (header rewrites, VLAN push and
  *   pop, reformats and the like) are EOPNOTSUPP (their entry points are
- *   the generated ones). A table of a rule must be of a
- *   higher level than the rule's own (the model's check: the PRM).
+ *   the generated ones). A rule with no fate is EINVAL (libmlx5 passes
+ *   the frame on to the next matcher: not carried). A table of a rule
+ *   must be of a higher level than the rule's own (the model's check:
+ *   the PRM).
+ * - The device's NIC flow table page announces no software steering
+ *   (rx_sw_owner 0), which libmlx5 would refuse tables above the root
+ *   for: the front carries them regardless.
  * - A NIC transmit table takes no matcher: the model steers no egress
  *   (EOPNOTSUPP).
  * - A domain that disallows duplicate rules refuses a rule of a table
@@ -33,6 +41,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "sim_rdma.h"
@@ -79,12 +88,17 @@ enum sim_dr_kind {
 struct sim_dr_action {
 	uint32_t magic;
 	enum sim_dr_kind kind;
+	/*
+	 * A TIR or a counter: its file and number, taken when the action is
+	 * made (as libmlx5 takes the number: a rule made after the object
+	 * went names a number the device refuses, or another's).
+	 */
+	struct mlx5_sim_file *file;
+	uint32_t num;
 	union {
-		struct ibv_qp *qp;
-		struct mlx5_sim_devx_obj *tir;
+		struct ibv_qp *qp; /* Its TIR read at each rule, as libmlx5. */
 		struct sim_dr_table *tbl;
 		uint32_t tag;
-		struct mlx5_sim_devx_obj *counter;
 	};
 	uint32_t refs; /* Rules using it. */
 };
@@ -153,8 +167,8 @@ mlx5dv_dr_domain_create(struct ibv_context *ctx,
 	return (struct mlx5dv_dr_domain *)(void *)d;
 }
 
-int
-mlx5dv_dr_domain_destroy(struct mlx5dv_dr_domain *domain)
+static int
+sim_dr_domain_destroy(struct mlx5dv_dr_domain *domain)
 {
 	struct sim_dr_domain *d = sim_dr_get(domain, SIM_DR_MAGIC_DOMAIN);
 
@@ -204,8 +218,8 @@ mlx5dv_dr_domain_allow_duplicate_rules(struct mlx5dv_dr_domain *domain,
 		d->no_dup = !allow;
 }
 
-struct mlx5dv_dr_table *
-mlx5dv_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level)
+static struct mlx5dv_dr_table *
+sim_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level)
 {
 	struct sim_dr_domain *d = sim_dr_get(domain, SIM_DR_MAGIC_DOMAIN);
 	struct sim_dr_table *t;
@@ -235,8 +249,8 @@ mlx5dv_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level)
 	return (struct mlx5dv_dr_table *)(void *)t;
 }
 
-int
-mlx5dv_dr_table_destroy(struct mlx5dv_dr_table *table)
+static int
+sim_dr_table_destroy(struct mlx5dv_dr_table *table)
 {
 	struct sim_dr_table *t = sim_dr_get(table, SIM_DR_MAGIC_TABLE);
 	int err;
@@ -255,10 +269,10 @@ mlx5dv_dr_table_destroy(struct mlx5dv_dr_table *table)
 	return 0;
 }
 
-struct mlx5dv_dr_matcher *
-mlx5dv_dr_matcher_create(struct mlx5dv_dr_table *table, uint16_t priority,
-			 uint8_t match_criteria_enable,
-			 struct mlx5dv_flow_match_parameters *mask)
+static struct mlx5dv_dr_matcher *
+sim_dr_matcher_create(struct mlx5dv_dr_table *table, uint16_t priority,
+		      uint8_t match_criteria_enable,
+		      struct mlx5dv_flow_match_parameters *mask)
 {
 	struct sim_dr_table *t = sim_dr_get(table, SIM_DR_MAGIC_TABLE);
 	struct mlx5dv_flow_matcher_attr attr = {
@@ -290,8 +304,8 @@ mlx5dv_dr_matcher_create(struct mlx5dv_dr_table *table, uint16_t priority,
 	return (struct mlx5dv_dr_matcher *)(void *)m;
 }
 
-int
-mlx5dv_dr_matcher_destroy(struct mlx5dv_dr_matcher *matcher)
+static int
+sim_dr_matcher_destroy(struct mlx5dv_dr_matcher *matcher)
 {
 	struct sim_dr_matcher *m = sim_dr_get(matcher, SIM_DR_MAGIC_MATCHER);
 	int err;
@@ -316,11 +330,15 @@ static int
 sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 		size_t n, struct mlx5_sim_flow_act *act)
 {
+	struct mlx5_sim_ctx *sctx = mlx5_sim_ctx_get(m->tbl->dmn->ctx);
+	struct mlx5_sim_file *file = sctx != NULL ? sctx->file : NULL;
 	bool fate = false, tag = false, counter = false;
-	struct mlx5_sim_vobj *qp;
+	struct mlx5_sim_vobj *v;
 	size_t i;
 
-	if (n == 0 || n > SIM_DR_RULE_MAX_ACTIONS || acts == NULL)
+	/* A closed context's objects are gone: EINVAL. */
+	if (file == NULL || n == 0 || n > SIM_DR_RULE_MAX_ACTIONS ||
+	    acts == NULL)
 		return EINVAL;
 	for (i = 0; i < n; i++) {
 		const struct sim_dr_action *a =
@@ -339,7 +357,9 @@ sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 			if (counter)
 				return EINVAL;
 			counter = true;
-			act->counter_id = a->counter->index;
+			if (a->file != file)
+				return EINVAL;
+			act->counter_id = a->num;
 			continue;
 		}
 		if (fate)
@@ -347,18 +367,19 @@ sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 		fate = true;
 		switch (a->kind) {
 		case SIM_DR_QP:
-			qp = mlx5_sim_vobj_of(a->qp, MLX5_SIM_OBJ_QP);
-			if (qp == NULL || qp->raw_tirn == 0)
+			/* A raw packet QP's receive queue (its TIR). */
+			v = mlx5_sim_vobj_of(a->qp, MLX5_SIM_OBJ_QP);
+			if (v == NULL || v->file != file || v->raw_tirn == 0)
 				return EINVAL;
 			act->fate = MLX5_SIM_FATE_TIR;
-			act->tirn = qp->raw_tirn;
+			act->tirn = v->raw_tirn;
 			break;
 		case SIM_DR_TIR:
-			if (a->tir->file !=
-			    mlx5_sim_ctx_get(m->tbl->dmn->ctx)->file)
+			/* A TIR of the rule's file. */
+			if (a->file != file)
 				return EINVAL;
 			act->fate = MLX5_SIM_FATE_TIR;
-			act->tirn = a->tir->index;
+			act->tirn = a->num;
 			break;
 		case SIM_DR_TABLE:
 			/* A table of the rule's domain, above the root. */
@@ -378,10 +399,10 @@ sim_dr_rule_act(const struct sim_dr_matcher *m, struct sim_dr_action **acts,
 	return fate ? 0 : EINVAL;
 }
 
-struct mlx5dv_dr_rule *
-mlx5dv_dr_rule_create(struct mlx5dv_dr_matcher *matcher,
-		      struct mlx5dv_flow_match_parameters *value,
-		      size_t num_actions, struct mlx5dv_dr_action *actions[])
+static struct mlx5dv_dr_rule *
+sim_dr_rule_create(struct mlx5dv_dr_matcher *matcher,
+		   struct mlx5dv_flow_match_parameters *value,
+		   size_t num_actions, struct mlx5dv_dr_action *actions[])
 {
 	struct sim_dr_matcher *m = sim_dr_get(matcher, SIM_DR_MAGIC_MATCHER);
 	struct sim_dr_action **acts = (struct sim_dr_action **)actions;
@@ -415,8 +436,8 @@ mlx5dv_dr_rule_create(struct mlx5dv_dr_matcher *matcher,
 	return (struct mlx5dv_dr_rule *)(void *)r;
 }
 
-int
-mlx5dv_dr_rule_destroy(struct mlx5dv_dr_rule *rule)
+static int
+sim_dr_rule_destroy(struct mlx5dv_dr_rule *rule)
 {
 	struct sim_dr_rule *r = sim_dr_get(rule, SIM_DR_MAGIC_RULE);
 	size_t i;
@@ -451,6 +472,32 @@ sim_dr_action_of(struct sim_dr_action *a)
 	return (struct mlx5dv_dr_action *)(void *)a;
 }
 
+/* An action of @kind naming object @num of @file. */
+static struct mlx5dv_dr_action *
+sim_dr_action_obj(enum sim_dr_kind kind, struct mlx5_sim_file *file,
+		  uint32_t num)
+{
+	struct sim_dr_action *a = sim_dr_action_new(kind);
+
+	if (a != NULL) {
+		a->file = file;
+		a->num = num;
+	}
+	return sim_dr_action_of(a);
+}
+
+/* DEVX object @devx_obj if it is of @kind, else NULL. */
+static struct mlx5_sim_devx_obj *
+sim_dr_devx(struct mlx5dv_devx_obj *devx_obj, enum mlx5_sim_obj_kind kind)
+{
+	struct mlx5_sim_devx_obj *o = (struct mlx5_sim_devx_obj *)devx_obj;
+
+	return o != NULL && o->magic == MLX5_SIM_MAGIC_OBJ && o->kind == kind ?
+		       o :
+		       NULL;
+}
+
+/* To a raw packet QP's receive queue (its TIR then; none: EINVAL). */
 struct mlx5dv_dr_action *
 mlx5dv_dr_action_create_dest_ibv_qp(struct ibv_qp *ibqp)
 {
@@ -469,22 +516,17 @@ mlx5dv_dr_action_create_dest_ibv_qp(struct ibv_qp *ibqp)
 struct mlx5dv_dr_action *
 mlx5dv_dr_action_create_dest_devx_tir(struct mlx5dv_devx_obj *devx_obj)
 {
-	struct mlx5_sim_devx_obj *o = (struct mlx5_sim_devx_obj *)devx_obj;
-	struct sim_dr_action *a;
+	struct mlx5_sim_devx_obj *o = sim_dr_devx(devx_obj, MLX5_SIM_OBJ_TIR);
 
-	if (o == NULL || o->magic != MLX5_SIM_MAGIC_OBJ ||
-	    o->kind != MLX5_SIM_OBJ_TIR) {
+	if (o == NULL) {
 		errno = EINVAL;
 		return NULL;
 	}
-	a = sim_dr_action_new(SIM_DR_TIR);
-	if (a != NULL)
-		a->tir = o;
-	return sim_dr_action_of(a);
+	return sim_dr_action_obj(SIM_DR_TIR, o->file, o->index);
 }
 
-struct mlx5dv_dr_action *
-mlx5dv_dr_action_create_dest_table(struct mlx5dv_dr_table *table)
+static struct mlx5dv_dr_action *
+sim_dr_action_create_dest_table(struct mlx5dv_dr_table *table)
 {
 	struct sim_dr_table *t = sim_dr_get(table, SIM_DR_MAGIC_TABLE);
 	struct sim_dr_action *a;
@@ -521,18 +563,13 @@ struct mlx5dv_dr_action *
 mlx5dv_dr_action_create_flow_counter(struct mlx5dv_devx_obj *devx_obj,
 				     uint32_t offset)
 {
-	struct mlx5_sim_devx_obj *o = (struct mlx5_sim_devx_obj *)devx_obj;
-	struct sim_dr_action *a;
+	struct mlx5_sim_devx_obj *o = sim_dr_devx(devx_obj, MLX5_SIM_OBJ_FCNT);
 
-	if (o == NULL || o->magic != MLX5_SIM_MAGIC_OBJ ||
-	    o->kind != MLX5_SIM_OBJ_FCNT || offset != 0) {
+	if (o == NULL || offset != 0) {
 		errno = EINVAL;
 		return NULL;
 	}
-	a = sim_dr_action_new(SIM_DR_COUNTER);
-	if (a != NULL)
-		a->counter = o;
-	return sim_dr_action_of(a);
+	return sim_dr_action_obj(SIM_DR_COUNTER, o->file, o->index);
 }
 
 /* The flow tag of a receive CQE has 24 bits (EINVAL above). */
@@ -551,8 +588,8 @@ mlx5dv_dr_action_create_tag(uint32_t tag_value)
 	return sim_dr_action_of(a);
 }
 
-int
-mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
+static int
+sim_dr_action_destroy(struct mlx5dv_dr_action *action)
 {
 	struct sim_dr_action *a = sim_dr_get(action, SIM_DR_MAGIC_ACTION);
 
@@ -564,4 +601,130 @@ mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
 		a->tbl->refs--;
 	sim_dr_free(a, &a->magic);
 	return 0;
+}
+
+/*
+ * The entry points that read and change the objects' counts, one at a
+ * time (libmlx5 takes its domain's lock): a rule and a destroy of what
+ * it names cannot interleave.
+ */
+static pthread_mutex_t sim_dr_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+sim_dr_lock(void)
+{
+	pthread_mutex_lock(&sim_dr_mutex);
+}
+
+/* Unlock, errno kept (the entry point's). */
+static void
+sim_dr_unlock(void)
+{
+	int e = errno;
+
+	pthread_mutex_unlock(&sim_dr_mutex);
+	errno = e;
+}
+
+int
+mlx5dv_dr_domain_destroy(struct mlx5dv_dr_domain *domain)
+{
+	int r;
+
+	sim_dr_lock();
+	r = sim_dr_domain_destroy(domain);
+	sim_dr_unlock();
+	return r;
+}
+
+struct mlx5dv_dr_table *
+mlx5dv_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level)
+{
+	struct mlx5dv_dr_table *r;
+
+	sim_dr_lock();
+	r = sim_dr_table_create(domain, level);
+	sim_dr_unlock();
+	return r;
+}
+
+int
+mlx5dv_dr_table_destroy(struct mlx5dv_dr_table *table)
+{
+	int r;
+
+	sim_dr_lock();
+	r = sim_dr_table_destroy(table);
+	sim_dr_unlock();
+	return r;
+}
+
+struct mlx5dv_dr_matcher *
+mlx5dv_dr_matcher_create(struct mlx5dv_dr_table *table, uint16_t priority,
+			 uint8_t match_criteria_enable,
+			 struct mlx5dv_flow_match_parameters *mask)
+{
+	struct mlx5dv_dr_matcher *r;
+
+	sim_dr_lock();
+	r = sim_dr_matcher_create(table, priority, match_criteria_enable, mask);
+	sim_dr_unlock();
+	return r;
+}
+
+int
+mlx5dv_dr_matcher_destroy(struct mlx5dv_dr_matcher *matcher)
+{
+	int r;
+
+	sim_dr_lock();
+	r = sim_dr_matcher_destroy(matcher);
+	sim_dr_unlock();
+	return r;
+}
+
+struct mlx5dv_dr_rule *
+mlx5dv_dr_rule_create(struct mlx5dv_dr_matcher *matcher,
+		      struct mlx5dv_flow_match_parameters *value,
+		      size_t num_actions, struct mlx5dv_dr_action *actions[])
+{
+	struct mlx5dv_dr_rule *r;
+
+	sim_dr_lock();
+	r = sim_dr_rule_create(matcher, value, num_actions, actions);
+	sim_dr_unlock();
+	return r;
+}
+
+int
+mlx5dv_dr_rule_destroy(struct mlx5dv_dr_rule *rule)
+{
+	int r;
+
+	sim_dr_lock();
+	r = sim_dr_rule_destroy(rule);
+	sim_dr_unlock();
+	return r;
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_table(struct mlx5dv_dr_table *table)
+{
+	struct mlx5dv_dr_action *r;
+
+	sim_dr_lock();
+	r = sim_dr_action_create_dest_table(table);
+	sim_dr_unlock();
+	return r;
+}
+
+int
+mlx5dv_dr_action_destroy(struct mlx5dv_dr_action *action)
+{
+	int r;
+
+	sim_dr_lock();
+	r = sim_dr_action_destroy(action);
+	sim_dr_unlock();
+	return r;
 }
