@@ -22,8 +22,9 @@
 #      that loop calls in it). Tx: the tx burst's, per sent packet. Rx:
 #      the rx burst's per received packet, less its empty polls (under
 #      callgrind the device cannot keep up with the polling: most polls
-#      find nothing), each at the cost of one, which a second run without
-#      traffic measures;
+#      find nothing), each at the cost of one, which a second run
+#      measures after its traffic was drained (links set down: every poll
+#      empty, on rings as traffic left them);
 #   3. dpdk-test-crypto-perf --ptest throughput, AES-XTS-256 on 4 KiB
 #      buffers, of each crypto PMD on function 0 (class=crypto): Gbps, the
 #      median of --repeats runs, alternated.
@@ -117,10 +118,13 @@ crypto_run() {
 		if ($4 > 0 && $4 == $5) print $9; exit }' "$log"
 }
 
-# cg_run <who> <traffic>: testpmd io forwarding under callgrind, with
-# traffic (start tx_first) or without (start: every Rx poll empty),
-# instrumented for $secs seconds after 5 s of it (callgrind_control -i on
-# valgrind's pid); the port statistics cleared and shown inside that
+# cg_run <who> <traffic|drained>: testpmd io forwarding under callgrind,
+# started with traffic (start tx_first), instrumented for $secs seconds
+# (callgrind_control -i on valgrind's pid) after 5 s of it; "drained":
+# after 5 s of traffic both links are set down (set link-down: the
+# device drops what is in flight, the forwarding goes on polling), so
+# that every Rx poll of the window is empty and finds the rings as the
+# traffic left them; the port statistics cleared and shown inside that
 # window. Leaves "<RX packets> <TX packets>" in $dir/pk-<who>-<traffic>
 # and the calls from testpmd into the PMD's net library in
 # $dir/cg-<who>-<traffic>.calls, one line a callee: "<calls> <inclusive
@@ -159,12 +163,12 @@ cg_run() {
 		echo "  testpmd under valgrind did not start (log: $log)" >&2
 		return 1
 	fi
-	if [ "$2" = traffic ]; then
-		echo "start tx_first" >&3
-	else
-		echo "start" >&3
-	fi
+	echo "start tx_first" >&3
 	sleep 5
+	if [ "$2" = drained ]; then
+		printf 'set link-down port 0\nset link-down port 1\n' >&3
+		sleep 2
+	fi
 	ok=1
 	callgrind_control -i on "$vgpid" >/dev/null 2>&1 || ok=0
 	echo "clear port stats all" >&3
@@ -244,7 +248,7 @@ perf_ours=$(median <"$dir/perf-ours")
 
 echo "2. the PMDs' bursts under callgrind ($secs s windows, io forwarding)"
 for who in upstream ours; do
-	for t in idle traffic; do
+	for t in drained traffic; do
 		if cg_run $who $t; then
 			echo "  $who $t: RX, TX packets: $(cat "$dir/pk-$who-$t"); calls, instructions of each callee: $(tr '\n' ';' <"$dir/cg-$who-$t.calls")"
 		fi
@@ -255,13 +259,19 @@ done
 # burst (the callee called most) and, when it got packets, the tx burst
 # once (the other): the tx burst's figures per sent packet; the rx
 # burst's per received packet, less its empty polls (its calls less the
-# tx burst's) at the cost of one, which the idle run measures (every
-# poll there empty, all alike).
+# tx burst's) at the cost of one, which the drained run measures (every
+# poll there empty, on rings as traffic leaves them; nothing if a packet
+# moved in its window).
 bursts() {
-	[ -s "$dir/cg-$1-traffic.calls" ] && [ -s "$dir/cg-$1-idle.calls" ] &&
+	[ -s "$dir/cg-$1-traffic.calls" ] && [ -s "$dir/cg-$1-drained.calls" ] &&
 		[ -s "$dir/pk-$1-traffic" ] || return 0
 	read -r rxp txp <"$dir/pk-$1-traffic"
-	{ head -n 2 "$dir/cg-$1-traffic.calls"; head -n 1 "$dir/cg-$1-idle.calls"; } |
+	read -r drx dtx <"$dir/pk-$1-drained"
+	if [ "$drx" != 0 ] || [ "$dtx" != 0 ]; then
+		echo "  $1: the drained window moved packets ($drx, $dtx): no Rx figure" >&2
+		return 0
+	fi
+	{ head -n 2 "$dir/cg-$1-traffic.calls"; head -n 1 "$dir/cg-$1-drained.calls"; } |
 		awk -v rxp="$rxp" -v txp="$txp" '
 		NR == 1 { rc = $1; ri = $2 } NR == 2 { tc = $1; ti = $2 }
 		NR == 3 { e = $2 / $1 }
@@ -276,13 +286,16 @@ for who in upstream ours; do
 	fi
 done
 # instr <who> <tx|rx>: the burst's instructions per packet; nothing if
-# not measured, or for tx if it sent less than 4 packets a call.
+# not measured, for tx if it sent less than 4 packets a call, for rx if
+# the estimate is not above 0.
 instr() {
 	read -r tc ti rc ri e <"$dir/burst-$1" || return 0
 	if [ "$2" = tx ]; then
 		awk -v c="$tc" -v i="$ti" 'BEGIN { if (c <= 0.25) print i }'
 	else
-		echo "$ri"
+		# Below 0: the empty polls under traffic cost less than the
+		# drained run's, the remainder is noise (n/a).
+		awk -v i="$ri" 'BEGIN { if (i > 0) print i }'
 	fi
 }
 tx_up=$(instr upstream tx)
@@ -306,7 +319,7 @@ printf '%-44s %12s %12s %8s\n' "PMD Rx burst (instructions/packet)" \
 printf '%-44s %12s %12s %8s\n' "crypto-perf AES-XTS-256 4 KiB (Gbps, median)" \
 	"${cr_up:-n/a}" "${cr_ours:-n/a}" "$(ratio "$cr_ours" "$cr_up")"
 echo "(Rx: the device's doorbell thread, slow under callgrind, leaves most"
-echo "polls empty; their cost, measured alike in the idle run, is taken out.)"
+echo "polls empty; their cost, measured in a run drained of traffic, is taken out.)"
 echo "(logs: $dir)"
 echo "ours/upstream: pmd_perf cycles $(ratio "$perf_ours" "$perf_up"), PMD instr Tx $(ratio "$tx_ours" "$tx_up"), Rx $(ratio "$rx_ours" "$rx_up"), crypto throughput $(ratio "$cr_ours" "$cr_up")"
 # It ran: every figure that does not depend on callgrind's timing.
