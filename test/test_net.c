@@ -2001,6 +2001,68 @@ test_link_mac(void)
 }
 
 /*
+ * rte_eth_rx_queue_count() and rte_eth_rx_descriptor_status(), with and
+ * without compressed CQEs: 40 frames written and not taken count 40 (a
+ * session its frames), their descriptors DONE and the next AVAIL, one
+ * beyond the ring EINVAL; a burst that takes 5 (a session cut short)
+ * leaves 35, the rest 0.
+ */
+static int
+test_rx_queue_count(void)
+{
+	struct rte_mbuf *tx[40], *rx[40];
+	struct mlx5_sim_stats st0, st;
+	uint16_t ports[2], got;
+	unsigned int p, i;
+
+	if (n_probe(0, 40, "", &ports[0]) != TEST_SUCCESS ||
+	    n_probe(1, 41, ",rxq_cqe_comp_en=0", &ports[1]) != TEST_SUCCESS ||
+	    n_start(ports[0], 1, 0, 0, 0) != TEST_SUCCESS ||
+	    n_start(ports[1], 1, 0, 0, 0) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st0), "");
+	for (p = 0; p < 2; p++) {
+		uint16_t pt = ports[p];
+		uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+
+		TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(pt, 0), 0, "none yet");
+		for (i = 0; i < 40; i++) {
+			tx[i] = n_frame(pt, 64 + i, 1, (uint16_t)(3000 + i), 1,
+					false);
+			TEST_ASSERT_NOT_NULL(tx[i], "");
+		}
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(pt, 0, tx, 40), 40, "");
+		while (rte_eth_rx_queue_count(pt, 0) < 40 &&
+		       rte_get_timer_cycles() < end)
+			rte_delay_us(100);
+		TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(pt, 0), 40,
+				  "port %u: the 40 frames written", p);
+		TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(pt, 0, 0),
+				  RTE_ETH_RX_DESC_DONE, "");
+		TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(pt, 0, 39),
+				  RTE_ETH_RX_DESC_DONE, "");
+		TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(pt, 0, 40),
+				  RTE_ETH_RX_DESC_AVAIL, "");
+		TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(pt, 0, 512),
+				  -EINVAL, "beyond the ring");
+		got = rte_eth_rx_burst(pt, 0, rx, 5);
+		TEST_ASSERT_EQUAL(got, 5, "");
+		TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(pt, 0), 35,
+				  "port %u: after a burst of 5", p);
+		got += rte_eth_rx_burst(pt, 0, rx + 5, 35);
+		TEST_ASSERT_EQUAL(got, 40, "");
+		TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(pt, 0), 0, "all taken");
+		for (i = 0; i < 40; i++)
+			TEST_ASSERT_EQUAL(rx[i]->pkt_len, 64 + i, "in order");
+		rte_pktmbuf_free_bulk(rx, 40);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_sim_vhca_stats(N_CARD, 40, &st), "");
+	TEST_ASSERT(st.compressed_sessions > st0.compressed_sessions,
+		    "port 0's frames came in compressed sessions");
+	return TEST_SUCCESS;
+}
+
+/*
  * Compressed CQEs (rxq_cqe_comp_en, the default where the device has it):
  * port 0 compresses, port 1 (rxq_cqe_comp_en=0) does not; the same
  * bursts of 1 to 100 frames of many flows and sizes on both, over two
@@ -2740,6 +2802,7 @@ test_tx_empw(void)
 static const struct mlx5_test_case n_cases[] = {
 	{ "sizes_segments", test_sizes_segments },
 	{ "cqe_compression", test_cqe_compression },
+	{ "rx_queue_count", test_rx_queue_count },
 	{ "checksums", test_checksums },
 	{ "rss_reta", test_rss_reta },
 	{ "error_recover", test_error_recover },

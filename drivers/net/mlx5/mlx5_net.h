@@ -415,6 +415,12 @@ mlx5_net_mr_gen_check(struct mlx5_mr_ctrl *mr)
  */
 uint32_t mlx5_net_rx_buf_lkey(struct mlx5_mr_ctrl *mr, struct rte_mbuf *r);
 /*
+ * rte_eth_rx_queue_count() and rte_eth_rx_descriptor_status() of Rx queue
+ * @q: the completions written and not yet taken, from any process.
+ */
+uint32_t mlx5_net_rx_queue_count(void *q);
+int mlx5_net_rx_descriptor_status(void *q, uint16_t offset);
+/*
  * The Rx burst function of a port's queues, in a primary or a secondary
  * process: vector or scalar (rx_vec_en), and in a primary for the
  * offloads its queues have now (chosen when the port starts; one that

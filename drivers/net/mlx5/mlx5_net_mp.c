@@ -94,6 +94,8 @@ mlx5_net_probe_secondary(struct mlx5_common_device *cdev)
 	eth->device = cdev->dev;
 	eth->dev_ops = &mlx5_net_secondary_ops;
 	eth->rx_pkt_burst = mlx5_net_rx_burst_fn(priv, true);
+	eth->rx_queue_count = mlx5_net_rx_queue_count;
+	eth->rx_descriptor_status = mlx5_net_rx_descriptor_status;
 	eth->tx_pkt_burst = mlx5_net_tx_burst_fn(priv, true);
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	rte_eth_dev_probing_finish(eth);

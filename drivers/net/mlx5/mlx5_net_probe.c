@@ -173,6 +173,8 @@ mlx5_net_probe(struct mlx5_common_device *cdev, struct mlx5_kvargs_ctrl *kv)
 	eth->device = cdev->dev;
 	eth->dev_ops = &mlx5_net_ops;
 	eth->rx_pkt_burst = mlx5_net_rx_burst_fn(priv, false);
+	eth->rx_queue_count = mlx5_net_rx_queue_count;
+	eth->rx_descriptor_status = mlx5_net_rx_descriptor_status;
 	eth->tx_pkt_burst = mlx5_net_tx_burst_fn(priv, false);
 	eth->tx_pkt_prepare = mlx5_net_tx_prepare;
 	eth->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;

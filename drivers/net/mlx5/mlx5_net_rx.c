@@ -998,6 +998,58 @@ mlx5_net_rx_body(struct mlx5_net_rxq *rxq, struct mlx5_mr_ctrl *mr,
 	return got;
 }
 
+/*
+ * The receive completions the device wrote that no burst took yet: from
+ * the consumer index while the device has handed them over, a compressed
+ * session counting its frames (what is left of a session a burst cut
+ * short is plain CQEs again), at most the RQ's size. Read only: a burst
+ * may take them meanwhile, as with any ethdev queue count.
+ */
+uint32_t
+mlx5_net_rx_queue_count(void *q)
+{
+	const struct mlx5_net_rxq *rxq = q;
+	const uint32_t wqe_n = 1u << rxq->log_wqe_n;
+	const uint32_t cq_mask = (1u << rxq->log_cq_n) - 1;
+	uint32_t ci = rxq->cq_ci, n = 0;
+
+	if (rxq->stopped)
+		return 0;
+	while (n < wqe_n) {
+		volatile struct mlx5_cqe64 *cqe = &rxq->cqes[ci & cq_mask];
+		uint32_t k = 1;
+
+		if (mlx5_cqe_status(cqe, rxq->log_cq_n, ci) ==
+		    MLX5_CQE_STATUS_HW_OWN)
+			break;
+		if (mlx5_net_rx_zipped(cqe->op_own))
+			k = RTE_MAX(
+				rte_be_to_cpu_32(
+					((volatile struct mlx5_cqe_eth *)cqe)
+						->byte_cnt),
+				1u);
+		n += k;
+		ci += k;
+	}
+	return RTE_MIN(n, wqe_n);
+}
+
+/*
+ * Descriptor @offset past the next one: DONE if its completion is there,
+ * AVAIL if it waits for a frame (the RQ's descriptors are all posted),
+ * EINVAL beyond the ring.
+ */
+int
+mlx5_net_rx_descriptor_status(void *q, uint16_t offset)
+{
+	const struct mlx5_net_rxq *rxq = q;
+
+	if (offset >= 1u << rxq->log_wqe_n)
+		return -EINVAL;
+	return offset < mlx5_net_rx_queue_count(q) ? RTE_ETH_RX_DESC_DONE :
+						     RTE_ETH_RX_DESC_AVAIL;
+}
+
 /* A primary's burst, scalar or vector, of each mode. */
 #define MLX5_NET_RX_BURST(name, vec, mode) \
 	static uint16_t mlx5_net_rx_burst_##name( \
