@@ -20,11 +20,11 @@
 #      instructions (the device is on the front's doorbell thread, not in
 #      them; Debian's library is stripped: its bursts are the functions
 #      that loop calls in it). Tx: the tx burst's, per sent packet. Rx:
-#      the rx burst's per received packet, less its empty polls (under
-#      callgrind the device cannot keep up with the polling: most polls
-#      find nothing), each at the cost of one, which a second run
-#      measures after its traffic was drained (links set down: every poll
-#      empty, on rings as traffic left them);
+#      in a second run with the Rx gate preloaded
+#      (app/test-mlx5-burst/rx_gate.c: each Rx poll asks the PMD's
+#      rx_queue_count first and calls the burst only when a completion is
+#      there, under callgrind the device being slower than the polling),
+#      the instructions of the bursts called per received packet;
 #   3. dpdk-test-crypto-perf --ptest throughput, AES-XTS-256 on 4 KiB
 #      buffers, of each crypto PMD on function 0 (class=crypto): Gbps, the
 #      median of --repeats runs, alternated.
@@ -61,6 +61,12 @@ cd "$src"
 . test/plugin_dir.sh
 safe_plugin_dir "$build/drivers"
 drv=$plugin_dir
+# The Rx gate preloaded into the gated runs (app/test-mlx5-burst).
+gate=$build/app/test-mlx5-burst/libmlx5_rx_gate.so
+if [ ! -f "$gate" ]; then
+	echo "run-upstream-bench: no $gate (ninja -C $build)" >&2
+	exit 1
+fi
 # A valgrind left running by a failed step goes with the script.
 trap '[ -z "$vgpid" ] || kill "$vgpid" 2>/dev/null; remove_plugin_copy' EXIT
 dir=$build/upstream-bench
@@ -118,17 +124,16 @@ crypto_run() {
 		if ($4 > 0 && $4 == $5) print $9; exit }' "$log"
 }
 
-# cg_run <who> <traffic|drained>: testpmd io forwarding under callgrind,
+# cg_run <who> <traffic|gated>: testpmd io forwarding under callgrind,
 # started with traffic (start tx_first), instrumented for $secs seconds
-# (callgrind_control -i on valgrind's pid) after 5 s of it; "drained":
-# after 5 s of traffic both links are set down (set link-down: the
-# device drops what is in flight, the forwarding goes on polling), so
-# that every Rx poll of the window is empty and finds the rings as the
-# traffic left them; the port statistics cleared and shown inside that
-# window. Leaves "<RX packets> <TX packets>" in $dir/pk-<who>-<traffic>
-# and the calls from testpmd into the PMD's net library in
-# $dir/cg-<who>-<traffic>.calls, one line a callee: "<calls> <inclusive
-# instructions>", the most called first. Returns 1 if something failed.
+# (callgrind_control -i on valgrind's pid) after 5 s of it; "gated": with
+# the Rx gate preloaded (the Rx bursts called only when their queue has
+# a completion: rx_gate.c); the port statistics cleared and shown inside
+# that window. Leaves "<RX packets> <TX packets>" in $dir/pk-<who>-<run>
+# and in $dir/cg-<who>-<run>.calls the calls into the PMD's net library,
+# one line a callee, "<calls> <inclusive instructions>", the most called
+# first: from testpmd (traffic), from the gate's mlx5_rx_gate_burst()
+# (gated). Returns 1 if something failed.
 vgpid=
 cg_run() {
 	host "$1"
@@ -139,8 +144,11 @@ cg_run() {
 	: >"$dir/cg-$1-$2.calls"
 	rm -f "$fifo" "$cg"
 	mkfifo "$fifo"
+	preload=
+	[ "$2" != gated ] || preload=$gate
 	# shellcheck disable=SC2086
-	timeout 900 $testpmd_linebuf valgrind --tool=callgrind \
+	timeout 900 $testpmd_linebuf env ${preload:+LD_PRELOAD=$preload} \
+		valgrind --tool=callgrind \
 		--instr-atstart=no --fair-sched=yes --dump-instr=no \
 		--callgrind-out-file="$cg" \
 		"$testpmd" --no-huge -m 1024 --no-shconf -l 0-1 \
@@ -165,10 +173,6 @@ cg_run() {
 	fi
 	echo "start tx_first" >&3
 	sleep 5
-	if [ "$2" = drained ]; then
-		printf 'set link-down port 0\nset link-down port 1\n' >&3
-		sleep 2
-	fi
 	ok=1
 	callgrind_control -i on "$vgpid" >/dev/null 2>&1 || ok=0
 	echo "clear port stats all" >&3
@@ -188,13 +192,16 @@ cg_run() {
 	out=$log
 	echo "$(($(testpmd_stat 0 RX-packets:) + $(testpmd_stat 1 RX-packets:))) $(($(testpmd_stat 0 TX-packets:) + $(testpmd_stat 1 TX-packets:)))" \
 		>"$dir/pk-$1-$2"
-	# The PMD's net library: Debian's under /usr, ours under $drv.
+	# The PMD's net library: Debian's under /usr, ours under $drv;
+	# the callers: testpmd's loop, or the gate's burst call.
 	if [ "$1" = upstream ]; then lib=/usr/; else lib=$drv/; fi
+	gated=0
+	[ "$2" != gated ] || gated=1
 	# The line after "calls=" is the call's inclusive cost; cob= names
 	# the callee's object for that call only; names are "(id) name"
 	# once, "(id)" after, objects (ob, cob) and functions (fn, cfn)
 	# numbered apart: one table each.
-	awk -v lib="$lib" '
+	awk -v lib="$lib" -v gated="$gated" '
 	function name(t, s,   id, n) {
 		id = s; sub(/ .*/, "", id)
 		n = s; sub(/^\([0-9]+\) ?/, "", n)
@@ -203,13 +210,14 @@ cg_run() {
 	}
 	/^ob=/ { ob = name("ob", substr($0, 4)); cob = ob; next }
 	/^cob=/ { cob = name("ob", substr($0, 5)); next }
-	/^fn=/ { name("fn", substr($0, 4)); cob = ob; next }
+	/^fn=/ { fn = name("fn", substr($0, 4)); cob = ob; next }
 	/^cfn=/ { cfn = name("fn", substr($0, 5)); next }
 	/^calls=/ { n = $1; sub(/calls=/, "", n); call = 1; next }
 	/^[0-9+*-]/ {
 		if (call) {
-			if (ob ~ /\/dpdk-testpmd$/ &&
-			    index(cob, lib) == 1 &&
+			if (gated) sel = fn == "mlx5_rx_gate_burst"
+			else sel = ob ~ /\/dpdk-testpmd$/
+			if (sel && index(cob, lib) == 1 &&
 			    cob ~ /librte_net_mlx5\.so/) {
 				c[cfn] += n; ir[cfn] += $NF
 			}
@@ -248,54 +256,46 @@ perf_ours=$(median <"$dir/perf-ours")
 
 echo "2. the PMDs' bursts under callgrind ($secs s windows, io forwarding)"
 for who in upstream ours; do
-	for t in drained traffic; do
+	for t in traffic gated; do
 		if cg_run $who $t; then
 			echo "  $who $t: RX, TX packets: $(cat "$dir/pk-$who-$t"); calls, instructions of each callee: $(tr '\n' ';' <"$dir/cg-$who-$t.calls")"
 		fi
 	done
 done
 # bursts <who>: "<Tx calls/packet> <Tx instr/packet> <Rx calls/packet>
-# <Rx instr/packet>". In io forwarding, testpmd's loop calls the rx
-# burst (the callee called most) and, when it got packets, the tx burst
-# once (the other): the tx burst's figures per sent packet; the rx
-# burst's per received packet, less its empty polls (its calls less the
-# tx burst's) at the cost of one, which the drained run measures (every
-# poll there empty, on rings as traffic leaves them; nothing if a packet
-# moved in its window).
+# <Rx instr/packet>". In io forwarding, testpmd's loop calls the tx
+# burst once for each Rx poll that got packets: in the traffic run the
+# callee called second most (the rx burst is the first), its figures per
+# sent packet. The rx burst's from the gated run: its calls (the gate's
+# burst calls, each with a completion there) and their instructions, per
+# received packet.
 bursts() {
-	[ -s "$dir/cg-$1-traffic.calls" ] && [ -s "$dir/cg-$1-drained.calls" ] &&
-		[ -s "$dir/pk-$1-traffic" ] || return 0
-	read -r rxp txp <"$dir/pk-$1-traffic"
-	read -r drx dtx <"$dir/pk-$1-drained"
-	if [ "$drx" != 0 ] || [ "$dtx" != 0 ]; then
-		echo "  $1: the drained window moved packets ($drx, $dtx): no Rx figure" >&2
+	[ -s "$dir/cg-$1-traffic.calls" ] && [ -s "$dir/cg-$1-gated.calls" ] &&
+		[ -s "$dir/pk-$1-traffic" ] && [ -s "$dir/pk-$1-gated" ] ||
 		return 0
-	fi
-	{ head -n 2 "$dir/cg-$1-traffic.calls"; head -n 1 "$dir/cg-$1-drained.calls"; } |
-		awk -v rxp="$rxp" -v txp="$txp" '
-		NR == 1 { rc = $1; ri = $2 } NR == 2 { tc = $1; ti = $2 }
-		NR == 3 { e = $2 / $1 }
-		END { if (NR == 3 && rxp > 0 && txp > 0)
-			printf "%.2f %.1f %.1f %.1f %.1f\n", tc / txp, ti / txp,
-				rc / rxp, (ri - (rc - tc) * e) / rxp, e }'
+	read -r _ txp <"$dir/pk-$1-traffic"
+	read -r grx _ <"$dir/pk-$1-gated"
+	{ sed -n 2p "$dir/cg-$1-traffic.calls"; head -n 1 "$dir/cg-$1-gated.calls"; } |
+		awk -v txp="$txp" -v grx="$grx" '
+		NR == 1 { tc = $1; ti = $2 } NR == 2 { rc = $1; ri = $2 }
+		END { if (NR == 2 && grx > 0 && txp > 0)
+			printf "%.2f %.1f %.2f %.1f\n", tc / txp, ti / txp,
+				rc / grx, ri / grx }'
 }
 for who in upstream ours; do
 	bursts $who >"$dir/burst-$who"
-	if read -r tc ti rc ri e <"$dir/burst-$who"; then
-		echo "  $who: tx burst $tc calls and $ti instructions a packet; rx burst $rc calls a packet, an empty poll $e instructions, $ri a packet without them"
+	if read -r tc ti rc ri <"$dir/burst-$who"; then
+		echo "  $who: tx burst $tc calls and $ti instructions a packet; rx burst (gated) $rc calls and $ri instructions a packet"
 	fi
 done
 # instr <who> <tx|rx>: the burst's instructions per packet; nothing if
-# not measured, for tx if it sent less than 4 packets a call, for rx if
-# the estimate is not above 0.
+# not measured, or if it took less than 4 packets a call.
 instr() {
-	read -r tc ti rc ri e <"$dir/burst-$1" || return 0
+	read -r tc ti rc ri <"$dir/burst-$1" || return 0
 	if [ "$2" = tx ]; then
 		awk -v c="$tc" -v i="$ti" 'BEGIN { if (c <= 0.25) print i }'
 	else
-		# Below 0: the empty polls under traffic cost less than the
-		# drained run's, the remainder is noise (n/a).
-		awk -v i="$ri" 'BEGIN { if (i > 0) print i }'
+		awk -v c="$rc" -v i="$ri" 'BEGIN { if (c <= 0.25) print i }'
 	fi
 }
 tx_up=$(instr upstream tx)
@@ -318,8 +318,8 @@ printf '%-44s %12s %12s %8s\n' "PMD Rx burst (instructions/packet)" \
 	"${rx_up:-n/a}" "${rx_ours:-n/a}" "$(ratio "$rx_ours" "$rx_up")"
 printf '%-44s %12s %12s %8s\n' "crypto-perf AES-XTS-256 4 KiB (Gbps, median)" \
 	"${cr_up:-n/a}" "${cr_ours:-n/a}" "$(ratio "$cr_ours" "$cr_up")"
-echo "(Rx: the device's doorbell thread, slow under callgrind, leaves most"
-echo "polls empty; their cost, measured in a run drained of traffic, is taken out.)"
+echo "(Rx: the bursts the Rx gate calls, each with a completion there;"
+echo "without it the device's thread, slow under callgrind, leaves most polls empty.)"
 echo "(logs: $dir)"
 echo "ours/upstream: pmd_perf cycles $(ratio "$perf_ours" "$perf_up"), PMD instr Tx $(ratio "$tx_ours" "$tx_up"), Rx $(ratio "$rx_ours" "$rx_up"), crypto throughput $(ratio "$cr_ours" "$cr_up")"
 # It ran: every figure that does not depend on callgrind's timing.
