@@ -10,7 +10,7 @@
 #   what follows -- goes to every `meson test` (e.g. test names)
 # Environment (fallback): BUILD_DIR; SKIP_VALGRIND, SKIP_CLANG, SKIP_DLOPEN,
 # SKIP_PORTABLE, SKIP_ASAN, SKIP_TSAN, SKIP_FUZZ, SKIP_HUGEPAGES=1 leave a
-# part out; FUZZ_SECONDS (default 40: the run well under 20 minutes).
+# part out; FUZZ_SECONDS (default 40, the seconds of each fuzz target).
 set -eu
 
 cd "$(dirname "$0")/.."
