@@ -63,8 +63,7 @@ struct sim_dr_domain {
 struct sim_dr_table {
 	uint32_t magic;
 	struct sim_dr_domain *dmn;
-	uint32_t level;
-	struct mlx5_sim_ftable *ft; /* NULL: the root. */
+	struct mlx5_sim_ftable *ft; /* NULL: the root (level 0). */
 	uint32_t refs;		    /* Its matchers and actions. */
 };
 
@@ -244,7 +243,6 @@ sim_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level)
 		}
 	}
 	t->dmn = d;
-	t->level = level;
 	d->refs++;
 	return (struct mlx5dv_dr_table *)(void *)t;
 }
