@@ -1058,6 +1058,7 @@ RTE_FINI(mlx5_sim_registry_fini)
 			TAILQ_REMOVE(&card->vhcas, vhca, card_next);
 			TAILQ_REMOVE(&sim_registry.vhcas, vhca, next);
 			free(vhca->mkeys);
+			mlx5_sim_mkey_spare_free(vhca);
 			free(vhca->pp);
 			free(vhca->cqs.slot);
 			free(vhca->qps.slot);

@@ -90,8 +90,13 @@ mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey **out)
 	/* The hot fields (struct mlx5_sim_mkey) in the first three lines. */
 	RTE_BUILD_BUG_ON(offsetof(struct mlx5_sim_mkey, klm_xc) +
 			 sizeof(mkey->klm_xc) > 3 * MLX5_SIM_MKEY_ALIGN);
-	if (posix_memalign(&mem, MLX5_SIM_MKEY_ALIGN, sizeof(*mkey)) != 0)
+	if (vhca->mkey_spare != NULL) {
+		mem = vhca->mkey_spare;
+		vhca->mkey_spare = vhca->mkey_spare->spare_next;
+	} else if (posix_memalign(&mem, MLX5_SIM_MKEY_ALIGN,
+				  sizeof(*mkey)) != 0) {
 		return MLX5_SIM_SYND_MKEY_TABLE_FULL;
+	}
 	mkey = memset(mem, 0, sizeof(*mkey));
 	mkey->index = index;
 	mkey->serial = vhca->next_serial++;
@@ -163,7 +168,23 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 		mlx5_sim_mkey_klm_free(mkey);
 	vhca->mkeys[mkey->index] = NULL;
 	vhca->mkey_count--;
+#ifdef MLX5_SIM_MKEY_NO_SPARE
 	free(mkey);
+#else
+	mkey->spare_next = vhca->mkey_spare;
+	vhca->mkey_spare = mkey;
+#endif
+}
+
+void
+mlx5_sim_mkey_spare_free(struct mlx5_sim_vhca *vhca)
+{
+	while (vhca->mkey_spare != NULL) {
+		struct mlx5_sim_mkey *mkey = vhca->mkey_spare;
+
+		vhca->mkey_spare = mkey->spare_next;
+		free(mkey);
+	}
 }
 
 void

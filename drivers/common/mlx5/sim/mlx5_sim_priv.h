@@ -250,8 +250,22 @@ int mlx5_sim_verbs_mkey_destroy(struct mlx5_sim_vhca *vhca, uint32_t index,
 bool mlx5_sim_mkey_table_full(const struct mlx5_sim_vhca *vhca);
 uint32_t mlx5_sim_mkey_alloc(struct mlx5_sim_vhca *vhca,
 			     struct mlx5_sim_mkey **mkey);
+/*
+ * Release @mkey from the table. Its object goes to vhca->mkey_spare for
+ * the next key, except in the sanitizer builds, where it is freed: a
+ * stale pointer to a released key stays a use after free they report.
+ */
 void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
 			   struct mlx5_sim_mkey *mkey);
+/* Free the released mkey objects kept for reuse (vHCA teardown). */
+void mlx5_sim_mkey_spare_free(struct mlx5_sim_vhca *vhca);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MLX5_SIM_MKEY_NO_SPARE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MLX5_SIM_MKEY_NO_SPARE 1
+#endif
+#endif
 /* Free the KLM list of KLM key @mkey, unless it is the one in the key. */
 void mlx5_sim_mkey_klm_free(struct mlx5_sim_mkey *mkey);
 /* The mkey at table index @index, or NULL. */

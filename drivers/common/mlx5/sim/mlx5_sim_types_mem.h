@@ -184,6 +184,8 @@ struct mlx5_sim_mkey {
 	struct mlx5_sim_xcache klm_xc;
 	/* Cold: not read by a crypto operation. */
 	struct mlx5_sim_rb *rb;    /* A repeated block layout, or NULL. */
+	/* Released, in vhca->mkey_spare (mlx5_sim_mkey_release()). */
+	struct mlx5_sim_mkey *spare_next;
 	uint64_t serial;           /* Unique per vHCA: detects index reuse. */
 	enum mlx5_sim_mkey_origin origin;
 	uint32_t qpn;

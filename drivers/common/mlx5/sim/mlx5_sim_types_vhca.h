@@ -197,6 +197,13 @@ struct mlx5_sim_vhca {
 	struct mlx5_sim_mkey **mkeys;
 	uint32_t mkey_slots;
 	uint32_t mkey_hint;
+	/*
+	 * Released mkey objects, taken again before a new allocation: a
+	 * consumer that creates and destroys thousands of keys a queue
+	 * (DPDK's crypto/mlx5, one per descriptor) otherwise fragments the
+	 * heap, each aligned allocation slower than the last.
+	 */
+	struct mlx5_sim_mkey *mkey_spare;
 	uint32_t mkey_count;
 	uint64_t next_serial;
 	uint8_t next_variant;
