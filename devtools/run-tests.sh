@@ -10,7 +10,8 @@
 #   what follows -- goes to every `meson test` (e.g. test names)
 # Environment (fallback): BUILD_DIR; SKIP_VALGRIND, SKIP_CLANG, SKIP_DLOPEN,
 # SKIP_PORTABLE, SKIP_ASAN, SKIP_TSAN, SKIP_FUZZ, SKIP_HUGEPAGES=1 leave a
-# part out; FUZZ_SECONDS (default 40, the seconds of each fuzz target).
+# part out; FUZZ_SECONDS (default 40, the seconds of each fuzz target),
+# FUZZ_JOBS (fuzz targets run at once, default 8: all of them).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -125,7 +126,10 @@ fi
 set -e
 
 # Warnings are defects under clang too: build everything once more with it.
-if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_CLANG:-}" ]; then
+# The ASan+UBSan build below is that build (clang, -Werror, every target;
+# sanitizer flags change no warning): a build of its own only without it.
+if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_CLANG:-}" ] &&
+		[ -n "${SKIP_ASAN:-}" ]; then
 	if [ ! -f "$BUILD_DIR-clang/build.ninja" ]; then
 		CC=clang meson setup "$BUILD_DIR-clang" -Dwerror=true \
 			-Dsdk_headers="$SDK" >/dev/null
@@ -298,9 +302,11 @@ if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_ASAN:-}" ]; then
 	fi
 	if ! ninja -C "$asan" >"$asan/build-output.log" 2>&1; then
 		cat "$asan/build-output.log"
-		echo "asan+ubsan build: FAILED"
+		echo "asan+ubsan build: FAILED (warnings are errors)"
 		rc=1
 	else
+		[ -n "${SKIP_CLANG:-}" ] ||
+			echo "clang build (the ASan+UBSan one): no warnings"
 		if ! meson test -C "$asan" --setup=asan --suite unit \
 				--print-errorlogs --num-processes 2 "$@" \
 				>"$asan/test-output.log" 2>&1; then
@@ -351,7 +357,9 @@ fi
 # its corpus (test/fuzz/corpus). Prints executions and crashes per target;
 # a crash, leak or timeout fails the run.
 if command -v clang >/dev/null 2>&1 && [ -z "${SKIP_FUZZ:-}" ]; then
-	if ! FUZZ_BUILD_DIR="$BUILD_DIR-fuzz" \
+	# All targets at once (FUZZ_JOBS): 40 s of the run, not 40 s a
+	# round of as many targets as CPUs.
+	if ! FUZZ_BUILD_DIR="$BUILD_DIR-fuzz" FUZZ_JOBS="${FUZZ_JOBS:-8}" \
 			devtools/run-fuzz.sh --seconds "${FUZZ_SECONDS:-40}" </dev/null; then
 		echo "fuzz: FAILED"
 		rc=1
