@@ -89,6 +89,12 @@ struct mlx5_mr_qtable {
 	struct mlx5_mr_range *sorted;
 	uint32_t len;
 	uint32_t stale;
+	/*
+	 * The position the last search of the sorted ranges for a missed
+	 * address gave (mlx5_mr_qtable_find_stale()): where the range then
+	 * learned goes, unless the table changed; checked before use.
+	 */
+	uint32_t hint;
 };
 
 struct mlx5_mr_overflow;

@@ -525,9 +525,18 @@ mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r)
 		return -ENOSPC;
 	if (r->start == 0)
 		return -EINVAL; /* Its key would read "unused". */
-	pos = mlx5_mr_qtable_after(t, r->start);
-	if (pos > 0 && t->sorted[pos - 1].start == r->start)
-		return -EEXIST;
+	/*
+	 * The range learned after a miss covers the missed address, which
+	 * find_stale() placed: no range starts between the two, so that
+	 * position is the range's, once checked against its neighbours.
+	 */
+	pos = t->hint;
+	if (pos > t->len || (pos > 0 && t->sorted[pos - 1].start >= r->start) ||
+	    (pos < t->len && t->sorted[pos].start <= r->start)) {
+		pos = mlx5_mr_qtable_after(t, r->start);
+		if (pos > 0 && t->sorted[pos - 1].start == r->start)
+			return -EEXIST;
+	}
 	memmove(&t->sorted[pos + 1], &t->sorted[pos],
 		(t->len - pos) * sizeof(*t->sorted));
 	t->sorted[pos] = *r;
@@ -550,6 +559,7 @@ mlx5_mr_qtable_find_stale(struct mlx5_mr_qtable *t, uintptr_t addr,
 	if (t->stale == 0)
 		return -ENOENT;
 	pos = mlx5_mr_qtable_after(t, addr);
+	t->hint = pos;
 	if (pos == 0 || addr >= t->sorted[pos - 1].end)
 		return -ENOENT;
 	*r = t->sorted[pos - 1];
