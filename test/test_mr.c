@@ -614,6 +614,71 @@ test_queue_levels(void)
 }
 
 /*
+ * A queue table's search takes as many steps as its ranges need
+ * (ceil(log2(n + 1))): for every size from 1 to 40 and some up to 255,
+ * after a flush, the ranges learned in a scattered order, the tree
+ * rebuilt at that size (by a lookup of a range it does not show yet);
+ * then every range gives its key through the tree, the page after it
+ * none.
+ */
+static int
+test_queue_table_depths(void)
+{
+	static const unsigned int big[] = { 63, 64, 100, 127, 128, 200, 254,
+					    255 };
+	const unsigned int n_max = MLX5_MR_QUEUE_TABLE_N;
+	uint8_t *buf = aligned_alloc(PAGE, 2 * n_max * PAGE);
+	uint32_t *keys = calloc(n_max, sizeof(*keys));
+	unsigned int n, k, i;
+
+	TEST_ASSERT(buf != NULL && keys != NULL, "");
+	memset(buf, 0, 2 * n_max * PAGE);
+	for (k = 0; k < n_max; k++)
+		TEST_ASSERT_SUCCESS(mlx5_mr_ext_register(cdev,
+				    buf + 2 * k * PAGE, PAGE), "range %u", k);
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_CRIT);
+	for (i = 0; i < 40 + RTE_DIM(big); i++) {
+		n = i < 40 ? i + 1 : big[i - 40];
+		mlx5_mr_ctrl_flush(&ctrl);
+		for (unsigned int j = 0; j < n; j++) {
+			k = (j * 7919) % n;
+			keys[k] = mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+						    2 * k * PAGE + 8);
+			TEST_ASSERT(keys[k] != MLX5_MR_LKEY_INVALID,
+				    "%u ranges: range %u", n, k);
+		}
+		TEST_ASSERT_EQUAL(ctrl.table.len, n, "");
+		/*
+		 * The fifth learned from the last: past the linear cache and
+		 * the two recent slots from 7 ranges on, and not in the tree
+		 * rebuilt at 128 (none of these sizes is 129 to 132).
+		 */
+		k = n >= 5 ? ((n - 5) * 7919) % n : 0;
+		TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, (uintptr_t)buf +
+						    2 * k * PAGE + 16),
+				  keys[k], "%u ranges: range %u", n, k);
+		if (n >= 7)
+			TEST_ASSERT(ctrl.table.stale == 0 &&
+				    ctrl.table.depth ==
+					    32u - (uint32_t)__builtin_clz(n),
+				    "%u ranges: the tree rebuilt, depth %u", n,
+				    ctrl.table.depth);
+		for (k = 0; k < n; k++) {
+			uintptr_t a = (uintptr_t)buf + 2 * k * PAGE + 32;
+
+			TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a), keys[k],
+					  "%u ranges: range %u", n, k);
+			TEST_ASSERT_EQUAL(mlx5_mr_addr2lkey(&ctrl, a + PAGE),
+					  MLX5_MR_LKEY_INVALID,
+					  "%u ranges: gap after %u", n, k);
+		}
+	}
+	rte_log_set_level_pattern("pmd.common.mlx5*", RTE_LOG_INFO);
+	free(keys);
+	return release_ranges(buf, 2 * n_max * PAGE);
+}
+
+/*
  * Two ranges used in turn settle in the queue's two most recent slots,
  * wherever the table put them, and neither outlives its memory; ranges
  * learned beyond the queue table in no order are merged into the
@@ -1376,6 +1441,7 @@ static const struct mlx5_test_case mr_cases[] = {
 	{ "many_ranges_deep", test_many_ranges_deep },
 	{ "register_orders", test_register_orders },
 	{ "queue_levels", test_queue_levels },
+	{ "queue_table_depths", test_queue_table_depths },
 	{ "queue_slots_and_batches", test_queue_slots_and_batches },
 	{ "private_iova", test_private_iova },
 	{ "mempool_events", test_mempool_events },

@@ -95,6 +95,9 @@ struct mlx5_mr_qtable {
 	 * learned goes, unless the table changed; checked before use.
 	 */
 	uint32_t hint;
+	/* Levels a search of @nodes takes: ceil(log2(ranges + 1)), 0 to 8. */
+	uint32_t depth;
+	uint32_t top; /* The node it starts from: 2^(8 - depth). */
 };
 
 struct mlx5_mr_overflow;

@@ -269,27 +269,42 @@ mlx5_mr_table_find(const struct mlx5_mr_table *t, uintptr_t addr)
 	 (lkey))
 
 /*
- * The leaf of a queue table where a search for @addr ends: eight steps
- * down the tree, each going right when the node's key (start - 1) is
- * below @addr; the leaf holds the range that starts last at or before
- * @addr (MLX5_MR_QT_NODES + its rank + 1), or none.
+ * The leaf of a queue table where a search for @addr ends: steps down the
+ * tree, each going right when the node's key (start - 1) is below @addr;
+ * the leaf holds the range that starts last at or before @addr
+ * (MLX5_MR_QT_NODES + its rank + 1), or none. A table of n ranges gives
+ * keys to the first n ranks only: on the levels above its depth,
+ * ceil(log2(n + 1)), the leftmost path holds no range (its keys are
+ * UINTPTR_MAX), so a search from the root would go left each time, to
+ * node 2^(8 - depth). The search starts there: depth steps, not eight.
  */
 static __rte_always_inline uintptr_t
 mlx5_mr_qtable_leaf(const struct mlx5_mr_qtable *t, uintptr_t addr)
 {
 	const uintptr_t *keys = t->nodes;
-	uintptr_t i = 1;
+	uintptr_t i = t->top;
 
 	/*
-	 * Unrolled, and written so that GCC makes each level a cmp, a lea
-	 * and an adc (three instructions; a loop of the plain 2i + (key <
-	 * addr) takes six). An x86-64 cmp/adc form (two a level) was no
-	 * faster in cycles (devtools/run-mr-asm-bench.sh), so there is none.
+	 * Unrolled, entered at the depth (one indirect jump, to the same
+	 * place for as long as the tree stands), and written so that GCC
+	 * makes each level a cmp, a lea and an adc (three instructions; a
+	 * loop of the plain 2i + (key < addr) takes six). An x86-64 cmp/adc
+	 * form (two a level) was no faster in cycles
+	 * (devtools/run-mr-asm-bench.sh), so there is none.
 	 */
-#define MLX5_MR_QT_STEP_C i = 2 * i + 1 - (addr <= keys[i]);
-	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
-	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
-	MLX5_MR_QT_STEP_C MLX5_MR_QT_STEP_C
+#define MLX5_MR_QT_STEP_C(k) \
+	case k: \
+		i = 2 * i + 1 - (addr <= keys[i]); \
+		__attribute__((fallthrough));
+	switch (t->depth) {
+	MLX5_MR_QT_STEP_C(8) MLX5_MR_QT_STEP_C(7) MLX5_MR_QT_STEP_C(6)
+	MLX5_MR_QT_STEP_C(5) MLX5_MR_QT_STEP_C(4) MLX5_MR_QT_STEP_C(3)
+	MLX5_MR_QT_STEP_C(2) MLX5_MR_QT_STEP_C(1)
+	case 0:
+		break;
+	default:
+		__builtin_unreachable(); /* No deeper tree. */
+	}
 #undef MLX5_MR_QT_STEP_C
 	return i;
 }

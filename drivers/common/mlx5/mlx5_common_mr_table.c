@@ -8,8 +8,8 @@
  * - a queue's table (at most 255 ranges, filled as the queue learns them):
  *   a sorted array, and the same ranges as a search tree in Eytzinger
  *   layout whose leaves hold the ranges, rebuilt in batches
- *   (MLX5_MR_QT_BATCH) so that a lookup is eight branch-free steps and
- *   the leaf's reads, whatever the number of ranges
+ *   (MLX5_MR_QT_BATCH) so that a lookup is ceil(log2(ranges + 1))
+ *   branch-free steps (eight at most) and the leaf's reads
  *   (mlx5_mr_qtable_leaf());
  * - the device's global table (grows): a partition of what the live MRs
  *   cover, so that a range covered by two MRs is looked up in one place;
@@ -454,6 +454,8 @@ void
 mlx5_mr_qtable_clear(struct mlx5_mr_qtable *t)
 {
 	t->nodes = mlx5_mr_qt_empty;
+	t->depth = 0;
+	t->top = MLX5_MR_QT_NODES;
 	t->len = 0;
 	t->stale = 0;
 }
@@ -484,6 +486,8 @@ mlx5_mr_qtable_rebuild(struct mlx5_mr_qtable *t)
 		MLX5_MR_QT_LKEY_SET(t->own, leaf, x->lkey);
 	}
 	t->nodes = t->own;
+	t->depth = t->len == 0 ? 0 : 32 - (uint32_t)__builtin_clz(t->len);
+	t->top = MLX5_MR_QT_NODES >> t->depth;
 	t->stale = 0;
 }
 
@@ -527,8 +531,9 @@ mlx5_mr_qtable_add(struct mlx5_mr_qtable *t, const struct mlx5_mr_range *r)
 		return -EINVAL; /* Its key would read "unused". */
 	/*
 	 * The range learned after a miss covers the missed address, which
-	 * find_stale() placed: no range starts between the two, so that
-	 * position is the range's, once checked against its neighbours.
+	 * mlx5_mr_qtable_find_stale() placed: no range starts between the
+	 * two, so that position is the range's, once checked against its
+	 * neighbours.
 	 */
 	pos = t->hint;
 	if (pos > t->len || (pos > 0 && t->sorted[pos - 1].start >= r->start) ||
