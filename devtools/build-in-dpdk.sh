@@ -6,9 +6,9 @@
 # replace its drivers/common/mlx5, drivers/net/mlx5 and drivers/crypto/mlx5
 # with ours, configure it with DPDK's own meson (only what the check needs)
 # in developer mode (a git clone's default: DPDK's symbol check runs on our
-# version map), build what the check needs of it, and run the DPDK-built dpdk-testpmd on two
-# software devices: `start tx_first`, then both ports must have received
-# and sent packets with no error.
+# version map), build what the check needs of it, and run the DPDK-built
+# dpdk-testpmd on two software devices: `start tx_first`, then both ports
+# must have received and sent packets with no error.
 #
 # Usage: devtools/build-in-dpdk.sh [--dpdk-src DIR] [--build-dir DIR] [--keep]
 #          [--help]
@@ -156,7 +156,7 @@ fi
 # links), our three drivers, static and shared, and common/mlx5's symbol
 # check. The mandatory DPDK libraries nothing of it links (eventdev, sched,
 # acl, ...) are DPDK's own, untouched by our drivers: not built (a fifth
-# of the steps, a third of the time).
+# of the steps, 15 to 30 % of the time).
 targets=$(cd "$work/build" && meson introspect --targets . |
 	/usr/bin/python3 -c 'import json, os, sys
 want = {"dpdk-testpmd", "rte_common_mlx5.sym_chk"}

@@ -2107,27 +2107,16 @@ test_rx_queue_count(void)
 }
 
 /*
- * Compressed CQEs (rxq_cqe_comp_en, the default where the device has it):
- * port 0 compresses, port 1 (rxq_cqe_comp_en=0) does not; the same
- * bursts of 1 to 100 frames of many flows and sizes on both, over two
- * queues, read back in chunks of 1 to 64 (sessions cut by the burst, the
- * rest unzipped for the next): the same mbufs on both (length, packet
- * type, checksum flags, RSS hash, bytes), each queue's ring wrapping
- * more than twice. Queues stopped with sessions pending, then started,
- * receive again. A queue with Rx timestamps does not compress; nor does a
- * port on a device without compression (cqe_comp=0), which runs.
- */
-/*
  * Receive a burst of @n frames sent to each of @pa and @pb, RSS-spread
  * over their two queues, polling queue q of both in chunks of @chunk[q]
  * until each port has all @n or a second has passed; then once more, to
- * catch a frame too many. @a and @b get each queue's mbufs, @na and @nb their
- * counts.
+ * catch a frame too many. @a and @b get each queue's mbufs, @na and @nb
+ * their counts.
  */
 static int
 cqe_comp_rx_burst(uint16_t pa, uint16_t pb, uint16_t n,
-		  const uint16_t chunk[2], struct rte_mbuf *a[2][128], struct rte_mbuf *b[2][128],
-		  uint16_t na[2], uint16_t nb[2])
+		  const uint16_t chunk[2], struct rte_mbuf *a[2][128],
+		  struct rte_mbuf *b[2][128], uint16_t na[2], uint16_t nb[2])
 {
 	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
 	bool last = false;
@@ -2152,6 +2141,17 @@ cqe_comp_rx_burst(uint16_t pa, uint16_t pb, uint16_t n,
 	return TEST_SUCCESS;
 }
 
+/*
+ * Compressed CQEs (rxq_cqe_comp_en, the default where the device has it):
+ * port 0 compresses, port 1 (rxq_cqe_comp_en=0) does not; the same
+ * bursts of 1 to 100 frames of many flows and sizes on both, over two
+ * queues, read back in chunks of 1 to 64 (sessions cut by the burst, the
+ * rest unzipped for the next): the same mbufs on both (length, packet
+ * type, checksum flags, RSS hash, bytes), each queue's ring wrapping
+ * more than twice. Queues stopped with sessions pending, then started,
+ * receive again. A queue with Rx timestamps does not compress; nor does a
+ * port on a device without compression (cqe_comp=0), which runs.
+ */
 static int
 test_cqe_compression(void)
 {

@@ -9,7 +9,8 @@
  *
  *   1. the queue's most recently used range (inline, below);
  *   2. the range used before it, then the queue's sorted table, a search
- *      tree of up to 255 ranges walked in eight branch-free steps, then
+ *      tree of up to 255 ranges walked in branch-free steps (eight at
+ *      most, ceil(log2(n + 1)) for n ranges), then
  *      the queue's linear cache of the last ranges it learned, then the
  *      ranges it learned beyond 255 (a sorted table that grows, filled in
  *      batches; mlx5_common_mr_ctrl.c, no lock);

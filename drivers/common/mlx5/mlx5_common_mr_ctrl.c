@@ -19,11 +19,11 @@
  * two most recent slots, in turn, so that two ranges used in turn end up
  * in both and cost no search; the second slot costs a table hit two
  * compares and the hit one more instruction (a xor). The table comes
- * before the linear cache: its
- * search costs the same eight steps for 1 or 255 ranges, about what a
- * scan of the four linear slots costs, so the linear cache earns its place
- * only for what the table could not take (once full, a table keeps its
- * ranges until the next flush). Before a queue uses anything it cached, it
+ * before the linear cache: its search costs at most eight steps (255
+ * ranges; four for 8 to 15), about what a scan of the four linear slots
+ * costs, so the linear cache earns its place only for what the table
+ * could not take (once full, a table keeps its ranges until the next
+ * flush). Before a queue uses anything it cached, it
  * checks that the device's generation did not move; if it did, it forgets
  * everything.
  *

@@ -168,12 +168,12 @@ mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca, struct mlx5_sim_mkey *mkey)
 		mlx5_sim_mkey_klm_free(mkey);
 	vhca->mkeys[mkey->index] = NULL;
 	vhca->mkey_count--;
-#ifdef MLX5_SIM_MKEY_NO_SPARE
-	free(mkey);
-#else
-	mkey->spare_next = vhca->mkey_spare;
-	vhca->mkey_spare = mkey;
-#endif
+	if (MLX5_SIM_MKEY_SPARE) {
+		mkey->spare_next = vhca->mkey_spare;
+		vhca->mkey_spare = mkey;
+	} else {
+		free(mkey);
+	}
 }
 
 void
