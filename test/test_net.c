@@ -720,13 +720,14 @@ test_reconfigure_close(void)
 		return TEST_FAILED;
 	TEST_ASSERT(n_none(port, 2), "another MAC: dropped");
 	TEST_ASSERT_SUCCESS(rte_eth_promiscuous_enable(port), "promisc");
-	m = n_frame(port, 64, 1, 1, 1, false);
+	/* 66 bytes: the dropped frame (64), arriving late, would not pass. */
+	m = n_frame(port, 66, 1, 1, 1, false);
 	TEST_ASSERT_NOT_NULL(m, "frame");
 	rte_pktmbuf_mtod(m, uint8_t *)[5] ^= 0x40;
 	if (n_send(port, 0, m))
 		return TEST_FAILED;
 	m = n_recv(port, 2, NULL);
-	TEST_ASSERT_NOT_NULL(m, "promiscuous: received");
+	TEST_ASSERT(m != NULL && m->pkt_len == 66, "promiscuous: received");
 	rte_pktmbuf_free(m);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_close(port), "close");
@@ -772,14 +773,15 @@ test_modes_devargs(void)
 		return TEST_FAILED;
 	TEST_ASSERT(n_none(port, 1), "multicast dropped");
 	TEST_ASSERT_SUCCESS(rte_eth_allmulticast_enable(port), "allmulti");
-	m = n_frame(port, 64, 1, 1, 1, false);
+	/* 66 bytes: the dropped frame (64), arriving late, would not pass. */
+	m = n_frame(port, 66, 1, 1, 1, false);
 	TEST_ASSERT_NOT_NULL(m, "frame");
 	d = rte_pktmbuf_mtod(m, uint8_t *);
 	d[0] = 0x01; d[1] = 0x00; d[2] = 0x5e;
 	if (n_send(port, 0, m))
 		return TEST_FAILED;
 	m = n_recv(port, 1, NULL);
-	TEST_ASSERT_NOT_NULL(m, "multicast received");
+	TEST_ASSERT(m != NULL && m->pkt_len == 66, "multicast received");
 	rte_pktmbuf_free(m);
 	/* A new MAC: frames to it are received, to the old one not. */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_default_mac_addr_set(port, &mac),
@@ -822,12 +824,16 @@ test_lag_tx_ports(void)
 		uint16_t to = q == 0 ? far1 : far2;
 		uint16_t other = q == 0 ? far2 : far1;
 
-		if (n_send(lag, q, n_frame(lag, 100, 1, 7, (uint8_t)q, false)))
+		/* Of its own length: queue 0's frame, arriving late at the
+		 * wrong port, would not pass for queue 1's. */
+		if (n_send(lag, q, n_frame(lag, 100 + q, 1, 7, (uint8_t)q,
+					   false)))
 			return TEST_FAILED;
 		m = n_recv(to, 1, NULL);
 		TEST_ASSERT_NOT_NULL(m, "Tx queue %u: the frame at port %u's"
 				     " far end", q, q + 1);
-		TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), 100, "its length");
+		TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), 100u + q,
+				  "its length");
 		rte_pktmbuf_free(m);
 		TEST_ASSERT(n_none(other, 1),
 			    "Tx queue %u: nothing by the other port", q);
