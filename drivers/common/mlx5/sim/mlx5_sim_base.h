@@ -30,6 +30,15 @@
 #include "mlx5_prm.h"
 #include "mlx5_sim.h"
 
+/* A sanitizer build: ASan or TSan, in gcc's spelling or clang's. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MLX5_SIM_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MLX5_SIM_SANITIZED 1
+#endif
+#endif
+
 /*
  * The sim object that embeds rdma-core's public struct at @member. Unlike
  * DPDK's container_of(), the cast goes through void *: the public structs

@@ -34,6 +34,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "mlx5_sim_base.h"
+
 /*
  * The jump out of a faulting access. The handler runs with the signal
  * unblocked (SA_NODEFER), so no signal mask needs restoring: the compiler's
@@ -43,12 +45,8 @@
  * keep sigsetjmp()/siglongjmp(), as do targets where the builtins are not
  * known to work.
  */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef MLX5_SIM_SANITIZED
 #define MLX5_SIM_GUARD_LIBC_JMP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MLX5_SIM_GUARD_LIBC_JMP 1
-#endif
 #endif
 /*
  * The builtins where they are known to work: gcc on x86-64 and Arm. gcc

@@ -261,15 +261,8 @@ void mlx5_sim_mkey_release(struct mlx5_sim_vhca *vhca,
 			   struct mlx5_sim_mkey *mkey);
 /* Free the released mkey objects kept for reuse (vHCA teardown). */
 void mlx5_sim_mkey_spare_free(struct mlx5_sim_vhca *vhca);
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MLX5_SIM_MKEY_NO_SPARE 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MLX5_SIM_MKEY_NO_SPARE 1
-#endif
-#endif
 /* As a value, so that every build compiles both ways. */
-#ifdef MLX5_SIM_MKEY_NO_SPARE
+#ifdef MLX5_SIM_SANITIZED
 #define MLX5_SIM_MKEY_SPARE 0
 #else
 #define MLX5_SIM_MKEY_SPARE 1
